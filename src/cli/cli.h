@@ -1,0 +1,8 @@
+/* Subcommands of the `cuzk` command line. Each returns the process exit status. */
+#ifndef CUZK_CLI_H
+#define CUZK_CLI_H
+
+int cli_selftest(int argc, char **argv);
+int cli_bench_arith(int argc, char **argv);
+
+#endif

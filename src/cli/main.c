@@ -1,0 +1,52 @@
+/* cuzk: the command line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cuzk.h"
+#include "util/cpu.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
+            "                  against known answers and print a table with timings\n"
+            "  bench arith     median times of field, curve and pairing operations,\n"
+            "                  with GMP's multiplication for comparison\n"
+            "  version         print the version\n"
+            "\n"
+            "options:\n"
+            "  -h, --help      this text\n"
+            "  --version       print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("cuzk %s (arithmetic: %s)\n", cuzk_version(), cuzk_cpu_arith_path());
+        return 0;
+    }
+    if (!strcmp(cmd, "selftest"))
+        return cli_selftest(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) {
+        if (argc >= 3 && !strcmp(argv[2], "arith"))
+            return cli_bench_arith(argc - 2, argv + 2);
+        fprintf(stderr, "cuzk bench: unknown benchmark '%s' (available: arith)\n",
+                argc >= 3 ? argv[2] : "");
+        return 2;
+    }
+    fprintf(stderr, "cuzk: unknown command '%s' (try 'cuzk --help')\n", cmd);
+    return 2;
+}
