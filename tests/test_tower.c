@@ -296,6 +296,246 @@ static void TT(fp2_sqrt)(void **state)
     assert_true(F2(is_zero)(&r));
 }
 
+/* ---- Fp6 and Fp12 ----------------------------------------------------- */
+
+static void TT(rand_fp12_)(F12T *r)
+{
+    assert_int_equal(F12(random)(r, &test_rng), CUZK_OK);
+}
+
+/* The six Fp2 coefficients of a as powers of w (see fp12_tmpl.h). */
+static F2T *TT(wcoef_)(F12T *a, int j)
+{
+    F2T *const c[6] = {&a->c0.c0, &a->c1.c0, &a->c0.c1, &a->c1.c1, &a->c0.c2, &a->c1.c2};
+    return c[j];
+}
+
+/* Schoolbook reference: Fp12 as Fp2[w]/(w^6 - xi), 36 M2. Independent of the
+ * Karatsuba formulas and of the v-layout. */
+static void TT(fp12_mul_ref_)(F12T *r, const F12T *a, const F12T *b)
+{
+    F12T x = *a, y = *b, z;
+    F2T acc[11];
+    for (int i = 0; i < 11; i++)
+        F2(set_zero)(&acc[i]);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            F2T t;
+            F2(mul)(&t, TT(wcoef_)(&x, i), TT(wcoef_)(&y, j));
+            F2(add)(&acc[i + j], &acc[i + j], &t);
+        }
+    for (int i = 10; i >= 6; i--) { /* w^i = xi·w^(i-6) */
+        F2T t;
+        F2(mul_by_nonresidue)(&t, &acc[i]);
+        F2(add)(&acc[i - 6], &acc[i - 6], &t);
+    }
+    for (int j = 0; j < 6; j++)
+        *TT(wcoef_)(&z, j) = acc[j];
+    *r = z;
+}
+
+/* Schoolbook reference for Fp6 = Fp2[v]/(v^3 - xi), 9 M2. */
+static void TT(fp6_mul_ref_)(F6T *r, const F6T *a, const F6T *b)
+{
+    const F2T *x[3] = {&a->c0, &a->c1, &a->c2}, *y[3] = {&b->c0, &b->c1, &b->c2};
+    F2T acc[5], t;
+    for (int i = 0; i < 5; i++)
+        F2(set_zero)(&acc[i]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            F2(mul)(&t, x[i], y[j]);
+            F2(add)(&acc[i + j], &acc[i + j], &t);
+        }
+    for (int i = 4; i >= 3; i--) {
+        F2(mul_by_nonresidue)(&t, &acc[i]);
+        F2(add)(&acc[i - 3], &acc[i - 3], &t);
+    }
+    r->c0 = acc[0];
+    r->c1 = acc[1];
+    r->c2 = acc[2];
+}
+
+static void TT(fp6_arith)(void **state)
+{
+    (void)state;
+    for (int it = 0; it < test_iters(100); it++) {
+        F6T a, b, x, y;
+        assert_int_equal(F6(random)(&a, &test_rng), CUZK_OK);
+        assert_int_equal(F6(random)(&b, &test_rng), CUZK_OK);
+        F6(mul)(&x, &a, &b);
+        TT(fp6_mul_ref_)(&y, &a, &b);
+        assert_true(F6(equal)(&x, &y));
+        x = a;
+        F6(mul)(&x, &x, &b); /* aliasing */
+        assert_true(F6(equal)(&x, &y));
+        F6(sqr)(&x, &a);
+        TT(fp6_mul_ref_)(&y, &a, &a);
+        assert_true(F6(equal)(&x, &y));
+        /* sparse products against full ones */
+        y = b;
+        F2(set_zero)(&y.c2);
+        F6(mul_by_01)(&x, &a, &b.c0, &b.c1);
+        TT(fp6_mul_ref_)(&y, &a, &y);
+        assert_true(F6(equal)(&x, &y));
+        F6(set_zero)(&y);
+        y.c1 = b.c1;
+        F6(mul_by_1)(&x, &a, &b.c1);
+        TT(fp6_mul_ref_)(&y, &a, &y);
+        assert_true(F6(equal)(&x, &y));
+        F6(set_zero)(&y);
+        y.c0 = b.c0;
+        F6(mul_fp2)(&x, &a, &b.c0);
+        TT(fp6_mul_ref_)(&y, &a, &y);
+        assert_true(F6(equal)(&x, &y));
+        F6(set_zero)(&y);
+        F2(set_one)(&y.c1); /* v */
+        F6(mul_by_nonresidue)(&x, &a);
+        TT(fp6_mul_ref_)(&y, &a, &y);
+        assert_true(F6(equal)(&x, &y));
+        /* inverse */
+        F6(inv)(&x, &a);
+        F6(mul)(&x, &x, &a);
+        F6(set_one)(&y);
+        assert_true(F6(equal)(&x, &y));
+    }
+    F6T z;
+    F6(set_zero)(&z);
+    F6(inv)(&z, &z);
+    assert_true(F6(is_zero)(&z));
+}
+
+static void TT(fp12_arith)(void **state)
+{
+    (void)state;
+    for (int it = 0; it < test_iters(60); it++) {
+        F12T a, b, c, x, y;
+        TT(rand_fp12_)(&a);
+        TT(rand_fp12_)(&b);
+        TT(rand_fp12_)(&c);
+        F12(mul)(&x, &a, &b);
+        TT(fp12_mul_ref_)(&y, &a, &b);
+        assert_true(F12(equal)(&x, &y));
+        x = a;
+        F12(mul)(&x, &x, &b);
+        assert_true(F12(equal)(&x, &y));
+        F12(sqr)(&x, &a);
+        TT(fp12_mul_ref_)(&y, &a, &a);
+        assert_true(F12(equal)(&x, &y));
+        /* distributivity with add/sub */
+        F12(add)(&x, &a, &b);
+        F12(mul)(&x, &x, &c);
+        F12(mul)(&y, &b, &c);
+        F12(sub)(&x, &x, &y);
+        F12(mul)(&y, &a, &c);
+        assert_true(F12(equal)(&x, &y));
+        /* inverse */
+        F12(inv)(&x, &a);
+        F12(mul)(&x, &x, &a);
+        assert_true(F12(is_one)(&x));
+        /* the sparse line product */
+        F12(set_zero)(&y);
+#if TW_TWIST_M
+        y.c0.c0 = b.c0.c0;
+        y.c0.c1 = b.c0.c1;
+        y.c1.c1 = b.c1.c1;
+        F12(mul_by_014)(&x, &a, &b.c0.c0, &b.c0.c1, &b.c1.c1);
+#else
+        y.c0.c0 = b.c0.c0;
+        y.c1.c0 = b.c1.c0;
+        y.c1.c1 = b.c1.c1;
+        F12(mul_by_034)(&x, &a, &b.c0.c0, &b.c1.c0, &b.c1.c1);
+#endif
+        TT(fp12_mul_ref_)(&y, &a, &y);
+        assert_true(F12(equal)(&x, &y));
+    }
+    F12T z;
+    F12(set_zero)(&z);
+    F12(inv)(&z, &z);
+    F12T zero;
+    F12(set_zero)(&zero);
+    assert_true(F12(equal)(&z, &zero));
+}
+
+/* frobenius(a, k) = a^(p^k) for Fp6 and Fp12: checks every generated
+ * constant. conj = frobenius 6. */
+static void TT(frobenius)(void **state)
+{
+    (void)state;
+    uint64_t e[12 * TT_LIMBS];
+    for (unsigned k = 1; k <= 7; k++) {
+        size_t n = TT(p_pow_)(e, k);
+        F12T a, x, y;
+        TT(rand_fp12_)(&a);
+        F12(pow)(&x, &a, e, n);
+        F12(frobenius)(&y, &a, k);
+        assert_true(F12(equal)(&x, &y));
+        if (k == 6) {
+            F12(conj)(&y, &a);
+            assert_true(F12(equal)(&x, &y));
+        }
+        F6T b, u, t;
+        assert_int_equal(F6(random)(&b, &test_rng), CUZK_OK);
+        F6(frobenius)(&u, &b, k);
+        /* b^(p^k) by square-and-multiply in Fp6 through the Fp12 embedding */
+        F12(set_zero)(&a);
+        a.c0 = b;
+        F12(pow)(&x, &a, e, n);
+        t = x.c0;
+        assert_true(F6(equal)(&t, &u));
+    }
+    F12T a, x;
+    TT(rand_fp12_)(&a);
+    F12(frobenius)(&x, &a, 12);
+    assert_true(F12(equal)(&x, &a));
+}
+
+/* An element of the cyclotomic subgroup: a^((p^6 - 1)(p^2 + 1)). */
+static void TT(rand_cyclotomic_)(F12T *g)
+{
+    F12T a, t;
+    TT(rand_fp12_)(&a);
+    F12(inv)(&t, &a);
+    F12(conj)(&a, &a);
+    F12(mul)(&a, &a, &t);
+    F12(frobenius)(&t, &a, 2);
+    F12(mul)(g, &a, &t);
+}
+
+static void TT(cyclotomic)(void **state)
+{
+    (void)state;
+    for (int it = 0; it < test_iters(20); it++) {
+        F12T g, x, y;
+        TT(rand_cyclotomic_)(&g);
+        /* in the subgroup: g^(p^4 - p^2 + 1) = 1, i.e. g^(p^4)·g = g^(p^2) */
+        F12(frobenius)(&x, &g, 4);
+        F12(mul)(&x, &x, &g);
+        F12(frobenius)(&y, &g, 2);
+        assert_true(F12(equal)(&x, &y));
+        F12(cyclotomic_sqr)(&x, &g);
+        F12(sqr)(&y, &g);
+        assert_true(F12(equal)(&x, &y));
+        x = g;
+        F12(cyclotomic_sqr)(&x, &x);
+        assert_true(F12(equal)(&x, &y));
+        /* conj is the inverse there */
+        F12(conj)(&x, &g);
+        F12(mul)(&x, &x, &g);
+        assert_true(F12(is_one)(&x));
+        uint64_t e = cuzk_rng_next(&test_rng) >> (it % 64);
+        if (it == 0)
+            e = 0;
+        if (it == 1)
+            e = 1;
+        F12(cyclotomic_pow_u64)(&x, &g, e);
+        F12(pow)(&y, &g, &e, 1);
+        assert_true(F12(equal)(&x, &y));
+    }
+}
+
+#define TT_FP12_TESTS                                                                              \
+    TT_UNIT(fp6_arith), TT_UNIT(fp12_arith), TT_UNIT(frobenius), TT_UNIT(cyclotomic)
+
 #define TT_FP2_TESTS                                                                               \
     TT_UNIT(fp2_mul_vs_gmp), TT_UNIT(fp2_ring_axioms), TT_UNIT(fp2_nonresidue_frobenius),          \
         TT_UNIT(fp2_inv), TT_UNIT(fp2_sqrt)
@@ -311,14 +551,15 @@ static void TT(fp2_sqrt)(void **state)
 
 #include "test_util.h"
 
-#include "ff/bls381_fp2.h"
-#include "ff/bn254_fp2.h"
+#include "ff/bls381_fp12.h"
+#include "ff/bn254_fp12.h"
 
 #include "ff/bls381_fp2_params.h"
 #define FP_NONRESIDUE_OF_CURVE 2
 #include "test_tower.c"
-static const struct CMUnitTest bls381_tests[] = {TT_FP2_TESTS};
+static const struct CMUnitTest bls381_tests[] = {TT_FP2_TESTS, TT_FP12_TESTS};
 #undef TT_FP2_TESTS
+#undef TT_FP12_TESTS
 #undef FP_NONRESIDUE_OF_CURVE
 #undef TT
 #undef TT_LIMBS
@@ -330,8 +571,9 @@ static const struct CMUnitTest bls381_tests[] = {TT_FP2_TESTS};
 #include "ff/bn254_fp2_params.h"
 #define FP_NONRESIDUE_OF_CURVE 3
 #include "test_tower.c"
-static const struct CMUnitTest bn254_tests[] = {TT_FP2_TESTS};
+static const struct CMUnitTest bn254_tests[] = {TT_FP2_TESTS, TT_FP12_TESTS};
 #undef TT_FP2_TESTS
+#undef TT_FP12_TESTS
 #undef FP_NONRESIDUE_OF_CURVE
 #undef TT
 #undef TT_LIMBS

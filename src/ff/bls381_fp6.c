@@ -1,0 +1,5 @@
+#include "ff/bls381_fp12.h" /* the Frobenius constants */
+
+#include "ff/bls381_fp2_params.h"
+#include "ff/fp6_tmpl_impl.h"
+#include "ff/tower_undef.h"
