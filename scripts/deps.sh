@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that building and testing cuzk need, when any
+# is missing. Runs apt-get only when something is missing; needs root for that
+# (or prints the command to run).
+set -euo pipefail
+
+# build: compiler, CMake, pkg-config; tests: cmocka, GMP; static checks: cppcheck, clang-tidy
+packages=(build-essential cmake pkg-config libgmp-dev libcmocka-dev cppcheck clang-tidy)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "missing packages: ${missing[*]}" >&2
+    echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds cuzk with its unit tests and runs them (ctest). Installs the
+# packages the tests need first when they are missing (see scripts/deps.sh).
+#   scripts/test.sh             Release build in build/
+#   scripts/test.sh --sanitize  AddressSanitizer + UBSan build in build-asan/
+# CUZK_TEST_SEED=N replays a random test run; CUZK_TEST_ITERS=K runs K times more cases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+if [ "${1:-}" = "--sanitize" ]; then
+    build=${BUILD_DIR:-build-asan}
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON
+else
+    build=${BUILD_DIR:-build}
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build "$build" -j"$(nproc)"
+ctest --test-dir "$build" --output-on-failure
