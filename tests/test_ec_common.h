@@ -1,0 +1,82 @@
+/*
+ * Helpers shared by the curve tests, as a template over one group: the
+ * including file defines TG (the group, e.g. bls381_g1), TF (its coordinate
+ * field) and TR (its scalar field), includes this file, then its own test
+ * template, then test_ec_undef.h. Uses test_rng (test_util.h).
+ */
+#define TCAT_(a, b) a##_##b
+#define TCAT(a, b) TCAT_(a, b)
+#define G(op) TCAT(TG, op)
+#define GT(form) TCAT(TG, TCAT(form, t))
+#define F(op) TCAT(TF, op)
+#define FT F(t)
+#define R(op) TCAT(TR, op)
+#define TN(name) TCAT(name, TG) /* a test or helper name, per group */
+
+/* A uniformly random 256-bit scalar. */
+static void TN(random_scalar)(uint64_t k[4])
+{
+    for (int i = 0; i < 4; i++)
+        k[i] = cuzk_rng_next(&test_rng);
+}
+
+/* A random point of the prime-order subgroup: [k]G. */
+static void TN(random_point)(GT(affine) *p)
+{
+    uint64_t k[4];
+    GT(affine) g;
+    GT(jac) t;
+    TN(random_scalar)(k);
+    G(generator)(&g);
+    G(jac_from_affine)(&t, &g);
+    G(jac_mul_vartime)(&t, &t, k);
+    G(jac_to_affine)(p, &t);
+}
+
+/* A random point of the whole curve: random x until x^3 + b is a square,
+ * no cofactor clearing, so outside the subgroup except with probability
+ * 1/cofactor. */
+static void TN(random_curve_point)(GT(affine) *p)
+{
+    FT x;
+    do
+        F(random)(&x, &test_rng);
+    while (!G(affine_from_x_vartime)(p, &x, cuzk_rng_next(&test_rng) & 1));
+}
+
+/* Whether [r]p is infinity: the definition the subgroup test must match. */
+static bool TN(order_divides_r)(const GT(affine) *p)
+{
+    GT(jac) t;
+    G(jac_from_affine)(&t, p);
+    G(jac_mul_vartime)(&t, &t, R(MODULUS));
+    return G(jac_is_infinity)(&t);
+}
+
+/* A random projective representative of p: (X·z^2, Y·z^3, z). */
+static void TN(random_jac)(GT(jac) *r, const GT(affine) *p)
+{
+    FT z, z2;
+    G(jac_from_affine)(r, p);
+    do
+        F(random)(&z, &test_rng);
+    while (F(is_zero)(&z));
+    F(sqr)(&z2, &z);
+    F(mul)(&r->X, &r->X, &z2);
+    F(mul)(&z2, &z2, &z);
+    F(mul)(&r->Y, &r->Y, &z2);
+    F(mul)(&r->Z, &r->Z, &z);
+}
+
+static void TN(assert_jac_is)(const GT(jac) *p, const GT(affine) *expect)
+{
+    assert_true(G(jac_is_on_curve)(p));
+    assert_true(G(jac_equal_affine)(p, expect));
+}
+
+static void TN(assert_xyzz_is)(const GT(xyzz) *p, const GT(affine) *expect)
+{
+    GT(affine) a;
+    G(xyzz_to_affine)(&a, p);
+    assert_true(G(affine_equal)(&a, expect));
+}

@@ -1,0 +1,13 @@
+/* Removes the curve-test template's parameters and names (test_ec_common.h),
+ * so that the next group can be instantiated. No include guard. */
+#undef TG
+#undef TF
+#undef TR
+#undef TCAT_
+#undef TCAT
+#undef G
+#undef GT
+#undef F
+#undef FT
+#undef R
+#undef TN
