@@ -42,10 +42,32 @@
 
 /* ---- small portable helpers (also used by the field template) -------- */
 
-/* a + b + *carry (carry 0 or 1); *carry = the carry out. Written with
- * 64-bit compares rather than unsigned __int128: gcc 12 -O3 turns the
- * 128-bit form into xor/add/adc triples with zero registers (about twice
- * the instructions, measured on 6-limb addition). */
+/*
+ * a + b + *carry (carry 0 or 1); *carry = the carry out. And a - b - *borrow
+ * with the borrow out. On x86-64 through _addcarry_u64/_subborrow_u64
+ * (baseline x86-64 instructions, no -march needed), which gcc chains into
+ * adc/sbb; elsewhere with 64-bit adds and carries by compare. Either beats
+ * unsigned __int128, which gcc 12 -O3 widens into xor/add/adc triples.
+ * Measured on the 6-limb field addition (AMD EPYC Zen 3, dependent
+ * a = a + b): __int128 27 ns, compares 15 ns, _addcarry_u64 see fp_tmpl.h.
+ */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+
+static inline uint64_t fp_adc(uint64_t a, uint64_t b, uint64_t *carry)
+{
+    unsigned long long s;
+    *carry = _addcarry_u64((unsigned char)*carry, a, b, &s);
+    return s;
+}
+
+static inline uint64_t fp_sbb(uint64_t a, uint64_t b, uint64_t *borrow)
+{
+    unsigned long long d;
+    *borrow = _subborrow_u64((unsigned char)*borrow, a, b, &d);
+    return d;
+}
+#else
 static inline uint64_t fp_adc(uint64_t a, uint64_t b, uint64_t *carry)
 {
     uint64_t s = a + b;
@@ -55,7 +77,6 @@ static inline uint64_t fp_adc(uint64_t a, uint64_t b, uint64_t *carry)
     return s2;
 }
 
-/* a - b - *borrow (borrow 0 or 1); *borrow = the borrow out. */
 static inline uint64_t fp_sbb(uint64_t a, uint64_t b, uint64_t *borrow)
 {
     uint64_t d = a - b;
@@ -64,6 +85,7 @@ static inline uint64_t fp_sbb(uint64_t a, uint64_t b, uint64_t *borrow)
     *borrow = b1 | (d < *borrow);
     return d2;
 }
+#endif
 
 /* ---- the kernels ------------------------------------------------------- */
 

@@ -11,11 +11,8 @@
 static uint64_t FPN(limbs_add_)(uint64_t v[FP_LIMBS], const uint64_t w[FP_LIMBS])
 {
     uint64_t carry = 0;
-    for (int i = 0; i < FP_LIMBS; i++) {
-        unsigned __int128 x = (unsigned __int128)v[i] + w[i] + carry;
-        v[i] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
-    }
+    for (int i = 0; i < FP_LIMBS; i++)
+        v[i] = fp_adc(v[i], w[i], &carry);
     return carry;
 }
 
@@ -23,11 +20,8 @@ static uint64_t FPN(limbs_add_)(uint64_t v[FP_LIMBS], const uint64_t w[FP_LIMBS]
 static uint64_t FPN(limbs_sub_)(uint64_t v[FP_LIMBS], const uint64_t w[FP_LIMBS])
 {
     uint64_t borrow = 0;
-    for (int i = 0; i < FP_LIMBS; i++) {
-        unsigned __int128 x = (unsigned __int128)v[i] - w[i] - borrow;
-        v[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
+    for (int i = 0; i < FP_LIMBS; i++)
+        v[i] = fp_sbb(v[i], w[i], &borrow);
     return borrow;
 }
 
@@ -49,14 +43,40 @@ void FPN(from_u64)(FPT *r, uint64_t v)
 
 void FPN(pow)(FPT *r, const FPT *a, const uint64_t *e, size_t n)
 {
-    /* Left-to-right square-and-multiply over the public exponent. */
+    /*
+     * Fixed 4-bit window, left to right. The exponent is public, so the
+     * table index, the skipped leading squarings and the skipped zero
+     * windows may depend on it; nothing depends on a. For the Fermat
+     * inverse of BLS12-381 Fp (381-bit p - 2): 14 table multiplications,
+     * 376 squarings, at most 95 multiplications, against 381 + ~190 for
+     * square-and-multiply: about 17% fewer products. Not measured apart
+     * from the kernel change (the machine was shared); together they took
+     * the BLS12-381 Fp inverse from ~85 us to ~24 us (MULX/ADX, best of 41
+     * runs, AMD EPYC Zen 3).
+     */
+    FPT tab[16];
+    tab[0] = FPN(ONE);
+    tab[1] = *a;
+    for (int i = 2; i < 16; i++)
+        FPN(mul)(&tab[i], &tab[i - 1], a);
     FPT acc = FPN(ONE);
-    FPT base = *a;
+    bool started = false;
     for (size_t i = n; i-- > 0;) {
-        for (int b = 63; b >= 0; b--) {
-            FPN(sqr)(&acc, &acc);
-            if ((e[i] >> b) & 1)
-                FPN(mul)(&acc, &acc, &base);
+        for (int b = 60; b >= 0; b -= 4) {
+            unsigned w = (unsigned)(e[i] >> b) & 15;
+            if (started) {
+                FPN(sqr)(&acc, &acc);
+                FPN(sqr)(&acc, &acc);
+                FPN(sqr)(&acc, &acc);
+                FPN(sqr)(&acc, &acc);
+            }
+            if (w != 0) {
+                if (started)
+                    FPN(mul)(&acc, &acc, &tab[w]);
+                else
+                    acc = tab[w];
+                started = true;
+            }
         }
     }
     *r = acc;
@@ -96,12 +116,62 @@ static bool FPN(limbs_geq_)(const uint64_t v[FP_LIMBS], const uint64_t w[FP_LIMB
     return true;
 }
 
+/* v >>= k, 1 <= k <= 63. */
+static void FPN(limbs_shr_)(uint64_t v[FP_LIMBS], unsigned k)
+{
+    for (int i = 0; i < FP_LIMBS - 1; i++)
+        v[i] = (v[i] >> k) | (v[i + 1] << (64 - k));
+    v[FP_LIMBS - 1] >>= k;
+}
+
+/*
+ * x = x / 2^k mod p for x < p, 1 <= k <= 63: add m·p with m = x·inv mod 2^k
+ * (inv = -p^-1, so the low k bits of x + m·p vanish), then shift. The sum is
+ * below p·2^63 + p < 2^(64N+63) and the quotient below 2p.
+ */
+static void FPN(limbs_div2k_mod_p_)(uint64_t x[FP_LIMBS], unsigned k)
+{
+    uint64_t m = (x[0] * FP_INV) & (((uint64_t)1 << k) - 1);
+    uint64_t t[FP_LIMBS + 1];
+    uint64_t c = 0;
+    for (int i = 0; i < FP_LIMBS; i++) {
+        unsigned __int128 y = (unsigned __int128)m * FPN(MODULUS)[i] + x[i] + c;
+        t[i] = (uint64_t)y;
+        c = (uint64_t)(y >> 64);
+    }
+    t[FP_LIMBS] = c;
+    for (int i = 0; i < FP_LIMBS; i++)
+        x[i] = (t[i] >> k) | (t[i + 1] << (64 - k));
+    if (!FPN(limbs_below_p_)(x))
+        FPN(limbs_sub_)(x, FPN(MODULUS));
+}
+
+/* Strips the factors 2 of u (u != 0), dividing x by the same power of 2. */
+static void FPN(strip_twos_)(uint64_t u[FP_LIMBS], uint64_t x[FP_LIMBS])
+{
+    while ((u[0] & 1) == 0) {
+        unsigned k = u[0] ? (unsigned)__builtin_ctzll(u[0]) : 63;
+        FPN(limbs_shr_)(u, k);
+        FPN(limbs_div2k_mod_p_)(x, k);
+    }
+}
+
+static bool FPN(limbs_is_one_)(const uint64_t v[FP_LIMBS])
+{
+    uint64_t acc = v[0] ^ 1;
+    for (int i = 1; i < FP_LIMBS; i++)
+        acc |= v[i];
+    return acc == 0;
+}
+
 /*
  * Binary extended Euclid (Menezes et al., Handbook of Applied Cryptography,
- * algorithm 14.61 restricted to an odd modulus). Invariants: x1·a = u and
- * x2·a = v (mod p), where a is the Montgomery representative a·R. Ending
- * with u = 1 gives x1 = (aR)^-1; two multiplications by R^2 turn that into
- * the Montgomery form of a^-1, i.e. a^-1·R.
+ * algorithm 14.61 restricted to an odd modulus), stripping a whole run of
+ * factors 2 at once (one multiply-add pass per run instead of one halving
+ * per bit). Invariants: x1·a = u and x2·a = v (mod p), where a is the
+ * Montgomery representative a·R; u and v stay coprime, so u = v only when
+ * both are 1. Ending with u = 1 gives x1 = (aR)^-1; two multiplications by
+ * R^2 turn that into the Montgomery form of a^-1, i.e. a^-1·R.
  */
 void FPN(inv_vartime)(FPT *r, const FPT *a)
 {
@@ -112,21 +182,14 @@ void FPN(inv_vartime)(FPT *r, const FPT *a)
     uint64_t u[FP_LIMBS], v[FP_LIMBS], x1[FP_LIMBS] = {1}, x2[FP_LIMBS] = {0};
     memcpy(u, a->l, sizeof(u));
     memcpy(v, FPN(MODULUS), sizeof(v));
-    static const uint64_t one[FP_LIMBS] = {1};
     for (;;) {
-        while ((u[0] & 1) == 0) {
-            FPN(limbs_shr1_)(u, 0);
-            uint64_t c = 0;
-            if (x1[0] & 1)
-                c = FPN(limbs_add_)(x1, FPN(MODULUS));
-            FPN(limbs_shr1_)(x1, c);
-        }
-        while ((v[0] & 1) == 0) {
-            FPN(limbs_shr1_)(v, 0);
-            uint64_t c = 0;
-            if (x2[0] & 1)
-                c = FPN(limbs_add_)(x2, FPN(MODULUS));
-            FPN(limbs_shr1_)(x2, c);
+        FPN(strip_twos_)(u, x1);
+        if (FPN(limbs_is_one_)(u))
+            break;
+        FPN(strip_twos_)(v, x2);
+        if (FPN(limbs_is_one_)(v)) {
+            memcpy(x1, x2, sizeof(x1));
+            break;
         }
         if (FPN(limbs_geq_)(u, v)) {
             FPN(limbs_sub_)(u, v);
@@ -136,12 +199,6 @@ void FPN(inv_vartime)(FPT *r, const FPT *a)
             FPN(limbs_sub_)(v, u);
             if (FPN(limbs_sub_)(x2, x1))
                 FPN(limbs_add_)(x2, FPN(MODULUS));
-        }
-        if (FPN(limbs_geq_)(one, u) && !FPN(limbs_is_zero_)(u))
-            break;
-        if (FPN(limbs_geq_)(one, v) && !FPN(limbs_is_zero_)(v)) {
-            memcpy(x1, x2, sizeof(x1));
-            break;
         }
     }
     FPT t;
