@@ -23,6 +23,7 @@
 /* Generators: BLS12-381 from the IETF draft-irtf-cfrg-pairing-friendly-curves
  * (section 4.2.1) and zkcrypto bls12_381; BN254 from EIP-197. */
 #define TG bls381_g1
+#define TB bls381_fp
 #define TF bls381_fp
 #define TR bls381_fr
 #define TGEN                                                                                       \
@@ -34,6 +35,7 @@
 #undef TGEN
 
 #define TG bls381_g2
+#define TB bls381_fp
 #define TF bls381_fp2
 #define TR bls381_fr
 #define TGEN                                                                                       \
@@ -47,6 +49,7 @@
 #undef TGEN
 
 #define TG bn254_g1
+#define TB bn254_fp
 #define TF bn254_fp
 #define TR bn254_fr
 #define TGEN {"1", "2"}
@@ -58,6 +61,7 @@
 #undef TCOFACTOR_ONE
 
 #define TG bn254_g2
+#define TB bn254_fp
 #define TF bn254_fp2
 #define TR bn254_fr
 #define TGEN                                                                                       \

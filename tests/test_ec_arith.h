@@ -5,6 +5,34 @@
  * with base 0, and TCOFACTOR_ONE for a group of prime order).
  */
 
+/* A random projective representative of p: (X·z^2, Y·z^3, z). */
+static void TN(random_jac)(GT(jac) *r, const GT(affine) *p)
+{
+    FT z, z2;
+    G(jac_from_affine)(r, p);
+    do
+        F(random)(&z, &test_rng);
+    while (F(is_zero)(&z));
+    F(sqr)(&z2, &z);
+    F(mul)(&r->X, &r->X, &z2);
+    F(mul)(&z2, &z2, &z);
+    F(mul)(&r->Y, &r->Y, &z2);
+    F(mul)(&r->Z, &r->Z, &z);
+}
+
+static void TN(assert_jac_is)(const GT(jac) *p, const GT(affine) *expect)
+{
+    assert_true(G(jac_is_on_curve)(p));
+    assert_true(G(jac_equal_affine)(p, expect));
+}
+
+static void TN(assert_xyzz_is)(const GT(xyzz) *p, const GT(affine) *expect)
+{
+    GT(affine) a;
+    G(xyzz_to_affine)(&a, p);
+    assert_true(G(affine_equal)(&a, expect));
+}
+
 /* An independent reference: affine chord-and-tangent addition with one
  * inversion, every special case by hand. */
 static void TN(ref_add)(GT(affine) *r, const GT(affine) *p, const GT(affine) *q)

@@ -1,7 +1,7 @@
 /*
  * Helpers shared by the curve tests, as a template over one group: the
  * including file defines TG (the group, e.g. bls381_g1), TF (its coordinate
- * field) and TR (its scalar field), includes this file, then its own test
+ * field), TB (the prime field under it) and TR (its scalar field), includes this file, then its own test
  * template, then test_ec_undef.h. Uses test_rng (test_util.h).
  */
 #define TCAT_(a, b) a##_##b
@@ -11,6 +11,7 @@
 #define F(op) TCAT(TF, op)
 #define FT F(t)
 #define R(op) TCAT(TR, op)
+#define B(op) TCAT(TB, op)
 #define TN(name) TCAT(name, TG) /* a test or helper name, per group */
 
 /* A uniformly random 256-bit scalar. */
@@ -51,32 +52,4 @@ static bool TN(order_divides_r)(const GT(affine) *p)
     G(jac_from_affine)(&t, p);
     G(jac_mul_vartime)(&t, &t, R(MODULUS));
     return G(jac_is_infinity)(&t);
-}
-
-/* A random projective representative of p: (X·z^2, Y·z^3, z). */
-static void TN(random_jac)(GT(jac) *r, const GT(affine) *p)
-{
-    FT z, z2;
-    G(jac_from_affine)(r, p);
-    do
-        F(random)(&z, &test_rng);
-    while (F(is_zero)(&z));
-    F(sqr)(&z2, &z);
-    F(mul)(&r->X, &r->X, &z2);
-    F(mul)(&z2, &z2, &z);
-    F(mul)(&r->Y, &r->Y, &z2);
-    F(mul)(&r->Z, &r->Z, &z);
-}
-
-static void TN(assert_jac_is)(const GT(jac) *p, const GT(affine) *expect)
-{
-    assert_true(G(jac_is_on_curve)(p));
-    assert_true(G(jac_equal_affine)(p, expect));
-}
-
-static void TN(assert_xyzz_is)(const GT(xyzz) *p, const GT(affine) *expect)
-{
-    GT(affine) a;
-    G(xyzz_to_affine)(&a, p);
-    assert_true(G(affine_equal)(&a, expect));
 }

@@ -3,6 +3,8 @@
 #undef TG
 #undef TF
 #undef TR
+#undef TB
+#undef B
 #undef TCAT_
 #undef TCAT
 #undef G
