@@ -27,9 +27,12 @@
 #define TF bls381_fp
 #define TR bls381_fr
 #define TGEN                                                                                       \
-    {"0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb", \
-     "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"}
-#include "test_ec_common.h"
+    {                                                                                              \
+        "0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af0" \
+        "0adb22c6bb",                                                                              \
+            "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40c" \
+            "aa232946c5e7e1"                                                                       \
+    }
 #include "test_ec_arith.h"
 #include "test_ec_undef.h"
 #undef TGEN
@@ -39,11 +42,16 @@
 #define TF bls381_fp2
 #define TR bls381_fr
 #define TGEN                                                                                       \
-    {"0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8", \
-     "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e", \
-     "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801", \
-     "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"}
-#include "test_ec_common.h"
+    {                                                                                              \
+        "0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056" \
+        "c8c121bdb8",                                                                              \
+            "0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5" \
+            "ac7d055d042b7e",                                                                      \
+            "0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e1" \
+            "93548608b82801",                                                                      \
+            "0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aa" \
+            "a9075ff05f79be"                                                                       \
+    }
 #include "test_ec_arith.h"
 #include "test_ec_undef.h"
 #undef TGEN
@@ -52,9 +60,11 @@
 #define TB bn254_fp
 #define TF bn254_fp
 #define TR bn254_fr
-#define TGEN {"1", "2"}
+#define TGEN                                                                                       \
+    {                                                                                              \
+        "1", "2"                                                                                   \
+    }
 #define TCOFACTOR_ONE
-#include "test_ec_common.h"
 #include "test_ec_arith.h"
 #include "test_ec_undef.h"
 #undef TGEN
@@ -65,11 +75,12 @@
 #define TF bn254_fp2
 #define TR bn254_fr
 #define TGEN                                                                                       \
-    {"10857046999023057135944570762232829481370756359578518086990519993285655852781",              \
-     "11559732032986387107991004021392285783925812861821192530917403151452391805634",              \
-     "8495653923123431417604973247489272438418190587263600148770280649306958101930",               \
-     "4082367875863433681332203403145435568316851327593401208105741076214120093531"}
-#include "test_ec_common.h"
+    {                                                                                              \
+        "10857046999023057135944570762232829481370756359578518086990519993285655852781",           \
+            "11559732032986387107991004021392285783925812861821192530917403151452391805634",       \
+            "8495653923123431417604973247489272438418190587263600148770280649306958101930",        \
+            "4082367875863433681332203403145435568316851327593401208105741076214120093531"         \
+    }
 #include "test_ec_arith.h"
 #include "test_ec_undef.h"
 #undef TGEN
@@ -112,11 +123,8 @@ int main(void)
 {
     test_seed_init("test_ec");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_wnaf),
-        TEST_EC_ARITH_LIST(bls381_g1),
-        TEST_EC_ARITH_LIST(bls381_g2),
-        TEST_EC_ARITH_LIST(bn254_g1),
-        TEST_EC_ARITH_LIST(bn254_g2),
+        cmocka_unit_test(test_wnaf),  TEST_EC_ARITH_LIST(bls381_g1), TEST_EC_ARITH_LIST(bls381_g2),
+        TEST_EC_ARITH_LIST(bn254_g1), TEST_EC_ARITH_LIST(bn254_g2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

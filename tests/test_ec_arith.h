@@ -5,8 +5,10 @@
  * with base 0, and TCOFACTOR_ONE for a group of prime order).
  */
 
+#include "test_ec_common.h"
+
 /* A random projective representative of p: (X·z^2, Y·z^3, z). */
-static void TN(random_jac)(GT(jac) *r, const GT(affine) *p)
+static void TN(random_jac)(GJ *r, const GA *p)
 {
     FT z, z2;
     G(jac_from_affine)(r, p);
@@ -20,22 +22,22 @@ static void TN(random_jac)(GT(jac) *r, const GT(affine) *p)
     F(mul)(&r->Z, &r->Z, &z);
 }
 
-static void TN(assert_jac_is)(const GT(jac) *p, const GT(affine) *expect)
+static void TN(assert_jac_is)(const GJ *p, const GA *expect)
 {
     assert_true(G(jac_is_on_curve)(p));
     assert_true(G(jac_equal_affine)(p, expect));
 }
 
-static void TN(assert_xyzz_is)(const GT(xyzz) *p, const GT(affine) *expect)
+static void TN(assert_xyzz_is)(const GX *p, const GA *expect)
 {
-    GT(affine) a;
+    GA a;
     G(xyzz_to_affine)(&a, p);
     assert_true(G(affine_equal)(&a, expect));
 }
 
 /* An independent reference: affine chord-and-tangent addition with one
  * inversion, every special case by hand. */
-static void TN(ref_add)(GT(affine) *r, const GT(affine) *p, const GT(affine) *q)
+static void TN(ref_add)(GA *r, const GA *p, const GA *q)
 {
     if (G(affine_is_infinity)(p)) {
         *r = *q;
@@ -72,19 +74,19 @@ static void TN(ref_add)(GT(affine) *r, const GT(affine) *p, const GT(affine) *q)
     r->y = y3;
 }
 
-static void TN(random_xyzz)(GT(xyzz) *r, const GT(affine) *p)
+static void TN(random_xyzz)(GX *r, const GA *p)
 {
-    GT(jac) j;
+    GJ j;
     TN(random_jac)(&j, p);
     G(jac_to_xyzz)(r, &j);
 }
 
 /* p + q by every formula and form, each against the reference. */
-static void TN(check_sum)(const GT(affine) *p, const GT(affine) *q)
+static void TN(check_sum)(const GA *p, const GA *q)
 {
-    GT(affine) expect;
-    GT(jac) pj, qj, rj;
-    GT(xyzz) px, qx, rx;
+    GA expect;
+    GJ pj, qj, rj;
+    GX px, qx, rx;
     TN(ref_add)(&expect, p, q);
     TN(random_jac)(&pj, p);
     TN(random_jac)(&qj, q);
@@ -119,7 +121,7 @@ static void TN(test_generator)(void **state)
 {
     (void)state;
     static const char *const spec[] = TGEN;
-    GT(affine) g;
+    GA g;
     G(generator)(&g);
     char buf[G(DEC_STRINGS)][G(DEC_MAX)];
     char *out[G(DEC_STRINGS)];
@@ -144,14 +146,14 @@ static void TN(test_generator)(void **state)
 static void TN(test_laws)(void **state)
 {
     (void)state;
-    GT(affine) p, q, s, o, np, t1, t2;
+    GA p, q, s, o, np, t1, t2;
     G(affine_set_infinity)(&o);
     for (int it = 0; it < test_iters(16); it++) {
         TN(random_point)(&p);
         TN(random_point)(&q);
         TN(random_point)(&s);
         G(affine_neg)(&np, &p);
-        TN(check_sum)(&p, &q);  /* generic */
+        TN(check_sum)(&p, &q); /* generic */
         TN(check_sum)(&q, &p);
         TN(check_sum)(&p, &p);  /* doubling inside an addition */
         TN(check_sum)(&p, &np); /* inverse */
@@ -170,9 +172,9 @@ static void TN(test_laws)(void **state)
         assert_false(G(affine_equal)(&p, &q));
 
         /* doubling formulas = addition with itself */
-        GT(affine) dbl;
-        GT(jac) pj;
-        GT(xyzz) px;
+        GA dbl;
+        GJ pj;
+        GX px;
         TN(ref_add)(&dbl, &p, &p);
         TN(random_jac)(&pj, &p);
         G(jac_dbl)(&pj, &pj);
@@ -182,14 +184,14 @@ static void TN(test_laws)(void **state)
         TN(assert_xyzz_is)(&px, &dbl);
 
         /* negation and equality across representations */
-        GT(jac) a, b;
+        GJ a, b;
         TN(random_jac)(&a, &p);
         TN(random_jac)(&b, &p);
         assert_true(G(jac_equal)(&a, &b));
         G(jac_neg)(&b, &b);
         assert_false(G(jac_equal)(&a, &b));
         TN(assert_jac_is)(&b, &np);
-        GT(xyzz) xa, xb;
+        GX xa, xb;
         TN(random_xyzz)(&xa, &p);
         TN(random_xyzz)(&xb, &p);
         assert_true(G(xyzz_equal)(&xa, &xb));
@@ -198,8 +200,8 @@ static void TN(test_laws)(void **state)
         TN(assert_xyzz_is)(&xb, &np);
     }
     /* infinity in every form */
-    GT(jac) oj, pj;
-    GT(xyzz) ox;
+    GJ oj, pj;
+    GX ox;
     G(jac_set_infinity)(&oj);
     G(xyzz_set_infinity)(&ox);
     assert_true(G(jac_is_infinity)(&oj));
@@ -232,14 +234,15 @@ static void TN(test_batch)(void **state)
     (void)state;
     enum { N = 33 };
     static const size_t sizes[] = {0, 1, 2, 7, N};
-    GT(jac) j[N];
-    GT(xyzz) x[N];
-    GT(affine) a[N], one;
+    GJ j[N];
+    GX x[N];
+    GA a[N], one;
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         size_t n = sizes[s];
         for (size_t i = 0; i < n; i++) {
-            GT(affine) p;
-            bool inf = (i == 0 && n > 2) || (i == n - 1 && n > 2) || cuzk_rng_next(&test_rng) % 5 == 0;
+            GA p;
+            bool inf =
+                (i == 0 && n > 2) || (i == n - 1 && n > 2) || cuzk_rng_next(&test_rng) % 5 == 0;
             if (inf)
                 G(affine_set_infinity)(&p);
             else
@@ -263,9 +266,9 @@ static void TN(test_batch)(void **state)
 }
 
 /* [k]p by both multiplications, checked against each other; r may alias p. */
-static void TN(mul_both)(GT(jac) *r, const GT(jac) *p, const uint64_t k[4])
+static void TN(mul_both)(GJ *r, const GJ *p, const uint64_t k[4])
 {
-    GT(jac) c;
+    GJ c;
     G(jac_mul)(&c, p, k);
     G(jac_mul_vartime)(r, p, k);
     assert_true(G(jac_equal)(r, &c));
@@ -275,8 +278,8 @@ static void TN(test_scalar)(void **state)
 {
     (void)state;
     const uint64_t *r = R(MODULUS);
-    GT(affine) p, np, o, ref;
-    GT(jac) pj, t, u;
+    GA p, np, o, ref;
+    GJ pj, t, u;
     G(affine_set_infinity)(&o);
     TN(random_point)(&p);
     G(affine_neg)(&np, &p);
@@ -309,11 +312,14 @@ static void TN(test_scalar)(void **state)
         {0, 0, 0, 1ULL << 63},
         {0, 0, 0, 1},
         {1ULL << 63, 0, 0, 0},
-        {0x1111111111111111ULL, 0x1111111111111111ULL, 0x1111111111111111ULL, 0x1111111111111111ULL},
-        {0xf0f0f0f0f0f0f0f0ULL, 0x0f0f0f0f0f0f0f0fULL, 0xf0f0f0f0f0f0f0f0ULL, 0x0f0f0f0f0f0f0f0fULL},
-        {0xaaaaaaaaaaaaaaaaULL, 0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL, 0x5555555555555555ULL},
+        {0x1111111111111111ULL, 0x1111111111111111ULL, 0x1111111111111111ULL,
+         0x1111111111111111ULL},
+        {0xf0f0f0f0f0f0f0f0ULL, 0x0f0f0f0f0f0f0f0fULL, 0xf0f0f0f0f0f0f0f0ULL,
+         0x0f0f0f0f0f0f0f0fULL},
+        {0xaaaaaaaaaaaaaaaaULL, 0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL,
+         0x5555555555555555ULL},
     };
-    GT(jac) oj;
+    GJ oj;
     G(jac_set_infinity)(&oj);
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
         TN(mul_both)(&t, &pj, edges[i]);
@@ -324,7 +330,7 @@ static void TN(test_scalar)(void **state)
 
     /* [a]([b]P) = [ab mod r]P, and the two multiplications agree */
     for (int it = 0; it < test_iters(4); it++) {
-        R(t) a, b, ab;
+        RT a, b, ab;
         uint64_t ka[4], kb[4], kab[4];
         R(random)(&a, &test_rng);
         R(random)(&b, &test_rng);
@@ -341,7 +347,7 @@ static void TN(test_scalar)(void **state)
     }
 
     /* a point outside the subgroup: still [2]P = P + P and the two agree */
-    GT(affine) c;
+    GA c;
     TN(random_curve_point)(&c);
     G(jac_from_affine)(&t, &c);
     k[0] = 2;
@@ -357,7 +363,7 @@ static void TN(test_scalar)(void **state)
 static void TN(test_subgroup)(void **state)
 {
     (void)state;
-    GT(affine) p, t, g, sum, o;
+    GA p, t, g, sum, o;
     G(affine_set_infinity)(&o);
     assert_true(G(affine_is_in_subgroup_vartime)(&o));
     for (int it = 0; it < test_iters(4); it++) {
@@ -371,7 +377,7 @@ static void TN(test_subgroup)(void **state)
         assert_int_equal(G(affine_is_in_subgroup_vartime)(&p), in);
         outside += !in;
         /* T = [r]P lies in the cofactor part: of order dividing h, not r */
-        GT(jac) tj;
+        GJ tj;
         G(jac_from_affine)(&tj, &p);
         G(jac_mul_vartime)(&tj, &tj, R(MODULUS));
         G(jac_to_affine)(&t, &tj);
@@ -398,8 +404,8 @@ static void TN(test_subgroup)(void **state)
 static void TN(test_on_curve)(void **state)
 {
     (void)state;
-    GT(affine) p, o;
-    GT(jac) j;
+    GA p, o;
+    GJ j;
     G(affine_set_infinity)(&o);
     assert_true(G(affine_is_on_curve)(&o));
     G(jac_set_infinity)(&j);
@@ -423,7 +429,7 @@ static void TN(test_on_curve)(void **state)
 
 #ifndef TEST_EC_ARITH_LIST
 #define TEST_EC_ARITH_LIST(g)                                                                      \
-    cmocka_unit_test(test_generator_##g), cmocka_unit_test(test_laws_##g),                        \
-        cmocka_unit_test(test_batch_##g), cmocka_unit_test(test_scalar_##g),                      \
+    cmocka_unit_test(test_generator_##g), cmocka_unit_test(test_laws_##g),                         \
+        cmocka_unit_test(test_batch_##g), cmocka_unit_test(test_scalar_##g),                       \
         cmocka_unit_test(test_subgroup_##g), cmocka_unit_test(test_on_curve_##g)
 #endif

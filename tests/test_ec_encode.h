@@ -4,11 +4,13 @@
  * and TZ_GEN_UNCOMPRESSED, the generator's published encodings in hex).
  */
 
+#include "test_ec_common.h"
+
 #define TDEG (G(DEC_STRINGS) / 3) /* 1 for G1, 2 for G2 */
 
 #ifndef TCOFACTOR_ONE
 /* A random point outside the subgroup. */
-static void TN(outside_point)(GT(affine) *p)
+static void TN(outside_point)(GA *p)
 {
     do
         TN(random_curve_point)(p);
@@ -20,7 +22,7 @@ static void TN(outside_point)(GT(affine) *p)
  * bytes: the smallest non-canonical value. */
 static void TN(modulus_bytes)(unsigned char *out, bool big_endian)
 {
-    const size_t n = sizeof(B(t));
+    const size_t n = sizeof(BT);
     for (size_t i = 0; i < n; i++) {
         unsigned char byte = (unsigned char)(B(MODULUS)[i / 8] >> (8 * (i % 8)));
         out[big_endian ? n - 1 - i : i] = byte;
@@ -32,7 +34,7 @@ static void TN(test_snarkjs)(void **state)
     (void)state;
     enum { N = G(SNARKJS_BYTES) };
     unsigned char buf[N], bad[N];
-    GT(affine) p, q;
+    GA p, q;
     for (int it = 0; it < test_iters(8); it++) {
         TN(random_point)(&p);
         G(affine_to_snarkjs)(buf, &p);
@@ -55,9 +57,9 @@ static void TN(test_snarkjs)(void **state)
     assert_int_equal(G(affine_from_snarkjs)(&q, buf, N - 1, 0), CUZK_EENCODING);
     assert_int_equal(G(affine_from_snarkjs)(&q, buf, N + 1, 0), CUZK_EENCODING);
     /* every coordinate part in turn set to p */
-    for (size_t part = 0; part < N / sizeof(B(t)); part++) {
+    for (size_t part = 0; part < N / sizeof(BT); part++) {
         memcpy(bad, buf, N);
-        TN(modulus_bytes)(bad + part * sizeof(B(t)), false);
+        TN(modulus_bytes)(bad + part * sizeof(BT), false);
         assert_int_equal(G(affine_from_snarkjs)(&q, bad, N, 0), CUZK_ENONCANONICAL);
     }
     /* off the curve: y + 1 */
@@ -91,7 +93,7 @@ static void TN(test_snarkjs)(void **state)
 }
 
 /* Decodes strings s[0..n) (a point's decimal form) with flags. */
-static cuzk_status_t TN(from_dec)(GT(affine) *r, const char *const *s, size_t n, unsigned flags)
+static cuzk_status_t TN(from_dec)(GA *r, const char *const *s, size_t n, unsigned flags)
 {
     return G(affine_from_dec)(r, s, n, flags);
 }
@@ -107,7 +109,7 @@ static void TN(test_dec)(void **state)
         out[i] = buf[i];
         in[i] = buf[i];
     }
-    GT(affine) p, q;
+    GA p, q;
     for (int it = 0; it < test_iters(8); it++) {
         TN(random_point)(&p);
         G(affine_to_dec)(out, &p);
@@ -140,7 +142,7 @@ static void TN(test_dec)(void **state)
     }
     mpz_t m;
     mpz_init(m);
-    test_mpz_from_limbs(m, B(MODULUS), sizeof(B(t)) / 8);
+    test_mpz_from_limbs(m, B(MODULUS), sizeof(BT) / 8);
     mpz_get_str(buf[0], 10, m); /* x = p */
     assert_int_equal(TN(from_dec)(&q, in, N, 0), CUZK_ENONCANONICAL);
     mpz_clear(m);
@@ -177,7 +179,7 @@ static void TN(test_zcash)(void **state)
     (void)state;
     enum { C = G(COMPRESSED_BYTES), U = G(UNCOMPRESSED_BYTES) };
     unsigned char c[C], u[U], want[U];
-    GT(affine) p, q, g;
+    GA p, q, g;
 
     /* known answers: the generator */
     G(generator)(&g);
@@ -195,7 +197,7 @@ static void TN(test_zcash)(void **state)
     /* round trips; exactly one of P, -P has the sign bit */
     for (int it = 0; it < test_iters(8); it++) {
         TN(random_point)(&p);
-        GT(affine) np;
+        GA np;
         unsigned char c2[C];
         G(affine_neg)(&np, &p);
         G(affine_to_compressed)(c, &p);
@@ -227,8 +229,7 @@ static void TN(test_zcash)(void **state)
     assert_int_equal(G(affine_from_uncompressed)(&q, u, U, 0), CUZK_OK);
     assert_true(G(affine_is_infinity)(&q));
     assert_int_equal(G(affine_from_compressed)(&q, c, C, EC_DECODE_NO_INFINITY), CUZK_EINFINITY);
-    assert_int_equal(G(affine_from_uncompressed)(&q, u, U, EC_DECODE_NO_INFINITY),
-                     CUZK_EINFINITY);
+    assert_int_equal(G(affine_from_uncompressed)(&q, u, U, EC_DECODE_NO_INFINITY), CUZK_EINFINITY);
     /* infinity with any other bit set */
     c[C - 1] = 1;
     assert_int_equal(G(affine_from_compressed)(&q, c, C, 0), CUZK_EENCODING);
@@ -263,7 +264,7 @@ static void TN(test_zcash)(void **state)
     assert_int_equal(G(affine_from_uncompressed)(&q, u, U, 0), CUZK_OK);
 
     /* non-canonical: each coordinate part in turn set to p */
-    const size_t fb = sizeof(B(t));
+    const size_t fb = sizeof(BT);
     for (size_t part = 0; part < C / fb; part++) {
         G(affine_to_compressed)(c, &p);
         unsigned char flags = c[0] & 0xe0;

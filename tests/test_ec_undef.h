@@ -5,11 +5,16 @@
 #undef TR
 #undef TB
 #undef B
+#undef BT
 #undef TCAT_
 #undef TCAT
 #undef G
 #undef GT
+#undef GA
+#undef GJ
+#undef GX
 #undef F
 #undef FT
 #undef R
+#undef RT
 #undef TN

@@ -1,7 +1,6 @@
 #include "ec/bls381_g2.h"
 
 #include "ec/bls381_g2_params.h"
-#include "ec/ec_tmpl_names.h"
+#include "ec/ec_tmpl_defs.h"
 #include "ec/ec_tmpl_impl.h"
-#include "ec/ec_encode_impl.h"
 #include "ec/ec_tmpl_undef.h"

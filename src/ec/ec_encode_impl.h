@@ -1,7 +1,7 @@
 /*
  * Point encodings: the out-of-line half of the encoding part of ec_tmpl.h
  * (contracts there; byte layouts in FORMATS.md sections 5, 6 and 8.1).
- * Included once per group by its .c file, after ec_tmpl_impl.h.
+ * Included once per group by ec_tmpl_impl.h, at its end.
  */
 
 #include <string.h>
@@ -10,7 +10,7 @@ enum { ECN(FP_BYTES_) = sizeof(EBT), ECN(FP_LIMBS_) = sizeof(EBT) / 8 };
 
 /* The checks every decoder ends with, on a point with canonical coordinates
  * (ec_tmpl.h gives the order). */
-static cuzk_status_t ECN(affine_validate_)(const ECT(affine) *p, unsigned flags)
+static cuzk_status_t ECN(affine_validate_)(const ECA *p, unsigned flags)
 {
     if (ECN(affine_is_infinity)(p))
         return (flags & EC_DECODE_NO_INFINITY) ? CUZK_EINFINITY : CUZK_OK;
@@ -64,15 +64,14 @@ static cuzk_status_t ECN(coord_from_le_mont_)(EFT *a, const unsigned char *in)
     return CUZK_OK;
 }
 
-void ECN(affine_to_snarkjs)(unsigned char out[], const ECT(affine) *p)
+void ECN(affine_to_snarkjs)(unsigned char out[], const ECA *p)
 {
     /* (0, 0) is infinity in memory and all zeros in the file: no special case. */
     ECN(coord_to_le_mont_)(out, &p->x);
     ECN(coord_to_le_mont_)(out + sizeof(EFT), &p->y);
 }
 
-cuzk_status_t ECN(affine_from_snarkjs)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                      unsigned flags)
+cuzk_status_t ECN(affine_from_snarkjs)(ECA *r, const unsigned char *in, size_t len, unsigned flags)
 {
     if (len != ECN(SNARKJS_BYTES))
         return CUZK_EENCODING;
@@ -86,11 +85,11 @@ cuzk_status_t ECN(affine_from_snarkjs)(ECT(affine) *r, const unsigned char *in, 
 
 /* ---- decimal strings (snarkjs JSON) --------------------------------- */
 
-void ECN(affine_to_dec)(char *const out[], const ECT(affine) *p)
+void ECN(affine_to_dec)(char *const out[], const ECA *p)
 {
     EFT z;
     EF(set_one)(&z);
-    ECT(affine) q = *p;
+    ECA q = *p;
     if (ECN(affine_is_infinity)(p)) { /* [0, 1, 0] */
         EF(set_one)(&q.y);
         EF(set_zero)(&z);
@@ -101,8 +100,7 @@ void ECN(affine_to_dec)(char *const out[], const ECT(affine) *p)
             EB(to_dec)(out[c * EC_DEGREE + i], EC_PART(coords[c], i));
 }
 
-cuzk_status_t ECN(affine_from_dec)(ECT(affine) *r, const char *const in[], size_t n,
-                                  unsigned flags)
+cuzk_status_t ECN(affine_from_dec)(ECA *r, const char *const in[], size_t n, unsigned flags)
 {
     if (n != ECN(DEC_STRINGS))
         return CUZK_EENCODING;
@@ -160,8 +158,7 @@ static cuzk_status_t ECN(coord_from_be_)(EFT *a, const unsigned char *in)
 }
 
 /* Writes infinity (flags | 0x40, all else zero) or the coordinates. */
-static void ECN(zcash_write_)(unsigned char *out, size_t len, const ECT(affine) *p,
-                              bool compressed)
+static void ECN(zcash_write_)(unsigned char *out, size_t len, const ECA *p, bool compressed)
 {
     unsigned char flags = compressed ? ECN(ZFLAG_COMPRESSED_) : 0;
     if (ECN(affine_is_infinity)(p)) {
@@ -179,12 +176,12 @@ static void ECN(zcash_write_)(unsigned char *out, size_t len, const ECT(affine) 
     out[0] |= flags;
 }
 
-void ECN(affine_to_compressed)(unsigned char out[], const ECT(affine) *p)
+void ECN(affine_to_compressed)(unsigned char out[], const ECA *p)
 {
     ECN(zcash_write_)(out, ECN(COMPRESSED_BYTES), p, true);
 }
 
-void ECN(affine_to_uncompressed)(unsigned char out[], const ECT(affine) *p)
+void ECN(affine_to_uncompressed)(unsigned char out[], const ECA *p)
 {
     ECN(zcash_write_)(out, ECN(UNCOMPRESSED_BYTES), p, false);
 }
@@ -220,8 +217,8 @@ static void ECN(zcash_unflag_)(unsigned char *out, const unsigned char *in, size
     out[0] &= (unsigned char)~ECN(ZFLAGS_);
 }
 
-cuzk_status_t ECN(affine_from_compressed)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                         unsigned flags)
+cuzk_status_t ECN(affine_from_compressed)(ECA *r, const unsigned char *in, size_t len,
+                                          unsigned flags)
 {
     unsigned char f, buf[ECN(COMPRESSED_BYTES)];
     if (len != ECN(COMPRESSED_BYTES))
@@ -243,8 +240,8 @@ cuzk_status_t ECN(affine_from_compressed)(ECT(affine) *r, const unsigned char *i
     return ECN(affine_validate_)(r, flags);
 }
 
-cuzk_status_t ECN(affine_from_uncompressed)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                           unsigned flags)
+cuzk_status_t ECN(affine_from_uncompressed)(ECA *r, const unsigned char *in, size_t len,
+                                            unsigned flags)
 {
     unsigned char f, buf[ECN(UNCOMPRESSED_BYTES)];
     if (len != ECN(UNCOMPRESSED_BYTES))

@@ -30,89 +30,89 @@
 
 #include "cuzk.h"
 #include "ec/ec.h"
-#include "ec/ec_tmpl_names.h"
+#include "ec/ec_tmpl_defs.h"
 
 typedef struct {
     EFT x, y;
-} ECT(affine);
+} ECA;
 
 typedef struct {
     EFT X, Y, Z;
-} ECT(jac);
+} ECJ;
 
 typedef struct {
     EFT X, Y, ZZ, ZZZ;
-} ECT(xyzz);
+} ECX;
 
 /* ---- constants, infinity, negation, equality ------------------------ */
 
 /* r = the group's standard generator (FORMATS.md section 1). */
-void ECN(generator)(ECT(affine) *r);
+void ECN(generator)(ECA *r);
 
-void ECN(affine_set_infinity)(ECT(affine) *r);
-void ECN(jac_set_infinity)(ECT(jac) *r);
-void ECN(xyzz_set_infinity)(ECT(xyzz) *r);
-bool ECN(affine_is_infinity)(const ECT(affine) *p);
-bool ECN(jac_is_infinity)(const ECT(jac) *p);
-bool ECN(xyzz_is_infinity)(const ECT(xyzz) *p);
+void ECN(affine_set_infinity)(ECA *r);
+void ECN(jac_set_infinity)(ECJ *r);
+void ECN(xyzz_set_infinity)(ECX *r);
+bool ECN(affine_is_infinity)(const ECA *p);
+bool ECN(jac_is_infinity)(const ECJ *p);
+bool ECN(xyzz_is_infinity)(const ECX *p);
 
 /* r = -p (infinity stays infinity). */
-void ECN(affine_neg)(ECT(affine) *r, const ECT(affine) *p);
-void ECN(jac_neg)(ECT(jac) *r, const ECT(jac) *p);
-void ECN(xyzz_neg)(ECT(xyzz) *r, const ECT(xyzz) *p);
+void ECN(affine_neg)(ECA *r, const ECA *p);
+void ECN(jac_neg)(ECJ *r, const ECJ *p);
+void ECN(xyzz_neg)(ECX *r, const ECX *p);
 
 /* Whether p and q are the same group element, whatever their projective
  * scaling. */
-bool ECN(affine_equal)(const ECT(affine) *p, const ECT(affine) *q);
-bool ECN(jac_equal)(const ECT(jac) *p, const ECT(jac) *q);
-bool ECN(jac_equal_affine)(const ECT(jac) *p, const ECT(affine) *q);
-bool ECN(xyzz_equal)(const ECT(xyzz) *p, const ECT(xyzz) *q);
+bool ECN(affine_equal)(const ECA *p, const ECA *q);
+bool ECN(jac_equal)(const ECJ *p, const ECJ *q);
+bool ECN(jac_equal_affine)(const ECJ *p, const ECA *q);
+bool ECN(xyzz_equal)(const ECX *p, const ECX *q);
 
 /* ---- conversions ---------------------------------------------------- */
 
-void ECN(jac_from_affine)(ECT(jac) *r, const ECT(affine) *p);
-void ECN(xyzz_from_affine)(ECT(xyzz) *r, const ECT(affine) *p);
-void ECN(jac_to_xyzz)(ECT(xyzz) *r, const ECT(jac) *p);   /* 1M + 1S */
-void ECN(xyzz_to_jac)(ECT(jac) *r, const ECT(xyzz) *p);   /* 2M + 2S */
+void ECN(jac_from_affine)(ECJ *r, const ECA *p);
+void ECN(xyzz_from_affine)(ECX *r, const ECA *p);
+void ECN(jac_to_xyzz)(ECX *r, const ECJ *p); /* 1M + 1S */
+void ECN(xyzz_to_jac)(ECJ *r, const ECX *p); /* 2M + 2S */
 /* One constant-time inversion each; infinity gives (0, 0). */
-void ECN(jac_to_affine)(ECT(affine) *r, const ECT(jac) *p);
-void ECN(xyzz_to_affine)(ECT(affine) *r, const ECT(xyzz) *p);
+void ECN(jac_to_affine)(ECA *r, const ECJ *p);
+void ECN(xyzz_to_affine)(ECA *r, const ECX *p);
 
 /*
  * out[i] = in[i] as affine points, i < n, with ONE inversion for the whole
  * batch (Montgomery's trick; about 6M + 1S per point). Points at infinity
  * become (0, 0) and cost nothing. out must not overlap in. Variable-time.
  */
-void ECN(jacs_to_affine_vartime)(ECT(affine) *out, const ECT(jac) *in, size_t n);
-void ECN(xyzzs_to_affine_vartime)(ECT(affine) *out, const ECT(xyzz) *in, size_t n);
+void ECN(jacs_to_affine_vartime)(ECA *out, const ECJ *in, size_t n);
+void ECN(xyzzs_to_affine_vartime)(ECA *out, const ECX *in, size_t n);
 
 /* ---- Jacobian arithmetic -------------------------------------------- */
 
 /* r = 2p, dbl-2009-l: 2M + 5S. Any p, infinity included. */
-void ECN(jac_dbl)(ECT(jac) *r, const ECT(jac) *p);
+void ECN(jac_dbl)(ECJ *r, const ECJ *p);
 
 /* r = p + q, add-2007-bl: 11M + 5S, plus a doubling when p = q. */
-void ECN(jac_add_vartime)(ECT(jac) *r, const ECT(jac) *p, const ECT(jac) *q);
+void ECN(jac_add_vartime)(ECJ *r, const ECJ *p, const ECJ *q);
 
 /* r = p + q, constant-time and complete (infinity, p = q, p = -q): always
  * add-2007-bl and dbl-2009-l, 13M + 10S, the right one chosen by cmov. */
-void ECN(jac_add)(ECT(jac) *r, const ECT(jac) *p, const ECT(jac) *q);
+void ECN(jac_add)(ECJ *r, const ECJ *p, const ECJ *q);
 
 /* r = p + q for affine q ("mixed"), madd-2007-bl: 7M + 4S. Any q, infinity
  * (0, 0) included. */
-void ECN(jac_add_affine_vartime)(ECT(jac) *r, const ECT(jac) *p, const ECT(affine) *q);
+void ECN(jac_add_affine_vartime)(ECJ *r, const ECJ *p, const ECA *q);
 
 /* ---- XYZZ arithmetic ------------------------------------------------ */
 
 /* r = 2p, dbl-2008-s-1: 6M + 3S. Any p, infinity included. */
-void ECN(xyzz_dbl)(ECT(xyzz) *r, const ECT(xyzz) *p);
+void ECN(xyzz_dbl)(ECX *r, const ECX *p);
 
 /* r = p + q, add-2008-s: 12M + 2S. */
-void ECN(xyzz_add_vartime)(ECT(xyzz) *r, const ECT(xyzz) *p, const ECT(xyzz) *q);
+void ECN(xyzz_add_vartime)(ECX *r, const ECX *p, const ECX *q);
 
 /* r = p + q for affine q, madd-2008-s: 8M + 2S (the Pippenger bucket
  * update). p = q takes mdbl-2008-s-1 (4M + 3S). Any q, (0, 0) included. */
-void ECN(xyzz_add_affine_vartime)(ECT(xyzz) *r, const ECT(xyzz) *p, const ECT(affine) *q);
+void ECN(xyzz_add_affine_vartime)(ECX *r, const ECX *p, const ECA *q);
 
 /* ---- scalar multiplication ------------------------------------------ */
 
@@ -121,21 +121,21 @@ void ECN(xyzz_add_affine_vartime)(ECT(xyzz) *r, const ECT(xyzz) *p, const ECT(af
  * NAF over a Jacobian table of 8 odd multiples; about 256 doublings and 43
  * additions for a full-size k.
  */
-void ECN(jac_mul_vartime)(ECT(jac) *r, const ECT(jac) *p, const uint64_t k[EC_SCALAR_LIMBS]);
+void ECN(jac_mul_vartime)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS]);
 
 /*
  * r = [k]p for a secret k: fixed 4-bit windows, 256 doublings and 64
  * complete additions; the table of [0..15]p is read in full for every window
  * (cmov), so neither branches nor memory addresses depend on k or p.
  */
-void ECN(jac_mul)(ECT(jac) *r, const ECT(jac) *p, const uint64_t k[EC_SCALAR_LIMBS]);
+void ECN(jac_mul)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS]);
 
 /* ---- validity ------------------------------------------------------- */
 
 /* y^2 = x^3 + b; true for the point at infinity. Any input. */
-bool ECN(affine_is_on_curve)(const ECT(affine) *p);
+bool ECN(affine_is_on_curve)(const ECA *p);
 /* Y^2 = X^3 + b·Z^6; true for Z = 0. Any input. */
-bool ECN(jac_is_on_curve)(const ECT(jac) *p);
+bool ECN(jac_is_on_curve)(const ECJ *p);
 
 /*
  * Whether p lies in the order-r subgroup; p must be on the curve. Infinity
@@ -152,7 +152,7 @@ bool ECN(jac_is_on_curve)(const ECT(jac) *p);
  *  - BN254 G1: cofactor 1, every point on the curve is in the group.
  * Variable-time (p is public).
  */
-bool ECN(affine_is_in_subgroup_vartime)(const ECT(affine) *p);
+bool ECN(affine_is_in_subgroup_vartime)(const ECA *p);
 
 /*
  * r = the point with abscissa x whose ordinate is the lexicographically
@@ -161,7 +161,7 @@ bool ECN(affine_is_in_subgroup_vartime)(const ECT(affine) *p);
  * untouched, when x^3 + b is not a square. The point need not be in the
  * subgroup. Variable-time.
  */
-bool ECN(affine_from_x_vartime)(ECT(affine) *r, const EFT *x, bool larger);
+bool ECN(affine_from_x_vartime)(ECA *r, const EFT *x, bool larger);
 
 /* Whether y is the lexicographically larger of {y, -y} (see above). */
 bool ECN(coordinate_is_larger_vartime)(const EFT *y);
@@ -181,9 +181,8 @@ bool ECN(coordinate_is_larger_vartime)(const EFT *y);
 /* snarkjs zkey/ptau layout: affine, Montgomery form, little-endian, x then
  * y, Fp2 as c0 then c1; infinity = all zero bytes. */
 enum { ECN(SNARKJS_BYTES) = 2 * sizeof(EFT) };
-void ECN(affine_to_snarkjs)(unsigned char out[], const ECT(affine) *p);
-cuzk_status_t ECN(affine_from_snarkjs)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                      unsigned flags);
+void ECN(affine_to_snarkjs)(unsigned char out[], const ECA *p);
+cuzk_status_t ECN(affine_from_snarkjs)(ECA *r, const unsigned char *in, size_t len, unsigned flags);
 
 /*
  * Decimal strings as snarkjs JSON writes a point: plain (not Montgomery)
@@ -194,9 +193,8 @@ cuzk_status_t ECN(affine_from_snarkjs)(ECT(affine) *r, const unsigned char *in, 
  */
 enum { ECN(DEC_STRINGS) = 3 * EC_DEGREE, ECN(DEC_MAX) = EB(DEC_MAX) };
 /* out[i] holds at least NAME_DEC_MAX bytes, i < NAME_DEC_STRINGS. */
-void ECN(affine_to_dec)(char *const out[], const ECT(affine) *p);
-cuzk_status_t ECN(affine_from_dec)(ECT(affine) *r, const char *const in[], size_t n,
-                                  unsigned flags);
+void ECN(affine_to_dec)(char *const out[], const ECA *p);
+cuzk_status_t ECN(affine_from_dec)(ECA *r, const char *const in[], size_t n, unsigned flags);
 
 #ifdef EC_ZCASH
 /*
@@ -209,10 +207,10 @@ enum {
     ECN(COMPRESSED_BYTES) = sizeof(EFT),
     ECN(UNCOMPRESSED_BYTES) = 2 * sizeof(EFT),
 };
-void ECN(affine_to_compressed)(unsigned char out[], const ECT(affine) *p);
-void ECN(affine_to_uncompressed)(unsigned char out[], const ECT(affine) *p);
-cuzk_status_t ECN(affine_from_compressed)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                         unsigned flags);
-cuzk_status_t ECN(affine_from_uncompressed)(ECT(affine) *r, const unsigned char *in, size_t len,
-                                           unsigned flags);
+void ECN(affine_to_compressed)(unsigned char out[], const ECA *p);
+void ECN(affine_to_uncompressed)(unsigned char out[], const ECA *p);
+cuzk_status_t ECN(affine_from_compressed)(ECA *r, const unsigned char *in, size_t len,
+                                          unsigned flags);
+cuzk_status_t ECN(affine_from_uncompressed)(ECA *r, const unsigned char *in, size_t len,
+                                            unsigned flags);
 #endif

@@ -18,6 +18,9 @@
 #undef EC_CAT
 #undef ECN
 #undef ECT
+#undef ECA
+#undef ECJ
+#undef ECX
 #undef EF
 #undef EFT
 #undef EB
