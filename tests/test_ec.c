@@ -97,7 +97,7 @@ static void test_wnaf(void **state)
         if (it == 0)
             k[0] = k[1] = k[2] = k[3] = ~0ULL;
         unsigned w = 2 + (unsigned)(it % 6);
-        int8_t d[EC_WNAF_MAX];
+        int d[EC_WNAF_MAX];
         size_t n = ec_wnaf_vartime(d, k, w);
         mpz_t sum, want, term;
         mpz_inits(sum, want, term, NULL);

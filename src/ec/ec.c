@@ -22,7 +22,7 @@ static void limbs_add_signed(uint64_t *t, size_t n, int64_t v)
     }
 }
 
-size_t ec_wnaf_vartime(int8_t digits[EC_WNAF_MAX], const uint64_t k[EC_SCALAR_LIMBS], unsigned w)
+size_t ec_wnaf_vartime(int digits[EC_WNAF_MAX], const uint64_t k[EC_SCALAR_LIMBS], unsigned w)
 {
     assert(w >= 2 && w <= 7);
     /* One spare limb: a negative digit makes the remainder larger than k. */
@@ -40,7 +40,7 @@ size_t ec_wnaf_vartime(int8_t digits[EC_WNAF_MAX], const uint64_t k[EC_SCALAR_LI
             limbs_add_signed(t, EC_SCALAR_LIMBS + 1, -d);
         }
         assert(n < EC_WNAF_MAX);
-        digits[n++] = (int8_t)d;
+        digits[n++] = (int)d;
         for (int i = 0; i < EC_SCALAR_LIMBS; i++)
             t[i] = (t[i] >> 1) | (t[i + 1] << 63);
         t[EC_SCALAR_LIMBS] >>= 1;

@@ -34,7 +34,7 @@ enum { EC_WNAF_MAX = 257 };
  * consecutive ones, and k = sum digits[i]·2^i. Returns the number of digits
  * (0 for k = 0), at most EC_WNAF_MAX. Variable-time in k.
  */
-size_t ec_wnaf_vartime(int8_t digits[EC_WNAF_MAX], const uint64_t k[EC_SCALAR_LIMBS], unsigned w);
+size_t ec_wnaf_vartime(int digits[EC_WNAF_MAX], const uint64_t k[EC_SCALAR_LIMBS], unsigned w);
 
 /* Bits [4i, 4i + 4) of k: the fixed-window digits of the constant-time
  * scalar multiplication (i < 64). Constant-time in k. */

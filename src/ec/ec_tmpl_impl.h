@@ -554,7 +554,7 @@ enum { ECN(WNAF_W_) = 5, ECN(WNAF_TABLE_) = 1 << (5 - 2) };
 
 void ECN(jac_mul_vartime)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS])
 {
-    int8_t digits[EC_WNAF_MAX];
+    int digits[EC_WNAF_MAX];
     size_t n = ec_wnaf_vartime(digits, k, ECN(WNAF_W_));
     ECJ table[ECN(WNAF_TABLE_)], p2, acc, neg;
     table[0] = *p; /* table[i] = [2i + 1]p */
