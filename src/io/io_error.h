@@ -1,0 +1,39 @@
+/*
+ * How the file-format layer reports errors.
+ *
+ * Every reader and writer in src/io returns a cuzk_status_t and, on
+ * failure, writes one line of text into a buffer the caller provides:
+ *
+ *     char err[IO_ERR_MAX];
+ *     cuzk_status_t st = r1cs_file_read(&r, path, err, sizeof err);
+ *     if (st != CUZK_OK)
+ *         fprintf(stderr, "cuzk: %s (%s)\n", err, cuzk_strerror(st));
+ *
+ * The line names the file, then the place in it, then what was expected
+ * and what was found:
+ *
+ *     circuit.r1cs: section 2 (constraints): constraint 17, A term 0: wire
+ *     1234 but the header declares 1000 wires
+ *
+ * The buffer is NUL-terminated and truncated to its size; err may be NULL
+ * when err_size is 0. On success it is left untouched. The status tells
+ * the kind of failure (cuzk.h): CUZK_EIO for the operating system,
+ * CUZK_EBADFILE for a corrupt or truncated file, CUZK_EUNSUPPORTED for a
+ * valid file this build does not handle (curve, version), and the specific
+ * codes (CUZK_ENONCANONICAL, CUZK_EWITNESS, ...) where one fits.
+ */
+#ifndef CUZK_IO_IO_ERROR_H
+#define CUZK_IO_IO_ERROR_H
+
+#include <stddef.h>
+
+#include "cuzk.h"
+
+/* A buffer size that holds any message with a path of up to ~300 bytes. */
+enum { IO_ERR_MAX = 512 };
+
+/* Formats the message into err (printf-style) and returns status. */
+cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

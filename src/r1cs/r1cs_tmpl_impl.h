@@ -1,0 +1,219 @@
+/*
+ * CSR matrices and R1CS evaluation: the out-of-line half of the template in
+ * r1cs_tmpl.h. Included once per curve by its .c file, after that curve's
+ * header and with R1CS_NAME, R1CS_FR defined again. Contracts are in
+ * r1cs_tmpl.h.
+ */
+
+#include "r1cs/r1cs_tmpl_names.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* malloc that treats n = 0 as one byte, so that an empty array is not
+ * mistaken for a failed allocation. */
+static void *R1N(alloc_)(size_t n)
+{
+    return malloc(n ? n : 1);
+}
+
+cuzk_status_t R1N(csr_alloc)(R1CSR *m, uint32_t n_rows, uint32_t n_cols, uint64_t nnz)
+{
+    memset(m, 0, sizeof(*m));
+    if (nnz > SIZE_MAX / sizeof(R1FT))
+        return CUZK_ENOMEM;
+    m->row_ptr = calloc((size_t)n_rows + 1, sizeof(uint64_t));
+    m->col = R1N(alloc_)((size_t)nnz * sizeof(uint32_t));
+    m->val = R1N(alloc_)((size_t)nnz * sizeof(R1FT));
+    if (!m->row_ptr || !m->col || !m->val) {
+        R1N(csr_free)(m);
+        return CUZK_ENOMEM;
+    }
+    m->n_rows = n_rows;
+    m->n_cols = n_cols;
+    return CUZK_OK;
+}
+
+void R1N(csr_free)(R1CSR *m)
+{
+    free(m->row_ptr);
+    free(m->col);
+    free(m->val);
+    memset(m, 0, sizeof(*m));
+}
+
+uint64_t R1N(csr_nnz)(const R1CSR *m)
+{
+    return m->row_ptr[m->n_rows];
+}
+
+bool R1N(csr_is_valid)(const R1CSR *m, uint32_t *bad_row)
+{
+    if (m->row_ptr[0] != 0) {
+        *bad_row = m->n_rows;
+        return false;
+    }
+    for (uint32_t i = 0; i < m->n_rows; i++) {
+        uint64_t lo = m->row_ptr[i], hi = m->row_ptr[i + 1];
+        bool ok = lo <= hi;
+        for (uint64_t k = lo; ok && k < hi; k++)
+            ok = m->col[k] < m->n_cols && (k == lo || m->col[k - 1] < m->col[k]);
+        if (!ok) {
+            *bad_row = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+void R1N(csr_row_dot)(R1FT *r, const R1CSR *m, uint32_t i, const R1FT *w)
+{
+    R1FT acc, t;
+    R1F(set_zero)(&acc);
+    for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
+        R1F(mul)(&t, &m->val[k], &w[m->col[k]]);
+        R1F(add)(&acc, &acc, &t);
+    }
+    *r = acc;
+}
+
+void R1N(csr_mul_vec)(const R1CSR *m, const R1FT *w, R1FT *y)
+{
+    for (uint32_t i = 0; i < m->n_rows; i++)
+        R1N(csr_row_dot)(&y[i], m, i, w);
+}
+
+void R1N(r1cs_free)(R1T *r)
+{
+    R1N(csr_free)(&r->a);
+    R1N(csr_free)(&r->b);
+    R1N(csr_free)(&r->c);
+    memset(r, 0, sizeof(*r));
+}
+
+void R1N(r1cs_eval)(const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c)
+{
+    R1N(csr_mul_vec)(&r->a, w, a);
+    R1N(csr_mul_vec)(&r->b, w, b);
+    R1N(csr_mul_vec)(&r->c, w, c);
+}
+
+cuzk_status_t R1N(r1cs_check)(const R1T *r, const R1FT *w, uint32_t *first_bad)
+{
+    for (uint32_t i = 0; i < r->shape.n_constraints; i++) {
+        R1FT a, b, c;
+        R1N(csr_row_dot)(&a, &r->a, i, w);
+        R1N(csr_row_dot)(&b, &r->b, i, w);
+        R1N(csr_row_dot)(&c, &r->c, i, w);
+        R1F(mul)(&a, &a, &b);
+        if (!R1F(equal)(&a, &c)) {
+            if (first_bad)
+                *first_bad = i;
+            return CUZK_EWITNESS;
+        }
+    }
+    return CUZK_OK;
+}
+
+/* A uniform non-zero element. */
+static cuzk_status_t R1N(random_nonzero_)(R1FT *r, cuzk_rng_t *rng)
+{
+    do {
+        cuzk_status_t st = R1F(random)(r, rng);
+        if (st != CUZK_OK)
+            return st;
+    } while (R1F(is_zero)(r));
+    return CUZK_OK;
+}
+
+/* A uniform integer in [0, n), n > 0 (modulo bias is irrelevant here). */
+static cuzk_status_t R1N(random_below_)(uint32_t *v, uint32_t n, cuzk_rng_t *rng)
+{
+    uint64_t x;
+    cuzk_status_t st = cuzk_random_bytes(rng, &x, sizeof(x));
+    *v = (uint32_t)(x % n);
+    return st;
+}
+
+/*
+ * Appends to row i of m (whose entries so far end at *k) up to max_terms
+ * distinct random columns from [first, n_cols), ascending, with random
+ * non-zero values. Rows must be filled in order.
+ */
+static cuzk_status_t R1N(random_row_)(R1CSR *m, uint64_t *k, uint32_t first, uint32_t max_terms,
+                                      cuzk_rng_t *rng)
+{
+    uint32_t span = m->n_cols - first, count = 0;
+    if (span == 0)
+        return CUZK_OK;
+    cuzk_status_t st = R1N(random_below_)(&count, (max_terms < span ? max_terms : span) + 1, rng);
+    uint64_t lo = *k;
+    for (uint32_t t = 0; st == CUZK_OK && t < count; t++) {
+        uint32_t c;
+        bool fresh;
+        do {
+            st = R1N(random_below_)(&c, span, rng);
+            c += first;
+            fresh = true;
+            for (uint64_t j = lo; j < *k; j++)
+                fresh = fresh && m->col[j] != c;
+        } while (st == CUZK_OK && !fresh);
+        uint64_t j = (*k)++; /* insertion sort keeps the row ascending */
+        while (j > lo && m->col[j - 1] > c) {
+            m->col[j] = m->col[j - 1];
+            m->val[j] = m->val[j - 1];
+            j--;
+        }
+        m->col[j] = c;
+        if (st == CUZK_OK)
+            st = R1N(random_nonzero_)(&m->val[j], rng);
+    }
+    return st;
+}
+
+cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint32_t max_terms,
+                               cuzk_rng_t *rng)
+{
+    uint32_t n_rows = shape->n_constraints, n_cols = shape->n_wires;
+    assert(n_cols >= 1);
+    uint64_t cap = (uint64_t)n_rows * ((uint64_t)max_terms + 1);
+    memset(r, 0, sizeof(*r));
+    r->shape = *shape;
+    cuzk_status_t st = CUZK_OK;
+    R1CSR *ms[3] = {&r->a, &r->b, &r->c};
+    for (size_t j = 0; j < sizeof(ms) / sizeof(ms[0]) && st == CUZK_OK; j++)
+        st = R1N(csr_alloc)(ms[j], n_rows, n_cols, cap);
+    if (n_cols > 0)
+        R1F(set_one)(&w[0]);
+    for (uint32_t i = 1; i < n_cols && st == CUZK_OK; i++)
+        st = R1N(random_nonzero_)(&w[i], rng);
+    uint64_t ka = 0, kb = 0, kc = 0;
+    for (uint32_t i = 0; i < n_rows && st == CUZK_OK; i++) {
+        /* C gets wire 0 first; its coefficient is fixed once the rest is known. */
+        uint64_t k0 = kc++;
+        r->c.col[k0] = 0;
+        if ((st = R1N(random_row_)(&r->a, &ka, 0, max_terms, rng)) != CUZK_OK ||
+            (st = R1N(random_row_)(&r->b, &kb, 0, max_terms, rng)) != CUZK_OK ||
+            (st = R1N(random_row_)(&r->c, &kc, 1, max_terms, rng)) != CUZK_OK)
+            break;
+        r->a.row_ptr[i + 1] = ka;
+        r->b.row_ptr[i + 1] = kb;
+        R1F(set_zero)(&r->c.val[k0]);
+        r->c.row_ptr[i + 1] = kc;
+        R1FT a, b, c;
+        R1N(csr_row_dot)(&a, &r->a, i, w);
+        R1N(csr_row_dot)(&b, &r->b, i, w);
+        R1N(csr_row_dot)(&c, &r->c, i, w);
+        R1F(mul)(&a, &a, &b);
+        R1F(sub)(&r->c.val[k0], &a, &c); /* w[0] = 1 */
+        if (R1F(is_zero)(&r->c.val[k0])) {
+            memmove(&r->c.col[k0], &r->c.col[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(uint32_t));
+            memmove(&r->c.val[k0], &r->c.val[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(R1FT));
+            r->c.row_ptr[i + 1] = --kc;
+        }
+    }
+    if (st != CUZK_OK)
+        R1N(r1cs_free)(r);
+    return st;
+}
