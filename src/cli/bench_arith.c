@@ -1,2 +1,216 @@
+/*
+ * `cuzk bench arith`: median latency of the arithmetic every prover stage is
+ * built from, for both curves, next to GMP's multiplication in the same run.
+ *
+ * Method: each operation runs as a dependent chain (the output feeds the next
+ * input), so the figure is latency, the quantity that bounds the curve
+ * formulas. A chain of `iters` operations is timed `BENCH_REPEATS` times with
+ * CLOCK_MONOTONIC after one untimed warm-up chain; the median chain time
+ * divided by `iters` is reported.
+ */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "cli/cli.h"
-int cli_bench_arith(int argc, char **argv) { (void)argc; (void)argv; return 0; }
+#include "cuzk.h"
+#include "ec/bls381_g1.h"
+#include "ec/bls381_g2.h"
+#include "ec/bn254_g1.h"
+#include "ec/bn254_g2.h"
+#include "ff/bls381_fp.h"
+#include "ff/bls381_fr.h"
+#include "ff/bn254_fp.h"
+#include "ff/bn254_fr.h"
+#include "pairing/bls381_pairing.h"
+#include "pairing/bn254_pairing.h"
+#include "util/cpu.h"
+
+#define BENCH_REPEATS 15
+
+typedef void (*bench_chain_fn)(void *state, long iters);
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median nanoseconds per operation of fn over BENCH_REPEATS chains. */
+static double bench_median_ns(bench_chain_fn fn, void *state, long iters)
+{
+    double t[BENCH_REPEATS];
+    fn(state, iters); /* warm-up: caches, branch predictors, clock ramp */
+    for (int i = 0; i < BENCH_REPEATS; i++) {
+        double t0 = now_seconds();
+        fn(state, iters);
+        t[i] = (now_seconds() - t0) * 1e9 / (double)iters;
+    }
+    qsort(t, BENCH_REPEATS, sizeof(double), cmp_double);
+    return t[BENCH_REPEATS / 2];
+}
+
+/* ---- chains ------------------------------------------------------------- */
+
+/* One chain per operation and curve, generated from the operation's name so
+ * the two curves are measured by the same code. */
+#define BENCH_FIELD_MUL(F)                                                                         \
+    typedef struct {                                                                               \
+        F##_t a, b;                                                                                \
+    } F##_bench_t;                                                                                 \
+    static void F##_bench_mul(void *state, long iters)                                             \
+    {                                                                                              \
+        F##_bench_t *s = state;                                                                    \
+        for (long i = 0; i < iters; i++)                                                           \
+            F##_mul(&s->a, &s->a, &s->b);                                                          \
+    }
+
+BENCH_FIELD_MUL(bls381_fp)
+BENCH_FIELD_MUL(bls381_fr)
+BENCH_FIELD_MUL(bn254_fp)
+BENCH_FIELD_MUL(bn254_fr)
+
+/* The same multiplication with GMP: mpz_mul then mpz_mod by p. */
+typedef struct {
+    mpz_t a, b, p, t;
+} gmp_bench_t;
+
+static void gmp_bench_mul(void *state, long iters)
+{
+    gmp_bench_t *s = state;
+    for (long i = 0; i < iters; i++) {
+        mpz_mul(s->t, s->a, s->b);
+        mpz_mod(s->a, s->t, s->p);
+    }
+}
+
+static double gmp_mul_ns(const uint64_t *p, size_t limbs, long iters)
+{
+    gmp_bench_t s;
+    mpz_inits(s.a, s.b, s.p, s.t, NULL);
+    mpz_import(s.p, limbs, -1, sizeof(uint64_t), 0, 0, p);
+    /* a, b: fixed full-size values below p */
+    mpz_sub_ui(s.a, s.p, 12345);
+    mpz_fdiv_q_ui(s.b, s.p, 3);
+    double ns = bench_median_ns(gmp_bench_mul, &s, iters);
+    mpz_clears(s.a, s.b, s.p, s.t, NULL);
+    return ns;
+}
+
+/* Mixed addition: accumulator in Jacobian and XYZZ form plus an affine point. */
+#define BENCH_CURVE_MADD(G)                                                                        \
+    typedef struct {                                                                               \
+        G##_jac_t jac;                                                                             \
+        G##_xyzz_t xyzz;                                                                           \
+        G##_affine_t p;                                                                            \
+    } G##_bench_t;                                                                                 \
+    static void G##_bench_jac_madd(void *state, long iters)                                        \
+    {                                                                                              \
+        G##_bench_t *s = state;                                                                    \
+        for (long i = 0; i < iters; i++)                                                           \
+            G##_jac_add_affine_vartime(&s->jac, &s->jac, &s->p);                                           \
+    }                                                                                              \
+    static void G##_bench_xyzz_madd(void *state, long iters)                                       \
+    {                                                                                              \
+        G##_bench_t *s = state;                                                                    \
+        for (long i = 0; i < iters; i++)                                                           \
+            G##_xyzz_add_affine_vartime(&s->xyzz, &s->xyzz, &s->p);                                        \
+    }                                                                                              \
+    static void G##_bench_init(G##_bench_t *s)                                                     \
+    {                                                                                              \
+        G##_affine_t g;                                                                            \
+        G##_generator(&g);                                                                         \
+        const uint64_t k[4] = {0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL, 0, 0};                \
+        G##_jac_t t;                                                                               \
+        G##_jac_from_affine(&t, &g);                                                               \
+        G##_jac_mul_vartime(&t, &t, k);                                                            \
+        G##_jac_to_affine(&s->p, &t);                                                              \
+        G##_jac_from_affine(&s->jac, &g);                                                          \
+        G##_xyzz_from_affine(&s->xyzz, &g);                                                        \
+    }
+
+BENCH_CURVE_MADD(bls381_g1)
+BENCH_CURVE_MADD(bls381_g2)
+BENCH_CURVE_MADD(bn254_g1)
+BENCH_CURVE_MADD(bn254_g2)
+
+#define BENCH_PAIRING(C)                                                                           \
+    typedef struct {                                                                               \
+        C##_g1_affine_t p;                                                                         \
+        C##_g2_affine_t q;                                                                         \
+        C##_fp12_t e;                                                                              \
+    } C##_pairing_bench_t;                                                                         \
+    static void C##_bench_pairing(void *state, long iters)                                         \
+    {                                                                                              \
+        C##_pairing_bench_t *s = state;                                                            \
+        for (long i = 0; i < iters; i++)                                                           \
+            C##_pairing(&s->e, &s->p, &s->q);                                                      \
+    }
+
+BENCH_PAIRING(bls381)
+BENCH_PAIRING(bn254)
+
+typedef struct {
+    double fp_mul, fr_mul, gmp_mul, g1_jac, g1_xyzz, g2_jac, g2_xyzz, pairing;
+} bench_row_t;
+
+#define BENCH_CURVE(C, row, fp_limbs)                                                              \
+    do {                                                                                           \
+        C##_fp_bench_t fp;                                                                         \
+        C##_fp_from_u64(&fp.a, 3);                                                                 \
+        C##_fp_from_u64(&fp.b, 0x9e3779b97f4a7c15ULL);                                             \
+        (row).fp_mul = bench_median_ns(C##_fp_bench_mul, &fp, 200000);                             \
+        C##_fr_bench_t fr;                                                                         \
+        C##_fr_from_u64(&fr.a, 3);                                                                 \
+        C##_fr_from_u64(&fr.b, 0x9e3779b97f4a7c15ULL);                                             \
+        (row).fr_mul = bench_median_ns(C##_fr_bench_mul, &fr, 200000);                             \
+        (row).gmp_mul = gmp_mul_ns(C##_fp_MODULUS, fp_limbs, 100000);                              \
+        C##_g1_bench_t g1;                                                                         \
+        C##_g1_bench_init(&g1);                                                                    \
+        (row).g1_jac = bench_median_ns(C##_g1_bench_jac_madd, &g1, 20000);                         \
+        (row).g1_xyzz = bench_median_ns(C##_g1_bench_xyzz_madd, &g1, 20000);                       \
+        C##_g2_bench_t g2;                                                                         \
+        C##_g2_bench_init(&g2);                                                                    \
+        (row).g2_jac = bench_median_ns(C##_g2_bench_jac_madd, &g2, 10000);                         \
+        (row).g2_xyzz = bench_median_ns(C##_g2_bench_xyzz_madd, &g2, 10000);                       \
+        C##_pairing_bench_t pb;                                                                    \
+        C##_g1_generator(&pb.p);                                                                   \
+        C##_g2_generator(&pb.q);                                                                   \
+        (row).pairing = bench_median_ns(C##_bench_pairing, &pb, 20);                               \
+    } while (0)
+
+int cli_bench_arith(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "cuzk bench arith: takes no arguments\n");
+        return 2;
+    }
+    bench_row_t bls, bn;
+    BENCH_CURVE(bls381, bls, 6);
+    BENCH_CURVE(bn254, bn, 4);
+
+    printf("cuzk %s bench arith: median of %d chains, one core, arithmetic %s\n",
+           cuzk_version(), BENCH_REPEATS, cuzk_cpu_arith_path());
+    printf("%-34s %12s %12s\n", "operation", "BLS12-381", "BN254");
+    printf("%-34s %12.1f %12.1f\n", "Fp mul (ns)", bls.fp_mul, bn.fp_mul);
+    printf("%-34s %12.1f %12.1f\n", "Fr mul (ns)", bls.fr_mul, bn.fr_mul);
+    printf("%-34s %12.1f %12.1f\n", "Fp mul, GMP mpz_mul+mpz_mod (ns)", bls.gmp_mul, bn.gmp_mul);
+    printf("%-34s %11.1fx %11.1fx\n", "GMP / cuzk Fp mul", bls.gmp_mul / bls.fp_mul,
+           bn.gmp_mul / bn.fp_mul);
+    printf("%-34s %12.1f %12.1f\n", "G1 mixed add, Jacobian (ns)", bls.g1_jac, bn.g1_jac);
+    printf("%-34s %12.1f %12.1f\n", "G1 mixed add, XYZZ (ns)", bls.g1_xyzz, bn.g1_xyzz);
+    printf("%-34s %12.1f %12.1f\n", "G2 mixed add, Jacobian (ns)", bls.g2_jac, bn.g2_jac);
+    printf("%-34s %12.1f %12.1f\n", "G2 mixed add, XYZZ (ns)", bls.g2_xyzz, bn.g2_xyzz);
+    printf("%-34s %12.1f %12.1f\n", "pairing (us)", bls.pairing / 1e3, bn.pairing / 1e3);
+    return 0;
+}
