@@ -188,8 +188,8 @@ void FPN(pow)(FPT *r, const FPT *a, const uint64_t *e, size_t n);
 /* r = a^-1 by Fermat (a^(p-2)): constant-time; the inverse of 0 is 0. */
 void FPN(inv)(FPT *r, const FPT *a);
 
-/* r = a^-1 by the binary extended Euclidean algorithm: variable-time, for
- * public values only; the inverse of 0 is 0. */
+/* r = a^-1 by a binary GCD on 64-bit approximations (Pornin 2020):
+ * variable-time, for public values only; the inverse of 0 is 0. */
 void FPN(inv_vartime)(FPT *r, const FPT *a);
 
 /* Inverts n elements in place with one inversion (Montgomery's trick);
