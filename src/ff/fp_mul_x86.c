@@ -29,11 +29,21 @@
  *
  * Measured (gcc 12 -O3, AMD EPYC Zen 3 at ~2.9 GHz, dependent a = a·b,
  * best of 41 runs of 5·10^4 on a shared 2-core VM): N = 6 49 ns, N = 4
- * 25 ns; portable 60 / 30 ns. On this processor a 64-bit multiplication
- * issues every ~1.35 cycles (0.46 ns, measured with independent MULX), so
- * the 78 products of N = 6 alone need ~36 ns: the kernel is within 1.4x of
- * that bound, and a 30 ns 6-limb product needs fewer multiplications
- * (a dedicated squaring, Karatsuba), not better scheduling.
+ * 25 ns; portable 60 / 30 ns.
+ *
+ * Where the cycles go (same machine, clock 3.0 GHz by a chain of dependent
+ * adds, min of 200-300 runs): N = 6 takes 123-134 cycles both as a chain
+ * and as 8 independent streams, so it is not the latency of m = t0·inv:
+ * with m replaced by a constant it still takes 123. Independent MULX issue
+ * one per cycle, ADCX and ADOX chains run side by side (an interleaved pair
+ * costs 1.0 cycle), and a stream of mulx/adox/adcx triples over a 7-word
+ * window costs 1.18 cycles per MULX, so the 72 MULX + 6 IMUL bound is
+ * ~90 cycles (30 ns). Adding to that stream the per-row IMUL costs 1.34,
+ * the closing ADOX of each half 1.45-1.62 cycles per MULX: the per-row
+ * overheads, not the products, hold the kernel at ~40 ns. Tried without
+ * gain (123-139 cycles): a first row with one add chain (no ADOX), and
+ * computing m_r before the products of row r+1 (8-word window, which
+ * then needs two closing adds per reduction).
  */
 #include "ff/fp_mul.h"
 
