@@ -921,7 +921,8 @@ static void test_wtns_corrupt(void **state)
 
     c = buf_copy(&b);
     c.p[h + 4] ^= 2; /* r + 2 */
-    expect_wtns(&c, CUZK_EUNSUPPORTED, "section 1 (header)", "prime");
+    expect_wtns(&c, CUZK_EUNSUPPORTED, "section 1 (header)",
+                "prime 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000003");
     buf_free(&c);
 
     c = buf_copy(&b);

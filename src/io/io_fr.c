@@ -54,3 +54,13 @@ bool io_fr_is_one(r1cs_curve_t curve, const void *a, uint64_t index)
         return bn254_fr_is_one((const bn254_fr_t *)a + index);
     return bls381_fr_is_one((const bls381_fr_t *)a + index);
 }
+
+void io_fr_hex_le(char *out, const unsigned char *le)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < IO_FR_BYTES; i++) {
+        out[2 * i] = digits[le[IO_FR_BYTES - 1 - i] >> 4];
+        out[2 * i + 1] = digits[le[IO_FR_BYTES - 1 - i] & 0xf];
+    }
+    out[2 * IO_FR_BYTES] = '\0';
+}

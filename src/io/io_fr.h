@@ -33,6 +33,11 @@ cuzk_status_t io_fr_from_le(r1cs_curve_t curve, void *out, uint64_t index, const
 /* out (IO_FR_BYTES bytes) = the canonical little-endian value of a[index]. */
 void io_fr_to_le(r1cs_curve_t curve, unsigned char *out, const void *a, uint64_t index);
 
+/* out = the IO_FR_BYTES little-endian bytes at le as hexadecimal, most
+ * significant digit first, NUL-terminated (for messages). */
+enum { IO_FR_HEX_SIZE = 2 * IO_FR_BYTES + 1 };
+void io_fr_hex_le(char *out, const unsigned char *le);
+
 /* Whether a[index] is one. */
 bool io_fr_is_one(r1cs_curve_t curve, const void *a, uint64_t index);
 

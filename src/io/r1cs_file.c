@@ -84,17 +84,6 @@ static cuzk_status_t r1cs_alloc_(r1cs_t *r, r1cs_curve_t curve, const r1cs_shape
 
 /* ---- reading --------------------------------------------------------- */
 
-/* Hex of a little-endian integer, most significant digit first. */
-static void r1cs_hex_le_(char *out, const unsigned char *le, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[le[n - 1 - i] >> 4];
-        out[2 * i + 1] = digits[le[n - 1 - i] & 0xf];
-    }
-    out[2 * n] = '\0';
-}
-
 static cuzk_status_t r1cs_read_header_(io_cursor_t *c, r1cs_curve_t *curve, r1cs_shape_t *shape)
 {
     cuzk_status_t st;
@@ -111,8 +100,8 @@ static cuzk_status_t r1cs_read_header_(io_cursor_t *c, r1cs_curve_t *curve, r1cs
         return st;
     *curve = io_fr_curve_from_prime(prime);
     if (*curve == R1CS_CURVE_NONE) {
-        char hex[2 * IO_FR_BYTES + 1];
-        r1cs_hex_le_(hex, prime, IO_FR_BYTES);
+        char hex[IO_FR_HEX_SIZE];
+        io_fr_hex_le(hex, prime);
         return io_cursor_fail(c, CUZK_EUNSUPPORTED,
                               "prime 0x%s is neither the BN254 nor the BLS12-381 scalar field r",
                               hex);

@@ -36,9 +36,13 @@ static cuzk_status_t wtns_read_header_(io_cursor_t *c, r1cs_curve_t *curve, uint
     if ((st = io_cursor_bytes(c, &prime, IO_FR_BYTES, "the prime")) != CUZK_OK)
         return st;
     *curve = io_fr_curve_from_prime(prime);
-    if (*curve == R1CS_CURVE_NONE)
+    if (*curve == R1CS_CURVE_NONE) {
+        char hex[IO_FR_HEX_SIZE];
+        io_fr_hex_le(hex, prime);
         return io_cursor_fail(c, CUZK_EUNSUPPORTED,
-                              "the prime is neither the BN254 nor the BLS12-381 scalar field r");
+                              "prime 0x%s is neither the BN254 nor the BLS12-381 scalar field r",
+                              hex);
+    }
     if ((st = io_cursor_u32(c, n, "nWitness")) != CUZK_OK)
         return st;
     return io_cursor_end(c, "the header");
