@@ -1,0 +1,218 @@
+#include "util/pool.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/*
+ * How a loop runs. The caller publishes the job (fn, ctx, n, chunk) under
+ * the mutex, bumps `generation`, sets `pending` to the number of helpers and
+ * broadcasts `wake`. Every helper (and the caller) then claims chunk indices
+ * from the atomic counter `next` until they run out. Each helper decrements
+ * `pending` under the mutex when it is done, and the last one signals
+ * `done`; the caller waits for pending = 0 before it returns. Because the
+ * caller always waits for every helper, each helper sees every generation
+ * exactly once and the job fields never change under a running helper.
+ */
+struct cuzk_pool {
+    unsigned nthreads; /* workers, the caller included */
+    pthread_t *helpers;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_cond_t done;
+    uint64_t generation; /* under lock: bumped once per loop */
+    unsigned pending;    /* under lock: helpers still inside the current loop */
+    bool stop;           /* under lock: helpers exit */
+
+    /* The current loop; written under lock before generation is bumped. */
+    cuzk_pool_fn_t fn;
+    void *ctx;
+    size_t n;
+    size_t chunk;
+    size_t nchunks;
+    atomic_size_t next; /* the next unclaimed chunk */
+    atomic_bool busy;   /* a loop is running (checks the one-at-a-time rule) */
+};
+
+typedef struct {
+    cuzk_pool_t *pool;
+    unsigned index;
+} helper_arg_t;
+
+/* Claims and runs chunks of the current loop until none is left. */
+static void pool_run_chunks(cuzk_pool_t *pool, unsigned worker)
+{
+    for (;;) {
+        size_t c = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
+        if (c >= pool->nchunks)
+            return;
+        size_t begin = c * pool->chunk;
+        size_t end = pool->n - begin < pool->chunk ? pool->n : begin + pool->chunk;
+        pool->fn(pool->ctx, begin, end, worker);
+    }
+}
+
+static void *pool_helper_main(void *arg)
+{
+    helper_arg_t *h = arg;
+    cuzk_pool_t *pool = h->pool;
+    unsigned index = h->index;
+    free(h);
+
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (!pool->stop && pool->generation == seen)
+            pthread_cond_wait(&pool->wake, &pool->lock);
+        if (pool->stop)
+            break;
+        seen = pool->generation;
+        pthread_mutex_unlock(&pool->lock);
+
+        pool_run_chunks(pool, index);
+
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->pending == 0)
+            pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+static unsigned pool_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* Stops and joins the first `started` helpers. */
+static void pool_stop_helpers(cuzk_pool_t *pool, unsigned started)
+{
+    pthread_mutex_lock(&pool->lock);
+    pool->stop = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(pool->helpers[i], NULL);
+}
+
+cuzk_pool_t *cuzk_pool_new(unsigned nthreads, cuzk_status_t *st)
+{
+    if (nthreads == 0)
+        nthreads = pool_online_cpus();
+    cuzk_pool_t *pool = calloc(1, sizeof(*pool));
+    pthread_t *helpers = calloc(nthreads, sizeof(*helpers));
+    if (!pool || !helpers) {
+        free(pool);
+        free(helpers);
+        if (st)
+            *st = CUZK_ENOMEM;
+        return NULL;
+    }
+    pool->nthreads = nthreads;
+    pool->helpers = helpers;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    atomic_init(&pool->next, 0);
+    atomic_init(&pool->busy, false);
+
+    for (unsigned i = 0; i + 1 < nthreads; i++) {
+        helper_arg_t *arg = malloc(sizeof(*arg));
+        if (arg) {
+            arg->pool = pool;
+            arg->index = i + 1;
+        }
+        if (!arg || pthread_create(&pool->helpers[i], NULL, pool_helper_main, arg) != 0) {
+            free(arg);
+            pool_stop_helpers(pool, i);
+            pool->nthreads = 1; /* nothing left to join */
+            cuzk_pool_free(pool);
+            if (st)
+                *st = CUZK_ENOMEM;
+            return NULL;
+        }
+    }
+    if (st)
+        *st = CUZK_OK;
+    return pool;
+}
+
+void cuzk_pool_free(cuzk_pool_t *pool)
+{
+    if (!pool)
+        return;
+    assert(!atomic_load(&pool->busy));
+    if (pool->nthreads > 1)
+        pool_stop_helpers(pool, pool->nthreads - 1);
+    pthread_cond_destroy(&pool->done);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool->helpers);
+    free(pool);
+}
+
+unsigned cuzk_pool_threads(const cuzk_pool_t *pool)
+{
+    return pool ? pool->nthreads : 1;
+}
+
+void cuzk_pool_for(cuzk_pool_t *pool, size_t n, size_t chunk, cuzk_pool_fn_t fn, void *ctx)
+{
+    assert(fn);
+    if (n == 0)
+        return;
+    unsigned threads = cuzk_pool_threads(pool);
+    if (chunk == 0) {
+        size_t parts = (size_t)threads * 8;
+        chunk = (n + parts - 1) / parts;
+    }
+    size_t nchunks = n / chunk + (n % chunk != 0);
+    if (threads == 1 || nchunks == 1) {
+        fn(ctx, 0, n, 0);
+        return;
+    }
+
+    bool was_busy = atomic_exchange(&pool->busy, true);
+    assert(!was_busy && "cuzk_pool_for: one loop at a time per pool");
+    (void)was_busy;
+
+    pthread_mutex_lock(&pool->lock);
+    pool->fn = fn;
+    pool->ctx = ctx;
+    pool->n = n;
+    pool->chunk = chunk;
+    pool->nchunks = nchunks;
+    atomic_store_explicit(&pool->next, 0, memory_order_relaxed);
+    pool->pending = threads - 1;
+    pool->generation++;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+
+    pool_run_chunks(pool, 0);
+
+    pthread_mutex_lock(&pool->lock);
+    while (pool->pending != 0)
+        pthread_cond_wait(&pool->done, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+
+    atomic_store(&pool->busy, false);
+}
+
+static cuzk_pool_t *pool_default;
+static pthread_once_t pool_default_once = PTHREAD_ONCE_INIT;
+
+static void pool_default_init(void)
+{
+    pool_default = cuzk_pool_new(0, NULL);
+}
+
+cuzk_pool_t *cuzk_pool_default(void)
+{
+    pthread_once(&pool_default_once, pool_default_init);
+    return pool_default;
+}
