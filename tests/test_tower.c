@@ -394,6 +394,8 @@ static void TT(fp6_arith)(void **state)
         assert_true(F6(equal)(&x, &y));
         /* inverse */
         F6(inv)(&x, &a);
+        F6(inv_vartime)(&y, &a);
+        assert_true(F6(equal)(&x, &y));
         F6(mul)(&x, &x, &a);
         F6(set_one)(&y);
         assert_true(F6(equal)(&x, &y));
@@ -401,6 +403,8 @@ static void TT(fp6_arith)(void **state)
     F6T z;
     F6(set_zero)(&z);
     F6(inv)(&z, &z);
+    assert_true(F6(is_zero)(&z));
+    F6(inv_vartime)(&z, &z);
     assert_true(F6(is_zero)(&z));
 }
 
@@ -430,6 +434,8 @@ static void TT(fp12_arith)(void **state)
         assert_true(F12(equal)(&x, &y));
         /* inverse */
         F12(inv)(&x, &a);
+        F12(inv_vartime)(&y, &a);
+        assert_true(F12(equal)(&x, &y));
         F12(mul)(&x, &x, &a);
         assert_true(F12(is_one)(&x));
         /* the sparse line product */
@@ -448,11 +454,11 @@ static void TT(fp12_arith)(void **state)
         TT(fp12_mul_ref_)(&y, &a, &y);
         assert_true(F12(equal)(&x, &y));
     }
-    F12T z;
-    F12(set_zero)(&z);
-    F12(inv)(&z, &z);
-    F12T zero;
+    F12T z, zero;
     F12(set_zero)(&zero);
+    F12(inv)(&z, &zero);
+    assert_true(F12(equal)(&z, &zero));
+    F12(inv_vartime)(&z, &zero);
     assert_true(F12(equal)(&z, &zero));
 }
 

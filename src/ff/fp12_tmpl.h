@@ -79,6 +79,9 @@ void F12(sqr)(F12T *r, const F12T *a);
 /* r = a^-1 = conj(a) / (c0^2 - v·c1^2) (0 for 0); constant-time. */
 void F12(inv)(F12T *r, const F12T *a);
 
+/* The same with the variable-time Fp2 inversion (public values only). */
+void F12(inv_vartime)(F12T *r, const F12T *a);
+
 /* r = a^(p^k) for a public k >= 0: one pass over the six Fp2 coefficients per
  * step of at most 3 (5 M2 each). */
 void F12(frobenius)(F12T *r, const F12T *a, unsigned k);

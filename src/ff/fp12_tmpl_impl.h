@@ -36,17 +36,31 @@ void F12(sqr)(F12T *r, const F12T *a)
     F6(dbl)(&r->c1, &t);
 }
 
-void F12(inv)(F12T *r, const F12T *a)
+/* conj(a) / (c0^2 - v·c1^2); vartime picks the Fp6 inversion. */
+static void F12(inv_)(F12T *r, const F12T *a, bool vartime)
 {
     F6T t0, t1;
     F6(sqr)(&t0, &a->c0);
     F6(sqr)(&t1, &a->c1);
     F6(mul_by_nonresidue)(&t1, &t1);
     F6(sub)(&t0, &t0, &t1);
-    F6(inv)(&t0, &t0);
+    if (vartime)
+        F6(inv_vartime)(&t0, &t0);
+    else
+        F6(inv)(&t0, &t0);
     F6(mul)(&r->c0, &a->c0, &t0);
     F6(mul)(&r->c1, &a->c1, &t0);
     F6(neg)(&r->c1, &r->c1);
+}
+
+void F12(inv)(F12T *r, const F12T *a)
+{
+    F12(inv_)(r, a, false);
+}
+
+void F12(inv_vartime)(F12T *r, const F12T *a)
+{
+    F12(inv_)(r, a, true);
 }
 
 /* One step of the Frobenius map for k = 1, 2 or 3: every coefficient is

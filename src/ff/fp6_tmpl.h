@@ -102,6 +102,9 @@ void F6(mul_by_1)(F6T *r, const F6T *a, const F2T *b1);
  * 9 M2 + 3 S2. */
 void F6(inv)(F6T *r, const F6T *a);
 
+/* The same with the variable-time Fp2 inversion (public values only). */
+void F6(inv_vartime)(F6T *r, const F6T *a);
+
 /* r = a^(p^k) for a public k >= 0 (constants of <curve>_fp12_frobenius.c). */
 void F6(frobenius)(F6T *r, const F6T *a, unsigned k);
 

@@ -115,7 +115,8 @@ void F6(mul_by_1)(F6T *r, const F6T *a, const F2T *b1)
     r->c0 = c0;
 }
 
-void F6(inv)(F6T *r, const F6T *a)
+/* The adjugate inversion; vartime picks the Fp2 inversion. */
+static void F6(inv_)(F6T *r, const F6T *a, bool vartime)
 {
     /* t0 = a0^2 - xi·a1 a2, t1 = xi·a2^2 - a0 a1, t2 = a1^2 - a0 a2;
      * d = a0 t0 + xi·(a2 t1 + a1 t2); a^-1 = (t0 + t1 v + t2 v^2) / d */
@@ -140,11 +141,24 @@ void F6(inv)(F6T *r, const F6T *a)
     F2(mul_by_nonresidue)(&d, &d);
     F2(mul)(&s, &a->c0, &t0);
     F2(add)(&d, &d, &s);
-    F2(inv)(&d, &d);
+    if (vartime)
+        F2(inv_vartime)(&d, &d);
+    else
+        F2(inv)(&d, &d);
 
     F2(mul)(&r->c0, &t0, &d);
     F2(mul)(&r->c1, &t1, &d);
     F2(mul)(&r->c2, &t2, &d);
+}
+
+void F6(inv)(F6T *r, const F6T *a)
+{
+    F6(inv_)(r, a, false);
+}
+
+void F6(inv_vartime)(F6T *r, const F6T *a)
+{
+    F6(inv_)(r, a, true);
 }
 
 /* One step of the Frobenius map for k = 1, 2 or 3: v^(p^k) = v·gamma[k][2],
