@@ -4,9 +4,10 @@
  *
  * Every operation is checked on seeded random elements and on edge values
  * (0, 1, 2, p-1, p-2, (p±1)/2, R mod p, R^2 mod p, 2^(bits-1), limb
- * boundaries); the multiplication kernels are also called directly, the
- * portable one and (on x86-64 with BMI2/ADX) the MULX/ADX one, on the same
- * raw limbs, so both paths are covered whatever CUZK_NO_ASM says.
+ * boundaries); the multiplication and squaring kernels are also called
+ * directly, the portable ones and (on x86-64 with BMI2/ADX) the MULX/ADX
+ * ones, on the same raw limbs, so both paths are covered whatever
+ * CUZK_NO_ASM says.
  *
  *     CUZK_TEST_SEED=<seed> ./tests/test_ff      replay a failure
  *     CUZK_TEST_ITERS=<k>   ./tests/test_ff      k times more random cases
@@ -39,8 +40,40 @@ static bool can_run_adx(void)
 }
 #endif
 
+/* The squaring kernels (dispatched and, where it may run, MULX/ADX) against
+ * GMP on raw limbs x < p: r = x·x·R^-1 mod p, also in place (r = a). */
+static void check_sqr_kernels(size_t n, const uint64_t *x, const uint64_t *p, uint64_t inv,
+                              const mpz_t zp, const mpz_t zrinv)
+{
+    uint64_t r[6], want[6];
+    mpz_t a;
+    mpz_init(a);
+    test_mpz_from_limbs(a, x, n);
+    mpz_mul(a, a, a);
+    mpz_mul(a, a, zrinv);
+    mpz_mod(a, a, zp);
+    test_mpz_to_limbs(want, n, a);
+    mpz_clear(a);
+    void (*kern[2])(uint64_t *, const uint64_t *, const uint64_t *, uint64_t) = {
+        n == 4 ? fp_mont_sqr4 : fp_mont_sqr6, NULL};
+#if FP_HAVE_ADX_KERNELS
+    if (can_run_adx())
+        kern[1] = n == 4 ? fp_mont_sqr4_adx : fp_mont_sqr6_adx;
+#endif
+    for (int k = 0; k < 2; k++) {
+        if (!kern[k])
+            continue;
+        memset(r, 0, sizeof(r));
+        kern[k](r, x, p, inv);
+        assert_memory_equal(r, want, n * 8);
+        memcpy(r, x, n * 8);
+        kern[k](r, r, p, inv);
+        assert_memory_equal(r, want, n * 8);
+    }
+}
+
 /* Both kernel paths for N limbs, checked against each other and GMP:
- * r = x·y·R^-1 mod p on raw limbs x, y < p. */
+ * r = x·y·R^-1 mod p on raw limbs x, y < p; and the squarings of x and y. */
 static void check_kernels(size_t n, const uint64_t *x, const uint64_t *y, const uint64_t *p,
                           uint64_t inv, const mpz_t zp, const mpz_t zrinv)
 {
@@ -79,6 +112,8 @@ static void check_kernels(size_t n, const uint64_t *x, const uint64_t *y, const 
 #endif
     }
     mpz_clears(a, b, NULL);
+    check_sqr_kernels(n, x, p, inv, zp, zrinv);
+    check_sqr_kernels(n, y, p, inv, zp, zrinv);
 }
 
 /* The aliasing contract of the kernels: r = a, r = b, r = a = b. */

@@ -101,6 +101,11 @@ FP_KERNEL_API void fp_mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const ui
                                     const uint64_t p[4], uint64_t inv);
 FP_KERNEL_API void fp_mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
                                     const uint64_t p[6], uint64_t inv);
+/* r = a·a·2^(-64N) mod p, the squaring kernels: same contract, b = a. */
+FP_KERNEL_API void fp_mont_sqr4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t p[4],
+                                    uint64_t inv);
+FP_KERNEL_API void fp_mont_sqr6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t p[6],
+                                    uint64_t inv);
 #endif
 
 static inline void fp_mont_mul4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
@@ -128,21 +133,33 @@ static inline void fp_mont_mul6(uint64_t r[6], const uint64_t a[6], const uint64
 }
 
 /*
- * Squaring is the multiplication kernel with b = a. A dedicated squaring
- * saves only the N(N-1)/2 cross products of the a·a half (15 of 78
- * multiplications for N = 6); the Montgomery reduction half stays, and the
- * doubling of the cross products adds a carry chain.
+ * Squaring. The MULX/ADX path has its own kernels (fp_mul_x86.c): the
+ * N(N-1)/2 cross products once, doubled, plus the N squares, then the
+ * reduction: 57 instead of 78 multiplications for N = 6, 26 instead of 36
+ * for N = 4. The portable path multiplies a by a.
  */
 static inline void fp_mont_sqr4(uint64_t r[4], const uint64_t a[4], const uint64_t p[4],
                                 uint64_t inv)
 {
-    fp_mont_mul4(r, a, a, p, inv);
+#if FP_HAVE_ADX_KERNELS
+    if (cuzk_cpu_has_mulx_adx) {
+        fp_mont_sqr4_adx(r, a, p, inv);
+        return;
+    }
+#endif
+    fp_mont_mul4_portable(r, a, a, p, inv);
 }
 
 static inline void fp_mont_sqr6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6],
                                 uint64_t inv)
 {
-    fp_mont_mul6(r, a, a, p, inv);
+#if FP_HAVE_ADX_KERNELS
+    if (cuzk_cpu_has_mulx_adx) {
+        fp_mont_sqr6_adx(r, a, p, inv);
+        return;
+    }
+#endif
+    fp_mont_mul6_portable(r, a, a, p, inv);
 }
 
 #endif
