@@ -475,7 +475,7 @@ static void test_r1cs_hand_built(void **state)
                 assert_int_equal(io_fr_from_le(curves[ci], v, (uint64_t)i, le), CUZK_OK);
             }
             uint32_t bad = 99;
-            assert_int_equal(r1cs_check(&r, &w, &bad), CUZK_OK);
+            assert_int_equal(r1cs_check(NULL, &r, &w, &bad), CUZK_OK);
             if (curves[ci] == R1CS_CURVE_BN254) {
                 const bn254_r1cs_t *t = &r.u.bn254;
                 assert_int_equal(bn254_csr_nnz(&t->a), 1);
@@ -493,7 +493,7 @@ static void test_r1cs_hand_built(void **state)
                 assert_true(bls381_fr_equal(&t->c.val[2], &minus_one));
                 bls381_fr_from_u64(&w.v.bls381[1], 7); /* out = 7: a·b != out, 6 != out */
             }
-            assert_int_equal(r1cs_check(&r, &w, &bad), CUZK_EWITNESS);
+            assert_int_equal(r1cs_check(NULL, &r, &w, &bad), CUZK_EWITNESS);
             assert_int_equal(bad, 0);
             r1cs_witness_free(&w);
 
@@ -612,7 +612,7 @@ static void test_round_trip_random(void **state)
         assert_int_equal(wb.n, w.n);
         assert_memory_equal(witness_values(&wb), witness_values(&w), (size_t)w.n * IO_FR_BYTES);
         uint32_t bad;
-        assert_int_equal(r1cs_check(&r, &wb, &bad), CUZK_OK);
+        assert_int_equal(r1cs_check(NULL, &r, &wb, &bad), CUZK_OK);
 
         for (int i = 0; i < 4; i++)
             buf_free(&s[i]);

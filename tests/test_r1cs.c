@@ -29,6 +29,12 @@ static void TR(to_mpz_)(mpz_t z, const R1FT *a)
     test_mpz_from_limbs(z, v, TR_LIMBS);
 }
 
+/* Alternates between no pool and the test's 4-thread pool. */
+static cuzk_pool_t *TR(pool_)(size_t i)
+{
+    return i % 2 ? test_pool : NULL;
+}
+
 static R1FT *TR(witness_)(uint32_t n)
 {
     R1FT *w = malloc((n ? n : 1) * sizeof(R1FT));
@@ -67,7 +73,7 @@ static void TR(mul_vec_vs_gmp)(void **state)
         for (int j = 0; j < 3; j++) {
             uint32_t bad = 0;
             assert_true(R1N(csr_is_valid)(ms[j], &bad));
-            R1N(csr_mul_vec)(ms[j], w, out);
+            R1N(csr_mul_vec)(TR(pool_)(s), ms[j], w, out);
             for (uint32_t i = 0; i < ms[j]->n_rows; i++) {
                 mpz_set_ui(acc, 0);
                 for (uint64_t k = ms[j]->row_ptr[i]; k < ms[j]->row_ptr[i + 1]; k++) {
@@ -99,10 +105,10 @@ static void TR(random_circuit_is_satisfied)(void **state)
         TR(random_)(&r, &w, n_wires, n_rows, 1 + (uint32_t)((rnd >> 16) % 5));
         assert_true(R1F(is_one)(&w[0]));
         uint32_t bad = UINT32_MAX;
-        assert_int_equal(R1N(r1cs_check)(&r, w, &bad), CUZK_OK);
+        assert_int_equal(R1N(r1cs_check)(TR(pool_)(it), &r, w, &bad), CUZK_OK);
         assert_int_equal(bad, UINT32_MAX);
         R1FT *a = TR(witness_)(n_rows), *b = TR(witness_)(n_rows), *c = TR(witness_)(n_rows);
-        R1N(r1cs_eval)(&r, w, a, b, c);
+        R1N(r1cs_eval)(TR(pool_)(it), &r, w, a, b, c);
         for (uint32_t i = 0; i < n_rows; i++) {
             R1FT t;
             R1F(mul)(&t, &a[i], &b[i]);
@@ -125,23 +131,28 @@ static void TR(check_names_first_failing_row)(void **state)
         R1T r;
         R1FT *w, one;
         R1F(set_one)(&one);
-        uint32_t n_rows = 30;
+        uint32_t n_rows = 200;
         TR(random_)(&r, &w, 12, n_rows, 3);
         uint32_t k = (uint32_t)(cuzk_rng_next(&test_rng) % n_rows), bad = UINT32_MAX;
         while (r.c.row_ptr[k] == r.c.row_ptr[k + 1]) /* C rows are empty only when a·b = 0 */
             k = (k + 1) % n_rows;
         R1FT *v = &r.c.val[r.c.row_ptr[k]];
         R1F(add)(v, v, &one);
-        assert_int_equal(R1N(r1cs_check)(&r, w, &bad), CUZK_EWITNESS);
+        /* every row after k broken as well: the lowest is named, on any pool */
+        for (uint64_t j = r.c.row_ptr[k + 1]; j < r.c.row_ptr[n_rows]; j++)
+            R1F(add)(&r.c.val[j], &r.c.val[j], &one);
+        assert_int_equal(R1N(r1cs_check)(TR(pool_)(it), &r, w, &bad), CUZK_EWITNESS);
         assert_int_equal(bad, k);
-        assert_int_equal(R1N(r1cs_check)(&r, w, NULL), CUZK_EWITNESS);
+        assert_int_equal(R1N(r1cs_check)(TR(pool_)(it + 1), &r, w, NULL), CUZK_EWITNESS);
+        for (uint64_t j = r.c.row_ptr[k + 1]; j < r.c.row_ptr[n_rows]; j++)
+            R1F(sub)(&r.c.val[j], &r.c.val[j], &one);
         R1F(sub)(v, v, &one);
-        assert_int_equal(R1N(r1cs_check)(&r, w, NULL), CUZK_OK);
+        assert_int_equal(R1N(r1cs_check)(TR(pool_)(it), &r, w, NULL), CUZK_OK);
 
         uint32_t j = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 11);
         R1F(add)(&w[j], &w[j], &one);
         R1FT *a = TR(witness_)(n_rows), *b = TR(witness_)(n_rows), *c = TR(witness_)(n_rows);
-        R1N(r1cs_eval)(&r, w, a, b, c);
+        R1N(r1cs_eval)(NULL, &r, w, a, b, c);
         uint32_t expect = n_rows;
         for (uint32_t i = n_rows; i-- > 0;) {
             R1FT t;
@@ -149,7 +160,7 @@ static void TR(check_names_first_failing_row)(void **state)
             if (!R1F(equal)(&t, &c[i]))
                 expect = i;
         }
-        cuzk_status_t st = R1N(r1cs_check)(&r, w, &bad);
+        cuzk_status_t st = R1N(r1cs_check)(TR(pool_)(it), &r, w, &bad);
         if (expect == n_rows) {
             assert_int_equal(st, CUZK_OK); /* wire j unused, or hit a lucky zero */
         } else {
@@ -223,6 +234,9 @@ static const struct CMUnitTest TR(tests)[] = {
 #include "test_util.h"
 
 #include "r1cs/r1cs.h"
+#include "util/pool.h"
+
+static cuzk_pool_t *test_pool;
 
 #define R1CS_NAME bn254
 #define R1CS_FR   bn254_fr
@@ -243,14 +257,14 @@ static void test_tagged_check(void **state)
     assert_int_equal(r1cs_witness_alloc(&w, R1CS_CURVE_BN254, 6), CUZK_OK);
     assert_int_equal(bn254_r1cs_random(&r.u.bn254, w.v.bn254, &shape, 2, &test_rng), CUZK_OK);
     uint32_t bad;
-    assert_int_equal(r1cs_check(&r, &w, &bad), CUZK_OK);
+    assert_int_equal(r1cs_check(test_pool, &r, &w, &bad), CUZK_OK);
     assert_int_equal(r1cs_shape(&r)->n_constraints, 9);
     w.n = 5;
-    assert_int_equal(r1cs_check(&r, &w, &bad), CUZK_EINVAL);
+    assert_int_equal(r1cs_check(test_pool, &r, &w, &bad), CUZK_EINVAL);
     w.n = 6;
     r1cs_witness_t other;
     assert_int_equal(r1cs_witness_alloc(&other, R1CS_CURVE_BLS12_381, 6), CUZK_OK);
-    assert_int_equal(r1cs_check(&r, &other, &bad), CUZK_EINVAL);
+    assert_int_equal(r1cs_check(test_pool, &r, &other, &bad), CUZK_EINVAL);
     r1cs_witness_free(&other);
     assert_int_equal(r1cs_witness_alloc(&other, R1CS_CURVE_NONE, 6), CUZK_EINVAL);
     assert_int_equal(other.curve, R1CS_CURVE_NONE);
@@ -268,9 +282,14 @@ static const struct CMUnitTest tagged_tests[] = {
 int main(void)
 {
     test_seed_init("test_r1cs");
+    cuzk_status_t st;
+    test_pool = cuzk_pool_new(4, &st);
+    if (!test_pool)
+        return 1;
     int fails = cmocka_run_group_tests_name("bn254 r1cs", test_bn254_tests, NULL, NULL);
     fails += cmocka_run_group_tests_name("bls381 r1cs", test_bls381_tests, NULL, NULL);
     fails += cmocka_run_group_tests_name("r1cs", tagged_tests, NULL, NULL);
+    cuzk_pool_free(test_pool);
     return fails;
 }
 

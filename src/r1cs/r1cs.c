@@ -56,11 +56,12 @@ void r1cs_witness_free(r1cs_witness_t *w)
     memset(w, 0, sizeof(*w));
 }
 
-cuzk_status_t r1cs_check(const r1cs_t *r, const r1cs_witness_t *w, uint32_t *first_bad)
+cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
+                         uint32_t *first_bad)
 {
     if (r->curve == R1CS_CURVE_NONE || w->curve != r->curve || w->n != r1cs_shape(r)->n_wires)
         return CUZK_EINVAL;
     if (r->curve == R1CS_CURVE_BN254)
-        return bn254_r1cs_check(&r->u.bn254, w->v.bn254, first_bad);
-    return bls381_r1cs_check(&r->u.bls381, w->v.bls381, first_bad);
+        return bn254_r1cs_check(pool, &r->u.bn254, w->v.bn254, first_bad);
+    return bls381_r1cs_check(pool, &r->u.bls381, w->v.bls381, first_bad);
 }

@@ -52,10 +52,12 @@ cuzk_status_t r1cs_witness_alloc(r1cs_witness_t *w, r1cs_curve_t curve, uint32_t
 void r1cs_witness_free(r1cs_witness_t *w);
 
 /*
- * Checks that w satisfies r (see NAME_r1cs_check). CUZK_EINVAL when the
- * curves differ or w->n != the number of wires; CUZK_EWITNESS with
- * *first_bad = the lowest failing constraint; CUZK_OK otherwise.
+ * Checks that w satisfies r (see NAME_r1cs_check), on pool (NULL: the
+ * caller alone). CUZK_EINVAL when the curves differ or w->n != the number
+ * of wires; CUZK_EWITNESS with *first_bad = the lowest failing constraint;
+ * CUZK_OK otherwise.
  */
-cuzk_status_t r1cs_check(const r1cs_t *r, const r1cs_witness_t *w, uint32_t *first_bad);
+cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
+                         uint32_t *first_bad);
 
 #endif

@@ -24,7 +24,9 @@
  *  - A witness w is n_wires Montgomery-form elements, w[0] = 1.
  *
  * The products are constant-time in the values of w and of the matrices
- * (only the sparsity pattern, which is public, steers the loops).
+ * (only the sparsity pattern, which is public, steers the loops). They run
+ * their rows on a util/pool.h pool (NULL: on the caller alone); the result
+ * does not depend on the pool.
  */
 
 #include <stdbool.h>
@@ -33,6 +35,7 @@
 
 #include "cuzk.h"
 #include "r1cs/r1cs_shape.h"
+#include "util/pool.h"
 #include "util/rng.h"
 
 #include "r1cs/r1cs_tmpl_names.h"
@@ -71,7 +74,7 @@ uint64_t R1N(csr_nnz)(const R1CSR *m);
 bool R1N(csr_is_valid)(const R1CSR *m, uint32_t *bad_row);
 
 /* y = m·w: y has n_rows elements, w has n_cols. y must not alias w. */
-void R1N(csr_mul_vec)(const R1CSR *m, const R1FT *w, R1FT *y);
+void R1N(csr_mul_vec)(cuzk_pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y);
 
 /* The dot product of row i of m with w; i < n_rows. */
 void R1N(csr_row_dot)(R1FT *r, const R1CSR *m, uint32_t i, const R1FT *w);
@@ -83,14 +86,14 @@ void R1N(r1cs_free)(R1T *r);
  * a = A·w, b = B·w, c = C·w (n_constraints elements each; w has n_wires).
  * The outputs must not alias w or each other.
  */
-void R1N(r1cs_eval)(const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c);
+void R1N(r1cs_eval)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c);
 
 /*
  * Checks (A·w)·(B·w) = C·w row by row. CUZK_OK when every row holds;
  * otherwise CUZK_EWITNESS with *first_bad = the lowest failing constraint
- * (first_bad may be NULL). Allocates nothing.
+ * (first_bad may be NULL), whatever the pool. Allocates nothing.
  */
-cuzk_status_t R1N(r1cs_check)(const R1T *r, const R1FT *w, uint32_t *first_bad);
+cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad);
 
 /*
  * A random satisfiable R1CS and a witness for it, for tests and small

@@ -8,6 +8,7 @@
 #include "r1cs/r1cs_tmpl_names.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,10 +79,24 @@ void R1N(csr_row_dot)(R1FT *r, const R1CSR *m, uint32_t i, const R1FT *w)
     *r = acc;
 }
 
-void R1N(csr_mul_vec)(const R1CSR *m, const R1FT *w, R1FT *y)
+typedef struct {
+    const R1CSR *m;
+    const R1FT *w;
+    R1FT *y;
+} R1N(mul_vec_ctx_);
+
+static void R1N(mul_vec_rows_)(void *ctx, size_t begin, size_t end, unsigned worker)
 {
-    for (uint32_t i = 0; i < m->n_rows; i++)
-        R1N(csr_row_dot)(&y[i], m, i, w);
+    const R1N(mul_vec_ctx_) *c = ctx;
+    (void)worker;
+    for (size_t i = begin; i < end; i++)
+        R1N(csr_row_dot)(&c->y[i], c->m, (uint32_t)i, c->w);
+}
+
+void R1N(csr_mul_vec)(cuzk_pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y)
+{
+    R1N(mul_vec_ctx_) ctx = {m, w, y};
+    cuzk_pool_for(pool, m->n_rows, 0, R1N(mul_vec_rows_), &ctx);
 }
 
 void R1N(r1cs_free)(R1T *r)
@@ -92,28 +107,51 @@ void R1N(r1cs_free)(R1T *r)
     memset(r, 0, sizeof(*r));
 }
 
-void R1N(r1cs_eval)(const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c)
+void R1N(r1cs_eval)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c)
 {
-    R1N(csr_mul_vec)(&r->a, w, a);
-    R1N(csr_mul_vec)(&r->b, w, b);
-    R1N(csr_mul_vec)(&r->c, w, c);
+    R1N(csr_mul_vec)(pool, &r->a, w, a);
+    R1N(csr_mul_vec)(pool, &r->b, w, b);
+    R1N(csr_mul_vec)(pool, &r->c, w, c);
 }
 
-cuzk_status_t R1N(r1cs_check)(const R1T *r, const R1FT *w, uint32_t *first_bad)
+typedef struct {
+    const R1T *r;
+    const R1FT *w;
+    _Atomic uint32_t first_bad; /* the lowest failing row found so far, or UINT32_MAX */
+} R1N(check_ctx_);
+
+/* Checks rows [begin, end) in order, up to the first failure; chunks that
+ * start above a failure already found have nothing to add and stop early. */
+static void R1N(check_rows_)(void *ctx, size_t begin, size_t end, unsigned worker)
 {
-    for (uint32_t i = 0; i < r->shape.n_constraints; i++) {
-        R1FT a, b, c;
-        R1N(csr_row_dot)(&a, &r->a, i, w);
-        R1N(csr_row_dot)(&b, &r->b, i, w);
-        R1N(csr_row_dot)(&c, &r->c, i, w);
+    R1N(check_ctx_) *c = ctx;
+    (void)worker;
+    for (size_t i = begin; i < end && i < atomic_load_explicit(&c->first_bad, memory_order_relaxed);
+         i++) {
+        R1FT a, b, t;
+        R1N(csr_row_dot)(&a, &c->r->a, (uint32_t)i, c->w);
+        R1N(csr_row_dot)(&b, &c->r->b, (uint32_t)i, c->w);
+        R1N(csr_row_dot)(&t, &c->r->c, (uint32_t)i, c->w);
         R1F(mul)(&a, &a, &b);
-        if (!R1F(equal)(&a, &c)) {
-            if (first_bad)
-                *first_bad = i;
-            return CUZK_EWITNESS;
-        }
+        if (R1F(equal)(&a, &t))
+            continue;
+        uint32_t seen = atomic_load_explicit(&c->first_bad, memory_order_relaxed);
+        while (i < seen && !atomic_compare_exchange_weak(&c->first_bad, &seen, (uint32_t)i))
+            ;
+        return;
     }
-    return CUZK_OK;
+}
+
+cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad)
+{
+    R1N(check_ctx_) ctx = {r, w, UINT32_MAX};
+    cuzk_pool_for(pool, r->shape.n_constraints, 0, R1N(check_rows_), &ctx);
+    uint32_t bad = atomic_load(&ctx.first_bad);
+    if (bad == UINT32_MAX)
+        return CUZK_OK;
+    if (first_bad)
+        *first_bad = bad;
+    return CUZK_EWITNESS;
 }
 
 /* A uniform non-zero element. */
