@@ -4,8 +4,9 @@
 # (or prints the command to run).
 set -euo pipefail
 
-# build: compiler, CMake, pkg-config; tests: cmocka, GMP; static checks: cppcheck, clang-tidy
-packages=(build-essential cmake pkg-config libgmp-dev libcmocka-dev cppcheck clang-tidy)
+# build: compiler, CMake, pkg-config, jansson (JSON); tests: cmocka, GMP; static checks: cppcheck,
+# clang-tidy
+packages=(build-essential cmake pkg-config libjansson-dev libgmp-dev libcmocka-dev cppcheck clang-tidy)
 
 missing=()
 for p in "${packages[@]}"; do
