@@ -117,13 +117,13 @@ static double gmp_mul_ns(const uint64_t *p, size_t limbs, long iters)
     {                                                                                              \
         G##_bench_t *s = state;                                                                    \
         for (long i = 0; i < iters; i++)                                                           \
-            G##_jac_add_affine_vartime(&s->jac, &s->jac, &s->p);                                           \
+            G##_jac_add_affine_vartime(&s->jac, &s->jac, &s->p);                                   \
     }                                                                                              \
     static void G##_bench_xyzz_madd(void *state, long iters)                                       \
     {                                                                                              \
         G##_bench_t *s = state;                                                                    \
         for (long i = 0; i < iters; i++)                                                           \
-            G##_xyzz_add_affine_vartime(&s->xyzz, &s->xyzz, &s->p);                                        \
+            G##_xyzz_add_affine_vartime(&s->xyzz, &s->xyzz, &s->p);                                \
     }                                                                                              \
     static void G##_bench_init(G##_bench_t *s)                                                     \
     {                                                                                              \
@@ -199,8 +199,8 @@ int cli_bench_arith(int argc, char **argv)
     BENCH_CURVE(bls381, bls, 6);
     BENCH_CURVE(bn254, bn, 4);
 
-    printf("cuzk %s bench arith: median of %d chains, one core, arithmetic %s\n",
-           cuzk_version(), BENCH_REPEATS, cuzk_cpu_arith_path());
+    printf("cuzk %s bench arith: median of %d chains, one core, arithmetic %s\n", cuzk_version(),
+           BENCH_REPEATS, cuzk_cpu_arith_path());
     printf("%-34s %12s %12s\n", "operation", "BLS12-381", "BN254");
     printf("%-34s %12.1f %12.1f\n", "Fp mul (ns)", bls.fp_mul, bn.fp_mul);
     printf("%-34s %12.1f %12.1f\n", "Fr mul (ns)", bls.fr_mul, bn.fr_mul);

@@ -277,8 +277,9 @@ int cli_selftest(int argc, char **argv)
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 0);
         } else {
-            fprintf(stderr, "cuzk selftest: unknown option '%s' (usage: cuzk selftest "
-                            "[--seed N])\n",
+            fprintf(stderr,
+                    "cuzk selftest: unknown option '%s' (usage: cuzk selftest "
+                    "[--seed N])\n",
                     argv[i]);
             return 2;
         }

@@ -1,7 +1,7 @@
 #include "cuzk.h"
 
 #define CUZK_STR2(x) #x
-#define CUZK_STR(x) CUZK_STR2(x)
+#define CUZK_STR(x)  CUZK_STR2(x)
 
 const char *cuzk_strerror(cuzk_status_t status)
 {
