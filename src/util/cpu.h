@@ -13,6 +13,10 @@
 
 extern bool cuzk_cpu_has_mulx_adx;
 
+/* Whether the processor itself has MULX and ADX, whatever CUZK_NO_ASM says
+ * (tests use it to exercise both kernels in one run). */
+bool cuzk_cpu_supports_mulx_adx(void);
+
 /* A short description of the arithmetic path in use ("mulx/adx", "portable"). */
 const char *cuzk_cpu_arith_path(void);
 
