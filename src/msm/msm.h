@@ -1,0 +1,117 @@
+/*
+ * What the four MSM instantiations (bls381_msm.h, bn254_msm.h: G1 and G2 of
+ * each curve) share: scalar classes, the options and statistics of a run,
+ * the window plan with its cost model, and the signed-digit recoding.
+ *
+ * The algorithm (msm_tmpl_impl.h), in the phases the GPU twin mirrors:
+ *   classify  every scalar is zero (skipped), one (its base goes to a plain
+ *             sum) or other (Pippenger);
+ *   digits    each "other" scalar k is cut into W windows of c bits recoded
+ *             as signed digits d_w in [-2^(c-1), 2^(c-1)], k = Σ d_w 2^(wc);
+ *   buckets   window w adds ±P_i into bucket |d_w| - 1 (XYZZ accumulators,
+ *             mixed additions with the affine base);
+ *   reduce    each window's buckets are summed with weights 1 .. 2^(c-1) by a
+ *             running sum, and the windows combined with c doublings apiece.
+ */
+#ifndef CUZK_MSM_MSM_H
+#define CUZK_MSM_MSM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ec/ec.h"
+
+/* The class of a scalar, one byte each in NAME_msm_classify's output. */
+enum { CUZK_MSM_ZERO = 0, CUZK_MSM_ONE = 1, CUZK_MSM_OTHER = 2 };
+
+/* How many scalars fall in each class, and the bit length of the OR of the
+ * "other" scalars (canonical values): the most bits a digit recoding needs. */
+typedef struct cuzk_msm_counts {
+    size_t zero, one, other;
+    unsigned bits;
+} cuzk_msm_counts_t;
+
+/*
+ * Window limits. CUZK_MSM_WINDOW_MAX bounds a forced window (tests); the
+ * cost model never picks more than CUZK_MSM_WINDOW_AUTO_MAX: beyond it the
+ * buckets of one worker (2^(c-1) XYZZ points, 6 MiB for BLS12-381 G1 at
+ * c = 16) fall out of the cache and an addition costs more than the model
+ * assumes. BLS12-381 G1, 2^20 uniform scalars, one thread of a 16-core
+ * Intel Xeon (the H200 host), seconds for c = 14 .. 18: 10.05, 8.66, 8.86,
+ * 11.53, 11.92 (ns per addition 499, 459, 497, 630, 609).
+ */
+enum { CUZK_MSM_WINDOW_MAX = 24, CUZK_MSM_WINDOW_AUTO_MAX = 16 };
+
+/* Knobs for tests and benchmarks; NULL options mean all zero. */
+typedef struct cuzk_msm_opts {
+    unsigned window;        /* c in [1, CUZK_MSM_WINDOW_MAX]; 0: the cost model's */
+    bool ones_in_pippenger; /* scalar-one points go through the buckets too */
+} cuzk_msm_opts_t;
+
+/* How a Pippenger run is cut: c-bit windows, W of them, each window's
+ * points split into `chunks` ranges; one task per (window, range). */
+typedef struct cuzk_msm_plan {
+    unsigned window;  /* c */
+    unsigned windows; /* W = bits / c + 1 (the top digit takes the carry) */
+    unsigned chunks;  /* P */
+} cuzk_msm_plan_t;
+
+/* What a run did: the classes, the plan, and the additions it made. */
+typedef struct cuzk_msm_stats {
+    cuzk_msm_counts_t counts;
+    cuzk_msm_plan_t plan;
+    uint64_t ones_adds;   /* additions of scalar-one bases */
+    uint64_t bucket_adds; /* mixed additions into buckets (non-zero digits) */
+    uint64_t reduce_adds; /* XYZZ additions of the running sums: 2 per bucket */
+} cuzk_msm_stats_t;
+
+/*
+ * The plan for n points with scalars of at most `bits` bits (1..256) on
+ * `threads` workers. window != 0 forces c; otherwise c and P minimise the
+ * modelled time of the slowest worker,
+ *     ceil(W·P / threads) · (ADD_MIXED · n / P + ADD_XYZZ · 2^c),
+ * a task being n/P bucket additions (mixed, 8M + 2S) and a running-sum
+ * reduction of 2^(c-1) buckets (2 XYZZ additions each, 12M + 2S), weighted
+ * 10 and 14. With one thread that is the textbook W·(n + 2^c) with the two
+ * kinds of addition weighted apart. P only grows when W tasks cannot keep
+ * the threads busy, so the plan depends on the thread count; the result of
+ * the MSM does not. n = 0 gives c = 1, P = 1.
+ */
+void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned threads,
+                   unsigned window);
+
+/*
+ * The signed digit of window w (c-bit windows, 1 <= c <= CUZK_MSM_WINDOW_MAX)
+ * of a 256-bit k, least significant limb first: bits [wc, wc + c) of k,
+ * plus the carry 1 when the top bit of the window below was set, minus 2^c
+ * when this window's top bit is set (then it carries into window w + 1).
+ * This is Booth's recoding: it reads c + 1 bits, [wc - 1, wc + c), so every
+ * window is computed on its own. d in [-2^(c-1), 2^(c-1)], and
+ * k = Σ_{w < W} d_w 2^(wc) for W = bits(k) / c + 1. Bits at 256 and above
+ * are zero. Variable-time.
+ */
+static inline int cuzk_msm_digit(const uint64_t k[EC_SCALAR_LIMBS], unsigned w, unsigned c)
+{
+    /* v = bits [lo, lo + len) of k, with bit -1 = 0 for window 0. */
+    unsigned lo = w * c, len = c + 1;
+    uint64_t shift_in = 0;
+    if (lo == 0) {
+        len = c;
+        shift_in = 1;
+    } else {
+        lo -= 1;
+    }
+    uint64_t v = 0;
+    unsigned limb = lo / 64, off = lo % 64;
+    if (limb < EC_SCALAR_LIMBS) {
+        v = k[limb] >> off;
+        if (off + len > 64 && limb + 1 < EC_SCALAR_LIMBS)
+            v |= k[limb + 1] << (64 - off);
+    }
+    v = (v & (((uint64_t)1 << len) - 1)) << shift_in;
+    /* v holds the c + 1 bits, the lowest one being the carry in. */
+    return (int)((v + 1) >> 1) - (int)((v >> c) << c);
+}
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * Multi-scalar multiplication r = Σ k_i·P_i on the CPU: the template.
+ *
+ * Instantiated once per group (G1 and G2 in bls381_msm.h and bn254_msm.h)
+ * after msm_tmpl_names.h; not included directly. The algorithm and its
+ * phases are described in msm.h.
+ *
+ * Contract of every function below:
+ *  - bases: n affine points in Montgomery form, each on the curve or (0, 0)
+ *    for infinity; any subgroup, repeats and negations allowed.
+ *  - scalars: n elements; the Fr forms are Montgomery (fully reduced, as the
+ *    field keeps them); the canonical form is 4 plain limbs, least
+ *    significant first, any value below 2^256 (not reduced mod r).
+ *  - n = 0 is allowed (r = infinity); the pointers may then be NULL.
+ *  - The inputs are read-only and may be shared with other threads; r must
+ *    not overlap them. The caller owns everything.
+ *  - r is normalised: Z = 1 (X, Y the affine coordinates) or, for
+ *    infinity, the Jacobian infinity. Its bytes therefore do not depend on
+ *    the pool, its thread count, the window or the split.
+ *  - pool may be NULL (the caller runs everything). One call at a time per
+ *    pool (util/pool.h).
+ *  - Allocation per call: per worker that runs a task, one bucket array of
+ *    2^(c-1) XYZZ points (c <= CUZK_MSM_WINDOW_AUTO_MAX = 16: 6 MiB for
+ *    BLS12-381 G1, 12 MiB for its G2), plus O(threads + W·P) points. A
+ *    failed allocation returns CUZK_ENOMEM with r unspecified; otherwise
+ *    CUZK_OK.
+ *  - Variable-time in the scalars and the points: public data only.
+ */
+
+#include <stdint.h>
+
+#include "cuzk.h"
+#include "msm/msm.h"
+#include "util/pool.h"
+
+/* r = Σ scalars[i]·bases[i], scalars in Montgomery form. */
+cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
+                               cuzk_pool_t *pool);
+
+/* The same with canonical (plain) scalars, e.g. snarkjs witness values. */
+cuzk_status_t MSG(msm_canonical_vartime)(MSJ *r, const MSA *bases,
+                                         const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
+                                         cuzk_pool_t *pool);
+
+/*
+ * MSG(msm_vartime) with knobs: opts (NULL: defaults) forces the window or
+ * sends scalar-one points through Pippenger; stats (NULL: not wanted)
+ * receives the counts, the plan and the number of additions. opts->window
+ * beyond CUZK_MSM_WINDOW_MAX is a programming error.
+ */
+cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
+                                     const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
+                                     cuzk_pool_t *pool);
+
+/*
+ * The classification the MSM makes, for a prover that wants it for its own
+ * plan (the GPU path sends the ones to a batch addition): cls[i] (when cls
+ * is non-NULL; n bytes) = CUZK_MSM_ZERO, _ONE or _OTHER for scalars[i]
+ * (Montgomery form), and *counts the totals. Split over the pool. G1 and G2
+ * of one curve classify alike; either may be called. Returns CUZK_ENOMEM
+ * (nothing written to counts) when the per-worker totals cannot be
+ * allocated.
+ */
+cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
+                                size_t n, cuzk_pool_t *pool);
+
+/*
+ * A benchmark run for `cuzk bench`: n random subgroup points (a walk of
+ * random steps, converted with one inversion) and n scalars from the
+ * seeded stream, uniform in Fr, or porep-like when porep is true (45 %
+ * zero, 45 % one, 10 % uniform: DESIGN.md section 6); then one timed MSM
+ * with opts (NULL: defaults) on pool. *seconds = its wall-clock time,
+ * *stats its statistics. Input generation is not timed; it allocates
+ * n·(affine + Jacobian + scalar) bytes. CUZK_ENOMEM when that fails.
+ */
+cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n, bool porep,
+                             const cuzk_msm_opts_t *opts, uint64_t seed, cuzk_pool_t *pool);

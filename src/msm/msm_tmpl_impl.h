@@ -1,0 +1,382 @@
+/*
+ * The MSM template's implementation (contracts in msm_tmpl.h, algorithm in
+ * msm.h), compiled once per group by bls381_msm.c and bn254_msm.c after
+ * msm_tmpl_names.h.
+ *
+ * Threading: pass 1 (classify) splits the points over the pool, each worker
+ * keeping its own counts and its own XYZZ sum of the scalar-one bases.
+ * Pass 2 (digits → buckets → reduce) runs one task per (window, point
+ * range); a worker owns one bucket array, reused by the tasks it runs, and
+ * each task leaves its reduced window sum in its own slot. The caller then
+ * combines the slots in task order and normalises the result to Z = 1, so
+ * r is the same bytes for any pool.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "util/rng.h"
+
+/* Where the scalars come from: exactly one of the two is non-NULL. */
+typedef struct {
+    const MSFT *mont;
+    const uint64_t (*canon)[EC_SCALAR_LIMBS];
+} MSG(msm_src_t);
+
+/* What one worker owns; 64-byte aligned so that workers do not share lines. */
+typedef struct {
+    _Alignas(64) size_t zero, one, other;
+    uint64_t or_bits[EC_SCALAR_LIMBS]; /* OR of the "other" scalars */
+    MSX ones;                          /* Σ of its scalar-one bases */
+    uint64_t ones_adds, bucket_adds;
+    MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */
+    bool nomem;
+} MSG(msm_worker_t);
+
+/* The class of scalars[i]; k = its canonical limbs unless it is zero. */
+static inline unsigned MSG(msm_scalar_)(const MSG(msm_src_t) * s, size_t i,
+                                        uint64_t k[EC_SCALAR_LIMBS])
+{
+    if (s->mont) {
+        const MSFT *a = &s->mont[i];
+        if (MSF(is_zero)(a))
+            return CUZK_MSM_ZERO;
+        if (MSF(is_one)(a)) { /* before the conversion, a multiplication */
+            k[0] = 1;
+            k[1] = k[2] = k[3] = 0;
+            return CUZK_MSM_ONE;
+        }
+        MSF(to_canonical)(k, a);
+    } else {
+        for (int j = 0; j < EC_SCALAR_LIMBS; j++)
+            k[j] = s->canon[i][j];
+    }
+    if ((k[1] | k[2] | k[3]) == 0 && k[0] <= 1)
+        return k[0] == 0 ? CUZK_MSM_ZERO : CUZK_MSM_ONE;
+    return CUZK_MSM_OTHER;
+}
+
+/* ---- pass 1: classify (and sum the scalar-one bases) ------------------ */
+
+typedef struct {
+    const MSA *bases; /* NULL: do not sum the ones */
+    MSG(msm_src_t) src;
+    uint8_t *cls; /* NULL: not wanted */
+    MSG(msm_worker_t) * w;
+} MSG(msm_classify_ctx_t);
+
+static void MSG(msm_classify_range_)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    const MSG(msm_classify_ctx_t) *ctx = vctx;
+    MSG(msm_worker_t) *w = &ctx->w[worker];
+    for (size_t i = begin; i < end; i++) {
+        uint64_t k[EC_SCALAR_LIMBS];
+        unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
+        if (ctx->cls)
+            ctx->cls[i] = (uint8_t)cl;
+        if (cl == CUZK_MSM_ZERO) {
+            w->zero++;
+        } else if (cl == CUZK_MSM_ONE) {
+            w->one++;
+            if (ctx->bases) {
+                MSG(xyzz_add_affine_vartime)(&w->ones, &w->ones, &ctx->bases[i]);
+                w->ones_adds++;
+            }
+        } else {
+            w->other++;
+            for (int j = 0; j < EC_SCALAR_LIMBS; j++)
+                w->or_bits[j] |= k[j];
+        }
+    }
+}
+
+/* Per-worker state for T workers, or NULL when out of memory. */
+static MSG(msm_worker_t) * MSG(msm_workers_new_)(unsigned T)
+{
+    size_t bytes = (size_t)T * sizeof(MSG(msm_worker_t));
+    MSG(msm_worker_t) *w = aligned_alloc(64, bytes);
+    if (!w)
+        return NULL;
+    for (unsigned t = 0; t < T; t++) {
+        w[t] = (MSG(msm_worker_t)){0};
+        MSG(xyzz_set_infinity)(&w[t].ones);
+    }
+    return w;
+}
+
+static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
+{
+    for (unsigned t = 0; t < T; t++)
+        free(w[t].buckets);
+    free(w);
+}
+
+/* Pass 1 over all points; the totals go to *counts and, when bases is
+ * non-NULL, the sum of the scalar-one bases to *ones. */
+static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const MSA *bases,
+                                    MSG(msm_src_t) src, uint8_t *cls, size_t n,
+                                    MSG(msm_worker_t) * w, unsigned T, cuzk_pool_t *pool)
+{
+    MSG(msm_classify_ctx_t) ctx = {bases, src, cls, w};
+    cuzk_pool_for(pool, n, 0, MSG(msm_classify_range_), &ctx);
+    uint64_t or_bits[EC_SCALAR_LIMBS] = {0};
+    *counts = (cuzk_msm_counts_t){0};
+    MSG(xyzz_set_infinity)(ones);
+    for (unsigned t = 0; t < T; t++) {
+        counts->zero += w[t].zero;
+        counts->one += w[t].one;
+        counts->other += w[t].other;
+        for (int j = 0; j < EC_SCALAR_LIMBS; j++)
+            or_bits[j] |= w[t].or_bits[j];
+        MSG(xyzz_add_vartime)(ones, ones, &w[t].ones);
+    }
+    for (int j = EC_SCALAR_LIMBS; j-- > 0;) {
+        if (or_bits[j]) {
+            counts->bits = 64 * (unsigned)j + 64 - (unsigned)__builtin_clzll(or_bits[j]);
+            break;
+        }
+    }
+}
+
+/* ---- pass 2: digits → buckets → reduce -------------------------------- */
+
+typedef struct {
+    const MSA *bases;
+    MSG(msm_src_t) src;
+    size_t n;
+    bool ones_in_pippenger;
+    unsigned c, chunks;
+    MSX *partial; /* one window sum per task */
+    MSG(msm_worker_t) * w;
+} MSG(msm_bucket_ctx_t);
+
+/* bucket[|d| - 1] += sign(d)·p, d != 0. */
+static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSA *p, int d)
+{
+    if (d > 0) {
+        MSG(xyzz_add_affine_vartime)(&bucket[d - 1], &bucket[d - 1], p);
+    } else {
+        MSA q;
+        MSG(affine_neg)(&q, p);
+        MSG(xyzz_add_affine_vartime)(&bucket[-d - 1], &bucket[-d - 1], &q);
+    }
+}
+
+/*
+ * Task t = (window t / P, point range t % P): fill the buckets from the
+ * range's digits, then r = Σ_j (j + 1)·bucket[j] by the running sum
+ *     run = Σ_{i >= j} bucket[i],  sum = Σ_j run_j,
+ * 2 XYZZ additions per bucket. The bucket of the next point is prefetched
+ * while the current one is added (the arrays exceed L2 for c >= 13).
+ */
+static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    const MSG(msm_bucket_ctx_t) *ctx = vctx;
+    MSG(msm_worker_t) *wk = &ctx->w[worker];
+    size_t nb = (size_t)1 << (ctx->c - 1);
+    if (!wk->buckets) {
+        wk->buckets = malloc(nb * sizeof(MSX));
+        if (!wk->buckets) {
+            wk->nomem = true;
+            return;
+        }
+    }
+    MSX *b = wk->buckets;
+    for (size_t t = begin; t < end; t++) {
+        unsigned w = (unsigned)(t / ctx->chunks);
+        size_t p = t % ctx->chunks;
+        size_t lo = ctx->n * p / ctx->chunks, hi = ctx->n * (p + 1) / ctx->chunks;
+        for (size_t j = 0; j < nb; j++)
+            MSG(xyzz_set_infinity)(&b[j]);
+        size_t pending_i = 0;
+        int pending_d = 0;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t k[EC_SCALAR_LIMBS];
+            unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
+            if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ctx->ones_in_pippenger))
+                continue;
+            int d = cuzk_msm_digit(k, w, ctx->c);
+            if (d == 0)
+                continue;
+            __builtin_prefetch(&b[(d > 0 ? d : -d) - 1], 1);
+            __builtin_prefetch(&ctx->bases[i]);
+            if (pending_d)
+                MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+            pending_i = i;
+            pending_d = d;
+            wk->bucket_adds++;
+        }
+        if (pending_d)
+            MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+        MSX run, sum;
+        MSG(xyzz_set_infinity)(&run);
+        MSG(xyzz_set_infinity)(&sum);
+        for (size_t j = nb; j-- > 0;) {
+            MSG(xyzz_add_vartime)(&run, &run, &b[j]);
+            MSG(xyzz_add_vartime)(&sum, &sum, &run);
+        }
+        ctx->partial[t] = sum;
+    }
+}
+
+/* ---- the whole MSM ------------------------------------------------------ */
+
+static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src, size_t n,
+                                   const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
+                                   cuzk_pool_t *pool)
+{
+    cuzk_msm_opts_t o = opts ? *opts : (cuzk_msm_opts_t){0};
+    assert(r && (n == 0 || (bases && (src.mont || src.canon))));
+    assert(o.window <= CUZK_MSM_WINDOW_MAX);
+    unsigned T = cuzk_pool_threads(pool);
+    MSG(msm_worker_t) *w = MSG(msm_workers_new_)(T);
+    if (!w)
+        return CUZK_ENOMEM;
+
+    cuzk_msm_stats_t st = {0};
+    MSX acc;
+    MSG(msm_pass_classify_)
+    (&st.counts, &acc, o.ones_in_pippenger ? NULL : bases, src, NULL, n, w, T, pool);
+    size_t n_pip = st.counts.other + (o.ones_in_pippenger ? st.counts.one : 0);
+    unsigned bits = st.counts.bits ? st.counts.bits : 1;
+
+    if (n_pip > 0) {
+        cuzk_msm_plan(&st.plan, n_pip, bits, T, o.window);
+        unsigned W = st.plan.windows, P = st.plan.chunks, c = st.plan.window;
+        size_t tasks = (size_t)W * P;
+        assert(n <= SIZE_MAX / P);
+        MSX *partial = malloc(tasks * sizeof(MSX));
+        if (!partial) {
+            MSG(msm_workers_free_)(w, T);
+            return CUZK_ENOMEM;
+        }
+        MSG(msm_bucket_ctx_t) ctx = {bases, src, n, o.ones_in_pippenger, c, P, partial, w};
+        cuzk_pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
+        bool nomem = false;
+        for (unsigned t = 0; t < T; t++)
+            nomem |= w[t].nomem;
+        if (nomem) {
+            free(partial);
+            MSG(msm_workers_free_)(w, T);
+            return CUZK_ENOMEM;
+        }
+        /* Horner from the top window: tot = 2^c·tot + S_w, S_w = Σ_p partial. */
+        MSX tot;
+        MSG(xyzz_set_infinity)(&tot);
+        for (unsigned win = W; win-- > 0;) {
+            if (win + 1 < W)
+                for (unsigned i = 0; i < c; i++)
+                    MSG(xyzz_dbl)(&tot, &tot);
+            for (unsigned p = 0; p < P; p++)
+                MSG(xyzz_add_vartime)(&tot, &tot, &partial[(size_t)win * P + p]);
+        }
+        MSG(xyzz_add_vartime)(&acc, &acc, &tot);
+        free(partial);
+        st.reduce_adds = (uint64_t)tasks << c;
+    }
+
+    MSA a;
+    MSG(xyzz_to_affine)(&a, &acc);
+    MSG(jac_from_affine)(r, &a);
+    for (unsigned t = 0; t < T; t++) {
+        st.ones_adds += w[t].ones_adds;
+        st.bucket_adds += w[t].bucket_adds;
+    }
+    MSG(msm_workers_free_)(w, T);
+    if (stats)
+        *stats = st;
+    return CUZK_OK;
+}
+
+cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
+                               cuzk_pool_t *pool)
+{
+    MSG(msm_src_t) src = {scalars, NULL};
+    return MSG(msm_run_)(r, bases, src, n, NULL, NULL, pool);
+}
+
+cuzk_status_t MSG(msm_canonical_vartime)(MSJ *r, const MSA *bases,
+                                         const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
+                                         cuzk_pool_t *pool)
+{
+    MSG(msm_src_t) src = {NULL, scalars};
+    return MSG(msm_run_)(r, bases, src, n, NULL, NULL, pool);
+}
+
+cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
+                                     const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
+                                     cuzk_pool_t *pool)
+{
+    MSG(msm_src_t) src = {scalars, NULL};
+    return MSG(msm_run_)(r, bases, src, n, opts, stats, pool);
+}
+
+cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
+                                size_t n, cuzk_pool_t *pool)
+{
+    assert(counts && (n == 0 || scalars));
+    unsigned T = cuzk_pool_threads(pool);
+    MSG(msm_worker_t) *w = MSG(msm_workers_new_)(T);
+    if (!w)
+        return CUZK_ENOMEM;
+    MSG(msm_src_t) src = {scalars, NULL};
+    MSX unused;
+    MSG(msm_pass_classify_)(counts, &unused, NULL, src, cls, n, w, T, pool);
+    MSG(msm_workers_free_)(w, T);
+    return CUZK_OK;
+}
+
+/* ---- benchmark ---------------------------------------------------------- */
+
+cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n, bool porep,
+                             const cuzk_msm_opts_t *opts, uint64_t seed, cuzk_pool_t *pool)
+{
+    assert(seconds && stats);
+    cuzk_rng_t rng;
+    cuzk_rng_seed(&rng, seed);
+    MSA *bases = malloc((n ? n : 1) * sizeof(MSA));
+    MSJ *walk = malloc((n ? n : 1) * sizeof(MSJ));
+    MSFT *scalars = malloc((n ? n : 1) * sizeof(MSFT));
+    cuzk_status_t st = CUZK_ENOMEM;
+    if (!bases || !walk || !scalars)
+        goto out;
+    MSA g;
+    MSJ step[4], acc;
+    MSG(generator)(&g);
+    for (int s = 0; s < 4; s++) {
+        uint64_t k[EC_SCALAR_LIMBS];
+        for (int l = 0; l < EC_SCALAR_LIMBS; l++)
+            k[l] = cuzk_rng_next(&rng);
+        MSG(jac_from_affine)(&step[s], &g);
+        MSG(jac_mul_vartime)(&step[s], &step[s], k);
+    }
+    acc = step[0];
+    for (size_t i = 0; i < n; i++) {
+        MSG(jac_add_vartime)(&acc, &acc, &step[cuzk_rng_next(&rng) & 3]);
+        walk[i] = acc;
+    }
+    MSG(jacs_to_affine_vartime)(bases, walk, n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned roll = (unsigned)(cuzk_rng_next(&rng) % 100);
+        if (porep && roll < 45) {
+            MSF(set_zero)(&scalars[i]);
+        } else if (porep && roll < 90) {
+            MSF(set_one)(&scalars[i]);
+        } else {
+            st = MSF(random)(&scalars[i], &rng);
+            if (st != CUZK_OK)
+                goto out;
+        }
+    }
+    struct timespec t0, t1;
+    MSJ r;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = MSG(msm_tuned_vartime)(&r, bases, scalars, n, opts, stats, pool);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+out:
+    free(bases);
+    free(walk);
+    free(scalars);
+    return st;
+}

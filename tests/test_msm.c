@@ -1,0 +1,149 @@
+/*
+ * Multi-scalar multiplication (src/msm/): the signed-digit recoding against
+ * GMP, the window plan, and for G1 and G2 of both curves the MSM against the
+ * naive Σ k_i·P_i (sizes 0, 1, 2, 3, non-powers of two up to 2^10; scalars
+ * 0, 1, r - 1, random, all zero, all one, porep-like; bases at infinity,
+ * repeated and negated), the same bytes for every pool and window, the
+ * canonical-scalar variant and the classification. The per-group tests are
+ * one template, test_msm_tmpl.h.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
+#include "msm/msm.h"
+#include "test_util.h"
+#include "util/pool.h"
+
+/* The caller alone, then pools of 1, 2 and 3 threads (set up in main). */
+enum { NPOOLS = 4 };
+static cuzk_pool_t *pools[NPOOLS];
+
+/* The kinds of scalar vectors the group tests draw (test_msm_tmpl.h). */
+enum { TM_RANDOM, TM_SPECIAL, TM_ZEROS, TM_ONES, TM_POREP };
+
+static int setup_pools(void **state)
+{
+    (void)state;
+    static const unsigned threads[NPOOLS] = {0, 1, 2, 3};
+    for (int i = 1; i < NPOOLS; i++) {
+        cuzk_status_t st;
+        pools[i] = cuzk_pool_new(threads[i], &st);
+        if (!pools[i] || st != CUZK_OK)
+            return -1;
+    }
+    return 0;
+}
+
+static int teardown_pools(void **state)
+{
+    (void)state;
+    for (int i = 1; i < NPOOLS; i++)
+        cuzk_pool_free(pools[i]);
+    return 0;
+}
+
+/* Σ d_w 2^(wc) = k with every digit in [-2^(c-1), 2^(c-1)], for random
+ * scalars of every length and every window, and the extreme 2^256 - 1. */
+static void test_digits(void **state)
+{
+    (void)state;
+    mpz_t k, sum, term;
+    mpz_inits(k, sum, term, NULL);
+    for (int it = 0; it < test_iters(200); it++) {
+        uint64_t v[4];
+        for (int l = 0; l < 4; l++)
+            v[l] = cuzk_rng_next(&test_rng);
+        unsigned bits = 1 + (unsigned)(cuzk_rng_next(&test_rng) % 256);
+        if (it == 0)
+            bits = 256;
+        for (unsigned l = 0; l < 4; l++) {
+            if (bits <= 64 * l)
+                v[l] = 0;
+            else if (bits < 64 * (l + 1))
+                v[l] &= ((uint64_t)1 << (bits - 64 * l)) - 1;
+        }
+        if (it == 0)
+            v[0] = v[1] = v[2] = v[3] = ~(uint64_t)0;
+        test_mpz_from_limbs(k, v, 4);
+        for (unsigned c = 1; c <= CUZK_MSM_WINDOW_MAX; c++) {
+            mpz_set_ui(sum, 0);
+            for (unsigned w = 0; w < bits / c + 1; w++) {
+                int d = cuzk_msm_digit(v, w, c);
+                assert_true(d >= -(1 << (c - 1)) && d <= (1 << (c - 1)));
+                mpz_set_si(term, d);
+                mpz_mul_2exp(term, term, w * c);
+                mpz_add(sum, sum, term);
+            }
+            if (mpz_cmp(sum, k) != 0)
+                fail_msg("digits of a %u-bit scalar, c = %u, do not sum to it", bits, c);
+        }
+    }
+    mpz_clears(k, sum, term, NULL);
+}
+
+/* The plan: forced windows are kept; the model's window grows with n, stays
+ * within bounds, and takes more ranges only when there are spare threads. */
+static void test_plan(void **state)
+{
+    (void)state;
+    cuzk_msm_plan_t p, q;
+    for (unsigned c = 1; c <= CUZK_MSM_WINDOW_MAX; c++) {
+        cuzk_msm_plan(&p, 1000, 255, 3, c);
+        assert_int_equal(p.window, c);
+        assert_int_equal(p.windows, 255 / c + 1);
+    }
+    unsigned last = 0;
+    for (size_t n = 1; n <= ((size_t)1 << 30); n *= 4) {
+        cuzk_msm_plan(&p, n, 255, 1, 0);
+        assert_true(p.window >= 1 && p.window <= CUZK_MSM_WINDOW_AUTO_MAX);
+        assert_true(p.window >= last);
+        assert_int_equal(p.chunks, 1);
+        last = p.window;
+        cuzk_msm_plan(&q, n, 255, 64, 0);
+        if (n >= ((size_t)1 << 20)) /* enough tasks for every thread */
+            assert_true(q.chunks * q.windows >= 64);
+    }
+    cuzk_msm_plan(&p, (size_t)1 << 20, 255, 1, 0);
+    assert_int_equal(p.window, 16);
+}
+
+#define TM_G bls381_g1
+#define TM_R bls381_fr
+#include "test_msm_tmpl.h"
+
+#define TM_G bls381_g2
+#define TM_R bls381_fr
+#include "test_msm_tmpl.h"
+
+#define TM_G bn254_g1
+#define TM_R bn254_fr
+#include "test_msm_tmpl.h"
+
+#define TM_G bn254_g2
+#define TM_R bn254_fr
+#include "test_msm_tmpl.h"
+
+#define GROUP_TESTS(g)                                                                             \
+    cmocka_unit_test(test_##g##_small), cmocka_unit_test(test_##g##_special_bases),                \
+        cmocka_unit_test(test_##g##_large), cmocka_unit_test(test_##g##_canonical),                \
+        cmocka_unit_test(test_##g##_classify)
+
+int main(void)
+{
+    test_seed_init("test_msm");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_digits), cmocka_unit_test(test_plan), GROUP_TESTS(bls381_g1),
+        GROUP_TESTS(bls381_g2),        GROUP_TESTS(bn254_g1),       GROUP_TESTS(bn254_g2),
+    };
+    return cmocka_run_group_tests(tests, setup_pools, teardown_pools);
+}
