@@ -48,29 +48,29 @@ static inline uint64_t fp_mac(uint64_t t, uint64_t a, uint64_t b, uint64_t *carr
  * m = (t[0] + a[0]·b[i])·inv mod 2^64, the two carry chains A (product) and
  * C (reduction) running side by side.
  */
-#define FP_DEFINE_MONT_MUL_PORTABLE(N)                                                     \
-    void fp_mont_mul##N##_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N], \
-                                   const uint64_t p[N], uint64_t inv)                      \
-    {                                                                                      \
-        uint64_t t[N] = {0};                                                               \
-        _Pragma("GCC unroll 8") for (int i = 0; i < N; i++)                               \
-        {                                                                                  \
-            uint64_t ca = 0, cm = 0;                                                       \
-            t[0] = fp_mac(t[0], a[0], b[i], &ca);                                          \
-            uint64_t m = t[0] * inv;                                                       \
-            (void)fp_mac(t[0], m, p[0], &cm); /* low word is 0 by the choice of m */       \
-            _Pragma("GCC unroll 8") for (int j = 1; j < N; j++)                           \
-            {                                                                              \
-                t[j] = fp_mac(t[j], a[j], b[i], &ca);                                      \
-                t[j - 1] = fp_mac(t[j], m, p[j], &cm);                                     \
-            }                                                                              \
-            t[N - 1] = ca + cm; /* < 2^64: t < 2p < 2^(64N) after the row */               \
-        }                                                                                  \
-        /* t < 2p: subtract p once unless that borrows */                                  \
-        uint64_t d[N];                                                                     \
-        uint64_t borrow = 0;                                                               \
-        _Pragma("GCC unroll 8") for (int j = 0; j < N; j++) d[j] = fp_sbb(t[j], p[j], &borrow); \
-        uint64_t keep = (uint64_t)0 - borrow; /* all ones: t < p, keep t */                \
+#define FP_DEFINE_MONT_MUL_PORTABLE(N)                                                             \
+    void fp_mont_mul##N##_portable(uint64_t r[N], const uint64_t a[N], const uint64_t b[N],        \
+                                   const uint64_t p[N], uint64_t inv)                              \
+    {                                                                                              \
+        uint64_t t[N] = {0};                                                                       \
+        _Pragma("GCC unroll 8") for (int i = 0; i < N; i++)                                        \
+        {                                                                                          \
+            uint64_t ca = 0, cm = 0;                                                               \
+            t[0] = fp_mac(t[0], a[0], b[i], &ca);                                                  \
+            uint64_t m = t[0] * inv;                                                               \
+            (void)fp_mac(t[0], m, p[0], &cm); /* low word is 0 by the choice of m */               \
+            _Pragma("GCC unroll 8") for (int j = 1; j < N; j++)                                    \
+            {                                                                                      \
+                t[j] = fp_mac(t[j], a[j], b[i], &ca);                                              \
+                t[j - 1] = fp_mac(t[j], m, p[j], &cm);                                             \
+            }                                                                                      \
+            t[N - 1] = ca + cm; /* < 2^64: t < 2p < 2^(64N) after the row */                       \
+        }                                                                                          \
+        /* t < 2p: subtract p once unless that borrows */                                          \
+        uint64_t d[N];                                                                             \
+        uint64_t borrow = 0;                                                                       \
+        _Pragma("GCC unroll 8") for (int j = 0; j < N; j++) d[j] = fp_sbb(t[j], p[j], &borrow);    \
+        uint64_t keep = (uint64_t)0 - borrow; /* all ones: t < p, keep t */                        \
         _Pragma("GCC unroll 8") for (int j = 0; j < N; j++) r[j] = (t[j] & keep) | (d[j] & ~keep); \
     }
 

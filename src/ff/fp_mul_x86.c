@@ -50,49 +50,49 @@
 #if FP_HAVE_ADX_KERNELS
 
 #define FP_S_(x) #x
-#define FP_S(x) FP_S_(x)
+#define FP_S(x)  FP_S_(x)
 
 /* One partial product of the row: t_j += lo (OF chain), t_j1 += hi (CF). */
-#define FP_MULADD(src, off, tj, tj1)                                                        \
-    "mulxq " #off "(%[" #src "]), %[lo], %[hi]\n\t"                                        \
-    "adoxq %[lo], %[" #tj "]\n\t"                                                          \
+#define FP_MULADD(src, off, tj, tj1)                                                               \
+    "mulxq " #off "(%[" #src "]), %[lo], %[hi]\n\t"                                                \
+    "adoxq %[lo], %[" #tj "]\n\t"                                                                  \
     "adcxq %[hi], %[" #tj1 "]\n\t"
 
 /* Close both chains into the top word: CF is already 0 (the last adcx
  * cannot carry out, see above); add the pending OF through a zero. */
-#define FP_CLOSE_OF(top)                                                                    \
-    "movl $0, %k[lo]\n\t"                                                                   \
+#define FP_CLOSE_OF(top)                                                                           \
+    "movl $0, %k[lo]\n\t"                                                                          \
     "adoxq %[lo], %[" #top "]\n\t"
 
 /* Row for N = 4 over the register window (t0 .. t4), t4 = 0 on entry. */
-#define FP_ROW4(boff, t0, t1, t2, t3, t4)                                                   \
-    "movq " #boff "(%[b]), %%rdx\n\t"                                                       \
-    "xorl %k[lo], %k[lo]\n\t" /* CF = OF = 0 */                                             \
-    FP_MULADD(a, 0, t0, t1) FP_MULADD(a, 8, t1, t2) FP_MULADD(a, 16, t2, t3)                \
-    FP_MULADD(a, 24, t3, t4) FP_CLOSE_OF(t4)                                                \
-    "movq %[" #t0 "], %%rdx\n\t"                                                            \
-    "imulq %[inv], %%rdx\n\t" /* m = t0·inv mod 2^64 */                                      \
-    "xorl %k[lo], %k[lo]\n\t"                                                               \
-    FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3)                \
-    FP_MULADD(p, 24, t3, t4)                                                                \
-    "adoxq %[" #t0 "], %[" #t4 "]\n\t" /* t0 is 0 here: closes the OF chain */
+#define FP_ROW4(boff, t0, t1, t2, t3, t4)                                                          \
+    "movq " #boff "(%[b]), %%rdx\n\t"                                                              \
+    "xorl %k[lo], %k[lo]\n\t" /* CF = OF = 0 */                                                    \
+        FP_MULADD(a, 0, t0, t1) FP_MULADD(a, 8, t1, t2) FP_MULADD(a, 16, t2, t3) FP_MULADD(a, 24,  \
+                                                                                           t3, t4) \
+            FP_CLOSE_OF(t4) "movq %[" #t0 "], %%rdx\n\t"                                           \
+                            "imulq %[inv], %%rdx\n\t" /* m = t0·inv mod 2^64 */                   \
+                            "xorl %k[lo], %k[lo]\n\t" FP_MULADD(p, 0, t0, t1)                      \
+                                FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3) FP_MULADD(        \
+                                    p, 24, t3, t4) "adoxq %[" #t0 "], %[" #t4                      \
+                                                   "]\n\t" /* t0 is 0 here: closes the OF chain */
 
 /* Row for N = 6 over the register window (t0 .. t6), t6 = 0 on entry. */
-#define FP_ROW6(boff, t0, t1, t2, t3, t4, t5, t6)                                           \
-    "movq " #boff "(%[b]), %%rdx\n\t"                                                       \
-    "xorl %k[lo], %k[lo]\n\t"                                                               \
-    FP_MULADD(a, 0, t0, t1) FP_MULADD(a, 8, t1, t2) FP_MULADD(a, 16, t2, t3)                \
-    FP_MULADD(a, 24, t3, t4) FP_MULADD(a, 32, t4, t5) FP_MULADD(a, 40, t5, t6)              \
-    FP_CLOSE_OF(t6)                                                                         \
-    "movq %[" #t0 "], %%rdx\n\t"                                                            \
-    "imulq %[inv], %%rdx\n\t"                                                               \
-    "xorl %k[lo], %k[lo]\n\t"                                                               \
-    FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3)                \
-    FP_MULADD(p, 24, t3, t4) FP_MULADD(p, 32, t4, t5) FP_MULADD(p, 40, t5, t6)              \
-    "adoxq %[" #t0 "], %[" #t6 "]\n\t"
+#define FP_ROW6(boff, t0, t1, t2, t3, t4, t5, t6)                                                  \
+    "movq " #boff "(%[b]), %%rdx\n\t"                                                              \
+    "xorl %k[lo], %k[lo]\n\t" FP_MULADD(a, 0, t0, t1) FP_MULADD(a, 8, t1, t2)                      \
+        FP_MULADD(a, 16, t2, t3) FP_MULADD(a, 24, t3, t4) FP_MULADD(a, 32, t4, t5)                 \
+            FP_MULADD(a, 40, t5, t6)                                                               \
+                FP_CLOSE_OF(t6) "movq %[" #t0 "], %%rdx\n\t"                                       \
+                                "imulq %[inv], %%rdx\n\t"                                          \
+                                "xorl %k[lo], %k[lo]\n\t" FP_MULADD(p, 0, t0, t1)                  \
+                                    FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3)               \
+                                        FP_MULADD(p, 24, t3, t4) FP_MULADD(p, 32, t4, t5)          \
+                                            FP_MULADD(p, 40, t5, t6) "adoxq %[" #t0 "], %[" #t6    \
+                                                                     "]\n\t"
 
 /* d = t - p[off] with borrow, into a scratch register s. */
-#define FP_SUBP(first, off, tj, s)                                                          \
+#define FP_SUBP(first, off, tj, s)                                                                 \
     "movq %[" #tj "], %[" #s "]\n\t" first " " #off "(%[p]), %[" #s "]\n\t"
 /* t = d when the subtraction did not borrow (t >= p). */
 #define FP_TAKE(tj, s) "cmovncq %[" #s "], %[" #tj "]\n\t"
@@ -100,30 +100,27 @@
 /*
  * N = 4: 16 + 16 mulx, 4 imul. 11 registers. 25 ns (portable 30 ns).
  */
-void fp_mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
-                      const uint64_t p[4], uint64_t inv)
+void fp_mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t p[4],
+                      uint64_t inv)
 {
     uint64_t t0, t1, t2, t3, t4, lo, hi, rdx;
     const uint64_t *pa = a, *pb = b;
-    __asm__("xorl %k[t0], %k[t0]\n\t"
-            "xorl %k[t1], %k[t1]\n\t"
-            "xorl %k[t2], %k[t2]\n\t"
-            "xorl %k[t3], %k[t3]\n\t"
-            "xorl %k[t4], %k[t4]\n\t"
-            FP_ROW4(0, t0, t1, t2, t3, t4)  /* result window t1..t4, t0 = 0 */
-            FP_ROW4(8, t1, t2, t3, t4, t0)
-            FP_ROW4(16, t2, t3, t4, t0, t1)
+    __asm__(
+        "xorl %k[t0], %k[t0]\n\t"
+        "xorl %k[t1], %k[t1]\n\t"
+        "xorl %k[t2], %k[t2]\n\t"
+        "xorl %k[t3], %k[t3]\n\t"
+        "xorl %k[t4], %k[t4]\n\t" FP_ROW4(0, t0, t1, t2, t3, t4) /* result window t1..t4, t0 = 0 */
+        FP_ROW4(8, t1, t2, t3, t4, t0) FP_ROW4(16, t2, t3, t4, t0, t1)
             FP_ROW4(24, t3, t4, t0, t1, t2) /* t = (t4, t0, t1, t2) */
-            /* scratch: lo, hi, rdx, t3 (zero) */
-            FP_SUBP("subq", 0, t4, lo)
-            FP_SUBP("sbbq", 8, t0, hi)
-            FP_SUBP("sbbq", 16, t1, rdx)
-            FP_SUBP("sbbq", 24, t2, t3)
-            FP_TAKE(t4, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, t3)
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx), [a] "+&r"(pa), [b] "+&r"(pb)
-            : [p] "r"(p), [inv] "rm"(inv)
-            : "cc", "memory"); /* reads a, b, p */
+        /* scratch: lo, hi, rdx, t3 (zero) */
+        FP_SUBP("subq", 0, t4, lo) FP_SUBP("sbbq", 8, t0, hi) FP_SUBP("sbbq", 16, t1, rdx)
+            FP_SUBP("sbbq", 24, t2, t3) FP_TAKE(t4, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx)
+                FP_TAKE(t2, t3)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx), [a] "+&r"(pa), [b] "+&r"(pb)
+        : [p] "r"(p), [inv] "rm"(inv)
+        : "cc", "memory"); /* reads a, b, p */
     r[0] = t4;
     r[1] = t0;
     r[2] = t1;
@@ -133,8 +130,8 @@ void fp_mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
 /*
  * N = 6: 36 + 36 mulx, 6 imul. 13 registers. 49 ns (portable 60 ns).
  */
-void fp_mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
-                      const uint64_t p[6], uint64_t inv)
+void fp_mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t p[6],
+                      uint64_t inv)
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
     const uint64_t *pa = a, *pb = b;
@@ -144,22 +141,15 @@ void fp_mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
             "xorl %k[t3], %k[t3]\n\t"
             "xorl %k[t4], %k[t4]\n\t"
             "xorl %k[t5], %k[t5]\n\t"
-            "xorl %k[t6], %k[t6]\n\t"
-            FP_ROW6(0, t0, t1, t2, t3, t4, t5, t6)
-            FP_ROW6(8, t1, t2, t3, t4, t5, t6, t0)
-            FP_ROW6(16, t2, t3, t4, t5, t6, t0, t1)
-            FP_ROW6(24, t3, t4, t5, t6, t0, t1, t2)
-            FP_ROW6(32, t4, t5, t6, t0, t1, t2, t3)
-            FP_ROW6(40, t5, t6, t0, t1, t2, t3, t4) /* t = (t6, t0, t1, t2, t3, t4) */
+            "xorl %k[t6], %k[t6]\n\t" FP_ROW6(0, t0, t1, t2, t3, t4, t5, t6)
+                FP_ROW6(8, t1, t2, t3, t4, t5, t6, t0) FP_ROW6(16, t2, t3, t4, t5, t6, t0, t1)
+                    FP_ROW6(24, t3, t4, t5, t6, t0, t1, t2) FP_ROW6(32, t4, t5, t6, t0, t1, t2, t3)
+                        FP_ROW6(40, t5, t6, t0, t1, t2, t3, t4) /* t = (t6, t0, t1, t2, t3, t4) */
             /* scratch: lo, hi, rdx, a, b, t5 (zero) */
-            FP_SUBP("subq", 0, t6, lo)
-            FP_SUBP("sbbq", 8, t0, hi)
-            FP_SUBP("sbbq", 16, t1, rdx)
-            FP_SUBP("sbbq", 24, t2, a)
-            FP_SUBP("sbbq", 32, t3, b)
-            FP_SUBP("sbbq", 40, t4, t5)
-            FP_TAKE(t6, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, a) FP_TAKE(t3, b)
-            FP_TAKE(t4, t5)
+            FP_SUBP("subq", 0, t6, lo) FP_SUBP("sbbq", 8, t0, hi) FP_SUBP("sbbq", 16, t1, rdx)
+                FP_SUBP("sbbq", 24, t2, a) FP_SUBP("sbbq", 32, t3, b) FP_SUBP("sbbq", 40, t4, t5)
+                    FP_TAKE(t6, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, a) FP_TAKE(t3, b)
+                        FP_TAKE(t4, t5)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
               [a] "+&r"(pa), [b] "+&r"(pb)
@@ -202,35 +192,32 @@ void fp_mont_mul6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
 
 /* Reduction row over the window (t0 .. tN), tN = 0 on entry; afterwards
  * t0 = 0 and the value is (t1 .. tN). */
-#define FP_REDC4(t0, t1, t2, t3, t4)                                                        \
-    "movq %[" #t0 "], %%rdx\n\t"                                                            \
-    "imulq %[inv], %%rdx\n\t"                                                               \
-    "xorl %k[lo], %k[lo]\n\t"                                                               \
-    FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3)                \
-    FP_MULADD(p, 24, t3, t4)                                                                \
-    "adoxq %[" #t0 "], %[" #t4 "]\n\t"
+#define FP_REDC4(t0, t1, t2, t3, t4)                                                               \
+    "movq %[" #t0 "], %%rdx\n\t"                                                                   \
+    "imulq %[inv], %%rdx\n\t"                                                                      \
+    "xorl %k[lo], %k[lo]\n\t" FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2)                      \
+        FP_MULADD(p, 16, t2, t3) FP_MULADD(p, 24, t3, t4) "adoxq %[" #t0 "], %[" #t4 "]\n\t"
 
-#define FP_REDC6(t0, t1, t2, t3, t4, t5, t6)                                                \
-    "movq %[" #t0 "], %%rdx\n\t"                                                            \
-    "imulq %[inv], %%rdx\n\t"                                                               \
-    "xorl %k[lo], %k[lo]\n\t"                                                               \
-    FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2) FP_MULADD(p, 16, t2, t3)                \
-    FP_MULADD(p, 24, t3, t4) FP_MULADD(p, 32, t4, t5) FP_MULADD(p, 40, t5, t6)              \
-    "adoxq %[" #t0 "], %[" #t6 "]\n\t"
+#define FP_REDC6(t0, t1, t2, t3, t4, t5, t6)                                                       \
+    "movq %[" #t0 "], %%rdx\n\t"                                                                   \
+    "imulq %[inv], %%rdx\n\t"                                                                      \
+    "xorl %k[lo], %k[lo]\n\t" FP_MULADD(p, 0, t0, t1) FP_MULADD(p, 8, t1, t2)                      \
+        FP_MULADD(p, 16, t2, t3) FP_MULADD(p, 24, t3, t4) FP_MULADD(p, 32, t4, t5)                 \
+            FP_MULADD(p, 40, t5, t6) "adoxq %[" #t0 "], %[" #t6 "]\n\t"
 
 /* s[k] = x (k a word index of the stack buffer). */
 #define FP_PUT(k, x) "movq %[" #x "], 8*" #k "+%[s]\n\t"
 
 /* Pass B for words 2k, 2k+1: wl = 2·s[2k] + lo(a_k^2), wh = 2·s[2k+1] +
  * hi(a_k^2) + carries; both chains open. */
-#define FP_DIAG(k, wl, wh)                                                                  \
-    "movq 8*" #k "(%[a]), %%rdx\n\t"                                                        \
-    "mulxq %%rdx, %[lo], %[hi]\n\t"                                                         \
-    "movq 16*" #k "+%[s], %[" #wl "]\n\t"                                                   \
-    "adoxq %[" #wl "], %[" #wl "]\n\t"                                                      \
-    "adcxq %[lo], %[" #wl "]\n\t"                                                           \
-    "movq 16*" #k "+8+%[s], %[" #wh "]\n\t"                                                 \
-    "adoxq %[" #wh "], %[" #wh "]\n\t"                                                      \
+#define FP_DIAG(k, wl, wh)                                                                         \
+    "movq 8*" #k "(%[a]), %%rdx\n\t"                                                               \
+    "mulxq %%rdx, %[lo], %[hi]\n\t"                                                                \
+    "movq 16*" #k "+%[s], %[" #wl "]\n\t"                                                          \
+    "adoxq %[" #wl "], %[" #wl "]\n\t"                                                             \
+    "adcxq %[lo], %[" #wl "]\n\t"                                                                  \
+    "movq 16*" #k "+8+%[s], %[" #wh "]\n\t"                                                        \
+    "adoxq %[" #wh "], %[" #wh "]\n\t"                                                             \
     "adcxq %[hi], %[" #wh "]\n\t"
 
 /*
@@ -248,49 +235,39 @@ void fp_mont_sqr4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t p[4], u
             "addq %[lo], %[t2]\n\t"
             "mulxq 24(%[a]), %[lo], %[t4]\n\t"
             "adcq %[lo], %[t3]\n\t"
-            "adcq $0, %[t4]\n\t"
-            FP_PUT(1, t1) FP_PUT(2, t2)
+            "adcq $0, %[t4]\n\t" FP_PUT(1, t1) FP_PUT(2, t2)
             /* row 1: a1·(a2, a3) into words 3 .. 5 (t3, t4, t1) */
             "movq 8(%[a]), %%rdx\n\t"
             "xorl %k[t2], %k[t2]\n\t"
-            "xorl %k[t1], %k[t1]\n\t"
-            FP_MULADD(a, 16, t3, t4) FP_MULADD(a, 24, t4, t1)
-            "adoxq %[t2], %[t1]\n\t"
-            FP_PUT(3, t3)
+            "xorl %k[t1], %k[t1]\n\t" FP_MULADD(a, 16, t3, t4)
+                FP_MULADD(a, 24, t4, t1) "adoxq %[t2], %[t1]\n\t" FP_PUT(3, t3)
             /* row 2: a2·a3 into words 5, 6 (t1, t2) */
             "movq 16(%[a]), %%rdx\n\t"
             "mulxq 24(%[a]), %[lo], %[t2]\n\t"
             "addq %[lo], %[t1]\n\t"
-            "adcq $0, %[t2]\n\t"
-            FP_PUT(4, t4) FP_PUT(5, t1) FP_PUT(6, t2)
-            "movq $0, 8*7+%[s]\n\t"
-            /* B: word 0 is lo(a0^2) (s[0] would be 0); low half to t0 .. t3 */
-            "xorl %k[t4], %k[t4]\n\t"
-            "movq 0(%[a]), %%rdx\n\t"
-            "mulxq %%rdx, %[t0], %[hi]\n\t"
-            "movq 8+%[s], %[t1]\n\t"
-            "adoxq %[t1], %[t1]\n\t"
-            "adcxq %[hi], %[t1]\n\t"
-            FP_DIAG(1, t2, t3)
-            FP_DIAG(2, t4, rdx) FP_PUT(4, t4)
-            "movq %%rdx, 8*5+%[s]\n\t"
-            FP_DIAG(3, t4, rdx) FP_PUT(6, t4)
-            "movq %%rdx, 8*7+%[s]\n\t"
-            /* C: reduce (t0 .. t3), add (s[4] .. s[7]) */
-            "xorl %k[t4], %k[t4]\n\t"
-            FP_REDC4(t0, t1, t2, t3, t4)
-            FP_REDC4(t1, t2, t3, t4, t0)
-            FP_REDC4(t2, t3, t4, t0, t1)
-            FP_REDC4(t3, t4, t0, t1, t2) /* t = (t4, t0, t1, t2) */
+            "adcq $0, %[t2]\n\t" FP_PUT(4, t4) FP_PUT(5, t1) FP_PUT(
+                6, t2) "movq $0, 8*7+%[s]\n\t"
+                       /* B: word 0 is lo(a0^2) (s[0] would be 0); low half to t0 .. t3 */
+                       "xorl %k[t4], %k[t4]\n\t"
+                       "movq 0(%[a]), %%rdx\n\t"
+                       "mulxq %%rdx, %[t0], %[hi]\n\t"
+                       "movq 8+%[s], %[t1]\n\t"
+                       "adoxq %[t1], %[t1]\n\t"
+                       "adcxq %[hi], %[t1]\n\t" FP_DIAG(1, t2, t3) FP_DIAG(2, t4, rdx)
+                           FP_PUT(4, t4) "movq %%rdx, 8*5+%[s]\n\t" FP_DIAG(3, t4, rdx)
+                               FP_PUT(6, t4) "movq %%rdx, 8*7+%[s]\n\t"
+                                             /* C: reduce (t0 .. t3), add (s[4] .. s[7]) */
+                                             "xorl %k[t4], %k[t4]\n\t" FP_REDC4(t0, t1, t2, t3, t4)
+                                                 FP_REDC4(t1, t2, t3, t4, t0)
+                                                     FP_REDC4(t2, t3, t4, t0, t1)
+                                                         FP_REDC4(t3, t4, t0, t1,
+                                                                  t2) /* t = (t4, t0, t1, t2) */
             "addq 8*4+%[s], %[t4]\n\t"
             "adcq 8*5+%[s], %[t0]\n\t"
             "adcq 8*6+%[s], %[t1]\n\t"
-            "adcq 8*7+%[s], %[t2]\n\t"
-            FP_SUBP("subq", 0, t4, lo)
-            FP_SUBP("sbbq", 8, t0, hi)
-            FP_SUBP("sbbq", 16, t1, rdx)
-            FP_SUBP("sbbq", 24, t2, t3)
-            FP_TAKE(t4, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, t3)
+            "adcq 8*7+%[s], %[t2]\n\t" FP_SUBP("subq", 0, t4, lo) FP_SUBP("sbbq", 8, t0, hi)
+                FP_SUBP("sbbq", 16, t1, rdx) FP_SUBP("sbbq", 24, t2, t3) FP_TAKE(t4, lo)
+                    FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, t3)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx), [s] "=m"(s), [a] "+&r"(pa)
             : [p] "r"(p), [inv] "rm"(inv)
@@ -320,59 +297,52 @@ void fp_mont_sqr6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], u
             "adcq %[lo], %[t4]\n\t"
             "mulxq 40(%[a]), %[lo], %[t6]\n\t"
             "adcq %[lo], %[t5]\n\t"
-            "adcq $0, %[t6]\n\t"
-            FP_PUT(1, t1) FP_PUT(2, t2)
+            "adcq $0, %[t6]\n\t" FP_PUT(1, t1) FP_PUT(2, t2)
             /* row 1: a1·(a2 .. a5) into words 3 .. 7 (t3 .. t6, t1) */
             "movq 8(%[a]), %%rdx\n\t"
             "xorl %k[t2], %k[t2]\n\t"
-            "xorl %k[t1], %k[t1]\n\t"
-            FP_MULADD(a, 16, t3, t4) FP_MULADD(a, 24, t4, t5) FP_MULADD(a, 32, t5, t6)
-            FP_MULADD(a, 40, t6, t1)
-            "adoxq %[t2], %[t1]\n\t"
-            FP_PUT(3, t3) FP_PUT(4, t4)
+            "xorl %k[t1], %k[t1]\n\t" FP_MULADD(a, 16, t3, t4) FP_MULADD(a, 24, t4, t5)
+                FP_MULADD(a, 32, t5, t6)
+                    FP_MULADD(a, 40, t6, t1) "adoxq %[t2], %[t1]\n\t" FP_PUT(3, t3) FP_PUT(4, t4)
             /* row 2: a2·(a3, a4, a5) into words 5 .. 8 (t5, t6, t1, t2) */
             "movq 16(%[a]), %%rdx\n\t"
             "xorl %k[t3], %k[t3]\n\t"
-            "xorl %k[t2], %k[t2]\n\t"
-            FP_MULADD(a, 24, t5, t6) FP_MULADD(a, 32, t6, t1) FP_MULADD(a, 40, t1, t2)
-            "adoxq %[t3], %[t2]\n\t"
-            FP_PUT(5, t5) FP_PUT(6, t6)
+            "xorl %k[t2], %k[t2]\n\t" FP_MULADD(a, 24, t5, t6) FP_MULADD(a, 32, t6, t1)
+                FP_MULADD(a, 40, t1, t2) "adoxq %[t3], %[t2]\n\t" FP_PUT(5, t5) FP_PUT(6, t6)
             /* row 3: a3·(a4, a5) into words 7 .. 9 (t1, t2, t3) */
             "movq 24(%[a]), %%rdx\n\t"
             "xorl %k[t4], %k[t4]\n\t"
-            "xorl %k[t3], %k[t3]\n\t"
-            FP_MULADD(a, 32, t1, t2) FP_MULADD(a, 40, t2, t3)
-            "adoxq %[t4], %[t3]\n\t"
-            /* row 4: a4·a5 into words 9, 10 (t3, t4) */
-            "movq 32(%[a]), %%rdx\n\t"
-            "mulxq 40(%[a]), %[lo], %[t4]\n\t"
-            "addq %[lo], %[t3]\n\t"
-            "adcq $0, %[t4]\n\t"
-            FP_PUT(7, t1) FP_PUT(8, t2) FP_PUT(9, t3) FP_PUT(10, t4)
-            "movq $0, 8*11+%[s]\n\t"
-            /* B: word 0 is lo(a0^2) (s[0] would be 0); low half to t0 .. t5 */
-            "xorl %k[t6], %k[t6]\n\t"
-            "movq 0(%[a]), %%rdx\n\t"
-            "mulxq %%rdx, %[t0], %[hi]\n\t"
-            "movq 8+%[s], %[t1]\n\t"
-            "adoxq %[t1], %[t1]\n\t"
-            "adcxq %[hi], %[t1]\n\t"
-            FP_DIAG(1, t2, t3)
-            FP_DIAG(2, t4, t5)
-            FP_DIAG(3, t6, rdx) FP_PUT(6, t6)
-            "movq %%rdx, 8*7+%[s]\n\t"
-            FP_DIAG(4, t6, rdx) FP_PUT(8, t6)
-            "movq %%rdx, 8*9+%[s]\n\t"
-            FP_DIAG(5, t6, rdx) FP_PUT(10, t6)
-            "movq %%rdx, 8*11+%[s]\n\t"
-            /* C: reduce (t0 .. t5), add (s[6] .. s[11]) */
-            "xorl %k[t6], %k[t6]\n\t"
-            FP_REDC6(t0, t1, t2, t3, t4, t5, t6)
-            FP_REDC6(t1, t2, t3, t4, t5, t6, t0)
-            FP_REDC6(t2, t3, t4, t5, t6, t0, t1)
-            FP_REDC6(t3, t4, t5, t6, t0, t1, t2)
-            FP_REDC6(t4, t5, t6, t0, t1, t2, t3)
-            FP_REDC6(t5, t6, t0, t1, t2, t3, t4) /* t = (t6, t0, t1, t2, t3, t4) */
+            "xorl %k[t3], %k[t3]\n\t" FP_MULADD(a, 32, t1, t2) FP_MULADD(
+                a, 40, t2,
+                t3) "adoxq %[t4], %[t3]\n\t"
+                    /* row 4: a4·a5 into words 9, 10 (t3, t4) */
+                    "movq 32(%[a]), %%rdx\n\t"
+                    "mulxq 40(%[a]), %[lo], %[t4]\n\t"
+                    "addq %[lo], %[t3]\n\t"
+                    "adcq $0, %[t4]\n\t" FP_PUT(7, t1) FP_PUT(8, t2) FP_PUT(9, t3) FP_PUT(
+                        10,
+                        t4) "movq $0, 8*11+%[s]\n\t"
+                            /* B: word 0 is lo(a0^2) (s[0] would be 0); low half to t0 .. t5 */
+                            "xorl %k[t6], %k[t6]\n\t"
+                            "movq 0(%[a]), %%rdx\n\t"
+                            "mulxq %%rdx, %[t0], %[hi]\n\t"
+                            "movq 8+%[s], %[t1]\n\t"
+                            "adoxq %[t1], %[t1]\n\t"
+                            "adcxq %[hi], %[t1]\n\t" FP_DIAG(1, t2, t3) FP_DIAG(2, t4, t5) FP_DIAG(
+                                3, t6, rdx) FP_PUT(6, t6) "movq %%rdx, 8*7+%[s]\n\t" FP_DIAG(4, t6,
+                                                                                             rdx)
+                                FP_PUT(8, t6) "movq %%rdx, 8*9+%[s]\n\t" FP_DIAG(5, t6, rdx) FP_PUT(
+                                    10,
+                                    t6) "movq %%rdx, 8*11+%[s]\n\t"
+                                        /* C: reduce (t0 .. t5), add (s[6] .. s[11]) */
+                                        "xorl %k[t6], %k[t6]\n\t" FP_REDC6(t0, t1, t2, t3, t4, t5,
+                                                                           t6)
+                                            FP_REDC6(t1, t2, t3, t4, t5, t6,
+                                                     t0) FP_REDC6(t2, t3, t4, t5, t6, t0, t1)
+                                                FP_REDC6(t3, t4, t5, t6, t0, t1,
+                                                         t2) FP_REDC6(t4, t5, t6, t0, t1, t2, t3)
+                                                    FP_REDC6(t5, t6, t0, t1, t2, t3,
+                                                             t4) /* t = (t6, t0, t1, t2, t3, t4) */
             "addq 8*6+%[s], %[t6]\n\t"
             "adcq 8*7+%[s], %[t0]\n\t"
             "adcq 8*8+%[s], %[t1]\n\t"
@@ -381,15 +351,11 @@ void fp_mont_sqr6_adx(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], u
             "adcq 8*11+%[s], %[t4]\n\t"
             /* scratch: lo, hi, rdx, a, t5; the top word is subtracted in
              * place and restored from s[0] when the subtraction borrows */
-            FP_SUBP("subq", 0, t6, lo)
-            FP_SUBP("sbbq", 8, t0, hi)
-            FP_SUBP("sbbq", 16, t1, rdx)
-            FP_SUBP("sbbq", 24, t2, a)
-            FP_SUBP("sbbq", 32, t3, t5)
-            FP_PUT(0, t4)
-            "sbbq 40(%[p]), %[t4]\n\t"
-            "cmovcq 8*0+%[s], %[t4]\n\t"
-            FP_TAKE(t6, lo) FP_TAKE(t0, hi) FP_TAKE(t1, rdx) FP_TAKE(t2, a) FP_TAKE(t3, t5)
+            FP_SUBP("subq", 0, t6, lo) FP_SUBP("sbbq", 8, t0, hi) FP_SUBP("sbbq", 16, t1, rdx)
+                FP_SUBP("sbbq", 24, t2, a) FP_SUBP("sbbq", 32, t3, t5)
+                    FP_PUT(0, t4) "sbbq 40(%[p]), %[t4]\n\t"
+                                  "cmovcq 8*0+%[s], %[t4]\n\t" FP_TAKE(t6, lo) FP_TAKE(t0, hi)
+                                      FP_TAKE(t1, rdx) FP_TAKE(t2, a) FP_TAKE(t3, t5)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [rdx] "=&d"(rdx),
               [s] "=m"(s), [a] "+&r"(pa)

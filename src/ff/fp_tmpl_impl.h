@@ -159,8 +159,8 @@ static uint64_t FPN(inv_approx_)(const uint64_t v[FP_LIMBS], unsigned n)
 /* x = (f·a + g·b) / 2^31 for a, b < 2^(64N-1), where 2^31 divides the sum
  * (the inner loop made it so); x = |that| and returns whether it was
  * negative. */
-static bool FPN(inv_lincomb_)(uint64_t x[FP_LIMBS], int64_t f, const uint64_t a[FP_LIMBS], int64_t g,
-                              const uint64_t b[FP_LIMBS])
+static bool FPN(inv_lincomb_)(uint64_t x[FP_LIMBS], int64_t f, const uint64_t a[FP_LIMBS],
+                              int64_t g, const uint64_t b[FP_LIMBS])
 {
     uint64_t t[FP_LIMBS + 1];
     __int128 acc = 0;
@@ -363,9 +363,9 @@ bool FPN(sqrt_vartime)(FPT *r, const FPT *a)
     FPN(limbs_add_)(q1, (const uint64_t[FP_LIMBS]){1});
     FPT z, c, t, x;
     FPN(from_u64)(&z, FP_NONRESIDUE);
-    FPN(pow)(&c, &z, q, FP_LIMBS);   /* generator of the 2-Sylow subgroup */
-    FPN(pow)(&t, a, q, FP_LIMBS);    /* t = a^q */
-    FPN(pow)(&x, a, q1, FP_LIMBS);   /* x = a^((q+1)/2) */
+    FPN(pow)(&c, &z, q, FP_LIMBS); /* generator of the 2-Sylow subgroup */
+    FPN(pow)(&t, a, q, FP_LIMBS);  /* t = a^q */
+    FPN(pow)(&x, a, q1, FP_LIMBS); /* x = a^((q+1)/2) */
     unsigned m = s;
     while (!FPN(is_one)(&t)) {
         /* least i with t^(2^i) = 1 */
