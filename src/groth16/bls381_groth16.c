@@ -1,0 +1,14 @@
+/* Groth16 over bls381: instantiates groth16_tmpl_impl.h. */
+#include "groth16/bls381_groth16.h"
+
+#include "msm/bls381_msm.h"
+#include "ntt/bls381_ntt.h"
+#include "pairing/bls381_pairing.h"
+
+#define G16_CURVE    bls381
+#define G16_CURVE_ID R1CS_CURVE_BLS12_381
+#include "groth16/groth16_tmpl_names.h"
+
+#include "groth16/groth16_tmpl_impl.h"
+
+#include "groth16/groth16_tmpl_undef.h"

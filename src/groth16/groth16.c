@@ -1,0 +1,173 @@
+/* Groth16 on either curve: dispatch to the per-curve instantiations. */
+#include "groth16/groth16.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "io/iden3.h"
+#include "io/io_error.h"
+
+const char *groth16_stage_name(groth16_stage_t stage)
+{
+    static const char *const names[GROTH16_STAGES] = {"synth", "h", "msm", "finish", "verify"};
+    return (unsigned)stage < GROTH16_STAGES ? names[stage] : "unknown";
+}
+
+cuzk_status_t groth16_vk_from_zkey(snarkjs_vk_t *vk, const zkey_t *k)
+{
+    cuzk_status_t s = snarkjs_vk_alloc(vk, k->curve, k->n_public);
+    if (s != CUZK_OK)
+        return s;
+    zkey_points_t ic = zkey_points(k, ZKEY_SECTION_IC);
+    if (k->curve == R1CS_CURVE_BN254) {
+        snarkjs_vk_bn254_t *v = &vk->u.bn254;
+        v->alpha1 = k->u.bn254.alpha1;
+        v->beta2 = k->u.bn254.beta2;
+        v->gamma2 = k->u.bn254.gamma2;
+        v->delta2 = k->u.bn254.delta2;
+        memcpy(v->ic, ic.data, ic.count * ic.point_bytes);
+    } else {
+        snarkjs_vk_bls381_t *v = &vk->u.bls381;
+        v->alpha1 = k->u.bls381.alpha1;
+        v->beta2 = k->u.bls381.beta2;
+        v->gamma2 = k->u.bls381.gamma2;
+        v->delta2 = k->u.bls381.delta2;
+        memcpy(v->ic, ic.data, ic.count * ic.point_bytes);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_witness_t *pub,
+                             const snarkjs_proof_t *proof, cuzk_pool_t *pool, char *err,
+                             size_t err_size)
+{
+    if (pub->curve != vk->curve || proof->curve != vk->curve)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the verification key is over %s but the proof over %s and the public "
+                       "signals over %s",
+                       r1cs_curve_name(vk->curve), r1cs_curve_name(proof->curve),
+                       r1cs_curve_name(pub->curve));
+    if (pub->n != vk->n_public)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%u public signals but the verification key expects %u", pub->n,
+                       vk->n_public);
+    cuzk_status_t s;
+    if (vk->curve == R1CS_CURVE_BN254) {
+        const snarkjs_vk_bn254_t *v = &vk->u.bn254;
+        bn254_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, v->ic, vk->n_public};
+        bn254_groth16_proof_t p = {proof->u.bn254.a, proof->u.bn254.b, proof->u.bn254.c};
+        s = bn254_groth16_verify(valid, &k, pub->v.bn254, &p, pool);
+    } else {
+        const snarkjs_vk_bls381_t *v = &vk->u.bls381;
+        bls381_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, v->ic, vk->n_public};
+        bls381_groth16_proof_t p = {proof->u.bls381.a, proof->u.bls381.b, proof->u.bls381.c};
+        s = bls381_groth16_verify(valid, &k, pub->v.bls381, &p, pool);
+    }
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "out of memory in the verifier");
+    return CUZK_OK;
+}
+
+static double groth16_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The proof of k and w, the stages timed; no verification. */
+static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k,
+                                         const r1cs_witness_t *w, cuzk_rng_t *rng,
+                                         groth16_timings_t *t, cuzk_pool_t *pool, char *err,
+                                         size_t err_size)
+{
+    memset(proof, 0, sizeof *proof);
+    proof->curve = k->curve;
+    cuzk_status_t s;
+    if (k->curve == R1CS_CURVE_BN254) {
+        bn254_groth16_proof_t p;
+        s = bn254_groth16_prove(&p, k, w->v.bn254, w->n, rng, t, pool, err, err_size);
+        if (s == CUZK_OK) {
+            proof->u.bn254.a = p.a;
+            proof->u.bn254.b = p.b;
+            proof->u.bn254.c = p.c;
+        }
+    } else {
+        bls381_groth16_proof_t p;
+        s = bls381_groth16_prove(&p, k, w->v.bls381, w->n, rng, t, pool, err, err_size);
+        if (s == CUZK_OK) {
+            proof->u.bls381.a = p.a;
+            proof->u.bls381.b = p.b;
+            proof->u.bls381.c = p.c;
+        }
+    }
+    return s;
+}
+
+cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
+                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
+                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    static const groth16_prove_opts_t defaults = {NULL, false};
+    if (!opts)
+        opts = &defaults;
+    memset(pub, 0, sizeof *pub);
+    if (t)
+        memset(t, 0, sizeof *t);
+    if (w->curve != k->curve)
+        return io_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
+                       r1cs_curve_name(w->curve), r1cs_curve_name(k->curve));
+    if (w->n != k->n_vars)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the witness has %u values but the key has %u wires", w->n, k->n_vars);
+    cuzk_status_t s = groth16_prove_curve(proof, k, w, opts->rng, t, pool, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    s = r1cs_witness_alloc(pub, k->curve, k->n_public);
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "out of memory for the public signals");
+    size_t fr = k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_fr_t) : sizeof(bls381_fr_t);
+    const unsigned char *wv =
+        k->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
+    unsigned char *pv = k->curve == R1CS_CURVE_BN254 ? (void *)pub->v.bn254 : (void *)pub->v.bls381;
+    memcpy(pv, wv + fr, fr * k->n_public);
+    if (opts->no_verify)
+        return CUZK_OK;
+
+    double t0 = groth16_now();
+    snarkjs_vk_t vk;
+    bool valid = false;
+    s = groth16_vk_from_zkey(&vk, k);
+    if (s == CUZK_OK) {
+        s = groth16_verify(&valid, &vk, pub, proof, pool, err, err_size);
+        snarkjs_vk_free(&vk);
+    } else {
+        io_fail(err, err_size, s, "out of memory for the verification key");
+    }
+    if (t)
+        t->seconds[GROTH16_STAGE_VERIFY] = groth16_now() - t0;
+    if (s == CUZK_OK && !valid)
+        s = io_fail(err, err_size, CUZK_EWITNESS,
+                    "the proof does not verify: the witness does not satisfy the circuit");
+    if (s != CUZK_OK)
+        r1cs_witness_free(pub);
+    return s;
+}
+
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng)
+{
+    if (r->curve == R1CS_CURVE_BN254)
+        return bn254_groth16_dev_setup(k, &r->u.bn254, rng);
+    if (r->curve == R1CS_CURVE_BLS12_381)
+        return bls381_groth16_dev_setup(k, &r->u.bls381, rng);
+    memset(k, 0, sizeof *k);
+    return CUZK_EINVAL;
+}
+
+void groth16_dev_key_free(zkey_t *k)
+{
+    if (k->curve == R1CS_CURVE_BLS12_381)
+        bls381_groth16_dev_key_free(k);
+    else
+        bn254_groth16_dev_key_free(k);
+}

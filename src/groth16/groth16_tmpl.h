@@ -1,0 +1,135 @@
+/*
+ * Groth16 over one curve, snarkjs convention (FORMATS.md sections 5 and 7):
+ * the template.
+ *
+ * Instantiated once per curve (bn254_groth16.h, bls381_groth16.h) after
+ * groth16_tmpl_names.h; not included directly. Names are NAME_groth16_op.
+ *
+ * The prover is cut into the stages of DESIGN.md section 3, each a function
+ * over one NAME_groth16_prover_t, so that another backend can replace any
+ * of them and keep the rest:
+ *     synth → h → msm → finish,
+ * each stage needing the previous ones. Everything up to finish works on
+ * public data or on the witness through variable-time code (MSM, NTT: the
+ * witness is not protected against timing); finish handles the blinding
+ * scalars r and s with constant-time scalar multiplications only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk.h"
+#include "ec/ec.h"
+#include "groth16/groth16_common.h"
+#include "io/zkey_file.h"
+#include "util/pool.h"
+#include "util/rng.h"
+
+/*
+ * The state of one proof. The prover owns the arrays (NAME_groth16_prover_free);
+ * key is borrowed and must outlive the state.
+ *   w      n_vars plain (canonical) witness values, limbs least significant
+ *          first: the scalars of the A, B1, B2 and C MSMs;
+ *   a, b, c  domain_size elements each, Montgomery form: after synth the
+ *          evaluations A_ev, B_ev, C_ev = A_ev·B_ev on ⟨ω_n⟩; after h,
+ *          a holds the H scalars as canonical limbs (h aliases it) and b, c
+ *          the odd-coset values of B and C;
+ *   msm_*  the MSM results Ã, B̃1, B̃2, C̃, H̃ of FORMATS.md §7 step 4.
+ */
+typedef struct {
+    const zkey_t *key;
+    uint64_t (*w)[EC_SCALAR_LIMBS];
+    G16FT *a, *b, *c;
+    uint64_t (*h)[EC_SCALAR_LIMBS];
+    G16G1J msm_a, msm_b1, msm_c, msm_h;
+    G16G2J msm_b2;
+} G16ST;
+
+/* A verification key: the header points and IC (n_public + 1 points,
+ * borrowed), all affine in Montgomery form and in their groups. */
+typedef struct {
+    G16G1A alpha1;
+    G16G2A beta2, gamma2, delta2;
+    const G16G1A *ic;
+    uint32_t n_public;
+} G16N(vk_t);
+
+/* A proof: π_A, π_B, π_C, affine. */
+typedef struct {
+    G16G1A a;
+    G16G2A b;
+    G16G1A c;
+} G16N(proof_t);
+
+/*
+ * Stage synth. st is zeroed and set up for key (a key of this curve); w is
+ * the witness, n_vars Montgomery-form values with w[0] = 1 (CUZK_EINVAL
+ * with a message when n differs from the key's n_vars). Computes the plain
+ * witness and X_ev[c] = Σ v ⊗ w[s] over the coefficient entries (v the
+ * "double Montgomery" coefficient, ⊗ the Montgomery product), C_ev = A_ev·B_ev.
+ * CUZK_ENOMEM. On failure st holds nothing to free but may be freed.
+ */
+cuzk_status_t G16N(synth)(G16ST *st, const zkey_t *key, const G16FT *w, uint32_t n,
+                          cuzk_pool_t *pool, char *err, size_t err_size);
+
+/* Stage h: H_j = A(s_j)·B(s_j) − C(s_j) on the odd coset s_j = ω_2n·ω_n^j
+ * (NAME_ntt_h_snarkjs), stored canonical in st->h. CUZK_ENOMEM. */
+cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool);
+
+/* Stage msm: the five MSMs with plain scalars (w, h). Misaligned key
+ * sections are copied first. CUZK_ENOMEM. */
+cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool);
+
+/*
+ * Stage finish: draws r then s uniformly in Fr (rng NULL: getrandom; a
+ * seeded rng only for reproducible tests) and assembles, FORMATS.md §7
+ * step 5,
+ *   π_A = Ã + α1 + r·δ1,  π_B = B̃2 + β2 + s·δ2,  B1 = B̃1 + β1 + s·δ1,
+ *   π_C = C̃ + H̃ + s·π_A + r·B1 − rs·δ1,
+ * every product with r or s by the constant-time jac_mul and every sum
+ * with a secret operand by the complete jac_add. r and s are wiped.
+ * CUZK_ERANDOM.
+ */
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng);
+
+/*
+ * The four stages in order on a fresh state, each one's wall-clock time in
+ * t (stages synth .. finish; t may be NULL); arguments and failures as the
+ * stages'. The state is released before returning.
+ */
+cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
+                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
+                          size_t err_size);
+
+/* Releases the arrays of st and zeroes it; a zeroed st is fine. */
+void G16N(prover_free)(G16ST *st);
+
+/*
+ * *valid = whether e(−π_A, π_B)·e(vk_x, γ2)·e(π_C, δ2)·e(α1, β2) = 1 with
+ * vk_x = IC[0] + Σ pub_i·IC[i] (one multi-pairing). pub: vk->n_public
+ * Montgomery-form values (hence < r). The proof points must be on their
+ * curves and in their groups (the JSON reader checks it). Variable-time:
+ * everything is public. CUZK_ENOMEM (the MSM), else CUZK_OK.
+ */
+cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
+                           const G16N(proof_t) * proof, cuzk_pool_t *pool);
+
+/*
+ * INSECURE development key for r: the secrets τ, α, β, δ (γ = 1) are drawn
+ * from rng (NULL: getrandom) and then forgotten, but nothing proves that;
+ * for tests and benchmarks only, never for a key anyone else relies on.
+ * Builds what `snarkjs groth16 setup` would (FORMATS.md section 5, "What the
+ * point sections contain"): domain n = 2^ceil(log2(n_constraints +
+ * n_public + 1)), the coefficients of A and B plus the n_public + 1 rows
+ * x_i·0 = 0, A/B1/B2/IC/C from the Lagrange basis of ⟨ω_n⟩ at τ, H[j] from
+ * the Lagrange basis of ⟨ω_2n⟩ at the odd points, over δ. Scalar
+ * multiplications are variable-time.
+ * On success k describes the key as zkey_file_write wants it, and its
+ * sections live in one allocation that NAME_groth16_dev_key_free releases.
+ * CUZK_EINVAL (n needs more than the 2-adicity allows), CUZK_ENOMEM,
+ * CUZK_ERANDOM; on failure k is zeroed.
+ */
+cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng);
+
+/* Releases what NAME_groth16_dev_setup allocated and zeroes k. */
+void G16N(dev_key_free)(zkey_t *k);

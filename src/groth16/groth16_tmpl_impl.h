@@ -1,0 +1,523 @@
+/*
+ * Groth16 over one curve: the implementation of groth16_tmpl.h, compiled
+ * once per curve (bn254_groth16.c, bls381_groth16.c) after
+ * groth16_tmpl_names.h and the curve's field, group, MSM, NTT and pairing
+ * headers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/iden3.h"
+#include "io/io_error.h"
+
+/* snarkjs' domains are built from the generator 5 on both curves (FORMATS.md
+ * §1); on the largest domain (log2 n = the 2-adicity, where ω_2n does not
+ * exist) it shifts by Fr.shift = 25 instead (FORMATS.md §5, unverified:
+ * no snarkjs key of that size has been tried). */
+enum { G16N(SNARKJS_GENERATOR) = 5, G16N(SNARKJS_SHIFT) = 25 };
+
+/* ---- synth ---------------------------------------------------------- */
+
+typedef struct {
+    G16ST *st;
+    const G16FT *w;
+} G16N(plain_ctx_t);
+
+static void G16N(plain_task)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const G16N(plain_ctx_t) *p = ctx;
+    for (size_t i = begin; i < end; i++)
+        G16F(to_canonical)(p->st->w[i], &p->w[i]);
+}
+
+static void G16N(product_task)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    G16ST *st = ctx;
+    for (size_t i = begin; i < end; i++)
+        G16F(mul)(&st->c[i], &st->a[i], &st->b[i]);
+}
+
+cuzk_status_t G16N(synth)(G16ST *st, const zkey_t *key, const G16FT *w, uint32_t n,
+                          cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    memset(st, 0, sizeof *st);
+    if (n != key->n_vars)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the witness has %u values but the key has %u wires", n, key->n_vars);
+    st->key = key;
+    size_t dn = key->domain_size;
+    st->w = malloc((size_t)n * sizeof *st->w);
+    st->a = calloc(dn, sizeof *st->a);
+    st->b = calloc(dn, sizeof *st->b);
+    st->c = malloc(dn * sizeof *st->c);
+    if (!st->w || !st->a || !st->b || !st->c) {
+        G16N(prover_free)(st);
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
+    }
+    G16N(plain_ctx_t) pc = {st, w};
+    cuzk_pool_for(pool, n, 0, G16N(plain_task), &pc);
+
+    /* X_ev[c] += v ⊗ w[s]: v = coef·R², w[s] plain, so the Montgomery
+     * product is coef·w[s]·R, the Montgomery form of coef·w[s]. The entries
+     * are grouped by row in snarkjs files but nothing requires it, so this
+     * loop stays serial (it is a small part of the proof). */
+    for (uint32_t i = 0; i < key->n_coeffs; i++) {
+        zkey_coeff_t e = zkey_coeff(key, i);
+        G16FT v, x, t;
+        memcpy(&v, e.value, sizeof v);
+        memcpy(&x, st->w[e.s], sizeof x);
+        G16F(mul)(&t, &v, &x);
+        G16FT *dst = e.m == 0 ? &st->a[e.c] : &st->b[e.c];
+        G16F(add)(dst, dst, &t);
+    }
+    cuzk_pool_for(pool, dn, 0, G16N(product_task), st);
+    return CUZK_OK;
+}
+
+/* ---- h ---------------------------------------------------------------- */
+
+static void G16N(canonical_task)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    G16ST *st = ctx;
+    for (size_t i = begin; i < end; i++) {
+        uint64_t v[EC_SCALAR_LIMBS];
+        G16F(to_canonical)(v, &st->a[i]);
+        memcpy(&st->a[i], v, sizeof v);
+    }
+}
+
+static unsigned G16N(log2)(uint64_t n)
+{
+    unsigned k = 0;
+    while (((uint64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool)
+{
+    unsigned k = G16N(log2)(st->key->domain_size);
+    cuzk_status_t s;
+    G16C(ntt_domain_t) *d = G16C(ntt_domain_new)(k, G16N(SNARKJS_GENERATOR), &s);
+    if (!d)
+        return s;
+    /* ω_2n = w[k+1]; on the largest domain snarkjs shifts by Fr.shift. */
+    G16FT shift;
+    if (k < G16F(two_adicity)())
+        G16F(root_of_unity)(&shift, k + 1, G16N(SNARKJS_GENERATOR));
+    else
+        G16F(from_u64)(&shift, G16N(SNARKJS_SHIFT));
+    G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool);
+    G16C(ntt_domain_free)(d);
+    cuzk_pool_for(pool, st->key->domain_size, 0, G16N(canonical_task), st);
+    st->h = (uint64_t(*)[EC_SCALAR_LIMBS])st->a;
+    return CUZK_OK;
+}
+
+/* ---- msm -------------------------------------------------------------- */
+
+/* The points of section id as an array of affine points: the mapping when
+ * it is aligned, else a copy in *copy (the caller frees it). */
+static cuzk_status_t G16N(points)(const void **out, void **copy, const zkey_t *key, uint32_t id)
+{
+    zkey_points_t p = zkey_points(key, id);
+    *copy = NULL;
+    *out = p.data;
+    if (p.count == 0 || zkey_points_aligned(p))
+        return CUZK_OK;
+    *copy = malloc(p.count * p.point_bytes);
+    if (!*copy)
+        return CUZK_ENOMEM;
+    memcpy(*copy, p.data, p.count * p.point_bytes);
+    *out = *copy;
+    return CUZK_OK;
+}
+
+static cuzk_status_t G16N(msm_g1)(G16G1J *r, const zkey_t *key, uint32_t id,
+                                  const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
+                                  cuzk_pool_t *pool)
+{
+    const void *bases;
+    void *copy;
+    cuzk_status_t s = G16N(points)(&bases, &copy, key, id);
+    if (s == CUZK_OK)
+        s = G16G1(msm_canonical_vartime)(r, bases, scalars, n, pool);
+    free(copy);
+    return s;
+}
+
+cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool)
+{
+    const zkey_t *key = st->key;
+    const uint64_t(*w)[EC_SCALAR_LIMBS] = (const uint64_t(*)[EC_SCALAR_LIMBS])st->w;
+    size_t n_priv = key->n_vars - key->n_public - 1;
+    cuzk_status_t s = G16N(msm_g1)(&st->msm_a, key, ZKEY_SECTION_POINTS_A, w, key->n_vars, pool);
+    if (s == CUZK_OK)
+        s = G16N(msm_g1)(&st->msm_b1, key, ZKEY_SECTION_POINTS_B1, w, key->n_vars, pool);
+    if (s == CUZK_OK)
+        s = G16N(msm_g1)(&st->msm_c, key, ZKEY_SECTION_POINTS_C, w + key->n_public + 1, n_priv,
+                         pool);
+    if (s == CUZK_OK)
+        s = G16N(msm_g1)(&st->msm_h, key, ZKEY_SECTION_POINTS_H,
+                         (const uint64_t(*)[EC_SCALAR_LIMBS])st->h, key->domain_size, pool);
+    if (s == CUZK_OK) {
+        const void *bases;
+        void *copy;
+        s = G16N(points)(&bases, &copy, key, ZKEY_SECTION_POINTS_B2);
+        if (s == CUZK_OK)
+            s = G16G2(msm_canonical_vartime)(&st->msm_b2, bases, w, key->n_vars, pool);
+        free(copy);
+    }
+    return s;
+}
+
+/* ---- finish ----------------------------------------------------------- */
+
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
+{
+    const zkey_t *key = st->key;
+    G16FT r, s, rs;
+    cuzk_status_t status = G16F(random)(&r, rng);
+    if (status == CUZK_OK)
+        status = G16F(random)(&s, rng);
+    if (status != CUZK_OK)
+        return status;
+    G16F(mul)(&rs, &r, &s);
+    uint64_t kr[EC_SCALAR_LIMBS], ks[EC_SCALAR_LIMBS], krs[EC_SCALAR_LIMBS];
+    G16F(to_canonical)(kr, &r);
+    G16F(to_canonical)(ks, &s);
+    G16F(to_canonical)(krs, &rs);
+
+    G16G1J d1, pa, b1, pc, t;
+    G16G2J d2, pb, t2;
+    G16G1(jac_from_affine)(&d1, &key->u.G16_CURVE.delta1);
+    G16G2(jac_from_affine)(&d2, &key->u.G16_CURVE.delta2);
+
+    /* π_A = Ã + α1 + r·δ1 */
+    G16G1(jac_from_affine)(&pa, &key->u.G16_CURVE.alpha1);
+    G16G1(jac_add)(&pa, &pa, &st->msm_a);
+    G16G1(jac_mul)(&t, &d1, kr);
+    G16G1(jac_add)(&pa, &pa, &t);
+    /* π_B = B̃2 + β2 + s·δ2 */
+    G16G2(jac_from_affine)(&pb, &key->u.G16_CURVE.beta2);
+    G16G2(jac_add)(&pb, &pb, &st->msm_b2);
+    G16G2(jac_mul)(&t2, &d2, ks);
+    G16G2(jac_add)(&pb, &pb, &t2);
+    /* B1 = B̃1 + β1 + s·δ1 */
+    G16G1(jac_from_affine)(&b1, &key->u.G16_CURVE.beta1);
+    G16G1(jac_add)(&b1, &b1, &st->msm_b1);
+    G16G1(jac_mul)(&t, &d1, ks);
+    G16G1(jac_add)(&b1, &b1, &t);
+    /* π_C = C̃ + H̃ + s·π_A + r·B1 − rs·δ1 */
+    G16G1(jac_add)(&pc, &st->msm_c, &st->msm_h);
+    G16G1(jac_mul)(&t, &pa, ks);
+    G16G1(jac_add)(&pc, &pc, &t);
+    G16G1(jac_mul)(&t, &b1, kr);
+    G16G1(jac_add)(&pc, &pc, &t);
+    G16G1(jac_mul)(&t, &d1, krs);
+    G16G1(jac_neg)(&t, &t);
+    G16G1(jac_add)(&pc, &pc, &t);
+
+    G16G1(jac_to_affine)(&proof->a, &pa);
+    G16G2(jac_to_affine)(&proof->b, &pb);
+    G16G1(jac_to_affine)(&proof->c, &pc);
+
+    explicit_bzero(&r, sizeof r);
+    explicit_bzero(&s, sizeof s);
+    explicit_bzero(&rs, sizeof rs);
+    explicit_bzero(kr, sizeof kr);
+    explicit_bzero(ks, sizeof ks);
+    explicit_bzero(krs, sizeof krs);
+    explicit_bzero(&b1, sizeof b1);
+    explicit_bzero(&t, sizeof t);
+    explicit_bzero(&t2, sizeof t2);
+    return CUZK_OK;
+}
+
+void G16N(prover_free)(G16ST *st)
+{
+    free(st->w);
+    free(st->a);
+    free(st->b);
+    free(st->c);
+    memset(st, 0, sizeof *st);
+}
+
+static double G16N(now)(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Records the time since *t0 as stage's and restarts the clock. */
+static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
+{
+    double t1 = G16N(now)();
+    if (t)
+        t->seconds[stage] = t1 - *t0;
+    *t0 = t1;
+}
+
+cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
+                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
+                          size_t err_size)
+{
+    G16ST st;
+    double t0 = G16N(now)();
+    cuzk_status_t s = G16N(synth)(&st, key, w, n, pool, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);
+    s = G16N(h)(&st, pool);
+    G16N(lap)(t, GROTH16_STAGE_H, &t0);
+    if (s == CUZK_OK)
+        s = G16N(msm)(&st, pool);
+    G16N(lap)(t, GROTH16_STAGE_MSM, &t0);
+    if (s == CUZK_OK)
+        s = G16N(finish)(&st, proof, rng);
+    G16N(lap)(t, GROTH16_STAGE_FINISH, &t0);
+    G16N(prover_free)(&st);
+    if (s == CUZK_ERANDOM)
+        return io_fail(err, err_size, s,
+                       "drawing r and s: the operating system's generator failed");
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "out of memory in the prover");
+    return CUZK_OK;
+}
+
+/* ---- verify ----------------------------------------------------------- */
+
+cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
+                           const G16N(proof_t) * proof, cuzk_pool_t *pool)
+{
+    G16G1J x;
+    cuzk_status_t s = G16G1(msm_vartime)(&x, vk->ic + 1, pub, vk->n_public, pool);
+    if (s != CUZK_OK)
+        return s;
+    G16G1(jac_add_affine_vartime)(&x, &x, &vk->ic[0]);
+    G16G1A p[4];
+    G16G2A q[4];
+    G16G1(affine_neg)(&p[0], &proof->a);
+    q[0] = proof->b;
+    G16G1(jac_to_affine)(&p[1], &x);
+    q[1] = vk->gamma2;
+    p[2] = proof->c;
+    q[2] = vk->delta2;
+    p[3] = vk->alpha1;
+    q[3] = vk->beta2;
+    *valid = G16C(pairing_product_is_one)(p, q, 4);
+    return CUZK_OK;
+}
+
+/* ---- development setup (INSECURE) ------------------------------------ */
+
+/* out[i] = the Lagrange basis polynomial of ⟨ω⟩ (size m = 2^log2m) at the
+ * point ω^(first + i·step), evaluated at τ, for i < count:
+ *     L_j(τ) = (τ^m − 1)/m · ω^j/(τ − ω^j).
+ * τ must lie outside ⟨ω⟩ (true with overwhelming probability). */
+static void G16N(lagrange_at)(G16FT *out, const G16FT *tau, unsigned log2m, size_t first,
+                              size_t step, size_t count)
+{
+    G16FT omega, zt, m_inv, wj, step_w;
+    G16F(root_of_unity)(&omega, log2m, G16N(SNARKJS_GENERATOR));
+    zt = *tau;
+    for (unsigned i = 0; i < log2m; i++)
+        G16F(sqr)(&zt, &zt);
+    G16F(sub)(&zt, &zt, &G16F(ONE));
+    G16F(from_u64)(&m_inv, (uint64_t)1 << log2m);
+    G16F(inv_vartime)(&m_inv, &m_inv);
+    G16F(mul)(&zt, &zt, &m_inv);
+    G16F(set_one)(&wj);
+    for (size_t i = 0; i < first; i++)
+        G16F(mul)(&wj, &wj, &omega);
+    G16F(set_one)(&step_w);
+    for (size_t i = 0; i < step; i++)
+        G16F(mul)(&step_w, &step_w, &omega);
+    for (size_t i = 0; i < count; i++) {
+        G16FT den;
+        G16F(sub)(&den, tau, &wj);
+        G16F(inv_vartime)(&den, &den);
+        G16F(mul)(&out[i], &zt, &wj);
+        G16F(mul)(&out[i], &out[i], &den);
+        G16F(mul)(&wj, &wj, &step_w);
+    }
+}
+
+static void G16N(g1_times)(G16G1A *out, const G16FT *k)
+{
+    G16G1A g;
+    G16G1J p;
+    uint64_t c[EC_SCALAR_LIMBS];
+    G16G1(generator)(&g);
+    G16G1(jac_from_affine)(&p, &g);
+    G16F(to_canonical)(c, k);
+    G16G1(jac_mul_vartime)(&p, &p, c);
+    G16G1(jac_to_affine)(out, &p);
+}
+
+static void G16N(g2_times)(G16G2A *out, const G16FT *k)
+{
+    G16G2A g;
+    G16G2J p;
+    uint64_t c[EC_SCALAR_LIMBS];
+    G16G2(generator)(&g);
+    G16G2(jac_from_affine)(&p, &g);
+    G16F(to_canonical)(c, k);
+    G16G2(jac_mul_vartime)(&p, &p, c);
+    G16G2(jac_to_affine)(out, &p);
+}
+
+/* u[col] += val·l over the entries of row `row` of m. */
+static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, const G16FT *l)
+{
+    for (uint64_t e = m->row_ptr[row]; e < m->row_ptr[row + 1]; e++) {
+        G16FT t;
+        G16F(mul)(&t, &m->val[e], l);
+        G16F(add)(&u[m->col[e]], &u[m->col[e]], &t);
+    }
+}
+
+cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng)
+{
+    memset(k, 0, sizeof *k);
+    const r1cs_shape_t *sh = &r->shape;
+    uint32_t n_public = sh->n_pub_out + sh->n_pub_in, n_vars = sh->n_wires;
+    if (n_vars <= n_public)
+        return CUZK_EINVAL;
+    uint64_t rows = (uint64_t)sh->n_constraints + n_public + 1;
+    unsigned log2n = G16N(log2)(rows);
+    if (log2n + 1 > G16F(two_adicity)() || log2n > 30)
+        return CUZK_EINVAL;
+    size_t n = (size_t)1 << log2n, n_priv = n_vars - n_public - 1;
+
+    uint64_t n_coeffs = G16C(csr_nnz)(&r->a) + G16C(csr_nnz)(&r->b) + n_public + 1;
+    size_t g1 = sizeof(G16G1A), g2 = sizeof(G16G2A);
+    size_t bytes = (n_public + 1) * g1 + n_vars * (2 * g1 + g2) + n_priv * g1 + n * g1 +
+                   n_coeffs * ZKEY_COEFF_BYTES;
+    unsigned char *block = malloc(bytes);
+    G16FT *l = malloc(n * sizeof *l);
+    G16FT *u = calloc(3 * (size_t)n_vars, sizeof *u); /* Σ a·L, Σ b·L, Σ c·L per wire */
+    if (!block || !l || !u) {
+        free(block);
+        free(l);
+        free(u);
+        return CUZK_ENOMEM;
+    }
+    G16FT tau, alpha, beta, delta, delta_inv;
+    cuzk_status_t s = CUZK_OK;
+    G16FT *secrets[4] = {&tau, &alpha, &beta, &delta};
+    for (int i = 0; i < 4 && s == CUZK_OK; i++)
+        do
+            s = G16F(random)(secrets[i], rng);
+        while (s == CUZK_OK && G16F(is_zero)(secrets[i]));
+    if (s != CUZK_OK) {
+        free(block);
+        free(l);
+        free(u);
+        return s;
+    }
+    G16F(inv_vartime)(&delta_inv, &delta);
+
+    k->curve = G16_CURVE_ID;
+    k->n_vars = n_vars;
+    k->n_public = n_public;
+    k->domain_size = (uint32_t)n;
+    k->n_coeffs = (uint32_t)n_coeffs;
+    unsigned char *p = block;
+    G16G1A *ic = (G16G1A *)p;
+    p += (n_public + 1) * g1;
+    G16G1A *qa = (G16G1A *)p;
+    p += n_vars * g1;
+    G16G1A *qb1 = (G16G1A *)p;
+    p += n_vars * g1;
+    G16G2A *qb2 = (G16G2A *)p;
+    p += n_vars * g2;
+    G16G1A *qc = (G16G1A *)p;
+    p += n_priv * g1;
+    G16G1A *qh = (G16G1A *)p;
+    p += n * g1;
+    unsigned char *coeffs = p;
+    k->ic = (unsigned char *)ic;
+    k->a = (unsigned char *)qa;
+    k->b1 = (unsigned char *)qb1;
+    k->b2 = (unsigned char *)qb2;
+    k->c = (unsigned char *)qc;
+    k->h = (unsigned char *)qh;
+    k->coeffs = coeffs;
+
+    /* The coefficients, in snarkjs' order: per constraint its A then its B
+     * terms, then the rows x_i·0 = 0. */
+    uint64_t e = 0;
+    for (uint32_t row = 0; row < sh->n_constraints; row++) {
+        for (int m = 0; m < 2; m++) {
+            const G16C(csr_t) *mat = m == 0 ? &r->a : &r->b;
+            for (uint64_t j = mat->row_ptr[row]; j < mat->row_ptr[row + 1]; j++)
+                zkey_coeff_encode(G16_CURVE_ID, coeffs + ZKEY_COEFF_BYTES * e++, (uint32_t)m, row,
+                                  mat->col[j], &mat->val[j]);
+        }
+    }
+    for (uint32_t i = 0; i <= n_public; i++)
+        zkey_coeff_encode(G16_CURVE_ID, coeffs + ZKEY_COEFF_BYTES * e++, 0, sh->n_constraints + i,
+                          i, &G16F(ONE));
+
+    /* Per wire: Σ_row coef·L_row(τ) for A, B and C. */
+    G16N(lagrange_at)(l, &tau, log2n, 0, 1, n);
+    G16FT *ua = u, *ub = u + n_vars, *uc = u + 2 * (size_t)n_vars;
+    for (uint32_t row = 0; row < sh->n_constraints; row++) {
+        G16N(accumulate_row)(ua, &r->a, row, &l[row]);
+        G16N(accumulate_row)(ub, &r->b, row, &l[row]);
+        G16N(accumulate_row)(uc, &r->c, row, &l[row]);
+    }
+    for (uint32_t i = 0; i <= n_public; i++)
+        G16F(add)(&ua[i], &ua[i], &l[sh->n_constraints + i]);
+
+    for (uint32_t i = 0; i < n_vars; i++) {
+        G16FT t, v;
+        G16N(g1_times)(&qa[i], &ua[i]);
+        G16N(g1_times)(&qb1[i], &ub[i]);
+        G16N(g2_times)(&qb2[i], &ub[i]);
+        /* β·a + α·b + c */
+        G16F(mul)(&v, &beta, &ua[i]);
+        G16F(mul)(&t, &alpha, &ub[i]);
+        G16F(add)(&v, &v, &t);
+        G16F(add)(&v, &v, &uc[i]);
+        if (i <= n_public) {
+            G16N(g1_times)(&ic[i], &v);
+        } else {
+            G16F(mul)(&v, &v, &delta_inv);
+            G16N(g1_times)(&qc[i - n_public - 1], &v);
+        }
+    }
+    /* H[j] = L^(2n)_(2j+1)(τ)/δ */
+    G16N(lagrange_at)(l, &tau, log2n + 1, 1, 2, n);
+    for (size_t j = 0; j < n; j++) {
+        G16F(mul)(&l[j], &l[j], &delta_inv);
+        G16N(g1_times)(&qh[j], &l[j]);
+    }
+
+    G16N(g1_times)(&k->u.G16_CURVE.alpha1, &alpha);
+    G16N(g1_times)(&k->u.G16_CURVE.beta1, &beta);
+    G16N(g1_times)(&k->u.G16_CURVE.delta1, &delta);
+    G16N(g2_times)(&k->u.G16_CURVE.beta2, &beta);
+    G16G2(generator)(&k->u.G16_CURVE.gamma2);
+    G16N(g2_times)(&k->u.G16_CURVE.delta2, &delta);
+    explicit_bzero(&tau, sizeof tau);
+    explicit_bzero(&alpha, sizeof alpha);
+    explicit_bzero(&beta, sizeof beta);
+    explicit_bzero(&delta, sizeof delta);
+    explicit_bzero(&delta_inv, sizeof delta_inv);
+    free(l);
+    free(u);
+    return CUZK_OK;
+}
+
+void G16N(dev_key_free)(zkey_t *k)
+{
+    free((void *)k->ic);
+    memset(k, 0, sizeof *k);
+}
