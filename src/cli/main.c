@@ -12,6 +12,10 @@ static void usage(FILE *f)
             "usage: cuzk <command> [options]\n"
             "\n"
             "commands:\n"
+            "  prove           <circuit.zkey> <witness.wtns> <proof.json> <public.json>:\n"
+            "                  a Groth16 proof for a snarkjs key, verified before it is written\n"
+            "  verify          <verification_key.json> <public.json> <proof.json>:\n"
+            "                  check a snarkjs Groth16 proof, print OK or INVALID\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
             "                  against known answers and print a table with timings\n"
             "  bench arith     median times of field, curve and pairing operations,\n"
@@ -38,6 +42,10 @@ int main(int argc, char **argv)
         printf("cuzk %s (arithmetic: %s)\n", cuzk_version(), cuzk_cpu_arith_path());
         return 0;
     }
+    if (!strcmp(cmd, "prove"))
+        return cli_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify"))
+        return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))
         return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) {

@@ -1,0 +1,253 @@
+/*
+ * cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>: the
+ * drop-in for `snarkjs groth16 prove` and rapidsnark's `prover`. Every proof
+ * is verified before it is written unless --no-verify; the two files are
+ * written under temporary names and renamed only when both are complete, so
+ * a failed run leaves no output behind.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "groth16/groth16.h"
+#include "io/io_error.h"
+#include "io/r1cs_file.h"
+#include "io/snarkjs_json.h"
+#include "io/wtns_file.h"
+#include "io/zkey_file.h"
+#include "util/pool.h"
+
+/* Exit statuses: the witness does not satisfy the circuit, or anything else. */
+enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
+
+typedef struct prove_args {
+    const char *zkey, *wtns, *proof, *public, *r1cs;
+    unsigned threads;
+    bool json, no_verify;
+} prove_args_t;
+
+static void prove_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+            "\n"
+            "Makes a Groth16 proof for a snarkjs key (BN254 or BLS12-381), as `snarkjs groth16\n"
+            "prove` does, verifies it, and writes proof.json and public.json. A witness that\n"
+            "does not satisfy the circuit is refused (exit 1) and nothing is written.\n"
+            "\n"
+            "options:\n"
+            "  --r1cs FILE   check the witness against this circuit first and name the\n"
+            "                first constraint it fails\n"
+            "  --threads N   worker threads (default: one per processor)\n"
+            "  --json        print the result and the stage timings as JSON on stdout\n"
+            "  --no-verify   skip the verification of the proof before writing it\n"
+            "  -h, --help    this text\n");
+}
+
+/* Returns -1 when args are fine, else the exit status (usage printed). */
+static int prove_parse(prove_args_t *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    const char **pos[4] = {&a->zkey, &a->wtns, &a->proof, &a->public};
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            prove_usage(stdout);
+            return PROVE_OK;
+        } else if (!strcmp(o, "--json")) {
+            a->json = true;
+        } else if (!strcmp(o, "--no-verify")) {
+            a->no_verify = true;
+        } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "cuzk prove: %s needs a value\n", o);
+                return PROVE_EFAIL;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(o, "--r1cs")) {
+                a->r1cs = v;
+                continue;
+            }
+            char *end;
+            errno = 0;
+            unsigned long t = strtoul(v, &end, 10);
+            if (errno || *end || end == v || t == 0 || t > 4096) {
+                fprintf(stderr, "cuzk prove: --threads wants a number from 1 to 4096, not '%s'\n",
+                        v);
+                return PROVE_EFAIL;
+            }
+            a->threads = (unsigned)t;
+        } else if (o[0] == '-' && o[1] != '\0') {
+            fprintf(stderr, "cuzk prove: unknown option '%s' (try 'cuzk prove --help')\n", o);
+            return PROVE_EFAIL;
+        } else if (n == 4) {
+            fprintf(stderr, "cuzk prove: too many arguments\n");
+            return PROVE_EFAIL;
+        } else {
+            *pos[n++] = o;
+        }
+    }
+    if (n != 4) {
+        prove_usage(stderr);
+        return PROVE_EFAIL;
+    }
+    return -1;
+}
+
+static double prove_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Prints a JSON string (the characters a path or a message can hold). */
+static void prove_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+/* Writes proof and public signals under temporary names, then renames
+ * both; on failure nothing is left at either path. */
+static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *proof,
+                                 const r1cs_witness_t *pub, char *err, size_t err_size)
+{
+    char tmp_proof[4096], tmp_public[4096];
+    if ((size_t)snprintf(tmp_proof, sizeof tmp_proof, "%s.cuzk-tmp", a->proof) >=
+            sizeof tmp_proof ||
+        (size_t)snprintf(tmp_public, sizeof tmp_public, "%s.cuzk-tmp", a->public) >=
+            sizeof tmp_public)
+        return io_fail(err, err_size, CUZK_EINVAL, "%s: output path too long", a->proof);
+    cuzk_status_t s = snarkjs_proof_write(tmp_proof, proof, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    s = snarkjs_public_write(tmp_public, pub, err, err_size);
+    if (s != CUZK_OK) {
+        remove(tmp_proof);
+        return s;
+    }
+    if (rename(tmp_proof, a->proof) != 0) {
+        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->proof, strerror(errno));
+        remove(tmp_proof);
+        remove(tmp_public);
+        return s;
+    }
+    if (rename(tmp_public, a->public) != 0) {
+        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->public, strerror(errno));
+        remove(a->proof);
+        remove(tmp_public);
+        return s;
+    }
+    return CUZK_OK;
+}
+
+/* With --r1cs: the witness against the circuit, naming the first failing
+ * constraint. */
+static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const r1cs_witness_t *w,
+                                      cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    r1cs_t r = {0};
+    cuzk_status_t s = r1cs_file_read(&r, a->r1cs, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    uint32_t bad = 0;
+    if (r.curve != w->curve)
+        s = io_fail(err, err_size, CUZK_EINVAL, "%s: the circuit is over %s but %s over %s",
+                    a->r1cs, r1cs_curve_name(r.curve), a->wtns, r1cs_curve_name(w->curve));
+    else if (r1cs_shape(&r)->n_wires != w->n)
+        s = io_fail(err, err_size, CUZK_EINVAL, "%s: the circuit has %u wires but %s has %u values",
+                    a->r1cs, r1cs_shape(&r)->n_wires, a->wtns, w->n);
+    else if ((s = r1cs_check(pool, &r, w, &bad)) == CUZK_EWITNESS)
+        io_fail(err, err_size, s, "%s does not satisfy %s: constraint %u fails", a->wtns, a->r1cs,
+                bad);
+    else if (s != CUZK_OK)
+        io_fail(err, err_size, s, "%s: checking the witness failed", a->r1cs);
+    r1cs_free(&r);
+    return s;
+}
+
+static void prove_report_json(const prove_args_t *a, const zkey_t *k, cuzk_status_t s,
+                              const char *err, const groth16_timings_t *t, double read_s,
+                              double write_s, double total_s)
+{
+    printf("{\"status\": ");
+    prove_json_string(s == CUZK_OK ? "ok" : cuzk_strerror(s));
+    if (s != CUZK_OK) {
+        printf(", \"error\": ");
+        prove_json_string(err);
+    }
+    if (k->curve != R1CS_CURVE_NONE)
+        printf(", \"curve\": \"%s\", \"n_vars\": %u, \"n_public\": %u, \"domain_size\": %u",
+               snarkjs_curve_name(k->curve), k->n_vars, k->n_public, k->domain_size);
+    printf(", \"verified\": %s", s == CUZK_OK && !a->no_verify ? "true" : "false");
+    printf(", \"timings\": {\"read\": %.6f", read_s);
+    for (int i = 0; i < GROTH16_STAGES; i++)
+        printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)i), t->seconds[i]);
+    printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, total_s);
+}
+
+int cli_prove(int argc, char **argv)
+{
+    prove_args_t a;
+    int rc = prove_parse(&a, argc, argv);
+    if (rc >= 0)
+        return rc;
+
+    double t_start = prove_now();
+    char err[IO_ERR_MAX] = "";
+    cuzk_status_t s = CUZK_OK;
+    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
+    if (!pool)
+        io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
+    zkey_t k = {0};
+    r1cs_witness_t w = {0}, pub = {0};
+    snarkjs_proof_t proof;
+    groth16_timings_t t = {{0}};
+    double read_s = 0, write_s = 0;
+
+    if (s == CUZK_OK)
+        s = zkey_file_read(&k, a.zkey, pool, 0, err, sizeof err);
+    if (s == CUZK_OK)
+        s = wtns_file_read(&w, a.wtns, err, sizeof err);
+    if (s == CUZK_OK && w.curve != k.curve)
+        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", a.wtns,
+                    r1cs_curve_name(w.curve), a.zkey, r1cs_curve_name(k.curve));
+    if (s == CUZK_OK && w.n != k.n_vars)
+        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s has %u values but %s has %u wires", a.wtns,
+                    w.n, a.zkey, k.n_vars);
+    if (s == CUZK_OK && a.r1cs)
+        s = prove_check_r1cs(&a, &w, pool, err, sizeof err);
+    read_s = prove_now() - t_start;
+    if (s == CUZK_OK) {
+        groth16_prove_opts_t opts = {NULL, a.no_verify};
+        s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
+    }
+    if (s == CUZK_OK) {
+        double t0 = prove_now();
+        s = prove_write(&a, &proof, &pub, err, sizeof err);
+        write_s = prove_now() - t0;
+    }
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
+    if (a.json)
+        prove_report_json(&a, &k, s, err, &t, read_s, write_s, prove_now() - t_start);
+
+    r1cs_witness_free(&pub);
+    r1cs_witness_free(&w);
+    zkey_free(&k);
+    cuzk_pool_free(pool);
+    return s == CUZK_OK ? PROVE_OK : s == CUZK_EWITNESS ? PROVE_EWITNESS : PROVE_EFAIL;
+}
