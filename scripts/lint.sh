@@ -14,8 +14,11 @@ echo "== clang-format"
 clang-format --dry-run -Werror "${all[@]}"
 
 echo "== cppcheck"
+# ctuuninitvar in test_ff.c: cppcheck does not see that GMP's mpz_inits
+# initialises the context the helper receives (a false positive).
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
-    --inline-suppr --suppress=missingIncludeSystem -Iinclude -Isrc "${sources[@]}"
+    --inline-suppr --suppress=missingIncludeSystem --suppress=ctuuninitvar:tests/test_ff.c \
+    -Iinclude -Isrc "${sources[@]}"
 
 echo "== clang-tidy"
 clang-tidy --quiet -p "$build" "${sources[@]}"

@@ -80,8 +80,10 @@ static void assert_mentions(const char *msg, const char *const *subs)
 static char *replace(const char *text, const char *from, const char *to)
 {
     const char *at = strstr(text, from);
-    if (!at)
+    if (!at) {
         fail_msg("\"%s\" not in the text", from);
+        abort(); /* not reached: fail_msg does not return */
+    }
     size_t n = strlen(text) - strlen(from) + strlen(to);
     char *s = malloc(n + 1);
     assert_non_null(s);

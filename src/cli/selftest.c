@@ -56,9 +56,8 @@ static double now_ms(void)
 static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        sscanf(hex + 2 * i, "%2x", &v);
-        out[i] = (unsigned char)v;
+        char pair[3] = {hex[2 * i], hex[2 * i + 1], '\0'};
+        out[i] = (unsigned char)strtoul(pair, NULL, 16);
     }
 }
 

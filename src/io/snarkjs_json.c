@@ -690,6 +690,8 @@ static cuzk_status_t sj_vk_(snarkjs_vk_t *vk, sj_in_t_ *x, json_t *root, r1cs_cu
                         "expected an array of nPublic + 1 = %" PRIu64 " points, found %zu%s",
                         (uint64_t)n_public + 1, json_is_array(ic) ? json_array_size(ic) : 0,
                         json_is_array(ic) ? "" : " (not an array)");
+    if (!x->cv) /* set by sj_protocol_curve_ on success; guards the analyzer's view */
+        return sj_fail_(x, CUZK_EBADFILE, "curve", "missing");
     if ((st = snarkjs_vk_alloc(vk, x->cv->curve, n_public)) != CUZK_OK)
         return io_fail(x->err, x->err_size, st, "%s: no memory for %" PRIu64 " IC points", x->name,
                        (uint64_t)n_public + 1);
@@ -736,6 +738,8 @@ static cuzk_status_t sj_proof_(snarkjs_proof_t *p, sj_in_t_ *x, json_t *root, r1
     cuzk_status_t st = sj_protocol_curve_(x, root, expect);
     if (st != CUZK_OK)
         return st;
+    if (!x->cv) /* set by sj_protocol_curve_ on success; guards the analyzer's view */
+        return sj_fail_(x, CUZK_EBADFILE, "curve", "missing");
     p->curve = x->cv->curve;
     for (int i = 0; i < 3; i++) {
         if ((st = sj_member_(x, root, sj_proof_names_[i], &v)) != CUZK_OK ||

@@ -342,6 +342,8 @@ static cuzk_status_t zkey_read_header_(io_cursor_t *c, zkey_t *k, const zkey_cur
     cuzk_status_t st = zkey_read_fields_(c, k, cv);
     if (st != CUZK_OK)
         return st;
+    if (!*cv) /* set by zkey_read_fields_ on success; guards the analyzer's view */
+        return io_cursor_fail(c, CUZK_EUNSUPPORTED, "curve not identified");
     void *slots[ZKEY_HEADER_POINTS];
     zkey_header_slots_(k, slots);
     for (int i = 0; i < ZKEY_HEADER_POINTS; i++) {

@@ -31,7 +31,8 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
     for (unsigned c = c_lo; c <= c_hi; c++) {
         unsigned W = bits / c + 1;
         for (unsigned P = 1; P <= MSM_CHUNKS_PER_THREAD * threads; P++) {
-            double rounds = (double)((W * P + threads - 1) / threads);
+            unsigned rounds_ceil = (W * P + threads - 1) / threads; /* ceil(W·P / T) */
+            double rounds = (double)rounds_ceil;
             double task = (double)MSM_COST_ADD_MIXED * (double)n / P +
                           (double)MSM_COST_ADD_XYZZ * (double)((uint64_t)1 << c);
             double t = rounds * task;
