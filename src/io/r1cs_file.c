@@ -124,6 +124,56 @@ static cuzk_status_t r1cs_read_header_(io_cursor_t *c, r1cs_curve_t *curve, r1cs
     return CUZK_OK;
 }
 
+/* Both curves' Fr elements are 4 limbs: 32 bytes in the CSR value array. */
+enum { R1CS_FR_BYTES = 32 };
+
+typedef struct {
+    uint32_t col;
+    uint32_t pos;
+} r1cs_term_order_t;
+
+static int r1cs_term_cmp_(const void *a, const void *b)
+{
+    const r1cs_term_order_t *x = a, *y = b;
+    return (x->col > y->col) - (x->col < y->col);
+}
+
+/*
+ * Sorts the entries [begin, end) of a CSR row by column. circom 2.2.3 writes
+ * some C combinations of its --O1 output with wire ids out of order (FORMATS.md
+ * says ascending; real files disagree), so the reader orders them itself.
+ * Rows that are already ascending (nearly all) cost one scan.
+ */
+static cuzk_status_t r1cs_sort_row_(r1cs_csr_view_t *v, uint64_t begin, uint64_t end)
+{
+    uint64_t n = end - begin;
+    bool sorted = true;
+    for (uint64_t e = begin + 1; e < end && sorted; e++)
+        sorted = v->col[e - 1] <= v->col[e];
+    if (sorted)
+        return CUZK_OK;
+    r1cs_term_order_t *order = malloc(n * sizeof(*order));
+    unsigned char *vals = malloc(n * R1CS_FR_BYTES);
+    if (!order || !vals) {
+        free(order);
+        free(vals);
+        return CUZK_ENOMEM;
+    }
+    unsigned char *row_vals = (unsigned char *)v->val + begin * R1CS_FR_BYTES;
+    for (uint64_t e = 0; e < n; e++)
+        order[e] = (r1cs_term_order_t){v->col[begin + e], (uint32_t)e};
+    qsort(order, n, sizeof(*order), r1cs_term_cmp_);
+    memcpy(vals, row_vals, n * R1CS_FR_BYTES);
+    for (uint64_t e = 0; e < n; e++) {
+        v->col[begin + e] = order[e].col;
+        memcpy(row_vals + e * R1CS_FR_BYTES, vals + (uint64_t)order[e].pos * R1CS_FR_BYTES,
+               R1CS_FR_BYTES);
+    }
+    free(order);
+    free(vals);
+    return CUZK_OK;
+}
+
 /*
  * Walks linear combination `lc` of constraint i at the cursor, checking
  * counts, bounds and wire ids; adds its term count to *nnz. With v non-NULL
@@ -158,11 +208,6 @@ static cuzk_status_t r1cs_read_lc_(io_cursor_t *c, const r1cs_shape_t *shape, r1
                                   "constraint %" PRIu32 ", %s term %" PRIu32 ": wire %" PRIu32
                                   " but the header declares %" PRIu32 " wires",
                                   i, name, t, wire, shape->n_wires);
-        if (t > 0 && wire <= io_load_u32(term - R1CS_TERM_SIZE))
-            return io_cursor_fail(c, CUZK_EBADFILE,
-                                  "constraint %" PRIu32 ", %s term %" PRIu32 ": wire %" PRIu32
-                                  " follows wire %" PRIu32 "; wire ids must be strictly ascending",
-                                  i, name, t, wire, io_load_u32(term - R1CS_TERM_SIZE));
         if (!v)
             continue;
         if (io_fr_from_le(curve, v[lc].val, k, term + 4) != CUZK_OK)
@@ -172,8 +217,20 @@ static cuzk_status_t r1cs_read_lc_(io_cursor_t *c, const r1cs_shape_t *shape, r1
                                   i, name, t, wire, r1cs_curve_name(curve));
         v[lc].col[k] = wire;
     }
-    if (v)
+    if (v) {
+        cuzk_status_t st = r1cs_sort_row_(&v[lc], v[lc].row_ptr[i], k);
+        if (st != CUZK_OK)
+            return io_cursor_fail(c, st,
+                                  "constraint %" PRIu32 ", %s: no memory to sort %" PRIu32 " terms",
+                                  i, name, n_terms);
+        for (uint64_t e = v[lc].row_ptr[i] + 1; e < k; e++)
+            if (v[lc].col[e] == v[lc].col[e - 1])
+                return io_cursor_fail(c, CUZK_EBADFILE,
+                                      "constraint %" PRIu32 ", %s: wire %" PRIu32
+                                      " appears twice in one linear combination",
+                                      i, name, v[lc].col[e]);
         v[lc].row_ptr[i + 1] = k;
+    }
     c->pos += (uint64_t)n_terms * R1CS_TERM_SIZE;
     *nnz += n_terms;
     return CUZK_OK;

@@ -125,16 +125,10 @@ for dir in "$fixtures"/*/; do
     "$cuzk" prove --r1cs "$dir/circuit.r1cs" "$dir/circuit.zkey" "$out/bad.wtns" \
         "$out/bad_proof.json" "$out/bad_pub.json" >"$out/bad_r1cs.log" 2>&1
     st=$?
-    if grep -q "wire ids must be strictly ascending" "$out/bad_r1cs.log"; then
-        # circom writes some C rows with unsorted wires; the .r1cs reader
-        # refuses them (a reader limitation, reported, not a prover result)
-        echo "XFAIL $name: unsatisfied witness with --r1cs: the .r1cs reader refuses the file"
-    else
-        [ $st -ne 0 ] && grep -q "constraint [0-9]* fails" "$out/bad_r1cs.log" &&
-            [ ! -e "$out/bad_proof.json" ]
-        check "unsatisfied witness with --r1cs -> names the constraint" "$name" $? \
-            "exit $st: $(tail -1 "$out/bad_r1cs.log")"
-    fi
+    [ $st -ne 0 ] && grep -q "constraint [0-9]* fails" "$out/bad_r1cs.log" &&
+        [ ! -e "$out/bad_proof.json" ]
+    check "unsatisfied witness with --r1cs -> names the constraint" "$name" $? \
+        "exit $st: $(tail -1 "$out/bad_r1cs.log")"
     grep -h "cuzk prove" "$out/bad_r1cs.log" | sed "s|^|    $name: |"
 done
 
