@@ -16,6 +16,8 @@ static void usage(FILE *f)
             "                  a Groth16 proof for a snarkjs key, verified before it is written\n"
             "  verify          <verification_key.json> <public.json> <proof.json>:\n"
             "                  check a snarkjs Groth16 proof, print OK or INVALID\n"
+            "  gen             --curve C --constraints N [options] <out.r1cs> <out.wtns>:\n"
+            "                  a random satisfiable circuit and its witness\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
             "                  against known answers and print a table with timings\n"
             "  bench arith     median times of field, curve and pairing operations,\n"
@@ -46,6 +48,8 @@ int main(int argc, char **argv)
         return cli_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify"))
         return cli_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen"))
+        return cli_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))
         return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) {

@@ -60,4 +60,13 @@ void r1cs_witness_free(r1cs_witness_t *w);
 cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
                          uint32_t *first_bad);
 
+/*
+ * A synthetic circuit over curve and its witness (NAME_r1cs_generate): r
+ * and w are the caller's afterwards (r1cs_free, r1cs_witness_free). rng is
+ * the seeded stream. CUZK_EINVAL for R1CS_CURVE_NONE or parameters outside
+ * r1cs_gen_params_t's ranges, CUZK_ENOMEM; on failure r and w are empty.
+ */
+cuzk_status_t r1cs_generate(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve,
+                            const r1cs_gen_params_t *p, cuzk_rng_t *rng);
+
 #endif

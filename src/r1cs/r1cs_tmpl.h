@@ -108,3 +108,17 @@ cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, ui
  */
 cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint32_t max_terms,
                                cuzk_rng_t *rng);
+
+/*
+ * A synthetic satisfiable circuit of the shape p (r1cs_shape.h; p must be
+ * valid: r1cs_gen_params_are_valid) and its witness, for benchmarks and
+ * the command line's `cuzk gen`. r must be empty; on failure it is left
+ * empty. w (caller-owned) has p->n_constraints + 1 elements and gets w[0]
+ * = 1 and the values described in r1cs_shape.h. Every coefficient is a
+ * uniform non-zero element except C's entry on wire ONE, which is
+ * (A·w)(B·w) − (the rest of C)·w and is left out when zero. Columns within a
+ * row are distinct and ascending. rng is the seeded stream (not NULL): the
+ * result is a function of p and the seed. O(nnz) time; memory: the three
+ * matrices, (4 + sizeof(element)) bytes per entry. CUZK_ENOMEM.
+ */
+cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cuzk_rng_t *rng);

@@ -255,3 +255,115 @@ cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint3
         R1N(r1cs_free)(r);
     return st;
 }
+
+/* A uniform double in [0, 1). */
+static double R1N(gen_unit_)(cuzk_rng_t *rng)
+{
+    return (double)(cuzk_rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+/* floor(mean) or floor(mean) + 1 terms, the fraction of mean being the
+ * probability of the extra one, and at most span. */
+static uint32_t R1N(gen_count_)(double mean, uint32_t span, cuzk_rng_t *rng)
+{
+    uint32_t n = (uint32_t)mean;
+    if (R1N(gen_unit_)(rng) < mean - (double)n)
+        n++;
+    return n < span ? n : span;
+}
+
+/*
+ * Appends count distinct random columns of [lo, lo + span) to row i of m
+ * (entries so far end at *k), ascending, with uniform non-zero values, and
+ * adds Σ val·w[col] to *dot. Rows must be filled in order.
+ */
+static void R1N(gen_row_)(R1CSR *m, uint64_t *k, uint32_t lo, uint32_t span, uint32_t count,
+                          const R1FT *w, R1FT *dot, cuzk_rng_t *rng)
+{
+    uint64_t first = *k;
+    for (uint32_t t = 0; t < count; t++) {
+        uint32_t c;
+        bool fresh;
+        do {
+            c = lo + (uint32_t)(cuzk_rng_next(rng) % span);
+            fresh = true;
+            for (uint64_t j = first; j < *k; j++)
+                fresh = fresh && m->col[j] != c;
+        } while (!fresh);
+        uint64_t j = (*k)++; /* insertion sort: rows hold a handful of entries */
+        while (j > first && m->col[j - 1] > c) {
+            m->col[j] = m->col[j - 1];
+            m->val[j] = m->val[j - 1];
+            j--;
+        }
+        m->col[j] = c;
+        (void)R1N(random_nonzero_)(&m->val[j], rng); /* seeded: cannot fail */
+        R1FT t_;
+        R1F(mul)(&t_, &m->val[j], &w[c]);
+        R1F(add)(dot, dot, &t_);
+    }
+}
+
+cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cuzk_rng_t *rng)
+{
+    assert(rng && r1cs_gen_params_are_valid(p));
+    uint32_t n_rows = p->n_constraints, n_cols = n_rows + 1;
+    uint32_t n_priv = n_cols - 1 - p->n_public;
+    uint32_t b_priv = (uint32_t)(p->b_share * n_priv);
+    if (b_priv == 0)
+        b_priv = 1;
+    memset(r, 0, sizeof(*r));
+    r->shape.n_wires = n_cols;
+    r->shape.n_pub_in = p->n_public;
+    r->shape.n_constraints = n_rows;
+    r->shape.n_labels = n_cols;
+    /* Each row holds at most ceil(nnz) entries (one more in C for ONE). */
+    double per_row[3] = {p->nnz_a, p->nnz_b, p->nnz_c};
+    R1CSR *ms[3] = {&r->a, &r->b, &r->c};
+    for (int j = 0; j < 3; j++) {
+        uint64_t cap = (uint64_t)n_rows * ((uint64_t)per_row[j] + 2);
+        if (R1N(csr_alloc)(ms[j], n_rows, n_cols, cap) != CUZK_OK) {
+            R1N(r1cs_free)(r);
+            return CUZK_ENOMEM;
+        }
+    }
+
+    R1F(set_one)(&w[0]);
+    for (uint32_t i = 1; i < n_cols; i++) {
+        if (i > p->n_public && R1N(gen_unit_)(rng) < p->bits) {
+            if (cuzk_rng_next(rng) & 1)
+                R1F(set_one)(&w[i]);
+            else
+                R1F(set_zero)(&w[i]);
+        } else {
+            (void)R1F(random)(&w[i], rng); /* seeded: cannot fail */
+        }
+    }
+
+    uint64_t ka = 0, kb = 0, kc = 0;
+    uint32_t b_span = 1 + p->n_public + b_priv;
+    for (uint32_t i = 0; i < n_rows; i++) {
+        R1FT a, b, c;
+        R1F(set_zero)(&a);
+        R1F(set_zero)(&b);
+        R1F(set_zero)(&c);
+        R1N(gen_row_)(&r->a, &ka, 0, n_cols, R1N(gen_count_)(p->nnz_a, n_cols, rng), w, &a, rng);
+        R1N(gen_row_)(&r->b, &kb, 0, b_span, R1N(gen_count_)(p->nnz_b, b_span, rng), w, &b, rng);
+        /* C: ONE first, its coefficient fixed once the other terms are known. */
+        uint64_t k0 = kc++;
+        r->c.col[k0] = 0;
+        uint32_t n_c = R1N(gen_count_)(p->nnz_c - 1.0, n_cols - 1, rng);
+        R1N(gen_row_)(&r->c, &kc, 1, n_cols - 1, n_c, w, &c, rng);
+        R1F(mul)(&a, &a, &b);
+        R1F(sub)(&r->c.val[k0], &a, &c); /* w[0] = 1 */
+        if (R1F(is_zero)(&r->c.val[k0])) {
+            memmove(&r->c.col[k0], &r->c.col[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(uint32_t));
+            memmove(&r->c.val[k0], &r->c.val[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(R1FT));
+            kc--;
+        }
+        r->a.row_ptr[i + 1] = ka;
+        r->b.row_ptr[i + 1] = kb;
+        r->c.row_ptr[i + 1] = kc;
+    }
+    return CUZK_OK;
+}
