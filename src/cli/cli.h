@@ -7,5 +7,6 @@ int cli_bench_arith(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_gen(int argc, char **argv);
+int cli_setup(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static void usage(FILE *f)
             "                  check a snarkjs Groth16 proof, print OK or INVALID\n"
             "  gen             --curve C --constraints N [options] <out.r1cs> <out.wtns>:\n"
             "                  a random satisfiable circuit and its witness\n"
+            "  setup           <circuit.r1cs> <out.zkey> [--vk verification_key.json]:\n"
+            "                  an INSECURE development key (tests and benchmarks only)\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
             "                  against known answers and print a table with timings\n"
             "  bench arith     median times of field, curve and pairing operations,\n"
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
         return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen"))
         return cli_gen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup"))
+        return cli_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))
         return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) {

@@ -123,7 +123,9 @@ cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
  * n_public + 1)), the coefficients of A and B plus the n_public + 1 rows
  * x_i·0 = 0, A/B1/B2/IC/C from the Lagrange basis of ⟨ω_n⟩ at τ, H[j] from
  * the Lagrange basis of ⟨ω_2n⟩ at the odd points, over δ. Scalar
- * multiplications are variable-time.
+ * multiplications are variable-time, by fixed-base tables, on
+ * cuzk_pool_default()'s threads (the caller must not be running a loop on
+ * that pool).
  * On success k describes the key as zkey_file_write wants it, and its
  * sections live in one allocation that NAME_groth16_dev_key_free releases.
  * CUZK_EINVAL (n needs more than the 2-adicity allows), CUZK_ENOMEM,

@@ -4,6 +4,7 @@
  * groth16_tmpl_names.h and the curve's field, group, MSM, NTT and pairing
  * headers.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -348,29 +349,77 @@ static void G16N(lagrange_at)(G16FT *out, const G16FT *tau, unsigned log2m, size
     }
 }
 
-static void G16N(g1_times)(G16G1A *out, const G16FT *k)
-{
-    G16G1A g;
-    G16G1J p;
-    uint64_t c[EC_SCALAR_LIMBS];
-    G16G1(generator)(&g);
-    G16G1(jac_from_affine)(&p, &g);
-    G16F(to_canonical)(c, k);
-    G16G1(jac_mul_vartime)(&p, &p, c);
-    G16G1(jac_to_affine)(out, &p);
-}
+/*
+ * Fixed-base multiplication for the setup: the key is ~4 n_vars + n scalar
+ * multiples of the generators. A table of j·2^(8i)·G (i < 32 byte
+ * positions, 1 <= j <= 255) turns each multiple into at most 32 mixed
+ * additions, against ~254 doublings and ~50 additions for jac_mul_vartime;
+ * the conversions to affine are batched (one inversion per chunk) and the
+ * points are spread over the default pool. `cuzk setup` on the 2-core dev
+ * VM, 4,096 constraints: BN254 2.76 s with jac_mul_vartime, 0.49 s with the
+ * tables; BLS12-381 4.85 s, 0.86 s. 8-bit windows: 32 additions per point
+ * for tables of 0.8 MB (G1) and 1.5 MB (G2), built in a few milliseconds.
+ */
+enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
 
-static void G16N(g2_times)(G16G2A *out, const G16FT *k)
-{
-    G16G2A g;
-    G16G2J p;
-    uint64_t c[EC_SCALAR_LIMBS];
-    G16G2(generator)(&g);
-    G16G2(jac_from_affine)(&p, &g);
-    G16F(to_canonical)(c, k);
-    G16G2(jac_mul_vartime)(&p, &p, c);
-    G16G2(jac_to_affine)(out, &p);
-}
+#define G16_FB_TABLE(group, A, J)                                                                  \
+    typedef struct {                                                                               \
+        A t[G16N(FB_WINDOWS)][G16N(FB_DIGITS)]; /* t[i][j - 1] = j·2^(8i)·G */                   \
+    } G16N(group##_table_t);                                                                       \
+                                                                                                   \
+    static void G16N(group##_table_init)(G16N(group##_table_t) * tb)                               \
+    {                                                                                              \
+        J base, acc[G16N(FB_DIGITS)];                                                              \
+        A g;                                                                                       \
+        G16C(group##_generator)(&g);                                                               \
+        G16C(group##_jac_from_affine)(&base, &g);                                                  \
+        for (int i = 0; i < G16N(FB_WINDOWS); i++) {                                               \
+            acc[0] = base;                                                                         \
+            for (int j = 1; j < G16N(FB_DIGITS); j++)                                              \
+                G16C(group##_jac_add_vartime)(&acc[j], &acc[j - 1], &base);                        \
+            G16C(group##_jacs_to_affine_vartime)(tb->t[i], acc, G16N(FB_DIGITS));                  \
+            for (int d = 0; d < 8; d++)                                                            \
+                G16C(group##_jac_dbl)(&base, &base);                                               \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    typedef struct {                                                                               \
+        const G16N(group##_table_t) * tb;                                                          \
+        A *out;                                                                                    \
+        const G16FT *k;                                                                            \
+    } G16N(group##_times_job_t);                                                                   \
+                                                                                                   \
+    static void G16N(group##_times_chunk)(void *ctx, size_t begin, size_t end, unsigned worker)    \
+    {                                                                                              \
+        (void)worker;                                                                              \
+        const G16N(group##_times_job_t) *job = ctx;                                                \
+        J acc[G16N(FB_CHUNK)];                                                                     \
+        assert(end - begin <= G16N(FB_CHUNK));                                                     \
+        for (size_t i = begin; i < end; i++) {                                                     \
+            uint64_t c[EC_SCALAR_LIMBS];                                                           \
+            G16F(to_canonical)(c, &job->k[i]);                                                     \
+            J *a = &acc[i - begin];                                                                \
+            G16C(group##_jac_set_infinity)(a);                                                     \
+            for (int w = 0; w < G16N(FB_WINDOWS); w++) {                                           \
+                unsigned byte = (unsigned)(c[w / 8] >> (8 * (w % 8))) & 0xff;                      \
+                if (byte)                                                                          \
+                    G16C(group##_jac_add_affine_vartime)(a, a, &job->tb->t[w][byte - 1]);          \
+            }                                                                                      \
+        }                                                                                          \
+        G16C(group##_jacs_to_affine_vartime)(job->out + begin, acc, end - begin);                  \
+    }                                                                                              \
+                                                                                                   \
+    /* out[i] = k[i]·G for i < n (Montgomery-form k), on the default pool. */                     \
+    static void G16N(group##s_times)(const G16N(group##_table_t) * tb, A * out, const G16FT *k,    \
+                                     size_t n)                                                     \
+    {                                                                                              \
+        G16N(group##_times_job_t) job = {tb, out, k};                                              \
+        cuzk_pool_for(cuzk_pool_default(), n, G16N(FB_CHUNK), G16N(group##_times_chunk), &job);    \
+    }
+
+G16_FB_TABLE(g1, G16G1A, G16G1J)
+G16_FB_TABLE(g2, G16G2A, G16G2J)
+#undef G16_FB_TABLE
 
 /* u[col] += val·l over the entries of row `row` of m. */
 static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, const G16FT *l)
@@ -402,10 +451,14 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     unsigned char *block = malloc(bytes);
     G16FT *l = malloc(n * sizeof *l);
     G16FT *u = calloc(3 * (size_t)n_vars, sizeof *u); /* Σ a·L, Σ b·L, Σ c·L per wire */
-    if (!block || !l || !u) {
+    G16N(g1_table_t) *t1 = malloc(sizeof *t1);
+    G16N(g2_table_t) *t2 = malloc(sizeof *t2);
+    if (!block || !l || !u || !t1 || !t2) {
         free(block);
         free(l);
         free(u);
+        free(t1);
+        free(t2);
         return CUZK_ENOMEM;
     }
     G16FT tau, alpha, beta, delta, delta_inv;
@@ -419,9 +472,13 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
         free(block);
         free(l);
         free(u);
+        free(t1);
+        free(t2);
         return s;
     }
     G16F(inv_vartime)(&delta_inv, &delta);
+    G16N(g1_table_init)(t1);
+    G16N(g2_table_init)(t2);
 
     k->curve = G16_CURVE_ID;
     k->n_vars = n_vars;
@@ -476,36 +533,41 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     for (uint32_t i = 0; i <= n_public; i++)
         G16F(add)(&ua[i], &ua[i], &l[sh->n_constraints + i]);
 
+    /* IC and C take β·a + α·b + c per wire, C's over δ. */
     for (uint32_t i = 0; i < n_vars; i++) {
-        G16FT t, v;
-        G16N(g1_times)(&qa[i], &ua[i]);
-        G16N(g1_times)(&qb1[i], &ub[i]);
-        G16N(g2_times)(&qb2[i], &ub[i]);
-        /* β·a + α·b + c */
-        G16F(mul)(&v, &beta, &ua[i]);
+        G16FT t;
+        G16F(mul)(&t, &beta, &ua[i]);
+        G16F(add)(&uc[i], &uc[i], &t);
         G16F(mul)(&t, &alpha, &ub[i]);
-        G16F(add)(&v, &v, &t);
-        G16F(add)(&v, &v, &uc[i]);
-        if (i <= n_public) {
-            G16N(g1_times)(&ic[i], &v);
-        } else {
-            G16F(mul)(&v, &v, &delta_inv);
-            G16N(g1_times)(&qc[i - n_public - 1], &v);
-        }
+        G16F(add)(&uc[i], &uc[i], &t);
+        if (i > n_public)
+            G16F(mul)(&uc[i], &uc[i], &delta_inv);
     }
+    G16N(g1s_times)(t1, qa, ua, n_vars);
+    G16N(g1s_times)(t1, qb1, ub, n_vars);
+    G16N(g2s_times)(t2, qb2, ub, n_vars);
+    G16N(g1s_times)(t1, ic, uc, (size_t)n_public + 1);
+    G16N(g1s_times)(t1, qc, uc + n_public + 1, n_priv);
     /* H[j] = L^(2n)_(2j+1)(τ)/δ */
     G16N(lagrange_at)(l, &tau, log2n + 1, 1, 2, n);
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n; j++)
         G16F(mul)(&l[j], &l[j], &delta_inv);
-        G16N(g1_times)(&qh[j], &l[j]);
-    }
+    G16N(g1s_times)(t1, qh, l, n);
 
-    G16N(g1_times)(&k->u.G16_CURVE.alpha1, &alpha);
-    G16N(g1_times)(&k->u.G16_CURVE.beta1, &beta);
-    G16N(g1_times)(&k->u.G16_CURVE.delta1, &delta);
-    G16N(g2_times)(&k->u.G16_CURVE.beta2, &beta);
-    G16G2(generator)(&k->u.G16_CURVE.gamma2);
-    G16N(g2_times)(&k->u.G16_CURVE.delta2, &delta);
+    G16FT secret_points[4] = {alpha, beta, delta, G16F(ONE)};
+    G16G1A p1[4];
+    G16G2A p2[4];
+    G16N(g1s_times)(t1, p1, secret_points, 4);
+    G16N(g2s_times)(t2, p2, secret_points, 4);
+    k->u.G16_CURVE.alpha1 = p1[0];
+    k->u.G16_CURVE.beta1 = p1[1];
+    k->u.G16_CURVE.delta1 = p1[2];
+    k->u.G16_CURVE.beta2 = p2[1];
+    k->u.G16_CURVE.gamma2 = p2[3];
+    k->u.G16_CURVE.delta2 = p2[2];
+    explicit_bzero(secret_points, sizeof secret_points);
+    free(t1);
+    free(t2);
     explicit_bzero(&tau, sizeof tau);
     explicit_bzero(&alpha, sizeof alpha);
     explicit_bzero(&beta, sizeof beta);

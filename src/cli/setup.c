@@ -1,0 +1,147 @@
+/*
+ * cuzk setup <circuit.r1cs> <out.zkey> [--vk verification_key.json]: an
+ * INSECURE development key (groth16_dev_setup) for tests and benchmarks.
+ * The toxic waste comes from getrandom (or --seed, for reproducible tests)
+ * and nothing proves it was destroyed: anyone who kept it can forge proofs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "groth16/groth16.h"
+#include "io/io_error.h"
+#include "io/r1cs_file.h"
+#include "io/snarkjs_json.h"
+#include "io/zkey_file.h"
+#include "pairing/bls381_pairing.h"
+#include "pairing/bn254_pairing.h"
+#include "util/rng.h"
+
+enum { SETUP_OK = 0, SETUP_EFAIL = 2 };
+
+static void setup_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk setup [options] <circuit.r1cs> <out.zkey>\n"
+               "\n"
+               "Writes an INSECURE development Groth16 key (snarkjs .zkey) for the circuit:\n"
+               "its toxic waste is not destroyed in any verifiable way. For tests and\n"
+               "benchmarks only, never for a key anyone else relies on.\n"
+               "\n"
+               "options:\n"
+               "  --curve C     bn128 or bls12381: refuse a circuit over another curve\n"
+               "  --vk FILE     also write the verification key (snarkjs JSON)\n"
+               "  --seed S      draw the toxic waste from a seeded stream (tests only)\n"
+               "  -h, --help    this text\n");
+}
+
+/* vk = the verification key of k with vk_alphabeta_12 = e(alpha1, beta2). */
+static cuzk_status_t setup_vk(snarkjs_vk_t *vk, const zkey_t *k)
+{
+    cuzk_status_t s = groth16_vk_from_zkey(vk, k);
+    if (s != CUZK_OK)
+        return s;
+    if (vk->curve == R1CS_CURVE_BN254)
+        bn254_pairing(&vk->u.bn254.alphabeta, &vk->u.bn254.alpha1, &vk->u.bn254.beta2);
+    else
+        bls381_pairing(&vk->u.bls381.alphabeta, &vk->u.bls381.alpha1, &vk->u.bls381.beta2);
+    vk->has_alphabeta = true;
+    return CUZK_OK;
+}
+
+int cli_setup(int argc, char **argv)
+{
+    const char *paths[2], *vk_path = NULL;
+    int n_paths = 0;
+    r1cs_curve_t want = R1CS_CURVE_NONE;
+    bool have_seed = false;
+    uint64_t seed = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            setup_usage(stdout);
+            return SETUP_OK;
+        }
+        if (o[0] != '-' || o[1] == '\0') {
+            if (n_paths == 2) {
+                fprintf(stderr, "cuzk setup: too many arguments\n");
+                return SETUP_EFAIL;
+            }
+            paths[n_paths++] = o;
+            continue;
+        }
+        if (strcmp(o, "--curve") && strcmp(o, "--vk") && strcmp(o, "--seed")) {
+            fprintf(stderr, "cuzk setup: unknown option '%s' (try 'cuzk setup --help')\n", o);
+            return SETUP_EFAIL;
+        }
+        if (i + 1 == argc) {
+            fprintf(stderr, "cuzk setup: %s needs a value\n", o);
+            return SETUP_EFAIL;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(o, "--vk")) {
+            vk_path = v;
+        } else if (!strcmp(o, "--curve")) {
+            want = snarkjs_curve_from_name(v);
+            if (want == R1CS_CURVE_NONE) {
+                fprintf(stderr, "cuzk setup: unknown curve '%s' (bn128 or bls12381)\n", v);
+                return SETUP_EFAIL;
+            }
+        } else {
+            char *end;
+            errno = 0;
+            seed = strtoull(v, &end, 0);
+            if (errno || *end || end == v || v[0] == '-') {
+                fprintf(stderr, "cuzk setup: --seed wants a whole number, not '%s'\n", v);
+                return SETUP_EFAIL;
+            }
+            have_seed = true;
+        }
+    }
+    if (n_paths != 2) {
+        setup_usage(stderr);
+        return SETUP_EFAIL;
+    }
+    fprintf(stderr, "cuzk setup: INSECURE development key: the toxic waste is not destroyed in "
+                    "any verifiable way; for tests and benchmarks only\n");
+
+    char err[IO_ERR_MAX] = "";
+    r1cs_t r = {0};
+    zkey_t k = {0};
+    snarkjs_vk_t vk = {0};
+    cuzk_rng_t rng;
+    cuzk_rng_seed(&rng, seed);
+    cuzk_status_t s = r1cs_file_read(&r, paths[0], err, sizeof err);
+    if (s == CUZK_OK && want != R1CS_CURVE_NONE && r.curve != want)
+        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s, not %s", paths[0],
+                    r1cs_curve_name(r.curve), r1cs_curve_name(want));
+    if (s == CUZK_OK) {
+        s = groth16_dev_setup(&k, &r, have_seed ? &rng : NULL);
+        if (s == CUZK_EINVAL)
+            io_fail(err, sizeof err, s,
+                    "%s: no key for this circuit (no private wires, or a domain too large "
+                    "for %s)",
+                    paths[0], r1cs_curve_name(r.curve));
+        else if (s != CUZK_OK)
+            io_fail(err, sizeof err, s, "%s: the setup failed", paths[0]);
+    }
+    if (s == CUZK_OK)
+        s = zkey_file_write(paths[1], &k, NULL, err, sizeof err);
+    if (s == CUZK_OK && vk_path) {
+        s = setup_vk(&vk, &k);
+        if (s != CUZK_OK)
+            io_fail(err, sizeof err, s, "out of memory for the verification key");
+        else
+            s = snarkjs_vk_write(vk_path, &vk, err, sizeof err);
+        if (s != CUZK_OK)
+            remove(paths[1]);
+    }
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk setup: %s (%s)\n", err, cuzk_strerror(s));
+    snarkjs_vk_free(&vk);
+    groth16_dev_key_free(&k);
+    r1cs_free(&r);
+    return s == CUZK_OK ? SETUP_OK : SETUP_EFAIL;
+}
