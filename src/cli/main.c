@@ -20,6 +20,8 @@ static void usage(FILE *f)
             "                  a random satisfiable circuit and its witness\n"
             "  setup           <circuit.r1cs> <out.zkey> [--vk verification_key.json]:\n"
             "                  an INSECURE development key (tests and benchmarks only)\n"
+            "  demo            gen, setup, prove and verify an example on both curves,\n"
+            "                  with a table of timings (scripts/run.sh's main job)\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
             "                  against known answers and print a table with timings\n"
             "  bench arith     median times of field, curve and pairing operations,\n"
@@ -54,6 +56,8 @@ int main(int argc, char **argv)
         return cli_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup"))
         return cli_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo"))
+        return cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))
         return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) {

@@ -37,8 +37,7 @@ static void setup_usage(FILE *f)
                "  -h, --help    this text\n");
 }
 
-/* vk = the verification key of k with vk_alphabeta_12 = e(alpha1, beta2). */
-static cuzk_status_t setup_vk(snarkjs_vk_t *vk, const zkey_t *k)
+cuzk_status_t cli_vk_with_alphabeta(snarkjs_vk_t *vk, const zkey_t *k)
 {
     cuzk_status_t s = groth16_vk_from_zkey(vk, k);
     if (s != CUZK_OK)
@@ -130,7 +129,7 @@ int cli_setup(int argc, char **argv)
     if (s == CUZK_OK)
         s = zkey_file_write(paths[1], &k, NULL, err, sizeof err);
     if (s == CUZK_OK && vk_path) {
-        s = setup_vk(&vk, &k);
+        s = cli_vk_with_alphabeta(&vk, &k);
         if (s != CUZK_OK)
             io_fail(err, sizeof err, s, "out of memory for the verification key");
         else
