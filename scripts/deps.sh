@@ -2,11 +2,16 @@
 # Installs the Debian packages that building and testing cuzk need, when any
 # is missing. Runs apt-get only when something is missing; needs root for that
 # (or prints the command to run).
+#   scripts/deps.sh           everything: build, tests, static checks
+#   scripts/deps.sh --build   only what building cuzk needs
 set -euo pipefail
 
-# build: compiler, CMake, pkg-config, jansson (JSON); tests: cmocka, GMP; static checks: cppcheck,
-# clang-tidy
-packages=(build-essential cmake pkg-config libjansson-dev libgmp-dev libcmocka-dev cppcheck clang-tidy)
+# build: compiler, CMake, pkg-config, jansson (JSON)
+packages=(build-essential cmake pkg-config libjansson-dev)
+if [ "${1:-}" != "--build" ]; then
+    # tests: cmocka, GMP; static checks: cppcheck, clang-tidy
+    packages+=(libgmp-dev libcmocka-dev cppcheck clang-tidy)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@
 # stays available as a command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/deps.sh --build
 build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_TESTS=OFF
 cmake --build "$build" -j"$(nproc)"
