@@ -116,7 +116,9 @@ cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint3
  * empty. w (caller-owned) has p->n_constraints + 1 elements and gets w[0]
  * = 1 and the values described in r1cs_shape.h. Every coefficient is a
  * uniform non-zero element except C's entry on wire ONE, which is
- * (A·w)(B·w) − (the rest of C)·w and is left out when zero. Columns within a
+ * (A·w)(B·w) − (the rest of C)·w; when that is zero C's last other term
+ * moves to (or a row without one gets) a wire with a non-zero value where
+ * one is found, and ONE is left out only if it is still zero. Columns within a
  * row are distinct and ascending. rng is the seeded stream (not NULL): the
  * result is a function of p and the seed. O(nnz) time; memory: the three
  * matrices, (4 + sizeof(element)) bytes per entry. CUZK_ENOMEM.

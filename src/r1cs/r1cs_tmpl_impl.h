@@ -273,20 +273,23 @@ static uint32_t R1N(gen_count_)(double mean, uint32_t span, cuzk_rng_t *rng)
 }
 
 /*
- * Appends count distinct random columns of [lo, lo + span) to row i of m
- * (entries so far end at *k), ascending, with uniform non-zero values, and
- * adds Σ val·w[col] to *dot. Rows must be filled in order.
+ * Adds count random columns of [lo, lo + span) to the row of m whose
+ * entries are [first, *k) (the last row, filled in order; rows stay
+ * ascending and their columns distinct: the row must have fewer than span
+ * entries in that range when it ends), with uniform non-zero values, and
+ * adds Σ val·w[col] to *dot. With nonzero_w, columns whose witness value is
+ * zero are redrawn, up to 64 times in all.
  */
-static void R1N(gen_row_)(R1CSR *m, uint64_t *k, uint32_t lo, uint32_t span, uint32_t count,
-                          const R1FT *w, R1FT *dot, cuzk_rng_t *rng)
+static void R1N(gen_row_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t lo, uint32_t span,
+                          uint32_t count, const R1FT *w, bool nonzero_w, R1FT *dot, cuzk_rng_t *rng)
 {
-    uint64_t first = *k;
+    unsigned misses = 0;
     for (uint32_t t = 0; t < count; t++) {
         uint32_t c;
         bool fresh;
         do {
             c = lo + (uint32_t)(cuzk_rng_next(rng) % span);
-            fresh = true;
+            fresh = !nonzero_w || !R1F(is_zero)(&w[c]) || ++misses > 64;
             for (uint64_t j = first; j < *k; j++)
                 fresh = fresh && m->col[j] != c;
         } while (!fresh);
@@ -317,7 +320,8 @@ cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cu
     r->shape.n_pub_in = p->n_public;
     r->shape.n_constraints = n_rows;
     r->shape.n_labels = n_cols;
-    /* Each row holds at most ceil(nnz) entries (one more in C for ONE). */
+    /* Rows hold at most floor(nnz) + 1 entries (C: ONE included), one more
+     * in C when the rebalancing below adds a term to a row without. */
     double per_row[3] = {p->nnz_a, p->nnz_b, p->nnz_c};
     R1CSR *ms[3] = {&r->a, &r->b, &r->c};
     for (int j = 0; j < 3; j++) {
@@ -347,15 +351,31 @@ cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cu
         R1F(set_zero)(&a);
         R1F(set_zero)(&b);
         R1F(set_zero)(&c);
-        R1N(gen_row_)(&r->a, &ka, 0, n_cols, R1N(gen_count_)(p->nnz_a, n_cols, rng), w, &a, rng);
-        R1N(gen_row_)(&r->b, &kb, 0, b_span, R1N(gen_count_)(p->nnz_b, b_span, rng), w, &b, rng);
+        uint32_t n_a = R1N(gen_count_)(p->nnz_a, n_cols, rng);
+        uint32_t n_b = R1N(gen_count_)(p->nnz_b, b_span, rng);
+        R1N(gen_row_)(&r->a, ka, &ka, 0, n_cols, n_a, w, false, &a, rng);
+        R1N(gen_row_)(&r->b, kb, &kb, 0, b_span, n_b, w, false, &b, rng);
         /* C: ONE first, its coefficient fixed once the other terms are known. */
         uint64_t k0 = kc++;
         r->c.col[k0] = 0;
         uint32_t n_c = R1N(gen_count_)(p->nnz_c - 1.0, n_cols - 1, rng);
-        R1N(gen_row_)(&r->c, &kc, 1, n_cols - 1, n_c, w, &c, rng);
+        R1N(gen_row_)(&r->c, k0, &kc, 1, n_cols - 1, n_c, w, false, &c, rng);
         R1F(mul)(&a, &a, &b);
         R1F(sub)(&r->c.val[k0], &a, &c); /* w[0] = 1 */
+        /* A·w·B·w = the rest of C·w (often, with bits: both sides zero)
+         * would drop ONE and thin C out. Moving C's last term to a wire
+         * with a non-zero value (or adding one to a row without) makes
+         * ONE's coefficient non-zero and keeps nnz_c per row. */
+        if (R1F(is_zero)(&r->c.val[k0]) && n_c < n_cols - 1) {
+            if (n_c > 0) {
+                R1FT t;
+                kc--;
+                R1F(mul)(&t, &r->c.val[kc], &w[r->c.col[kc]]);
+                R1F(sub)(&c, &c, &t);
+            }
+            R1N(gen_row_)(&r->c, k0, &kc, 1, n_cols - 1, 1, w, true, &c, rng);
+            R1F(sub)(&r->c.val[k0], &a, &c);
+        }
         if (R1F(is_zero)(&r->c.val[k0])) {
             memmove(&r->c.col[k0], &r->c.col[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(uint32_t));
             memmove(&r->c.val[k0], &r->c.val[k0 + 1], (size_t)(kc - k0 - 1) * sizeof(R1FT));
