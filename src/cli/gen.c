@@ -78,7 +78,7 @@ int cli_gen(int argc, char **argv)
     const char *paths[2];
     int n_paths = 0;
     bool have_n = false, have_seed = false, have_public = false;
-    uint64_t seed = 0, v;
+    uint64_t seed = 0, v = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {

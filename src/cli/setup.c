@@ -71,7 +71,7 @@ int cli_setup(int argc, char **argv)
             paths[n_paths++] = o;
             continue;
         }
-        if (strcmp(o, "--curve") && strcmp(o, "--vk") && strcmp(o, "--seed")) {
+        if (strcmp(o, "--curve") != 0 && strcmp(o, "--vk") != 0 && strcmp(o, "--seed") != 0) {
             fprintf(stderr, "cuzk setup: unknown option '%s' (try 'cuzk setup --help')\n", o);
             return SETUP_EFAIL;
         }
