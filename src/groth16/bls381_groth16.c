@@ -11,4 +11,6 @@
 
 #include "groth16/groth16_tmpl_impl.h"
 
+#include "groth16/groth16_bp_tmpl_impl.h"
+
 #include "groth16/groth16_tmpl_undef.h"

@@ -13,6 +13,8 @@
 
 #include "groth16/groth16_tmpl.h"
 
+#include "groth16/groth16_bp_tmpl.h"
+
 #include "groth16/groth16_tmpl_undef.h"
 
 #endif

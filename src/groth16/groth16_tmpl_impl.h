@@ -5,6 +5,7 @@
  * headers.
  */
 #include <assert.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -178,9 +179,20 @@ cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool)
 
 /* ---- finish ----------------------------------------------------------- */
 
-cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
+/*
+ * The assembly shared by both conventions (FORMATS.md §7 step 5 and §8.3):
+ * draws r then s uniformly in Fr and sets
+ *   π_A = Ã + α1 + r·δ1,  π_B = B̃2 + β2 + s·δ2,  B1 = B̃1 + β1 + s·δ1,
+ *   π_C = C̃ + s·π_A + r·B1 − rs·δ1,
+ * where C̃ is the sum of the C (or L) and H MSMs. Every product with r or s
+ * is the constant-time jac_mul and every sum with a secret operand the
+ * complete jac_add; r and s are wiped. CUZK_ERANDOM.
+ */
+static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
+                                    const G16G1A *beta1, const G16G1A *delta1, const G16G2A *beta2,
+                                    const G16G2A *delta2, const G16G1J *msm_a, const G16G1J *msm_b1,
+                                    const G16G2J *msm_b2, const G16G1J *msm_ch, cuzk_rng_t *rng)
 {
-    const zkey_t *key = st->key;
     G16FT r, s, rs;
     cuzk_status_t status = G16F(random)(&r, rng);
     if (status == CUZK_OK)
@@ -195,26 +207,26 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
 
     G16G1J d1, pa, b1, pc, t;
     G16G2J d2, pb, t2;
-    G16G1(jac_from_affine)(&d1, &key->u.G16_CURVE.delta1);
-    G16G2(jac_from_affine)(&d2, &key->u.G16_CURVE.delta2);
+    G16G1(jac_from_affine)(&d1, delta1);
+    G16G2(jac_from_affine)(&d2, delta2);
 
     /* π_A = Ã + α1 + r·δ1 */
-    G16G1(jac_from_affine)(&pa, &key->u.G16_CURVE.alpha1);
-    G16G1(jac_add)(&pa, &pa, &st->msm_a);
+    G16G1(jac_from_affine)(&pa, alpha1);
+    G16G1(jac_add)(&pa, &pa, msm_a);
     G16G1(jac_mul)(&t, &d1, kr);
     G16G1(jac_add)(&pa, &pa, &t);
     /* π_B = B̃2 + β2 + s·δ2 */
-    G16G2(jac_from_affine)(&pb, &key->u.G16_CURVE.beta2);
-    G16G2(jac_add)(&pb, &pb, &st->msm_b2);
+    G16G2(jac_from_affine)(&pb, beta2);
+    G16G2(jac_add)(&pb, &pb, msm_b2);
     G16G2(jac_mul)(&t2, &d2, ks);
     G16G2(jac_add)(&pb, &pb, &t2);
     /* B1 = B̃1 + β1 + s·δ1 */
-    G16G1(jac_from_affine)(&b1, &key->u.G16_CURVE.beta1);
-    G16G1(jac_add)(&b1, &b1, &st->msm_b1);
+    G16G1(jac_from_affine)(&b1, beta1);
+    G16G1(jac_add)(&b1, &b1, msm_b1);
     G16G1(jac_mul)(&t, &d1, ks);
     G16G1(jac_add)(&b1, &b1, &t);
-    /* π_C = C̃ + H̃ + s·π_A + r·B1 − rs·δ1 */
-    G16G1(jac_add)(&pc, &st->msm_c, &st->msm_h);
+    /* π_C = C̃ + s·π_A + r·B1 − rs·δ1 */
+    pc = *msm_ch;
     G16G1(jac_mul)(&t, &pa, ks);
     G16G1(jac_add)(&pc, &pc, &t);
     G16G1(jac_mul)(&t, &b1, kr);
@@ -237,6 +249,15 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
     explicit_bzero(&t, sizeof t);
     explicit_bzero(&t2, sizeof t2);
     return CUZK_OK;
+}
+
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
+{
+    const G16HDR *k = &st->key->u.G16_CURVE;
+    G16G1J ch;
+    G16G1(jac_add)(&ch, &st->msm_c, &st->msm_h);
+    return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
+                          &st->msm_a, &st->msm_b1, &st->msm_b2, &ch, rng);
 }
 
 void G16N(prover_free)(G16ST *st)
@@ -264,6 +285,17 @@ static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
     *t0 = t1;
 }
 
+/* s from the stages after synth, with its message when it is a failure. */
+static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_size)
+{
+    if (s == CUZK_ERANDOM)
+        return io_fail(err, err_size, s,
+                       "drawing r and s: the operating system's generator failed");
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "out of memory in the prover");
+    return CUZK_OK;
+}
+
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
                           cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
                           size_t err_size)
@@ -283,12 +315,7 @@ cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT 
         s = G16N(finish)(&st, proof, rng);
     G16N(lap)(t, GROTH16_STAGE_FINISH, &t0);
     G16N(prover_free)(&st);
-    if (s == CUZK_ERANDOM)
-        return io_fail(err, err_size, s,
-                       "drawing r and s: the operating system's generator failed");
-    if (s != CUZK_OK)
-        return io_fail(err, err_size, s, "out of memory in the prover");
-    return CUZK_OK;
+    return G16N(stages_status)(s, err, err_size);
 }
 
 /* ---- verify ----------------------------------------------------------- */
@@ -315,17 +342,78 @@ cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
     return CUZK_OK;
 }
 
+cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
+                                 const G16N(proof_t) * proofs, size_t n, cuzk_rng_t *rng,
+                                 cuzk_pool_t *pool)
+{
+    assert(n >= 1);
+    size_t np = vk->n_public;
+    G16FT *rho = malloc(n * sizeof *rho);
+    G16FT *sic = calloc(np + 1, sizeof *sic); /* Σ ρ_i, then Σ ρ_i·pub_i,j */
+    G16G1A *pc = malloc(n * sizeof *pc);
+    G16G1J *ra = malloc(n * sizeof *ra);
+    G16G1A *p = malloc((n + 3) * sizeof *p);
+    G16G2A *q = malloc((n + 3) * sizeof *q);
+    cuzk_status_t s = rho && sic && pc && ra && p && q ? CUZK_OK : CUZK_ENOMEM;
+    for (size_t i = 0; i < n && s == CUZK_OK; i++) {
+        uint64_t k[EC_SCALAR_LIMBS] = {1, 0};
+        if (i > 0)
+            s = cuzk_random_bytes(rng, k, 2 * sizeof k[0]); /* 128 bits: below r */
+        G16F(from_canonical)(&rho[i], k);
+        G16G1J a;
+        G16G1(jac_from_affine)(&a, &proofs[i].a);
+        G16G1(jac_mul_vartime)(&ra[i], &a, k);
+        pc[i] = proofs[i].c;
+        q[i] = proofs[i].b;
+        G16F(add)(&sic[0], &sic[0], &rho[i]);
+        for (size_t j = 0; j < np; j++) {
+            G16FT t;
+            G16F(mul)(&t, &rho[i], &pub[i * np + j]);
+            G16F(add)(&sic[j + 1], &sic[j + 1], &t);
+        }
+    }
+    G16G1J x, c, al;
+    if (s == CUZK_OK)
+        s = G16G1(msm_vartime)(&x, vk->ic, sic, np + 1, pool);
+    if (s == CUZK_OK)
+        s = G16G1(msm_vartime)(&c, pc, rho, n, pool);
+    if (s == CUZK_OK) {
+        uint64_t k[EC_SCALAR_LIMBS];
+        G16F(to_canonical)(k, &sic[0]);
+        G16G1(jac_from_affine)(&al, &vk->alpha1);
+        G16G1(jac_mul_vartime)(&al, &al, k);
+        G16G1(jacs_to_affine_vartime)(p, ra, n);
+        for (size_t i = 0; i < n; i++)
+            G16G1(affine_neg)(&p[i], &p[i]);
+        G16G1(jac_to_affine)(&p[n], &x);
+        q[n] = vk->gamma2;
+        G16G1(jac_to_affine)(&p[n + 1], &c);
+        q[n + 1] = vk->delta2;
+        G16G1(jac_to_affine)(&p[n + 2], &al);
+        q[n + 2] = vk->beta2;
+        *valid = G16C(pairing_product_is_one)(p, q, n + 3);
+    }
+    free(rho);
+    free(sic);
+    free(pc);
+    free(ra);
+    free(p);
+    free(q);
+    return s;
+}
+
 /* ---- development setup (INSECURE) ------------------------------------ */
 
-/* out[i] = the Lagrange basis polynomial of ⟨ω⟩ (size m = 2^log2m) at the
- * point ω^(first + i·step), evaluated at τ, for i < count:
+/* out[i] = the Lagrange basis polynomial of ⟨ω⟩ (size m = 2^log2m, ω from
+ * the generator g) at the point ω^(first + i·step), evaluated at τ, for
+ * i < count:
  *     L_j(τ) = (τ^m − 1)/m · ω^j/(τ − ω^j).
  * τ must lie outside ⟨ω⟩ (true with overwhelming probability). */
-static void G16N(lagrange_at)(G16FT *out, const G16FT *tau, unsigned log2m, size_t first,
-                              size_t step, size_t count)
+static void G16N(lagrange_at)(G16FT *out, const G16FT *tau, unsigned log2m, uint64_t g,
+                              size_t first, size_t step, size_t count)
 {
     G16FT omega, zt, m_inv, wj, step_w;
-    G16F(root_of_unity)(&omega, log2m, G16N(SNARKJS_GENERATOR));
+    G16F(root_of_unity)(&omega, log2m, g);
     zt = *tau;
     for (unsigned i = 0; i < log2m; i++)
         G16F(sqr)(&zt, &zt);
@@ -523,7 +611,7 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
                           i, &G16F(ONE));
 
     /* Per wire: Σ_row coef·L_row(τ) for A, B and C. */
-    G16N(lagrange_at)(l, &tau, log2n, 0, 1, n);
+    G16N(lagrange_at)(l, &tau, log2n, G16N(SNARKJS_GENERATOR), 0, 1, n);
     G16FT *ua = u, *ub = u + n_vars, *uc = u + 2 * (size_t)n_vars;
     for (uint32_t row = 0; row < sh->n_constraints; row++) {
         G16N(accumulate_row)(ua, &r->a, row, &l[row]);
@@ -549,7 +637,7 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     G16N(g1s_times)(t1, ic, uc, (size_t)n_public + 1);
     G16N(g1s_times)(t1, qc, uc + n_public + 1, n_priv);
     /* H[j] = L^(2n)_(2j+1)(τ)/δ */
-    G16N(lagrange_at)(l, &tau, log2n + 1, 1, 2, n);
+    G16N(lagrange_at)(l, &tau, log2n + 1, G16N(SNARKJS_GENERATOR), 1, 2, n);
     for (size_t j = 0; j < n; j++)
         G16F(mul)(&l[j], &l[j], &delta_inv);
     G16N(g1s_times)(t1, qh, l, n);

@@ -13,5 +13,6 @@
 #undef G16G2A
 #undef G16G2J
 #undef G16ST
+#undef G16HDR
 #undef G16_CURVE
 #undef G16_CURVE_ID

@@ -1,0 +1,135 @@
+/*
+ * bellperson / Filecoin Groth16 files, BLS12-381 only (FORMATS.md section
+ * 8): parameters (.params), verifying keys (.vk) and 192-byte compressed
+ * proofs, readers and writers.
+ *
+ * Points are decoded into cuzk's in-memory layout (affine, Montgomery form,
+ * DESIGN.md section 5) in arrays the reader allocates; the file itself is
+ * mapped while it is read and released afterwards.
+ *
+ * The readers check, naming file, section and the offending item in their
+ * messages (io_error.h), e.g. "p.params: section h: point 12 is not on the
+ * curve":
+ *   - .params: the exact file size of the FORMATS.md §8.2 formula (a
+ *     truncated or extended file names the section where it goes wrong);
+ *     m = h_len + 1 a power of two below 2^32; b_g1_len = b_g2_len;
+ *     a_len >= ic_len; ic_len >= 1;
+ *   - .vk: exactly 868 + 96·ic_len bytes, ic_len >= 1;
+ *   - every point: flag bits 0x80, 0x40, 0x20 clear (uncompressed, never
+ *     infinity: CUZK_EBADFILE / CUZK_EINFINITY), coordinates < p
+ *     (CUZK_ENONCANONICAL), on the curve (CUZK_ENOTONCURVE), x != 0, and in
+ *     the order-r subgroup (CUZK_ENOTINSUBGROUP): always for the verifying
+ *     key (the first block of both files), for the query vectors ic, h, l,
+ *     a, b_g1, b_g2 of a .params unless the caller passes BP_PARAMS_TRUSTED.
+ *     Query points are checked on the caller's thread pool; the message
+ *     names the lowest failing index of the first failing section;
+ *   - proofs: a length that is a positive multiple of 192; each element
+ *     compressed (0x80 set), not infinity, canonical, on the curve and in
+ *     its subgroup; the message names the proof index and the element.
+ * Everything else is CUZK_EBADFILE (or CUZK_EIO/CUZK_ENOMEM). The counts
+ * that depend on the circuit (l_len = #aux, a_len and b_len against the
+ * density bitmaps) are checked by the prover against the assignment.
+ */
+#ifndef CUZK_IO_PARAMS_FILE_H
+#define CUZK_IO_PARAMS_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk.h"
+#include "ec/bls381_g1.h"
+#include "ec/bls381_g2.h"
+#include "util/pool.h"
+
+enum {
+    BP_VK_FIXED_BYTES = 864, /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
+    BP_PROOF_BYTES = 192,    /* compressed A (48) ‖ B (96) ‖ C (48) */
+    BP_G1_BYTES = 96,        /* uncompressed G1 in a .params/.vk */
+    BP_G2_BYTES = 192,       /* uncompressed G2 */
+};
+
+/* Reader flags. */
+enum {
+    /* The query vectors come from a trusted source (cuzk wrote them, or they
+     * were checked before): canonical, curve and x != 0 checks only, no
+     * subgroup check. The verifying key is always checked in full. */
+    BP_PARAMS_TRUSTED = 1u << 0,
+};
+
+/* A bellperson verifying key. ic has n_ic points (inputs, ONE included),
+ * owned by the key (bp_vk_free). */
+typedef struct bp_vk {
+    bls381_g1_affine_t alpha1, beta1, delta1;
+    bls381_g2_affine_t beta2, gamma2, delta2;
+    uint32_t n_ic;
+    bls381_g1_affine_t *ic;
+} bp_vk_t;
+
+/*
+ * bellperson parameters: the verifying key, then the query vectors of
+ * FORMATS.md §8.2, affine, Montgomery form, never infinity. h has n_h =
+ * m − 1 points, l n_l (one per aux variable), a n_a, b_g1 and b_g2 n_b
+ * each. From the reader the arrays live in one allocation that
+ * bp_params_free releases; for the writer the caller owns them.
+ * A zero-initialised bp_params_t holds nothing and may be freed.
+ */
+typedef struct bp_params {
+    bp_vk_t vk;
+    uint32_t n_h, n_l, n_a, n_b;
+    bls381_g1_affine_t *h, *l, *a, *b_g1;
+    bls381_g2_affine_t *b_g2;
+    void *mem; /* the reader's allocation (NULL when the caller owns the arrays) */
+} bp_params_t;
+
+/* A Groth16 proof: π_A, π_B, π_C, affine, Montgomery form. */
+typedef struct bp_proof {
+    bls381_g1_affine_t a;
+    bls381_g2_affine_t b;
+    bls381_g1_affine_t c;
+} bp_proof_t;
+
+/*
+ * Reads the .params at path into p, validates it (above) with pool's
+ * threads (NULL: the caller alone). flags: BP_PARAMS_TRUSTED or 0. On
+ * failure p is left empty.
+ */
+cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool, unsigned flags,
+                             char *err, size_t err_size);
+
+/* The same over size bytes at data; name stands for the file in messages. */
+cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,
+                              const char *name, cuzk_pool_t *pool, unsigned flags, char *err,
+                              size_t err_size);
+
+/* Releases what the reader allocated (and the vk's ic) and zeroes p. */
+void bp_params_free(bp_params_t *p);
+
+/*
+ * Writes p in the .params layout. Points must be affine, finite (the format
+ * has no infinity; CUZK_EINVAL, nothing written), with n_b points in both
+ * b_g1 and b_g2. I/O failures are CUZK_EIO and remove the partial file.
+ */
+cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err, size_t err_size);
+
+/* .vk: the first block of a .params alone (FORMATS.md §8.2). */
+cuzk_status_t bp_vk_read(bp_vk_t *vk, const char *path, char *err, size_t err_size);
+cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
+                          char *err, size_t err_size);
+cuzk_status_t bp_vk_write(const char *path, const bp_vk_t *vk, char *err, size_t err_size);
+/* Releases vk->ic and zeroes vk. */
+void bp_vk_free(bp_vk_t *vk);
+
+/* One proof to and from its 192 bytes (FORMATS.md §8.4). decode checks as
+ * described above; name and index only label the message. */
+void bp_proof_encode(unsigned char out[BP_PROOF_BYTES], const bp_proof_t *proof);
+cuzk_status_t bp_proof_decode(bp_proof_t *proof, const unsigned char in[BP_PROOF_BYTES],
+                              const char *name, size_t index, char *err, size_t err_size);
+
+/* A file of n >= 1 concatenated proofs. The reader allocates *proofs (the
+ * caller frees it with free()); on failure *proofs = NULL, *n = 0. */
+cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, char *err,
+                             size_t err_size);
+cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
+                              size_t err_size);
+
+#endif
