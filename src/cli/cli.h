@@ -2,6 +2,9 @@
 #ifndef CUZK_CLI_H
 #define CUZK_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "cuzk.h"
 
 int cli_selftest(int argc, char **argv);
@@ -11,9 +14,33 @@ int cli_verify(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_assign(int argc, char **argv);
+
+/* The bellperson forms of prove and verify (bellperson.c), which cli_prove
+ * and cli_verify hand over to when they see --params or --vk. */
+int cli_prove_bp(int argc, char **argv);
+int cli_verify_bp(int argc, char **argv);
+
+/* Whether argv[1 .. argc-1] holds the argument opt. */
+bool cli_has_arg(int argc, char **argv, const char *opt);
+
+/* *out = the thread count v (1 .. 4096): 0, else -1 (out untouched). */
+int cli_parse_threads(unsigned *out, const char *v);
 
 struct snarkjs_vk;
 struct zkey;
+struct r1cs;
+struct cuzk_rng;
+
+/*
+ * cuzk setup's bellperson branch: an INSECURE development .params for r
+ * (read from r1cs_path, named in messages) written to out, and its .vk to
+ * vk_path when not NULL; nothing left behind on failure. rng NULL:
+ * getrandom. Failures carry a one-line message in err.
+ */
+cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, const char *out,
+                               const char *vk_path, struct cuzk_rng *rng, char *err,
+                               size_t err_size);
 
 /*
  * vk = the verification key of the key k, with vk_alphabeta_12 = e(alpha1,

@@ -18,8 +18,12 @@ static void usage(FILE *f)
             "                  check a snarkjs Groth16 proof, print OK or INVALID\n"
             "  gen             --curve C --constraints N [options] <out.r1cs> <out.wtns>:\n"
             "                  a random satisfiable circuit and its witness\n"
-            "  setup           <circuit.r1cs> <out.zkey> [--vk verification_key.json]:\n"
+            "  prove --params  P --assignment A --out proof.bin: bellperson proofs\n"
+            "  verify --vk     V --inputs I --proof proof.bin: check bellperson proofs\n"
+            "  setup           <circuit.r1cs> <out.zkey | out.params> [--vk FILE]:\n"
             "                  an INSECURE development key (tests and benchmarks only)\n"
+            "  assign          <circuit.r1cs> <witness.wtns> <out.asgn>: the assignment\n"
+            "                  file a bellperson-style synthesizer hands to the prover\n"
             "  demo            gen, setup, prove and verify an example on both curves,\n"
             "                  with a table of timings (scripts/run.sh's main job)\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
@@ -56,6 +60,8 @@ int main(int argc, char **argv)
         return cli_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup"))
         return cli_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "assign"))
+        return cli_assign(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))

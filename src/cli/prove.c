@@ -26,7 +26,7 @@ enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
 typedef struct prove_args {
     const char *zkey, *wtns, *proof, *public, *r1cs;
     unsigned threads;
-    bool json, no_verify;
+    bool json, no_verify, trusted;
 } prove_args_t;
 
 static void prove_usage(FILE *f)
@@ -41,10 +41,15 @@ static void prove_usage(FILE *f)
             "options:\n"
             "  --r1cs FILE   check the witness against this circuit first and name the\n"
             "                first constraint it fails\n"
+            "  --trusted     skip the subgroup check of the key's query points (for keys\n"
+            "                that were checked before)\n"
             "  --threads N   worker threads (default: one per processor)\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
             "  --no-verify   skip the verification of the proof before writing it\n"
-            "  -h, --help    this text\n");
+            "  -h, --help    this text\n"
+            "\n"
+            "With bellperson parameters: cuzk prove --params P --assignment A --out proof.bin\n"
+            "(see cuzk prove --params --help).\n");
 }
 
 /* Returns -1 when args are fine, else the exit status (usage printed). */
@@ -62,6 +67,8 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             a->json = true;
         } else if (!strcmp(o, "--no-verify")) {
             a->no_verify = true;
+        } else if (!strcmp(o, "--trusted")) {
+            a->trusted = true;
         } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads")) {
             if (i + 1 == argc) {
                 fprintf(stderr, "cuzk prove: %s needs a value\n", o);
@@ -72,15 +79,11 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
                 a->r1cs = v;
                 continue;
             }
-            char *end;
-            errno = 0;
-            unsigned long t = strtoul(v, &end, 10);
-            if (errno || *end || end == v || t == 0 || t > 4096) {
+            if (cli_parse_threads(&a->threads, v) != 0) {
                 fprintf(stderr, "cuzk prove: --threads wants a number from 1 to 4096, not '%s'\n",
                         v);
                 return PROVE_EFAIL;
             }
-            a->threads = (unsigned)t;
         } else if (o[0] == '-' && o[1] != '\0') {
             fprintf(stderr, "cuzk prove: unknown option '%s' (try 'cuzk prove --help')\n", o);
             return PROVE_EFAIL;
@@ -199,8 +202,29 @@ static void prove_report_json(const prove_args_t *a, const zkey_t *k, cuzk_statu
     printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, total_s);
 }
 
+int cli_parse_threads(unsigned *out, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long t = strtoul(v, &end, 10);
+    if (errno || *end || end == v || v[0] == '-' || t == 0 || t > 4096)
+        return -1;
+    *out = (unsigned)t;
+    return 0;
+}
+
+bool cli_has_arg(int argc, char **argv, const char *opt)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], opt))
+            return true;
+    return false;
+}
+
 int cli_prove(int argc, char **argv)
 {
+    if (cli_has_arg(argc, argv, "--params"))
+        return cli_prove_bp(argc, argv);
     prove_args_t a;
     int rc = prove_parse(&a, argc, argv);
     if (rc >= 0)
@@ -219,7 +243,7 @@ int cli_prove(int argc, char **argv)
     double read_s = 0, write_s = 0;
 
     if (s == CUZK_OK)
-        s = zkey_file_read(&k, a.zkey, pool, 0, err, sizeof err);
+        s = zkey_file_read(&k, a.zkey, pool, a.trusted ? ZKEY_TRUSTED : 0, err, sizeof err);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, a.wtns, err, sizeof err);
     if (s == CUZK_OK && w.curve != k.curve)

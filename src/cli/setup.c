@@ -24,15 +24,17 @@ enum { SETUP_OK = 0, SETUP_EFAIL = 2 };
 
 static void setup_usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk setup [options] <circuit.r1cs> <out.zkey>\n"
+    fprintf(f, "usage: cuzk setup [options] <circuit.r1cs> <out.zkey | out.params>\n"
                "\n"
-               "Writes an INSECURE development Groth16 key (snarkjs .zkey) for the circuit:\n"
+               "Writes an INSECURE development Groth16 key for the circuit: a snarkjs .zkey,\n"
+               "or bellperson parameters when the name ends in .params (BLS12-381 only):\n"
                "its toxic waste is not destroyed in any verifiable way. For tests and\n"
                "benchmarks only, never for a key anyone else relies on.\n"
                "\n"
                "options:\n"
                "  --curve C     bn128 or bls12381: refuse a circuit over another curve\n"
-               "  --vk FILE     also write the verification key (snarkjs JSON)\n"
+               "  --vk FILE     also write the verification key (snarkjs JSON; a bellperson\n"
+               "                .vk with .params)\n"
                "  --seed S      draw the toxic waste from a seeded stream (tests only)\n"
                "  -h, --help    this text\n");
 }
@@ -116,7 +118,12 @@ int cli_setup(int argc, char **argv)
     if (s == CUZK_OK && want != R1CS_CURVE_NONE && r.curve != want)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s, not %s", paths[0],
                     r1cs_curve_name(r.curve), r1cs_curve_name(want));
-    if (s == CUZK_OK) {
+    size_t out_len = strlen(paths[1]);
+    bool params = out_len >= 7 && !strcmp(paths[1] + out_len - 7, ".params");
+    if (s == CUZK_OK && params) {
+        s = cli_setup_params(&r, paths[0], paths[1], vk_path, have_seed ? &rng : NULL, err,
+                             sizeof err);
+    } else if (s == CUZK_OK) {
         s = groth16_dev_setup(&k, &r, have_seed ? &rng : NULL);
         if (s == CUZK_EINVAL)
             io_fail(err, sizeof err, s,
@@ -126,9 +133,9 @@ int cli_setup(int argc, char **argv)
         else if (s != CUZK_OK)
             io_fail(err, sizeof err, s, "%s: the setup failed", paths[0]);
     }
-    if (s == CUZK_OK)
+    if (s == CUZK_OK && !params)
         s = zkey_file_write(paths[1], &k, NULL, err, sizeof err);
-    if (s == CUZK_OK && vk_path) {
+    if (s == CUZK_OK && vk_path && !params) {
         s = cli_vk_with_alphabeta(&vk, &k);
         if (s != CUZK_OK)
             io_fail(err, sizeof err, s, "out of memory for the verification key");

@@ -19,7 +19,10 @@ static void verify_usage(FILE *f)
     fprintf(f, "usage: cuzk verify <verification_key.json> <public.json> <proof.json>\n"
                "\n"
                "Checks a snarkjs Groth16 proof (BN254 or BLS12-381). Prints OK or INVALID;\n"
-               "exit status 0 valid, 1 invalid, 2 unreadable or corrupt input.\n");
+               "exit status 0 valid, 1 invalid, 2 unreadable or corrupt input.\n"
+               "\n"
+               "bellperson proofs: cuzk verify --vk V --inputs I --proof proof.bin\n"
+               "(see cuzk verify --vk --help).\n");
 }
 
 /*
@@ -37,6 +40,8 @@ static bool verify_status_is_invalid(cuzk_status_t s)
 
 int cli_verify(int argc, char **argv)
 {
+    if (cli_has_arg(argc, argv, "--vk"))
+        return cli_verify_bp(argc, argv);
     const char *paths[3];
     int n_paths = 0;
     for (int i = 1; i < argc; i++) {

@@ -11,6 +11,10 @@
 
 #include "groth16/groth16_tmpl_impl.h"
 
+/* The bellperson convention on BN254 (which bellperson does not use): the
+ * generator 5 of snarkjs' domains. */
+#define G16_BP_GENERATOR 5
 #include "groth16/groth16_bp_tmpl_impl.h"
+#undef G16_BP_GENERATOR
 
 #include "groth16/groth16_tmpl_undef.h"

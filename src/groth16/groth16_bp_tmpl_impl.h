@@ -5,10 +5,9 @@
  * Lagrange basis, the fixed-base tables).
  */
 
-/* bellperson builds its domains and its coset from the multiplicative
- * generator of Fr: 7 on BLS12-381 (blstrs' ROOT_OF_UNITY = 7^t, FORMATS.md
- * §8.3); on BN254, which bellperson does not use, the generator 5. */
-enum { G16N(BP_GENERATOR) = G16_CURVE_ID == R1CS_CURVE_BLS12_381 ? 7 : 5 };
+/* The includer defines G16_BP_GENERATOR: the multiplicative generator of
+ * Fr that bellperson builds its domains and its coset from. */
+enum { G16N(BP_GENERATOR) = G16_BP_GENERATOR };
 
 static uint64_t G16N(popcount)(const uint64_t *bits, uint64_t n)
 {

@@ -41,9 +41,11 @@ typedef struct r1cs_shape {
  * extra one); C's include the wire ONE that balances the row. A and C draw
  * their wires from all wires; B only from ONE, the public inputs and the
  * first b_share of the private wires (DESIGN.md's porep32: B touches about
- * a quarter of the private values). A share `bits` of the private values
- * are 0 or 1 (each with probability 1/2), the rest and the public inputs
- * are uniform field elements.
+ * a quarter of the private values). With nnz_a >= 1, one of the A terms of
+ * row i is private wire i, so every private value is constrained (as in a
+ * real circuit; bellperson's setup refuses unconstrained variables). A share `bits` of the private
+ * values are 0 or 1 (each with probability 1/2), the rest and the public inputs are uniform field
+ * elements.
  */
 typedef struct r1cs_gen_params {
     uint32_t n_constraints; /* >= 2 */

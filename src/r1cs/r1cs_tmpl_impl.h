@@ -280,6 +280,25 @@ static uint32_t R1N(gen_count_)(double mean, uint32_t span, cuzk_rng_t *rng)
  * adds Σ val·w[col] to *dot. With nonzero_w, columns whose witness value is
  * zero are redrawn, up to 64 times in all.
  */
+/* Adds column c, which the row [first, *k) of m does not hold, with a
+ * uniform non-zero value, keeping the row ascending, and adds val·w[c] to
+ * *dot. */
+static void R1N(gen_term_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t c, const R1FT *w,
+                           R1FT *dot, cuzk_rng_t *rng)
+{
+    uint64_t j = (*k)++; /* insertion sort: rows hold a handful of entries */
+    while (j > first && m->col[j - 1] > c) {
+        m->col[j] = m->col[j - 1];
+        m->val[j] = m->val[j - 1];
+        j--;
+    }
+    m->col[j] = c;
+    (void)R1N(random_nonzero_)(&m->val[j], rng); /* seeded: cannot fail */
+    R1FT t;
+    R1F(mul)(&t, &m->val[j], &w[c]);
+    R1F(add)(dot, dot, &t);
+}
+
 static void R1N(gen_row_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t lo, uint32_t span,
                           uint32_t count, const R1FT *w, bool nonzero_w, R1FT *dot, cuzk_rng_t *rng)
 {
@@ -293,17 +312,7 @@ static void R1N(gen_row_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t lo, ui
             for (uint64_t j = first; j < *k; j++)
                 fresh = fresh && m->col[j] != c;
         } while (!fresh);
-        uint64_t j = (*k)++; /* insertion sort: rows hold a handful of entries */
-        while (j > first && m->col[j - 1] > c) {
-            m->col[j] = m->col[j - 1];
-            m->val[j] = m->val[j - 1];
-            j--;
-        }
-        m->col[j] = c;
-        (void)R1N(random_nonzero_)(&m->val[j], rng); /* seeded: cannot fail */
-        R1FT t_;
-        R1F(mul)(&t_, &m->val[j], &w[c]);
-        R1F(add)(dot, dot, &t_);
+        R1N(gen_term_)(m, first, k, c, w, dot, rng);
     }
 }
 
@@ -353,7 +362,15 @@ cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cu
         R1F(set_zero)(&c);
         uint32_t n_a = R1N(gen_count_)(p->nnz_a, n_cols, rng);
         uint32_t n_b = R1N(gen_count_)(p->nnz_b, b_span, rng);
-        R1N(gen_row_)(&r->a, ka, &ka, 0, n_cols, n_a, w, false, &a, rng);
+        /* Row i's A holds private wire i (when A has terms at all), so
+         * every private value is constrained, as in a real circuit (an
+         * unconstrained one would give bellperson's L query the identity). */
+        uint64_t a0 = ka;
+        if (n_a > 0 && i < n_priv) {
+            R1N(gen_term_)(&r->a, a0, &ka, 1 + p->n_public + i, w, &a, rng);
+            n_a--;
+        }
+        R1N(gen_row_)(&r->a, a0, &ka, 0, n_cols, n_a, w, false, &a, rng);
         R1N(gen_row_)(&r->b, kb, &kb, 0, b_span, n_b, w, false, &b, rng);
         /* C: ONE first, its coefficient fixed once the other terms are known. */
         uint64_t k0 = kc++;

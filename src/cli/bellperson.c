@@ -1,0 +1,557 @@
+/*
+ * The bellperson forms of the command line (FORMATS.md section 8):
+ *
+ *   cuzk prove --params P --assignment A [--assignment A2 ...] --out proof.bin
+ *              [--inputs-out inputs.json]
+ *   cuzk verify --vk V --inputs inputs.json --proof proof.bin
+ *   cuzk assign <circuit.r1cs> <witness.wtns> <out.asgn> [--inputs-out inputs.json]
+ *   cuzk setup <circuit.r1cs> <out.params> [--vk out.vk]   (setup.c dispatches here)
+ *
+ * A proof file holds one 192-byte proof per assignment, in order (a
+ * multi-partition proof). The inputs file is JSON: the public inputs of one
+ * proof (ONE excluded) as decimal strings, like snarkjs' public.json, or an
+ * array of such arrays, one per proof.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "groth16/bellperson.h"
+#include "io/asgn_file.h"
+#include "io/io_error.h"
+#include "io/io_map.h"
+#include "io/params_file.h"
+#include "io/r1cs_file.h"
+#include "io/snarkjs_json.h"
+#include "io/wtns_file.h"
+#include "util/pool.h"
+
+enum { BP_OK = 0, BP_INVALID = 1, BP_EFAIL = 2 };
+enum { BP_MAX_PARTITIONS = 1024 };
+
+static double bp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* "tmp" = path + ".cuzk-tmp". */
+static cuzk_status_t bp_tmp_path(char *tmp, size_t size, const char *path, char *err,
+                                 size_t err_size)
+{
+    if ((size_t)snprintf(tmp, size, "%s.cuzk-tmp", path) >= size)
+        return io_fail(err, err_size, CUZK_EINVAL, "%s: path too long", path);
+    return CUZK_OK;
+}
+
+/* ---- the inputs file ------------------------------------------------------ */
+
+/* The inputs of a (ONE excluded) as a BLS12-381 witness vector. */
+static cuzk_status_t bp_inputs_of(r1cs_witness_t *pub, const asgn_t *a)
+{
+    cuzk_status_t s = r1cs_witness_alloc(pub, R1CS_CURVE_BLS12_381, (uint32_t)(a->n_inputs - 1));
+    if (s != CUZK_OK)
+        return s;
+    for (uint64_t i = 1; i < a->n_inputs; i++)
+        (void)bls381_fr_from_canonical(&pub->v.bls381[i - 1], a->inputs[i]);
+    return CUZK_OK;
+}
+
+/* Writes the inputs of the n assignments to path (see the top of the file). */
+static cuzk_status_t bp_inputs_write(const char *path, const asgn_t *as, size_t n, char *err,
+                                     size_t err_size)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return io_fail(err, err_size, CUZK_EIO, "%s: %s", path, strerror(errno));
+    cuzk_status_t s = CUZK_OK;
+    if (n > 1)
+        fputs("[\n", f);
+    for (size_t i = 0; i < n && s == CUZK_OK; i++) {
+        r1cs_witness_t pub = {0};
+        char *text = NULL;
+        size_t len = 0;
+        s = bp_inputs_of(&pub, &as[i]);
+        if (s == CUZK_OK)
+            s = snarkjs_public_format(&text, &len, &pub);
+        if (s == CUZK_OK) {
+            while (len > 0 && text[len - 1] == '\n')
+                len--;
+            fwrite(text, 1, len, f);
+            fputs(n > 1 && i + 1 < n ? ",\n" : "\n", f);
+        } else {
+            io_fail(err, err_size, s, "out of memory for the inputs");
+        }
+        free(text);
+        r1cs_witness_free(&pub);
+    }
+    if (n > 1)
+        fputs("]\n", f);
+    bool bad = ferror(f) != 0;
+    if ((fclose(f) != 0 || bad) && s == CUZK_OK)
+        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", path, strerror(errno));
+    if (s != CUZK_OK)
+        remove(path);
+    return s;
+}
+
+/*
+ * Reads n_proofs × n_in inputs (Montgomery form) from path into *out (the
+ * caller frees it): a flat array when n_proofs = 1, else an array of
+ * n_proofs arrays.
+ */
+static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t n_proofs,
+                                    uint32_t n_in, char *err, size_t err_size)
+{
+    *out = NULL;
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return io_fail(err, err_size,
+                       json_error_code(&je) == json_error_cannot_open_file ? CUZK_EIO
+                                                                           : CUZK_EBADFILE,
+                       "%s: line %d: %s", path, je.line, je.text);
+    cuzk_status_t s = CUZK_OK;
+    bool nested =
+        json_is_array(root) && json_array_size(root) > 0 && json_is_array(json_array_get(root, 0));
+    if (!json_is_array(root))
+        s = io_fail(err, err_size, CUZK_EBADFILE, "%s: expected a JSON array of inputs", path);
+    else if (!nested && n_proofs != 1)
+        s = io_fail(err, err_size, CUZK_EINVAL,
+                    "%s: the inputs of one proof, but the proof file holds %zu", path, n_proofs);
+    else if (nested && json_array_size(root) != n_proofs)
+        s = io_fail(err, err_size, CUZK_EINVAL,
+                    "%s: the inputs of %zu proofs, but the proof file holds %zu", path,
+                    json_array_size(root), n_proofs);
+    bls381_fr_t *v = s == CUZK_OK ? malloc((n_proofs * n_in + 1) * sizeof *v) : NULL;
+    if (s == CUZK_OK && !v)
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+    for (size_t i = 0; i < n_proofs && s == CUZK_OK; i++) {
+        char *text = json_dumps(nested ? json_array_get(root, i) : root, JSON_COMPACT);
+        char name[4200];
+        snprintf(name, sizeof name, nested ? "%s (proof %zu)" : "%s", path, i);
+        r1cs_witness_t pub = {0};
+        s = text ? snarkjs_public_parse(&pub, text, strlen(text), name, R1CS_CURVE_BLS12_381, n_in,
+                                        err, err_size)
+                 : io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+        if (s == CUZK_OK && n_in > 0)
+            memcpy(v + i * n_in, pub.v.bls381, n_in * sizeof *v);
+        r1cs_witness_free(&pub);
+        free(text);
+    }
+    json_decref(root);
+    if (s != CUZK_OK) {
+        free(v);
+        return s;
+    }
+    *out = v;
+    return CUZK_OK;
+}
+
+/* ---- cuzk prove --params ------------------------------------------------ */
+
+static void bp_prove_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk prove --params P --assignment A [--assignment A2 ...] --out proof.bin\n"
+               "                  [options]\n"
+               "\n"
+               "Groth16 proofs with bellperson parameters (BLS12-381 .params), one per\n"
+               "assignment file (.asgn, docs/ASSIGNMENT.md), concatenated into proof.bin\n"
+               "(192 bytes each). Every proof is verified before anything is written.\n"
+               "\n"
+               "options:\n"
+               "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
+               "  --trusted          skip the subgroup check of the parameters' query points\n"
+               "                     (for parameters that were checked before)\n"
+               "  --threads N        worker threads (default: one per processor)\n"
+               "  --json             print the result and the stage timings as JSON\n"
+               "  --no-verify        skip the verification of the proofs\n"
+               "  -h, --help         this text\n");
+}
+
+typedef struct bp_prove_args {
+    const char *params, *out, *inputs_out;
+    const char *asgn[BP_MAX_PARTITIONS];
+    size_t n_asgn;
+    unsigned threads;
+    bool json, no_verify, trusted;
+} bp_prove_args_t;
+
+/* Returns -1 when args are fine, else the exit status. */
+static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            bp_prove_usage(stdout);
+            return BP_OK;
+        } else if (!strcmp(o, "--json")) {
+            a->json = true;
+        } else if (!strcmp(o, "--no-verify")) {
+            a->no_verify = true;
+        } else if (!strcmp(o, "--trusted")) {
+            a->trusted = true;
+        } else if (!strcmp(o, "--params") || !strcmp(o, "--assignment") || !strcmp(o, "--out") ||
+                   !strcmp(o, "--inputs-out") || !strcmp(o, "--threads")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "cuzk prove: %s needs a value\n", o);
+                return BP_EFAIL;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(o, "--params")) {
+                a->params = v;
+            } else if (!strcmp(o, "--out")) {
+                a->out = v;
+            } else if (!strcmp(o, "--inputs-out")) {
+                a->inputs_out = v;
+            } else if (!strcmp(o, "--assignment")) {
+                if (a->n_asgn == BP_MAX_PARTITIONS) {
+                    fprintf(stderr, "cuzk prove: at most %d assignments\n", BP_MAX_PARTITIONS);
+                    return BP_EFAIL;
+                }
+                a->asgn[a->n_asgn++] = v;
+            } else if (cli_parse_threads(&a->threads, v) != 0) {
+                fprintf(stderr, "cuzk prove: --threads wants a number from 1 to 4096, not '%s'\n",
+                        v);
+                return BP_EFAIL;
+            }
+        } else {
+            fprintf(stderr,
+                    "cuzk prove: unexpected '%s' with --params (try 'cuzk prove --params "
+                    "--help')\n",
+                    o);
+            return BP_EFAIL;
+        }
+    }
+    if (!a->params || !a->out || a->n_asgn == 0) {
+        bp_prove_usage(stderr);
+        return BP_EFAIL;
+    }
+    return -1;
+}
+
+/* Writes the proofs (and the inputs) under temporary names, then renames. */
+static cuzk_status_t bp_prove_write(const bp_prove_args_t *a, const bp_proof_t *proofs,
+                                    const asgn_t *as, char *err, size_t err_size)
+{
+    char tmp_out[4096], tmp_in[4096];
+    cuzk_status_t s = bp_tmp_path(tmp_out, sizeof tmp_out, a->out, err, err_size);
+    if (s == CUZK_OK && a->inputs_out)
+        s = bp_tmp_path(tmp_in, sizeof tmp_in, a->inputs_out, err, err_size);
+    if (s == CUZK_OK)
+        s = bp_proofs_write(tmp_out, proofs, a->n_asgn, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    if (a->inputs_out) {
+        s = bp_inputs_write(tmp_in, as, a->n_asgn, err, err_size);
+        if (s == CUZK_OK && rename(tmp_in, a->inputs_out) != 0) {
+            s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->inputs_out, strerror(errno));
+            remove(tmp_in);
+        }
+    }
+    if (s == CUZK_OK && rename(tmp_out, a->out) != 0) {
+        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->out, strerror(errno));
+        if (a->inputs_out)
+            remove(a->inputs_out);
+    }
+    if (s != CUZK_OK)
+        remove(tmp_out);
+    return s;
+}
+
+int cli_prove_bp(int argc, char **argv)
+{
+    bp_prove_args_t a;
+    int rc = bp_prove_parse(&a, argc, argv);
+    if (rc >= 0)
+        return rc;
+
+    double t_start = bp_now();
+    char err[IO_ERR_MAX] = "";
+    cuzk_status_t s = CUZK_OK;
+    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
+    if (!pool)
+        io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
+    bp_params_t p = {0};
+    asgn_t *as = calloc(a.n_asgn, sizeof *as);
+    bp_proof_t *proofs = calloc(a.n_asgn, sizeof *proofs);
+    groth16_timings_t total = {{0}};
+    double read_s = 0, write_s = 0;
+    if (s == CUZK_OK && (!as || !proofs))
+        s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
+    if (s == CUZK_OK)
+        s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
+    read_s = bp_now() - t_start;
+    groth16_prove_opts_t opts = {NULL, a.no_verify};
+    for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
+        double t0 = bp_now();
+        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
+        read_s += bp_now() - t0;
+        groth16_timings_t t;
+        if (s == CUZK_OK)
+            s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
+        if (s != CUZK_OK) {
+            char why[IO_ERR_MAX];
+            snprintf(why, sizeof why, "%s", err);
+            io_fail(err, sizeof err, s, "%s: %s", a.asgn[i], why);
+            break;
+        }
+        for (int k = 0; k < GROTH16_STAGES; k++)
+            total.seconds[k] += t.seconds[k];
+    }
+    if (s == CUZK_OK) {
+        double t0 = bp_now();
+        s = bp_prove_write(&a, proofs, as, err, sizeof err);
+        write_s = bp_now() - t0;
+    }
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
+    if (a.json) {
+        printf("{\"status\": \"%s\", \"partitions\": %zu, \"verified\": %s, \"timings\": "
+               "{\"read\": %.6f",
+               s == CUZK_OK ? "ok" : cuzk_strerror(s), a.n_asgn,
+               s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
+        for (int k = 0; k < GROTH16_STAGES; k++)
+            printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
+        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, bp_now() - t_start);
+    }
+    for (size_t i = 0; as && i < a.n_asgn; i++)
+        asgn_free(&as[i]);
+    free(as);
+    free(proofs);
+    bp_params_free(&p);
+    cuzk_pool_free(pool);
+    return s == CUZK_OK ? BP_OK : s == CUZK_EWITNESS ? BP_INVALID : BP_EFAIL;
+}
+
+/* ---- cuzk verify --vk --------------------------------------------------- */
+
+static void bp_verify_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk verify --vk V --inputs inputs.json --proof proof.bin\n"
+               "\n"
+               "Checks bellperson Groth16 proofs (BLS12-381): V is a .vk file or a .params\n"
+               "file (its verifying key is read), proof.bin one or more 192-byte proofs,\n"
+               "inputs.json their public inputs (one array, or one array per proof).\n"
+               "Several proofs are checked at once by a random linear combination.\n"
+               "Prints OK or INVALID; exit status 0 valid, 1 invalid, 2 unreadable input.\n");
+}
+
+/* The verifying key at path: a .vk, or the first block of a .params. */
+static cuzk_status_t bp_vk_load(bp_vk_t *vk, const char *path, char *err, size_t err_size)
+{
+    io_map_t m;
+    cuzk_status_t s = io_map_open(&m, path, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    uint64_t size = m.size;
+    if (m.size > BP_VK_FIXED_BYTES + 4) {
+        const unsigned char *q = m.data + BP_VK_FIXED_BYTES;
+        uint64_t n_ic = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 | q[3];
+        uint64_t vk_size = BP_VK_FIXED_BYTES + 4 + BP_G1_BYTES * n_ic;
+        if (vk_size < m.size) /* a .params: its first block */
+            size = vk_size;
+    }
+    s = bp_vk_parse(vk, m.data, size, path, err, err_size);
+    io_map_close(&m);
+    return s;
+}
+
+int cli_verify_bp(int argc, char **argv)
+{
+    const char *vk_path = NULL, *in_path = NULL, *proof_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            bp_verify_usage(stdout);
+            return BP_OK;
+        }
+        const char **dst = !strcmp(o, "--vk")       ? &vk_path
+                           : !strcmp(o, "--inputs") ? &in_path
+                           : !strcmp(o, "--proof")  ? &proof_path
+                                                    : NULL;
+        if (!dst || i + 1 == argc) {
+            fprintf(stderr,
+                    dst ? "cuzk verify: %s needs a value\n"
+                        : "cuzk verify: unexpected '%s' with --vk\n",
+                    o);
+            return BP_EFAIL;
+        }
+        *dst = argv[++i];
+    }
+    if (!vk_path || !in_path || !proof_path) {
+        bp_verify_usage(stderr);
+        return BP_EFAIL;
+    }
+    char err[IO_ERR_MAX];
+    bp_vk_t vk = {0};
+    bp_proof_t *proofs = NULL;
+    size_t n = 0;
+    bls381_fr_t *in = NULL;
+    bool valid = false, proofs_bad = false;
+    cuzk_status_t s = bp_vk_load(&vk, vk_path, err, sizeof err);
+    if (s == CUZK_OK) {
+        s = bp_proofs_read(&proofs, &n, proof_path, err, sizeof err);
+        /* A proof element off its curve or group is an invalid proof. */
+        proofs_bad = s == CUZK_ENOTONCURVE || s == CUZK_ENOTINSUBGROUP || s == CUZK_EINFINITY ||
+                     s == CUZK_ENONCANONICAL;
+    }
+    if (s == CUZK_OK)
+        s = bp_inputs_read(&in, in_path, n, vk.n_ic - 1, err, sizeof err);
+    if (s == CUZK_OK)
+        s = groth16_bp_verify(&valid, &vk, in, proofs, n, NULL, cuzk_pool_default(), err,
+                              sizeof err);
+    /* A failed batch: name the proofs that fail on their own. */
+    size_t n_in = vk.n_ic - 1;
+    for (size_t i = 0; s == CUZK_OK && !valid && n > 1 && i < n; i++) {
+        bool one = false;
+        if (groth16_bp_verify(&one, &vk, in + i * n_in, &proofs[i], 1, NULL, cuzk_pool_default(),
+                              err, sizeof err) == CUZK_OK &&
+            !one)
+            fprintf(stderr, "cuzk verify: proof %zu of %zu does not verify\n", i, n);
+    }
+    int rc = BP_EFAIL;
+    if (s == CUZK_OK) {
+        rc = valid ? BP_OK : BP_INVALID;
+    } else {
+        fprintf(stderr, "cuzk verify: %s (%s)\n", err, cuzk_strerror(s));
+        if (proofs_bad)
+            rc = BP_INVALID;
+    }
+    if (rc != BP_EFAIL)
+        puts(rc == BP_OK ? "OK" : "INVALID");
+    free(in);
+    free(proofs);
+    bp_vk_free(&vk);
+    return rc;
+}
+
+/* ---- cuzk assign ---------------------------------------------------------- */
+
+static void assign_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk assign [options] <circuit.r1cs> <witness.wtns> <out.asgn>\n"
+               "\n"
+               "Writes the assignment a bellperson-style synthesizer would hand to the\n"
+               "prover (docs/ASSIGNMENT.md): the A·w, B·w, C·w value of every constraint\n"
+               "and of one extra row per input, the inputs, the aux values and the density\n"
+               "bitmaps. Warns when the witness does not satisfy the circuit (the prover\n"
+               "will refuse such an assignment).\n"
+               "\n"
+               "options:\n"
+               "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
+               "  -h, --help         this text\n");
+}
+
+int cli_assign(int argc, char **argv)
+{
+    const char *paths[3], *inputs_out = NULL;
+    int n_paths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            assign_usage(stdout);
+            return BP_OK;
+        } else if (!strcmp(o, "--inputs-out")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "cuzk assign: --inputs-out needs a value\n");
+                return BP_EFAIL;
+            }
+            inputs_out = argv[++i];
+        } else if ((o[0] == '-' && o[1] != '\0') || n_paths == 3) {
+            fprintf(stderr, "cuzk assign: unexpected '%s' (try 'cuzk assign --help')\n", o);
+            return BP_EFAIL;
+        } else {
+            paths[n_paths++] = o;
+        }
+    }
+    if (n_paths != 3) {
+        assign_usage(stderr);
+        return BP_EFAIL;
+    }
+    char err[IO_ERR_MAX];
+    r1cs_t r = {0};
+    r1cs_witness_t w = {0};
+    asgn_t a = {0};
+    void *mem = NULL;
+    cuzk_pool_t *pool = cuzk_pool_default();
+    cuzk_status_t s = r1cs_file_read(&r, paths[0], err, sizeof err);
+    if (s == CUZK_OK)
+        s = wtns_file_read(&w, paths[1], err, sizeof err);
+    if (s == CUZK_OK && (w.curve != r.curve || w.n != r1cs_shape(&r)->n_wires))
+        s = io_fail(err, sizeof err, CUZK_EINVAL,
+                    "%s (%s, %u values) does not fit %s (%s, %u wires)", paths[1],
+                    r1cs_curve_name(w.curve), w.n, paths[0], r1cs_curve_name(r.curve),
+                    r1cs_shape(&r)->n_wires);
+    uint32_t bad = 0;
+    if (s == CUZK_OK && r1cs_check(pool, &r, &w, &bad) == CUZK_EWITNESS)
+        fprintf(stderr,
+                "cuzk assign: warning: %s does not satisfy %s (constraint %u fails); the prover "
+                "will refuse this assignment\n",
+                paths[1], paths[0], bad);
+    if (s == CUZK_OK && (s = groth16_bp_assign(&a, &mem, &r, &w, pool)) != CUZK_OK)
+        io_fail(err, sizeof err, s, "out of memory for the assignment");
+    if (s == CUZK_OK)
+        s = asgn_file_write(paths[2], &a, err, sizeof err);
+    if (s == CUZK_OK && inputs_out && a.curve == R1CS_CURVE_BLS12_381) {
+        s = bp_inputs_write(inputs_out, &a, 1, err, sizeof err);
+        if (s != CUZK_OK)
+            remove(paths[2]);
+    } else if (s == CUZK_OK && inputs_out) {
+        r1cs_witness_t pub = {0};
+        s = r1cs_witness_alloc(&pub, a.curve, (uint32_t)(a.n_inputs - 1));
+        if (s == CUZK_OK) {
+            memcpy(pub.v.bn254, w.v.bn254 + 1, (a.n_inputs - 1) * sizeof *pub.v.bn254);
+            s = snarkjs_public_write(inputs_out, &pub, err, sizeof err);
+        }
+        r1cs_witness_free(&pub);
+    }
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk assign: %s (%s)\n", err, cuzk_strerror(s));
+    free(mem);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+    return s == CUZK_OK ? BP_OK : BP_EFAIL;
+}
+
+/* ---- cuzk setup <r1cs> <out.params> --------------------------------------- */
+
+cuzk_status_t cli_setup_params(const r1cs_t *r, const char *r1cs_path, const char *out,
+                               const char *vk_path, cuzk_rng_t *rng, char *err, size_t err_size)
+{
+    bp_params_t p;
+    cuzk_status_t s = groth16_bp_dev_setup(&p, r, rng);
+    if (s == CUZK_EUNSUPPORTED)
+        return io_fail(err, err_size, s, "%s is over %s: bellperson parameters are BLS12-381 only",
+                       r1cs_path, r1cs_curve_name(r->curve));
+    if (s == CUZK_EINVAL)
+        return io_fail(err, err_size, s,
+                       "%s: no key for this circuit (no private wires, or a domain too large)",
+                       r1cs_path);
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "%s: the setup failed", r1cs_path);
+    /* bellperson's generator refuses such circuits too (its L would hold
+     * the identity, which the format cannot encode). */
+    for (uint32_t j = 0; j < p.n_l && s == CUZK_OK; j++)
+        if (bls381_g1_affine_is_infinity(&p.l[j]))
+            s = io_fail(err, err_size, CUZK_EINFINITY,
+                        "%s: wire %u (aux variable %u) appears in no constraint, so its L point is "
+                        "infinity, which bellperson parameters cannot hold",
+                        r1cs_path, p.vk.n_ic + j, j);
+    if (s == CUZK_OK)
+        s = bp_params_write(out, &p, err, err_size);
+    if (s == CUZK_OK && vk_path) {
+        s = bp_vk_write(vk_path, &p.vk, err, err_size);
+        if (s != CUZK_OK)
+            remove(out);
+    }
+    bp_params_free(&p);
+    return s;
+}
