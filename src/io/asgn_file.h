@@ -84,7 +84,8 @@ cuzk_status_t asgn_file_parse(asgn_t *a, const unsigned char *data, uint64_t siz
                               char *err, size_t err_size);
 
 /* Writes a in the layout above. The values are written as they are (not
- * validated); a must have a curve and n_inputs >= 1 (else CUZK_EINVAL).
+ * validated); a must have a curve, n_inputs >= 1 and an array behind every
+ * non-empty section (else CUZK_EINVAL, nothing written).
  * I/O failures are CUZK_EIO and remove the partial file. */
 cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size_t err_size);
 

@@ -17,10 +17,12 @@
  *   - .vk: exactly 868 + 96·ic_len bytes, ic_len >= 1;
  *   - every point: flag bits 0x80, 0x40, 0x20 clear (uncompressed, never
  *     infinity: CUZK_EBADFILE / CUZK_EINFINITY), coordinates < p
- *     (CUZK_ENONCANONICAL), on the curve (CUZK_ENOTONCURVE), x != 0, and in
- *     the order-r subgroup (CUZK_ENOTINSUBGROUP): always for the verifying
- *     key (the first block of both files), for the query vectors ic, h, l,
- *     a, b_g1, b_g2 of a .params unless the caller passes BP_PARAMS_TRUSTED.
+ *     (CUZK_ENONCANONICAL), on the curve (CUZK_ENOTONCURVE), x != 0 (only
+ *     points of order 3 have it: CUZK_ENOTINSUBGROUP, trusted or not), and
+ *     in the order-r subgroup (CUZK_ENOTINSUBGROUP): always for the six
+ *     fixed points of the verifying key and for all of a .vk, and for the
+ *     vectors ic, h, l, a, b_g1, b_g2 of a .params unless the caller passes
+ *     BP_PARAMS_TRUSTED.
  *     Query points are checked on the caller's thread pool; the message
  *     names the lowest failing index of the first failing section;
  *   - proofs: a length that is a positive multiple of 192; each element
@@ -52,7 +54,8 @@ enum {
 enum {
     /* The query vectors come from a trusted source (cuzk wrote them, or they
      * were checked before): canonical, curve and x != 0 checks only, no
-     * subgroup check. The verifying key is always checked in full. */
+     * subgroup check. The six fixed points of the verifying key are always
+     * checked in full. */
     BP_PARAMS_TRUSTED = 1u << 0,
 };
 
@@ -107,11 +110,14 @@ void bp_params_free(bp_params_t *p);
 /*
  * Writes p in the .params layout. Points must be affine, finite (the format
  * has no infinity; CUZK_EINVAL, nothing written), with n_b points in both
- * b_g1 and b_g2. I/O failures are CUZK_EIO and remove the partial file.
+ * b_g1 and b_g2, and the counts the reader accepts: n_ic >= 1, n_h + 1 a
+ * power of two, n_a >= n_ic (else CUZK_EINVAL). I/O failures are CUZK_EIO
+ * and remove the partial file.
  */
 cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err, size_t err_size);
 
-/* .vk: the first block of a .params alone (FORMATS.md §8.2). */
+/* .vk: the first block of a .params alone (FORMATS.md §8.2). The writer
+ * needs n_ic >= 1 and finite points, as bp_params_write. */
 cuzk_status_t bp_vk_read(bp_vk_t *vk, const char *path, char *err, size_t err_size);
 cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
                           char *err, size_t err_size);
@@ -126,7 +132,9 @@ cuzk_status_t bp_proof_decode(bp_proof_t *proof, const unsigned char in[BP_PROOF
                               const char *name, size_t index, char *err, size_t err_size);
 
 /* A file of n >= 1 concatenated proofs. The reader allocates *proofs (the
- * caller frees it with free()); on failure *proofs = NULL, *n = 0. */
+ * caller frees it with free()); on failure *proofs = NULL, *n = 0. The
+ * writer refuses n = 0 and elements at infinity (CUZK_EINVAL, nothing
+ * written): no reader would take them back. */
 cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, char *err,
                              size_t err_size);
 cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
