@@ -7,6 +7,7 @@
  * same paths against snarkjs.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -243,10 +244,63 @@ static void test_reproducible(void **state)
     r1cs_free(&r);
 }
 
+/* A key matches the circuit it was made for, and names the difference
+ * when a coefficient, a shape count or the whole circuit differs. */
+static void test_key_matches_circuit(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 2; c++) {
+        r1cs_curve_t curve = c == 0 ? R1CS_CURVE_BN254 : R1CS_CURVE_BLS12_381;
+        r1cs_t r, other;
+        r1cs_witness_t w, wo;
+        zkey_t k;
+        random_circuit(&r, &w, curve);
+        dev_key(&k, &r);
+        char err[IO_ERR_MAX] = "";
+        assert_int_equal(groth16_zkey_matches_r1cs(&k, &r, "k.zkey", "c.r1cs", err, sizeof err),
+                         CUZK_OK);
+        /* One coefficient of A (or of B when A is empty) changed. */
+        bool changed = true;
+        if (curve == R1CS_CURVE_BN254) {
+            bn254_csr_t *m = bn254_csr_nnz(&r.u.bn254.a) ? &r.u.bn254.a : &r.u.bn254.b;
+            if ((changed = bn254_csr_nnz(m) > 0))
+                bn254_fr_add(&m->val[0], &m->val[0], &bn254_fr_ONE);
+        } else {
+            bls381_csr_t *m = bls381_csr_nnz(&r.u.bls381.a) ? &r.u.bls381.a : &r.u.bls381.b;
+            if ((changed = bls381_csr_nnz(m) > 0))
+                bls381_fr_add(&m->val[0], &m->val[0], &bls381_fr_ONE);
+        }
+        if (changed) {
+            assert_int_equal(groth16_zkey_matches_r1cs(&k, &r, "k.zkey", "c.r1cs", err, sizeof err),
+                             CUZK_EINVAL);
+            assert_non_null(strstr(err, "k.zkey does not belong to c.r1cs"));
+            assert_non_null(strstr(err, "another coefficient"));
+        }
+        /* Another circuit: some count or term differs. */
+        do {
+            random_circuit(&other, &wo, curve);
+            if (r1cs_shape(&other)->n_wires != r1cs_shape(&r)->n_wires ||
+                r1cs_shape(&other)->n_constraints != r1cs_shape(&r)->n_constraints)
+                break;
+            r1cs_free(&other);
+            r1cs_witness_free(&wo);
+        } while (1);
+        assert_int_equal(groth16_zkey_matches_r1cs(&k, &other, "k.zkey", "o.r1cs", err, sizeof err),
+                         CUZK_EINVAL);
+        assert_non_null(strstr(err, "does not belong to o.r1cs"));
+        r1cs_free(&other);
+        r1cs_witness_free(&wo);
+        r1cs_witness_free(&w);
+        zkey_free(&k);
+        r1cs_free(&r);
+    }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bn254),
     cmocka_unit_test(test_bls381),
     cmocka_unit_test(test_reproducible),
+    cmocka_unit_test(test_key_matches_circuit),
 };
 
 int main(void)

@@ -39,8 +39,8 @@ static void prove_usage(FILE *f)
             "does not satisfy the circuit is refused (exit 1) and nothing is written.\n"
             "\n"
             "options:\n"
-            "  --r1cs FILE   check the witness against this circuit first and name the\n"
-            "                first constraint it fails\n"
+            "  --r1cs FILE   check the key and the witness against this circuit first:\n"
+            "                name the first difference or the first failing constraint\n"
             "  --trusted     skip the subgroup check of the key's query points (for keys\n"
             "                that were checked before)\n"
             "  --threads N   worker threads (default: one per processor)\n"
@@ -157,16 +157,23 @@ static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *p
     return CUZK_OK;
 }
 
-/* With --r1cs: the witness against the circuit, naming the first failing
+/* With --r1cs: the key against the circuit (the first difference named),
+ * then the witness against the circuit, naming the first failing
  * constraint. */
-static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const r1cs_witness_t *w,
-                                      cuzk_pool_t *pool, char *err, size_t err_size)
+static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
+                                      const r1cs_witness_t *w, cuzk_pool_t *pool, char *err,
+                                      size_t err_size)
 {
     r1cs_t r = {0};
     cuzk_status_t s = r1cs_file_read(&r, a->r1cs, err, err_size);
     if (s != CUZK_OK)
         return s;
     uint32_t bad = 0;
+    s = groth16_zkey_matches_r1cs(k, &r, a->zkey, a->r1cs, err, err_size);
+    if (s != CUZK_OK) {
+        r1cs_free(&r);
+        return s;
+    }
     if (r.curve != w->curve)
         s = io_fail(err, err_size, CUZK_EINVAL, "%s: the circuit is over %s but %s over %s",
                     a->r1cs, r1cs_curve_name(r.curve), a->wtns, r1cs_curve_name(w->curve));
@@ -253,7 +260,7 @@ int cli_prove(int argc, char **argv)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s has %u values but %s has %u wires", a.wtns,
                     w.n, a.zkey, k.n_vars);
     if (s == CUZK_OK && a.r1cs)
-        s = prove_check_r1cs(&a, &w, pool, err, sizeof err);
+        s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
     read_s = prove_now() - t_start;
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {NULL, a.no_verify};

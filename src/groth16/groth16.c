@@ -154,6 +154,17 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
     return s;
 }
 
+cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const char *key_name,
+                                        const char *r1cs_name, char *err, size_t err_size)
+{
+    if (k->curve != r->curve)
+        return io_fail(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", key_name,
+                       r1cs_curve_name(k->curve), r1cs_name, r1cs_curve_name(r->curve));
+    if (k->curve == R1CS_CURVE_BN254)
+        return bn254_groth16_zkey_matches_r1cs(k, &r->u.bn254, key_name, r1cs_name, err, err_size);
+    return bls381_groth16_zkey_matches_r1cs(k, &r->u.bls381, key_name, r1cs_name, err, err_size);
+}
+
 cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng)
 {
     if (r->curve == R1CS_CURVE_BN254)

@@ -60,6 +60,14 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
                             groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size);
 
 /*
+ * Whether the key k was made for the circuit r (NAME_groth16_zkey_matches_r1cs):
+ * CUZK_OK, else CUZK_EINVAL with the first difference in err, naming
+ * key_name and r1cs_name (also when the curves differ).
+ */
+cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const char *key_name,
+                                        const char *r1cs_name, char *err, size_t err_size);
+
+/*
  * An INSECURE development key for r (see NAME_groth16_dev_setup: tests and
  * benchmarks only). Release it with groth16_dev_key_free. CUZK_EINVAL for a
  * circuit without private wires or beyond the curve's domains, CUZK_ENOMEM,

@@ -130,6 +130,19 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
                                  cuzk_pool_t *pool);
 
 /*
+ * Whether key was made for the circuit r (FORMATS.md §9, "against the
+ * r1cs"): n_vars = the wires, n_public = the public signals, a domain
+ * that holds the rows, and coefficient entries that are exactly the A and
+ * B terms of r (value·R², in any order within a row) plus the rows
+ * x_i·0 = 0. CUZK_OK, else CUZK_EINVAL with the first difference in err,
+ * naming key_name and r1cs_name (e.g. "k.zkey does not belong to c.r1cs:
+ * constraint 17, matrix A: wire 5 has coefficient ... in the circuit").
+ */
+cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
+                                      const char *key_name, const char *r1cs_name, char *err,
+                                      size_t err_size);
+
+/*
  * INSECURE development key for r: the secrets τ, α, β, δ (γ = 1) are drawn
  * from rng (NULL: getrandom) and then forgotten, but nothing proves that;
  * for tests and benchmarks only, never for a key anyone else relies on.

@@ -402,6 +402,86 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
     return s;
 }
 
+/* ---- key against circuit ------------------------------------------- */
+
+cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
+                                      const char *key_name, const char *r1cs_name, char *err,
+                                      size_t err_size)
+{
+    const r1cs_shape_t *sh = &r->shape;
+    uint32_t n_public = sh->n_pub_out + sh->n_pub_in;
+    if (key->n_vars != sh->n_wires || key->n_public != n_public)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s does not belong to %s: the key has %u wires and %u public signals, "
+                       "the circuit %u and %u",
+                       key_name, r1cs_name, key->n_vars, key->n_public, sh->n_wires, n_public);
+    uint64_t rows = (uint64_t)sh->n_constraints + n_public + 1;
+    if (rows > key->domain_size)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s does not belong to %s: %" PRIu64 " rows do not fit its domain of %u",
+                       key_name, r1cs_name, rows, key->domain_size);
+    const G16C(csr_t) * mats[2] = {&r->a, &r->b};
+    uint64_t expect = G16C(csr_nnz)(&r->a) + G16C(csr_nnz)(&r->b) + n_public + 1;
+    if (key->n_coeffs != expect)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s does not belong to %s: %u coefficients, the circuit has %" PRIu64,
+                       key_name, r1cs_name, key->n_coeffs, expect);
+    /* Every entry is found in its row (rows are ascending by wire), with
+     * its value; with equal counts and distinct wires per row (the r1cs
+     * reader rejects duplicates, and so does this check by counting hits),
+     * the entries are then exactly the circuit's terms. */
+    uint8_t *hit[2] = {calloc(G16C(csr_nnz)(&r->a) + 1, 1), calloc(G16C(csr_nnz)(&r->b) + 1, 1)};
+    cuzk_status_t st = hit[0] && hit[1] ? CUZK_OK : CUZK_ENOMEM;
+    if (st != CUZK_OK)
+        io_fail(err, err_size, st, "out of memory comparing %s with %s", key_name, r1cs_name);
+    for (uint32_t i = 0; i < key->n_coeffs && st == CUZK_OK; i++) {
+        zkey_coeff_t e = zkey_coeff(key, i);
+        const char *mn = e.m == 0 ? "A" : "B";
+        if (e.c >= sh->n_constraints) { /* x_i·0 = 0: A, wire c − n_constraints, 1 */
+            /* 1 as stored: 1·R² mod r, the raw limbs of R2 */
+            bool ok = e.m == 0 && e.s == e.c - sh->n_constraints &&
+                      memcmp(e.value, &G16F(R2), sizeof(G16FT)) == 0;
+            if (!ok)
+                st = io_fail(err, err_size, CUZK_EINVAL,
+                             "%s does not belong to %s: coefficient %u (row %u, %s, wire %u) is "
+                             "not the input row x_%u·0 = 0 that follows the circuit's rows",
+                             key_name, r1cs_name, i, e.c, mn, e.s, e.c - sh->n_constraints);
+            continue;
+        }
+        const G16C(csr_t) *m = mats[e.m];
+        uint64_t lo = m->row_ptr[e.c], hi = m->row_ptr[e.c + 1];
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (m->col[mid] < e.s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint64_t want[EC_SCALAR_LIMBS];
+        bool found = lo < m->row_ptr[e.c + 1] && m->col[lo] == e.s;
+        if (found) { /* stored: coef·R² = the Montgomery form of coef·R */
+            G16FT t;
+            G16F(mul)(&t, &m->val[lo], &G16F(R2));
+            memcpy(want, &t, sizeof want);
+        }
+        if (!found || hit[e.m][lo])
+            st = io_fail(err, err_size, CUZK_EINVAL,
+                         "%s does not belong to %s: constraint %u, matrix %s: wire %u is %s",
+                         key_name, r1cs_name, e.c, mn, e.s,
+                         found ? "listed twice in the key" : "not a term of the circuit");
+        else if (memcmp(e.value, want, sizeof want) != 0)
+            st = io_fail(err, err_size, CUZK_EINVAL,
+                         "%s does not belong to %s: constraint %u, matrix %s: wire %u has "
+                         "another coefficient in the circuit",
+                         key_name, r1cs_name, e.c, mn, e.s);
+        else
+            hit[e.m][lo] = 1;
+    }
+    free(hit[0]);
+    free(hit[1]);
+    return st;
+}
+
 /* ---- development setup (INSECURE) ------------------------------------ */
 
 /* out[i] = the Lagrange basis polynomial of ⟨ω⟩ (size m = 2^log2m, ω from
