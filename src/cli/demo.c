@@ -1,15 +1,17 @@
 /*
- * cuzk demo: the end-to-end example behind scripts/run.sh. For BN254 and
- * BLS12-381 in turn it generates a porep32-shaped circuit (cuzk gen),
- * makes an INSECURE development key (cuzk setup), proves (cuzk prove) and
- * verifies (cuzk verify), every step through the files the commands
- * exchange, then checks that a tampered public signal is rejected. Prints
- * a table of timings; exit 0 when everything held, 1 when a proof was
- * wrong, 2 on any other failure.
+ * cuzk demo: the end-to-end example behind scripts/run.sh. In three
+ * columns (snarkjs files on BN254 and on BLS12-381, bellperson files on
+ * BLS12-381) it generates a porep32-shaped circuit (cuzk gen; for
+ * bellperson also the assignment, cuzk assign), makes an INSECURE
+ * development key (cuzk setup: .zkey, or .params and .vk), proves (cuzk
+ * prove) and verifies (cuzk verify), every step through the files the
+ * commands exchange, then checks that a tampered public input is
+ * rejected. Prints a table of timings; exit 0 when everything held, 1 when
+ * a proof was wrong, 2 on any other failure.
  *
- * The one difference from the commands: the key is read back as
- * ZKEY_TRUSTED (this process has just written it), so the prove step skips
- * the subgroup check of every key point that `cuzk prove` does.
+ * The one difference from the commands: the key is read back as trusted
+ * (this process has just written it), so the prove step skips the
+ * subgroup check of every key point that `cuzk prove` does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,8 +22,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
+#include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/params_file.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -47,9 +52,22 @@ typedef enum demo_step {
 } demo_step_t;
 
 static const char *const demo_step_names[DEMO_STEPS] = {
-    "gen (.r1cs, .wtns)", "setup (INSECURE)",   "prove: read",   "prove: synth",
-    "prove: h",           "prove: msm",         "prove: finish", "prove: self-verify",
-    "prove: write",       "verify (from files)"};
+    "gen (circuit, witness)", "setup (INSECURE)",   "prove: read",
+    "prove: synth",           "prove: h",           "prove: msm",
+    "prove: finish",          "prove: self-verify", "prove: write",
+    "verify (from files)"};
+
+/* The columns: a file convention on a curve. */
+enum { DEMO_COLUMNS = 3 };
+static const struct {
+    r1cs_curve_t curve;
+    bool bellperson;
+    const char *title, *prefix;
+} demo_columns[DEMO_COLUMNS] = {
+    {R1CS_CURVE_BN254, false, "BN254", "bn128"},
+    {R1CS_CURVE_BLS12_381, false, "BLS12-381", "bls12381"},
+    {R1CS_CURVE_BLS12_381, true, "bellperson", "bellperson"},
+};
 
 typedef struct demo_result {
     double seconds[DEMO_STEPS];
@@ -67,6 +85,7 @@ static double demo_now(void)
 /* The paths of one curve's files in dir. */
 typedef struct demo_paths {
     char r1cs[4096], wtns[4096], zkey[4096], vk[4096], proof[4096], pub[4096];
+    char params[4096], bvk[4096], asgn[4096], bin[4096];
 } demo_paths_t;
 
 static bool demo_paths_init(demo_paths_t *p, const char *dir, const char *curve)
@@ -76,7 +95,9 @@ static bool demo_paths_init(demo_paths_t *p, const char *dir, const char *curve)
         const char *suffix;
     } f[] = {{p->r1cs, ".r1cs"},        {p->wtns, ".wtns"},
              {p->zkey, ".zkey"},        {p->vk, ".verification_key.json"},
-             {p->proof, ".proof.json"}, {p->pub, ".public.json"}};
+             {p->proof, ".proof.json"}, {p->pub, ".public.json"},
+             {p->params, ".params"},    {p->bvk, ".vk"},
+             {p->asgn, ".asgn"},        {p->bin, ".proof.bin"}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if ((size_t)snprintf(f[i].buf, sizeof p->r1cs, "%s/%s%s", dir, curve, f[i].suffix) >=
             sizeof p->r1cs)
@@ -86,14 +107,15 @@ static bool demo_paths_init(demo_paths_t *p, const char *dir, const char *curve)
 
 static void demo_paths_remove(const demo_paths_t *p)
 {
-    const char *f[] = {p->r1cs, p->wtns, p->zkey, p->vk, p->proof, p->pub};
+    const char *f[] = {p->r1cs, p->wtns,   p->zkey, p->vk,   p->proof,
+                       p->pub,  p->params, p->bvk,  p->asgn, p->bin};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         remove(f[i]);
 }
 
-static cuzk_status_t demo_gen(const demo_paths_t *p, r1cs_curve_t curve,
-                              const r1cs_gen_params_t *gp, uint64_t seed, char *err,
-                              size_t err_size)
+static cuzk_status_t demo_gen(const demo_paths_t *p, r1cs_curve_t curve, bool bellperson,
+                              const r1cs_gen_params_t *gp, uint64_t seed, cuzk_pool_t *pool,
+                              char *err, size_t err_size)
 {
     cuzk_rng_t rng;
     cuzk_rng_seed(&rng, seed);
@@ -106,6 +128,16 @@ static cuzk_status_t demo_gen(const demo_paths_t *p, r1cs_curve_t curve,
         s = r1cs_file_write(p->r1cs, &r, err, err_size);
     if (s == CUZK_OK)
         s = wtns_file_write(p->wtns, &w, err, err_size);
+    if (s == CUZK_OK && bellperson) {
+        asgn_t a;
+        void *mem;
+        s = groth16_bp_assign(&a, &mem, &r, &w, pool);
+        if (s != CUZK_OK)
+            io_fail(err, err_size, s, "out of memory for the assignment");
+        else
+            s = asgn_file_write(p->asgn, &a, err, err_size);
+        free(mem);
+    }
     r1cs_witness_free(&w);
     r1cs_free(&r);
     return s;
@@ -203,13 +235,102 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
     return s;
 }
 
+/* ---- the bellperson column -------------------------------------------- */
+
+static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, char *err,
+                                   size_t err_size)
+{
+    r1cs_t r = {0};
+    cuzk_status_t s = r1cs_file_read(&r, p->r1cs, err, err_size);
+    if (s == CUZK_OK)
+        s = cli_setup_params(&r, p->r1cs, p->params, p->bvk, NULL, err, err_size);
+    if (s == CUZK_OK) {
+        const r1cs_shape_t *sh = r1cs_shape(&r);
+        uint64_t rows = (uint64_t)sh->n_constraints + sh->n_pub_out + sh->n_pub_in + 1, m = 1;
+        while (m < rows)
+            m *= 2;
+        res->n_wires = sh->n_wires;
+        res->n_public = sh->n_pub_out + sh->n_pub_in;
+        res->domain_size = (uint32_t)m;
+    }
+    r1cs_free(&r);
+    return s;
+}
+
+static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
+                                   char *err, size_t err_size)
+{
+    bp_params_t k = {0};
+    asgn_t a = {0};
+    bp_proof_t proof;
+    groth16_timings_t t = {{0}};
+    double t0 = demo_now();
+    cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
+    if (s == CUZK_OK)
+        s = asgn_file_read(&a, p->asgn, err, err_size);
+    res->seconds[DEMO_READ] = demo_now() - t0;
+    if (s == CUZK_OK)
+        s = groth16_bp_prove(&proof, &k, &a, NULL, &t, pool, err, err_size);
+    res->seconds[DEMO_SYNTH] = t.seconds[GROTH16_STAGE_SYNTH];
+    res->seconds[DEMO_H] = t.seconds[GROTH16_STAGE_H];
+    res->seconds[DEMO_MSM] = t.seconds[GROTH16_STAGE_MSM];
+    res->seconds[DEMO_FINISH] = t.seconds[GROTH16_STAGE_FINISH];
+    res->seconds[DEMO_SELF_VERIFY] = t.seconds[GROTH16_STAGE_VERIFY];
+    t0 = demo_now();
+    if (s == CUZK_OK)
+        s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
+    res->seconds[DEMO_WRITE] = demo_now() - t0;
+    asgn_free(&a);
+    bp_params_free(&k);
+    return s;
+}
+
+/* Verifies from the .vk, the proof file and the inputs of the assignment,
+ * then again with the first input plus one. */
+static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
+                                    char *err, size_t err_size)
+{
+    bp_vk_t vk = {0};
+    asgn_t a = {0};
+    bp_proof_t *proofs = NULL;
+    size_t n = 0;
+    bls381_fr_t *in = NULL;
+    double t0 = demo_now();
+    cuzk_status_t s = bp_vk_read(&vk, p->bvk, err, err_size);
+    if (s == CUZK_OK)
+        s = bp_proofs_read(&proofs, &n, p->bin, err, err_size);
+    if (s == CUZK_OK)
+        s = asgn_file_read(&a, p->asgn, err, err_size);
+    if (s == CUZK_OK && (a.n_inputs != vk.n_ic || n != 1))
+        s = io_fail(err, err_size, CUZK_EINVAL, "%s does not fit %s", p->asgn, p->bvk);
+    if (s == CUZK_OK && !(in = malloc(a.n_inputs * sizeof *in)))
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+    for (uint64_t i = 1; s == CUZK_OK && i < a.n_inputs; i++)
+        (void)bls381_fr_from_canonical(&in[i - 1], a.inputs[i]);
+    if (s == CUZK_OK)
+        s = groth16_bp_verify(&res->verified, &vk, in, proofs, 1, NULL, pool, err, err_size);
+    res->seconds[DEMO_VERIFY] = demo_now() - t0;
+    if (s == CUZK_OK && a.n_inputs > 1) {
+        bool valid = true;
+        bls381_fr_add(&in[0], &in[0], &bls381_fr_ONE);
+        s = groth16_bp_verify(&valid, &vk, in, proofs, 1, NULL, pool, err, err_size);
+        res->tamper_rejected = !valid;
+    }
+    free(in);
+    free(proofs);
+    asgn_free(&a);
+    bp_vk_free(&vk);
+    return s;
+}
+
 static void demo_usage(FILE *f)
 {
     fprintf(f, "usage: cuzk demo [options]\n"
                "\n"
                "Generates a porep32-shaped circuit on BN254 and on BLS12-381, makes an\n"
                "INSECURE development key, proves, verifies, checks that a tampered public\n"
-               "signal is rejected, and prints a table of timings.\n"
+               "signal is rejected, and prints a table of timings: with snarkjs files on\n"
+               "both curves and with bellperson files (.params, .asgn, 192-byte proofs).\n"
                "\n"
                "options:\n"
                "  --constraints N  circuit size (default 65000: with 328 public inputs, a\n"
@@ -272,8 +393,7 @@ int cli_demo(int argc, char **argv)
         dir = tmp;
     }
 
-    static const r1cs_curve_t curves[2] = {R1CS_CURVE_BN254, R1CS_CURVE_BLS12_381};
-    demo_result_t res[2];
+    demo_result_t res[DEMO_COLUMNS];
     memset(res, 0, sizeof res);
     r1cs_gen_params_t gp = r1cs_gen_porep32((uint32_t)n);
     cuzk_pool_t *pool = cuzk_pool_default();
@@ -284,23 +404,27 @@ int cli_demo(int argc, char **argv)
            n, gp.n_public, seed, cuzk_pool_threads(pool), dir);
     fprintf(stderr, "cuzk demo: INSECURE development keys: the toxic waste is not destroyed in "
                     "any verifiable way; for tests and benchmarks only\n");
-    for (int c = 0; c < 2 && s == CUZK_OK; c++) {
+    for (int c = 0; c < DEMO_COLUMNS && s == CUZK_OK; c++) {
         demo_paths_t p;
-        if (!demo_paths_init(&p, dir, snarkjs_curve_name(curves[c]))) {
+        bool bp = demo_columns[c].bellperson;
+        if (!demo_paths_init(&p, dir, demo_columns[c].prefix)) {
             s = io_fail(err, sizeof err, CUZK_EINVAL, "%s: path too long", dir);
             break;
         }
         double t0 = demo_now();
-        s = demo_gen(&p, curves[c], &gp, seed, err, sizeof err);
+        s = demo_gen(&p, demo_columns[c].curve, bp, &gp, seed, pool, err, sizeof err);
         res[c].seconds[DEMO_GEN] = demo_now() - t0;
         t0 = demo_now();
         if (s == CUZK_OK)
-            s = demo_setup(&p, &res[c], err, sizeof err);
+            s = bp ? demo_bp_setup(&p, &res[c], err, sizeof err)
+                   : demo_setup(&p, &res[c], err, sizeof err);
         res[c].seconds[DEMO_SETUP] = demo_now() - t0;
         if (s == CUZK_OK)
-            s = demo_prove(&p, &res[c], pool, err, sizeof err);
+            s = bp ? demo_bp_prove(&p, &res[c], pool, err, sizeof err)
+                   : demo_prove(&p, &res[c], pool, err, sizeof err);
         if (s == CUZK_OK)
-            s = demo_verify(&p, &res[c], pool, err, sizeof err);
+            s = bp ? demo_bp_verify(&p, &res[c], pool, err, sizeof err)
+                   : demo_verify(&p, &res[c], pool, err, sizeof err);
         if (tmp[0])
             demo_paths_remove(&p);
     }
@@ -311,24 +435,42 @@ int cli_demo(int argc, char **argv)
         return s == CUZK_EWITNESS ? DEMO_WRONG : DEMO_EFAIL;
     }
 
-    printf("\n%-22s %12s %12s\n", "", "BN254", "BLS12-381");
-    printf("%-22s %12u %12u\n", "wires", res[0].n_wires, res[1].n_wires);
-    printf("%-22s %12u %12u\n", "domain", res[0].domain_size, res[1].domain_size);
-    double prove[2] = {0, 0};
+    printf("\n%-22s", "");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %12s", demo_columns[c].title);
+    printf("\n%-22s", "files");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %12s", demo_columns[c].bellperson ? ".params" : ".zkey");
+    printf("\n%-22s", "wires");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %12u", res[c].n_wires);
+    printf("\n%-22s", "domain");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %12u", res[c].domain_size);
+    printf("\n");
+    double prove[DEMO_COLUMNS] = {0};
     for (int i = 0; i < DEMO_STEPS; i++) {
-        printf("%-22s %10.3f s %10.3f s\n", demo_step_names[i], res[0].seconds[i],
-               res[1].seconds[i]);
-        if (i >= DEMO_READ && i <= DEMO_WRITE)
-            for (int c = 0; c < 2; c++)
+        printf("%-22s", demo_step_names[i]);
+        for (int c = 0; c < DEMO_COLUMNS; c++) {
+            printf(" %10.3f s", res[c].seconds[i]);
+            if (i >= DEMO_READ && i <= DEMO_WRITE)
                 prove[c] += res[c].seconds[i];
+        }
+        printf("\n");
     }
-    printf("%-22s %10.3f s %10.3f s\n", "prove: total", prove[0], prove[1]);
-    printf("%-22s %12s %12s\n", "proof", res[0].verified ? "OK" : "INVALID",
-           res[1].verified ? "OK" : "INVALID");
-    printf("%-22s %12s %12s\n", "tampered public", res[0].tamper_rejected ? "INVALID" : "ACCEPTED",
-           res[1].tamper_rejected ? "INVALID" : "ACCEPTED");
-    bool ok =
-        res[0].verified && res[1].verified && res[0].tamper_rejected && res[1].tamper_rejected;
+    printf("%-22s", "prove: total");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %10.3f s", prove[c]);
+    bool ok = true;
+    printf("\n%-22s", "proof");
+    for (int c = 0; c < DEMO_COLUMNS; c++) {
+        printf(" %12s", res[c].verified ? "OK" : "INVALID");
+        ok = ok && res[c].verified && res[c].tamper_rejected;
+    }
+    printf("\n%-22s", "tampered public");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf(" %12s", res[c].tamper_rejected ? "INVALID" : "ACCEPTED");
+    printf("\n");
     if (!ok)
         fprintf(stderr, "cuzk demo: a proof was rejected or a tampered one accepted\n");
     return ok ? DEMO_OK : DEMO_WRONG;
