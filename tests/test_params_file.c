@@ -787,8 +787,10 @@ static void test_proofs_corrupt(void **state)
 
     static const size_t sizes[] = {0, 1, 191, 193, 2 * 192 - 1, 3 * 192 + 1};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        char says[48];
+        snprintf(says, sizeof(says), ": %zu bytes is not a positive multiple of 192", sizes[i]);
         c = buf_copy(&b, sizes[i]);
-        expect_proofs(&c, CUZK_EBADFILE, "multiple of 192", "bytes");
+        expect_proofs(&c, CUZK_EBADFILE, says);
         free(c.p);
     }
 

@@ -567,15 +567,15 @@ cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, c
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    if (m.size == 0 || m.size % BP_PROOF_BYTES != 0) {
+    uint64_t size = m.size;
+    if (size == 0 || size % BP_PROOF_BYTES != 0) {
         io_map_close(&m);
         return io_fail(err, err_size, CUZK_EBADFILE,
                        "%s: %" PRIu64 " bytes is not a positive multiple of %d, the size of "
                        "one proof (%" PRIu64 " whole proofs and %" PRIu64 " bytes over)",
-                       path, m.size, BP_PROOF_BYTES, m.size / BP_PROOF_BYTES,
-                       m.size % BP_PROOF_BYTES);
+                       path, size, BP_PROOF_BYTES, size / BP_PROOF_BYTES, size % BP_PROOF_BYTES);
     }
-    size_t count = (size_t)(m.size / BP_PROOF_BYTES);
+    size_t count = (size_t)(size / BP_PROOF_BYTES);
     bp_proof_t *p = malloc(count * sizeof(*p));
     if (!p) {
         io_map_close(&m);
