@@ -15,6 +15,7 @@ int cli_gen(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_assign(int argc, char **argv);
+int cli_inspect(int argc, char **argv);
 
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove
  * and cli_verify hand over to when they see --params or --vk. */

@@ -24,6 +24,8 @@ static void usage(FILE *f)
             "                  an INSECURE development key (tests and benchmarks only)\n"
             "  assign          <circuit.r1cs> <witness.wtns> <out.asgn>: the assignment\n"
             "                  file a bellperson-style synthesizer hands to the prover\n"
+            "  inspect         <file>: what a key, circuit, witness, proof or assignment\n"
+            "                  file holds, and whether it is valid\n"
             "  demo            gen, setup, prove and verify an example on both curves,\n"
             "                  with a table of timings (scripts/run.sh's main job)\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
         return cli_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "assign"))
         return cli_assign(argc - 1, argv + 1);
+    if (!strcmp(cmd, "inspect"))
+        return cli_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))
