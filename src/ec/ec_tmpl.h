@@ -139,16 +139,15 @@ bool ECN(jac_is_on_curve)(const ECJ *p);
 
 /*
  * Whether p lies in the order-r subgroup; p must be on the curve. Infinity
- * is. Endomorphism tests, each about a 64- to 128-bit scalar multiplication:
- *  - BLS12-381 G1: phi(P) = [-x^2]P with phi(x, y) = (beta·x, y), beta the
- *    cube root of unity of eigenvalue -x^2 (Scott, "A note on group
- *    membership tests for G1, G2 and GT on BLS pairing-friendly curves",
- *    ePrint 2021/1130, section 4).
- *  - BLS12-381 G2: psi(P) = [x]P, psi the untwist-Frobenius-twist map (same
- *    paper).
- *  - BN254 G2: psi(P) = [6x^2]P (El Housni, Guillevic, Piellard, "Co-factor
- *    clearing and subgroup membership testing on pairing-friendly curves",
- *    ePrint 2022/352, section 4).
+ * is. Exact endomorphism tests on fixed chains of the curve's seed
+ * (ec_subgroup_impl.h gives the derivations; scripts/check_subgroup_tests.py
+ * proves each exact):
+ *  - BLS12-381 G1: phi(P) = [-z^2]P, phi(x, y) = (beta·x, y) (Scott, ePrint
+ *    2021/1130, section 4): 126 doublings, 10 additions.
+ *  - BLS12-381 G2: psi(P) = [z]P, psi the untwist-Frobenius-twist map
+ *    (same paper): 63 doublings, 5 additions.
+ *  - BN254 G2: [u+1]P + psi([u]P) + psi^2([u]P) = psi^3([2u]P) (Dai, Lin,
+ *    Zhao, Zhou, ePrint 2022/348): 63 doublings, 26 additions.
  *  - BN254 G1: cofactor 1, every point on the curve is in the group.
  * Variable-time (p is public).
  */

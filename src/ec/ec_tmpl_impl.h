@@ -633,48 +633,7 @@ bool ECN(jac_is_on_curve)(const ECJ *p)
     return EF(equal)(&lhs, &rhs) | ECN(jac_is_infinity)(p);
 }
 
-#ifdef EC_COFACTOR_ONE
-bool ECN(affine_is_in_subgroup_vartime)(const ECA *p)
-{
-    (void)p; /* #E = r: on the curve is in the group */
-    return true;
-}
-#else
-static const uint64_t ECN(LAMBDA_)[EC_SCALAR_LIMBS] = EC_LAMBDA;
-
-/* r = the endomorphism of the subgroup test applied to an affine p. */
-static void ECN(endo_)(ECA *r, const ECA *p)
-{
-#ifdef EC_ENDO_BETA
-    /* phi(x, y) = (beta·x, y), beta^3 = 1: 1M */
-    static const EFT beta = EC_ENDO_BETA;
-    EF(mul)(&r->x, &p->x, &beta);
-    r->y = p->y;
-#else
-    /* psi(x, y) = (cx·conj(x), cy·conj(y)), the untwist-Frobenius-twist map
-     * (Galbraith-Scott): 2M */
-    static const EFT cx = EC_ENDO_PSI_X, cy = EC_ENDO_PSI_Y;
-    EF(conj)(&r->x, &p->x);
-    EF(mul)(&r->x, &r->x, &cx);
-    EF(conj)(&r->y, &p->y);
-    EF(mul)(&r->y, &r->y, &cy);
-#endif
-}
-
-bool ECN(affine_is_in_subgroup_vartime)(const ECA *p)
-{
-    /* endo(P) = [lambda]P, lambda = -x^2 (BLS G1), x (BLS G2), 6x^2 (BN G2);
-     * the papers cited in ec_tmpl.h show it holds only on the subgroup. */
-    ECA e;
-    ECJ pj, lp;
-    ECN(endo_)(&e, p);
-    ECN(jac_from_affine)(&pj, p);
-    ECN(jac_mul_vartime)(&lp, &pj, ECN(LAMBDA_));
-    if (EC_LAMBDA_NEG)
-        ECN(jac_neg)(&lp, &lp);
-    return ECN(jac_equal_affine)(&lp, &e);
-}
-#endif
+#include "ec/ec_subgroup_impl.h"
 
 bool ECN(coordinate_is_larger_vartime)(const EFT *y)
 {
