@@ -9,6 +9,7 @@
 
 int cli_selftest(int argc, char **argv);
 int cli_bench_arith(int argc, char **argv);
+int cli_bench_snarkjs(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_gen(int argc, char **argv);

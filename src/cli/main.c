@@ -32,6 +32,8 @@ static void usage(FILE *f)
             "                  against known answers and print a table with timings\n"
             "  bench arith     median times of field, curve and pairing operations,\n"
             "                  with GMP's multiplication for comparison\n"
+            "  bench snarkjs   cuzk against `snarkjs groth16 prove` on the same keys at 2^14,\n"
+            "                  2^16, 2^18, then MSM, NTT and subgroup-check throughput\n"
             "  version         print the version\n"
             "\n"
             "options:\n"
@@ -73,7 +75,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "bench")) {
         if (argc >= 3 && !strcmp(argv[2], "arith"))
             return cli_bench_arith(argc - 2, argv + 2);
-        fprintf(stderr, "cuzk bench: unknown benchmark '%s' (available: arith)\n",
+        if (argc >= 3 && !strcmp(argv[2], "snarkjs"))
+            return cli_bench_snarkjs(argc - 2, argv + 2);
+        fprintf(stderr, "cuzk bench: unknown benchmark '%s' (available: arith, snarkjs)\n",
                 argc >= 3 ? argv[2] : "");
         return 2;
     }
