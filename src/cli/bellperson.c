@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -30,16 +29,10 @@
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
 #include "util/pool.h"
+#include "util/clock.h"
 
 enum { BP_OK = 0, BP_INVALID = 1, BP_EFAIL = 2 };
 enum { BP_MAX_PARTITIONS = 1024 };
-
-static double bp_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* "tmp" = path + ".cuzk-tmp". */
 static cuzk_status_t bp_tmp_path(char *tmp, size_t size, const char *path, char *err,
@@ -273,7 +266,7 @@ int cli_prove_bp(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    double t_start = bp_now();
+    double t_start = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
     cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
@@ -288,12 +281,12 @@ int cli_prove_bp(int argc, char **argv)
         s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
     if (s == CUZK_OK)
         s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
-    read_s = bp_now() - t_start;
+    read_s = cuzk_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify};
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
-        double t0 = bp_now();
+        double t0 = cuzk_seconds();
         s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
-        read_s += bp_now() - t0;
+        read_s += cuzk_seconds() - t0;
         groth16_timings_t t;
         if (s == CUZK_OK)
             s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
@@ -307,9 +300,9 @@ int cli_prove_bp(int argc, char **argv)
             total.seconds[k] += t.seconds[k];
     }
     if (s == CUZK_OK) {
-        double t0 = bp_now();
+        double t0 = cuzk_seconds();
         s = bp_prove_write(&a, proofs, as, err, sizeof err);
-        write_s = bp_now() - t0;
+        write_s = cuzk_seconds() - t0;
     }
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
@@ -320,7 +313,7 @@ int cli_prove_bp(int argc, char **argv)
                s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
         for (int k = 0; k < GROTH16_STAGES; k++)
             printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
-        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, bp_now() - t_start);
+        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, cuzk_seconds() - t_start);
     }
     for (size_t i = 0; as && i < a.n_asgn; i++)
         asgn_free(&as[i]);

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -33,6 +32,7 @@
 #include "io/zkey_file.h"
 #include "util/pool.h"
 #include "util/rng.h"
+#include "util/clock.h"
 
 enum { DEMO_OK = 0, DEMO_WRONG = 1, DEMO_EFAIL = 2 };
 
@@ -75,11 +75,14 @@ typedef struct demo_result {
     bool verified, tamper_rejected;
 } demo_result_t;
 
-static double demo_now(void)
+/* The prover's stage times into their rows. */
+static void demo_stage_times(demo_result_t *res, const groth16_timings_t *t)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    res->seconds[DEMO_SYNTH] = t->seconds[GROTH16_STAGE_SYNTH];
+    res->seconds[DEMO_H] = t->seconds[GROTH16_STAGE_H];
+    res->seconds[DEMO_MSM] = t->seconds[GROTH16_STAGE_MSM];
+    res->seconds[DEMO_FINISH] = t->seconds[GROTH16_STAGE_FINISH];
+    res->seconds[DEMO_SELF_VERIFY] = t->seconds[GROTH16_STAGE_VERIFY];
 }
 
 /* The paths of one curve's files in dir. */
@@ -181,24 +184,20 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cuzk_
     r1cs_witness_t w = {0}, pub = {0};
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
-    double t0 = demo_now();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, p->wtns, err, err_size);
-    res->seconds[DEMO_READ] = demo_now() - t0;
+    res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_prove(&proof, &pub, &k, &w, NULL, &t, pool, err, err_size);
-    res->seconds[DEMO_SYNTH] = t.seconds[GROTH16_STAGE_SYNTH];
-    res->seconds[DEMO_H] = t.seconds[GROTH16_STAGE_H];
-    res->seconds[DEMO_MSM] = t.seconds[GROTH16_STAGE_MSM];
-    res->seconds[DEMO_FINISH] = t.seconds[GROTH16_STAGE_FINISH];
-    res->seconds[DEMO_SELF_VERIFY] = t.seconds[GROTH16_STAGE_VERIFY];
-    t0 = demo_now();
+    demo_stage_times(res, &t);
+    t0 = cuzk_seconds();
     if (s == CUZK_OK)
         s = snarkjs_proof_write(p->proof, &proof, err, err_size);
     if (s == CUZK_OK)
         s = snarkjs_public_write(p->pub, &pub, err, err_size);
-    res->seconds[DEMO_WRITE] = demo_now() - t0;
+    res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
     zkey_free(&k);
@@ -212,7 +211,7 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
     snarkjs_vk_t vk = {0};
     r1cs_witness_t pub = {0};
     snarkjs_proof_t proof;
-    double t0 = demo_now();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = snarkjs_vk_read(&vk, p->vk, R1CS_CURVE_NONE, err, err_size);
     if (s == CUZK_OK)
         s = snarkjs_public_read(&pub, p->pub, vk.curve, vk.n_public, err, err_size);
@@ -220,7 +219,7 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
         s = snarkjs_proof_read(&proof, p->proof, vk.curve, err, err_size);
     if (s == CUZK_OK)
         s = groth16_verify(&res->verified, &vk, &pub, &proof, pool, err, err_size);
-    res->seconds[DEMO_VERIFY] = demo_now() - t0;
+    res->seconds[DEMO_VERIFY] = cuzk_seconds() - t0;
     if (s == CUZK_OK && pub.n > 0) {
         bool valid = true;
         if (pub.curve == R1CS_CURVE_BN254)
@@ -264,22 +263,18 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res, cu
     asgn_t a = {0};
     bp_proof_t proof;
     groth16_timings_t t = {{0}};
-    double t0 = demo_now();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
-    res->seconds[DEMO_READ] = demo_now() - t0;
+    res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_bp_prove(&proof, &k, &a, NULL, &t, pool, err, err_size);
-    res->seconds[DEMO_SYNTH] = t.seconds[GROTH16_STAGE_SYNTH];
-    res->seconds[DEMO_H] = t.seconds[GROTH16_STAGE_H];
-    res->seconds[DEMO_MSM] = t.seconds[GROTH16_STAGE_MSM];
-    res->seconds[DEMO_FINISH] = t.seconds[GROTH16_STAGE_FINISH];
-    res->seconds[DEMO_SELF_VERIFY] = t.seconds[GROTH16_STAGE_VERIFY];
-    t0 = demo_now();
+    demo_stage_times(res, &t);
+    t0 = cuzk_seconds();
     if (s == CUZK_OK)
         s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
-    res->seconds[DEMO_WRITE] = demo_now() - t0;
+    res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
     asgn_free(&a);
     bp_params_free(&k);
     return s;
@@ -295,7 +290,7 @@ static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, c
     bp_proof_t *proofs = NULL;
     size_t n = 0;
     bls381_fr_t *in = NULL;
-    double t0 = demo_now();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = bp_vk_read(&vk, p->bvk, err, err_size);
     if (s == CUZK_OK)
         s = bp_proofs_read(&proofs, &n, p->bin, err, err_size);
@@ -309,7 +304,7 @@ static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, c
         (void)bls381_fr_from_canonical(&in[i - 1], a.inputs[i]);
     if (s == CUZK_OK)
         s = groth16_bp_verify(&res->verified, &vk, in, proofs, 1, NULL, pool, err, err_size);
-    res->seconds[DEMO_VERIFY] = demo_now() - t0;
+    res->seconds[DEMO_VERIFY] = cuzk_seconds() - t0;
     if (s == CUZK_OK && a.n_inputs > 1) {
         bool valid = true;
         bls381_fr_add(&in[0], &in[0], &bls381_fr_ONE);
@@ -411,14 +406,14 @@ int cli_demo(int argc, char **argv)
             s = io_fail(err, sizeof err, CUZK_EINVAL, "%s: path too long", dir);
             break;
         }
-        double t0 = demo_now();
+        double t0 = cuzk_seconds();
         s = demo_gen(&p, demo_columns[c].curve, bp, &gp, seed, pool, err, sizeof err);
-        res[c].seconds[DEMO_GEN] = demo_now() - t0;
-        t0 = demo_now();
+        res[c].seconds[DEMO_GEN] = cuzk_seconds() - t0;
+        t0 = cuzk_seconds();
         if (s == CUZK_OK)
             s = bp ? demo_bp_setup(&p, &res[c], err, sizeof err)
                    : demo_setup(&p, &res[c], err, sizeof err);
-        res[c].seconds[DEMO_SETUP] = demo_now() - t0;
+        res[c].seconds[DEMO_SETUP] = cuzk_seconds() - t0;
         if (s == CUZK_OK)
             s = bp ? demo_bp_prove(&p, &res[c], pool, err, sizeof err)
                    : demo_prove(&p, &res[c], pool, err, sizeof err);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "groth16/groth16.h"
@@ -19,6 +18,7 @@
 #include "io/wtns_file.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
+#include "util/clock.h"
 
 /* Exit statuses: the witness does not satisfy the circuit, or anything else. */
 enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
@@ -99,13 +99,6 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
         return PROVE_EFAIL;
     }
     return -1;
-}
-
-static double prove_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Prints a JSON string (the characters a path or a message can hold). */
@@ -237,7 +230,7 @@ int cli_prove(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    double t_start = prove_now();
+    double t_start = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
     cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
@@ -261,20 +254,20 @@ int cli_prove(int argc, char **argv)
                     w.n, a.zkey, k.n_vars);
     if (s == CUZK_OK && a.r1cs)
         s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
-    read_s = prove_now() - t_start;
+    read_s = cuzk_seconds() - t_start;
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {NULL, a.no_verify};
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
     }
     if (s == CUZK_OK) {
-        double t0 = prove_now();
+        double t0 = cuzk_seconds();
         s = prove_write(&a, &proof, &pub, err, sizeof err);
-        write_s = prove_now() - t0;
+        write_s = cuzk_seconds() - t0;
     }
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
     if (a.json)
-        prove_report_json(&a, &k, s, err, &t, read_s, write_s, prove_now() - t_start);
+        prove_report_json(&a, &k, s, err, &t, read_s, write_s, cuzk_seconds() - t_start);
 
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);

@@ -4,11 +4,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "groth16/bls381_groth16.h"
 #include "groth16/bn254_groth16.h"
 #include "io/io_error.h"
+#include "util/clock.h"
 
 /* The prover's view of p: the same points, borrowed. */
 static bls381_groth16_bp_key_t bp_key_of(const bp_params_t *p)
@@ -42,13 +42,6 @@ static bls381_groth16_vk_t bp_vk_of(const bp_vk_t *vk)
     return k;
 }
 
-static double bp_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const asgn_t *a,
                                const groth16_prove_opts_t *opts, groth16_timings_t *t,
                                cuzk_pool_t *pool, char *err, size_t err_size)
@@ -74,7 +67,7 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
     if (opts->no_verify)
         return CUZK_OK;
 
-    double t0 = bp_now();
+    double t0 = cuzk_seconds();
     size_t n_in = p->vk.n_ic - 1;
     bls381_fr_t *in = malloc((n_in ? n_in : 1) * sizeof *in);
     if (!in)
@@ -85,7 +78,7 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
     s = groth16_bp_verify(&valid, &p->vk, in, proof, 1, NULL, pool, err, err_size);
     free(in);
     if (t)
-        t->seconds[GROTH16_STAGE_VERIFY] = bp_now() - t0;
+        t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
     if (s == CUZK_OK && !valid)
         s = io_fail(err, err_size, CUZK_EWITNESS,
                     "the proof does not verify: the assignment does not satisfy the circuit");

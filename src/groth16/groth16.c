@@ -2,10 +2,10 @@
 #include "groth16/groth16.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "util/clock.h"
 
 const char *groth16_stage_name(groth16_stage_t stage)
 {
@@ -68,13 +68,6 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
     return CUZK_OK;
 }
 
-static double groth16_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The proof of k and w, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k,
                                          const r1cs_witness_t *w, cuzk_rng_t *rng,
@@ -134,7 +127,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
     if (opts->no_verify)
         return CUZK_OK;
 
-    double t0 = groth16_now();
+    double t0 = cuzk_seconds();
     snarkjs_vk_t vk;
     bool valid = false;
     s = groth16_vk_from_zkey(&vk, k);
@@ -145,7 +138,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
         io_fail(err, err_size, s, "out of memory for the verification key");
     }
     if (t)
-        t->seconds[GROTH16_STAGE_VERIFY] = groth16_now() - t0;
+        t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
     if (s == CUZK_OK && !valid)
         s = io_fail(err, err_size, CUZK_EWITNESS,
                     "the proof does not verify: the witness does not satisfy the circuit");

@@ -179,7 +179,7 @@ cuzk_status_t G16N(bp_prove)(G16N(proof_t) * proof, const G16N(bp_key_t) * key, 
                              size_t err_size)
 {
     G16N(bp_prover_t) st;
-    double t0 = G16N(now)();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = G16N(bp_synth)(&st, key, asgn, pool, err, err_size);
     if (s != CUZK_OK)
         return s;

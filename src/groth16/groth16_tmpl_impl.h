@@ -8,10 +8,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "util/clock.h"
 
 /* snarkjs' domains are built from the generator 5 on both curves (FORMATS.md
  * §1); on the largest domain (log2 n = the 2-adicity, where ω_2n does not
@@ -269,17 +269,10 @@ void G16N(prover_free)(G16ST *st)
     memset(st, 0, sizeof *st);
 }
 
-static double G16N(now)(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Records the time since *t0 as stage's and restarts the clock. */
 static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
 {
-    double t1 = G16N(now)();
+    double t1 = cuzk_seconds();
     if (t)
         t->seconds[stage] = t1 - *t0;
     *t0 = t1;
@@ -301,7 +294,7 @@ cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT 
                           size_t err_size)
 {
     G16ST st;
-    double t0 = G16N(now)();
+    double t0 = cuzk_seconds();
     cuzk_status_t s = G16N(synth)(&st, key, w, n, pool, err, err_size);
     if (s != CUZK_OK)
         return s;
