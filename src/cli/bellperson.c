@@ -123,8 +123,11 @@ static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t 
                     "%s: the inputs of %zu proofs, but the proof file holds %zu", path,
                     json_array_size(root), n_proofs);
     bls381_fr_t *v = s == CUZK_OK ? malloc((n_proofs * n_in + 1) * sizeof *v) : NULL;
-    if (s == CUZK_OK && !v)
-        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+    if (!v) {
+        json_decref(root);
+        return s != CUZK_OK ? s
+                            : io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+    }
     for (size_t i = 0; i < n_proofs && s == CUZK_OK; i++) {
         char *text = json_dumps(nested ? json_array_get(root, i) : root, JSON_COMPACT);
         char name[4200];
