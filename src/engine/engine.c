@@ -1,0 +1,1402 @@
+/*
+ * The engine: key registry, jobs, the partition queue and the workers
+ * (engine.h). One mutex (e->lock) guards every field below that is not
+ * marked otherwise; it is released while keys load, partitions run and
+ * hooks run.
+ */
+#include "engine/engine.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/rng.h"
+
+enum {
+    ENGINE_DEFAULT_TIMELINE = 4096,
+    ENGINE_ERR_MAX = 600,
+    ENGINE_MIN_BUCKETS = 64,
+};
+
+/* ---- small things ------------------------------------------------------------ */
+
+double engine_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double engine_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *const priority_names[ENGINE_PRIORITIES] = {"low", "normal", "high", "critical"};
+static const char *const state_names[ENGINE_STATES] = {"queued", "running", "done", "failed",
+                                                       "cancelled"};
+static const char *const format_names[ENGINE_KEY_FORMATS] = {"zkey", "params"};
+static const char *const stage_names[ENGINE_STAGES] = {"read",   "synth",  "h",      "msm",
+                                                       "finish", "verify", "encode", "load"};
+
+static int name_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (!strcmp(names[i], s))
+            return i;
+    return -1;
+}
+
+const char *engine_priority_name(engine_priority_t p)
+{
+    return (unsigned)p < ENGINE_PRIORITIES ? priority_names[p] : "unknown";
+}
+
+const char *engine_state_name(engine_state_t s)
+{
+    return (unsigned)s < ENGINE_STATES ? state_names[s] : "unknown";
+}
+
+const char *engine_key_format_name(engine_key_format_t f)
+{
+    return (unsigned)f < ENGINE_KEY_FORMATS ? format_names[f] : "unknown";
+}
+
+const char *engine_stage_name(engine_stage_t s)
+{
+    return (unsigned)s < ENGINE_STAGES ? stage_names[s] : "unknown";
+}
+
+int engine_priority_from_name(const char *s)
+{
+    return name_index(priority_names, ENGINE_PRIORITIES, s);
+}
+
+int engine_key_format_from_name(const char *s)
+{
+    return name_index(format_names, ENGINE_KEY_FORMATS, s);
+}
+
+int engine_state_from_name(const char *s)
+{
+    return name_index(state_names, ENGINE_STATES, s);
+}
+
+const char *engine_rc_name(engine_rc_t rc)
+{
+    switch (rc) {
+    case ENGINE_OK: return "ok";
+    case ENGINE_EINVAL: return "invalid argument";
+    case ENGINE_ENOKEY: return "no such key";
+    case ENGINE_ENOJOB: return "no such job";
+    case ENGINE_EEXIST: return "already exists";
+    case ENGINE_EBUSY: return "in use";
+    case ENGINE_EFULL: return "queue full";
+    case ENGINE_EDRAINING: return "draining";
+    case ENGINE_EENDED: return "job has ended";
+    case ENGINE_EMISMATCH: return "input does not fit the key's format";
+    case ENGINE_ELOAD: return "key load failed";
+    case ENGINE_EBUDGET: return "over the host memory budget";
+    case ENGINE_ENOMEM: return "out of memory";
+    }
+    return "unknown";
+}
+
+bool engine_id_valid(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > ENGINE_ID_MAX || s[0] == '.' || s[0] == '-')
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+void engine_result_free(engine_result_t *r)
+{
+    free(r->proof_json);
+    free(r->public_json);
+    free(r->proof_bytes);
+    memset(r, 0, sizeof *r);
+}
+
+static bool state_ended(engine_state_t s)
+{
+    return s == ENGINE_DONE || s == ENGINE_FAILED || s == ENGINE_CANCELLED;
+}
+
+/* ---- the state ------------------------------------------------------------- */
+
+typedef struct engine_key {
+    struct engine_key *next; /* the registry, in load order */
+    char name[ENGINE_ID_MAX + 1];
+    char *path;
+    engine_key_format_t format;
+    void *data; /* the backend's key; NULL while loading */
+    bool loading;
+    uint64_t bytes;
+    uint32_t users; /* jobs that hold it */
+    uint64_t proofs;
+    double loaded_at, load_seconds, last_used;
+} engine_key_t;
+
+typedef struct engine_part {
+    engine_state_t state;
+    int worker;
+    double seconds[ENGINE_STAGES];
+    double started_at, finished_at;
+    engine_result_t result; /* DONE */
+} engine_part_t;
+
+struct engine_job {
+    char id[ENGINE_ID_MAX + 1];
+    char key_name[ENGINE_ID_MAX + 1];
+    engine_key_t *key; /* held while the job may still run a partition */
+    engine_key_format_t format;
+    engine_priority_t priority;
+    uint64_t seq;
+    uint32_t n;
+    engine_input_t *inputs; /* copies */
+    engine_part_t *parts;
+    engine_state_t state;
+    bool held;   /* submitted, not started */
+    bool ending; /* the end transition is in progress or done */
+    bool active; /* counts against max_jobs */
+    uint32_t n_done, n_running, n_queued;
+    double submitted_at, started_at, finished_at, queue_seconds;
+    double submitted_mono;
+    char *error;
+    unsigned refs;
+    void *user;
+    pthread_mutex_t hook_lock; /* one hook call at a time for this job */
+    struct engine_job *hnext;  /* the id map's chain */
+    struct engine_job *ended_prev, *ended_next;
+    bool in_map, in_ended;
+};
+
+typedef struct engine_qitem {
+    engine_job_t *job;
+    uint32_t index;
+} engine_qitem_t;
+
+typedef struct engine_worker {
+    engine_t *e;
+    unsigned index, threads;
+    pthread_t thread;
+    void *wctx;
+} engine_worker_t;
+
+struct engine {
+    engine_config_t cfg;
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv;  /* workers: a partition may be startable */
+    pthread_cond_t ended_cv; /* waiters: a job ended */
+    pthread_cond_t idle_cv;  /* drain and key loads: a partition stopped, a load ended */
+    pthread_mutex_t load_lock;
+
+    engine_key_t *keys;
+    engine_qitem_t *heap;
+    size_t heap_n, heap_cap;
+    engine_job_t **buckets;
+    size_t n_buckets, n_jobs;
+    engine_job_t *ended_head, *ended_tail;
+    size_t n_ended;
+
+    engine_counters_t c;
+    size_t active_jobs;
+    uint64_t next_seq;
+    bool stop, draining, waking;
+
+    engine_worker_t *workers;
+    unsigned n_workers_started, n_workers_ready;
+    cuzk_status_t worker_status;
+    engine_timeline_t *tl;
+    double started_mono, started_wall;
+};
+
+/* ---- the id map -------------------------------------------------------------- */
+
+static uint64_t id_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static engine_job_t *map_find(engine_t *e, const char *id)
+{
+    for (engine_job_t *j = e->buckets[id_hash(id) % e->n_buckets]; j; j = j->hnext)
+        if (!strcmp(j->id, id))
+            return j;
+    return NULL;
+}
+
+/* Inserts job; grows the table at two jobs per bucket. Returns 0 or -1. */
+static int map_insert(engine_t *e, engine_job_t *job)
+{
+    if (e->n_jobs + 1 > 2 * e->n_buckets) {
+        size_t nb = 2 * e->n_buckets;
+        engine_job_t **b = calloc(nb, sizeof(engine_job_t *));
+        if (!b)
+            return -1;
+        for (size_t i = 0; i < e->n_buckets; i++)
+            for (engine_job_t *j = e->buckets[i], *next; j; j = next) {
+                next = j->hnext;
+                j->hnext = b[id_hash(j->id) % nb];
+                b[id_hash(j->id) % nb] = j;
+            }
+        free(e->buckets);
+        e->buckets = b;
+        e->n_buckets = nb;
+    }
+    engine_job_t **slot = &e->buckets[id_hash(job->id) % e->n_buckets];
+    job->hnext = *slot;
+    *slot = job;
+    job->in_map = true;
+    e->n_jobs++;
+    return 0;
+}
+
+static void map_remove(engine_t *e, engine_job_t *job)
+{
+    for (engine_job_t **p = &e->buckets[id_hash(job->id) % e->n_buckets]; *p; p = &(*p)->hnext)
+        if (*p == job) {
+            *p = job->hnext;
+            job->in_map = false;
+            e->n_jobs--;
+            return;
+        }
+}
+
+/* ---- the partition queue: a binary heap ------------------------------------- */
+
+/* Whether a goes before b: higher priority, then earlier arrival, then
+ * lower partition index. */
+static bool q_before(engine_qitem_t a, engine_qitem_t b)
+{
+    if (a.job->priority != b.job->priority)
+        return a.job->priority > b.job->priority;
+    if (a.job->seq != b.job->seq)
+        return a.job->seq < b.job->seq;
+    return a.index < b.index;
+}
+
+static void q_sift_up(engine_t *e, size_t i)
+{
+    while (i > 0 && q_before(e->heap[i], e->heap[(i - 1) / 2])) {
+        engine_qitem_t t = e->heap[i];
+        e->heap[i] = e->heap[(i - 1) / 2];
+        e->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static void q_sift_down(engine_t *e, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < e->heap_n && q_before(e->heap[l], e->heap[m]))
+            m = l;
+        if (r < e->heap_n && q_before(e->heap[r], e->heap[m]))
+            m = r;
+        if (m == i)
+            return;
+        engine_qitem_t t = e->heap[i];
+        e->heap[i] = e->heap[m];
+        e->heap[m] = t;
+        i = m;
+    }
+}
+
+static int q_push(engine_t *e, engine_job_t *job, uint32_t index)
+{
+    if (e->heap_n == e->heap_cap) {
+        size_t cap = e->heap_cap ? 2 * e->heap_cap : 64;
+        engine_qitem_t *h = realloc(e->heap, cap * sizeof *h);
+        if (!h)
+            return -1;
+        e->heap = h;
+        e->heap_cap = cap;
+    }
+    e->heap[e->heap_n] = (engine_qitem_t){job, index};
+    q_sift_up(e, e->heap_n++);
+    return 0;
+}
+
+static engine_qitem_t q_pop(engine_t *e)
+{
+    engine_qitem_t top = e->heap[0];
+    e->heap[0] = e->heap[--e->heap_n];
+    q_sift_down(e, 0);
+    return top;
+}
+
+/* Removes every queued partition of job (a cancel or a failure: rare, so a
+ * linear pass and a rebuild are fine). */
+static void q_remove_job(engine_t *e, const engine_job_t *job)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < e->heap_n; i++)
+        if (e->heap[i].job != job)
+            e->heap[k++] = e->heap[i];
+    e->heap_n = k;
+    for (size_t i = k / 2; i-- > 0;)
+        q_sift_down(e, i);
+}
+
+/* ---- keys ----------------------------------------------------------------------- */
+
+static engine_key_t *key_find(engine_t *e, const char *name)
+{
+    for (engine_key_t *k = e->keys; k; k = k->next)
+        if (!strcmp(k->name, name))
+            return k;
+    return NULL;
+}
+
+static void key_unlink(engine_t *e, engine_key_t *key)
+{
+    for (engine_key_t **p = &e->keys; *p; p = &(*p)->next)
+        if (*p == key) {
+            *p = key->next;
+            return;
+        }
+}
+
+static void key_destroy(engine_t *e, engine_key_t *key)
+{
+    if (key->data)
+        e->cfg.backend->key_free(e->cfg.backend->ctx, key->data);
+    free(key->path);
+    free(key);
+}
+
+engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t format,
+                            const char *path, bool *loaded, cuzk_status_t *status, char *err,
+                            size_t err_size)
+{
+    if (loaded)
+        *loaded = false;
+    if (status)
+        *status = CUZK_OK;
+    if (!engine_id_valid(name) || (unsigned)format >= ENGINE_KEY_FORMATS || !path)
+        return ENGINE_EINVAL;
+    pthread_mutex_lock(&e->lock);
+    engine_key_t *key;
+    while ((key = key_find(e, name)) && key->loading &&
+           (!strcmp(key->path, path) && key->format == format))
+        pthread_cond_wait(&e->idle_cv, &e->lock);
+    if (key) {
+        engine_rc_t rc = ENGINE_EEXIST;
+        if (!strcmp(key->path, path) && key->format == format) {
+            e->c.key_hits++;
+            if (loaded)
+                *loaded = true;
+            rc = ENGINE_OK;
+        } else {
+            snprintf(err, err_size, "key '%s' is already loaded from %s (%s)", name, key->path,
+                     engine_key_format_name(key->format));
+        }
+        pthread_mutex_unlock(&e->lock);
+        return rc;
+    }
+    key = calloc(1, sizeof *key);
+    char *p = strdup(path);
+    if (!key || !p) {
+        pthread_mutex_unlock(&e->lock);
+        free(key);
+        free(p);
+        return ENGINE_ENOMEM;
+    }
+    snprintf(key->name, sizeof key->name, "%s", name);
+    key->path = p;
+    key->format = format;
+    key->loading = true;
+    engine_key_t **tail = &e->keys;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = key;
+    pthread_mutex_unlock(&e->lock);
+
+    pthread_mutex_lock(&e->load_lock);
+    double t0 = engine_now();
+    void *data = NULL;
+    uint64_t bytes = 0;
+    cuzk_status_t s =
+        e->cfg.backend->key_load(e->cfg.backend->ctx, format, path, &data, &bytes, err, err_size);
+    double t1 = engine_now();
+    pthread_mutex_unlock(&e->load_lock);
+    engine_event_t ev = {.partition = 0,
+                         .worker = ENGINE_TIMELINE_LOADER,
+                         .stage = ENGINE_STAGE_LOAD,
+                         .start = t0,
+                         .end = t1,
+                         .bytes = bytes};
+    snprintf(ev.job, sizeof ev.job, "%s", name);
+    engine_timeline_record(e->tl, &ev);
+
+    pthread_mutex_lock(&e->lock);
+    engine_rc_t rc = ENGINE_OK;
+    if (s != CUZK_OK) {
+        rc = ENGINE_ELOAD;
+        e->c.key_load_failures++;
+    } else if (e->cfg.host_budget && e->c.host_key_bytes + bytes > e->cfg.host_budget) {
+        rc = ENGINE_EBUDGET;
+        snprintf(err, err_size,
+                 "%s needs %llu bytes but %llu of the host memory budget of %llu are taken by "
+                 "keys",
+                 path, (unsigned long long)bytes, (unsigned long long)e->c.host_key_bytes,
+                 (unsigned long long)e->cfg.host_budget);
+    }
+    if (status)
+        *status = s;
+    if (rc != ENGINE_OK) {
+        key_unlink(e, key);
+        key->data = data;
+    } else {
+        key->data = data;
+        key->bytes = bytes;
+        key->loading = false;
+        key->loaded_at = engine_wall();
+        key->load_seconds = t1 - t0;
+        e->c.key_loads++;
+        e->c.keys++;
+        e->c.host_key_bytes += bytes;
+    }
+    e->c.stage_seconds[ENGINE_STAGE_LOAD] += t1 - t0;
+    pthread_cond_broadcast(&e->idle_cv);
+    pthread_mutex_unlock(&e->lock);
+    if (rc != ENGINE_OK)
+        key_destroy(e, key);
+    return rc;
+}
+
+engine_rc_t engine_key_evict(engine_t *e, const char *name)
+{
+    pthread_mutex_lock(&e->lock);
+    engine_key_t *key = name ? key_find(e, name) : NULL;
+    engine_rc_t rc = !key ? ENGINE_ENOKEY : key->loading || key->users ? ENGINE_EBUSY : ENGINE_OK;
+    if (rc == ENGINE_OK) {
+        key_unlink(e, key);
+        e->c.keys--;
+        e->c.key_evictions++;
+        e->c.host_key_bytes -= key->bytes;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (rc == ENGINE_OK)
+        key_destroy(e, key);
+    return rc;
+}
+
+size_t engine_keys_info(engine_t *e, engine_key_info_t **out)
+{
+    pthread_mutex_lock(&e->lock);
+    size_t n = 0;
+    for (engine_key_t *k = e->keys; k; k = k->next)
+        n += !k->loading;
+    engine_key_info_t *info = calloc(n ? n : 1, sizeof *info);
+    size_t i = 0;
+    for (engine_key_t *k = e->keys; info && k; k = k->next) {
+        if (k->loading)
+            continue;
+        engine_key_info_t *o = &info[i++];
+        snprintf(o->name, sizeof o->name, "%s", k->name);
+        o->path = strdup(k->path);
+        o->format = k->format;
+        o->tier = "host";
+        o->bytes = k->bytes;
+        o->users = k->users;
+        o->proofs = k->proofs;
+        o->loaded_at = k->loaded_at;
+        o->load_seconds = k->load_seconds;
+        o->last_used = k->last_used;
+    }
+    pthread_mutex_unlock(&e->lock);
+    *out = info;
+    return info ? n : 0;
+}
+
+void engine_keys_info_free(engine_key_info_t *info, size_t n)
+{
+    for (size_t i = 0; info && i < n; i++)
+        free(info[i].path);
+    free(info);
+}
+
+/* ---- jobs -------------------------------------------------------------------- */
+
+static void job_destroy(engine_job_t *job)
+{
+    for (uint32_t i = 0; i < job->n; i++) {
+        free((char *)job->inputs[i].path);
+        free((unsigned char *)job->inputs[i].bytes);
+        engine_result_free(&job->parts[i].result);
+    }
+    free(job->inputs);
+    free(job->parts);
+    free(job->error);
+    pthread_mutex_destroy(&job->hook_lock);
+    free(job);
+}
+
+static void job_unref_locked(engine_job_t *job)
+{
+    assert(job->refs > 0);
+    if (--job->refs == 0)
+        job_destroy(job);
+}
+
+/* The key goes back once the job has ended and nothing of it runs. */
+static void job_release_key_locked(engine_job_t *job)
+{
+    if (job->key && state_ended(job->state) && job->n_running == 0) {
+        job->key->users--;
+        job->key = NULL;
+    }
+}
+
+static void ended_append(engine_t *e, engine_job_t *job)
+{
+    job->ended_prev = e->ended_tail;
+    job->ended_next = NULL;
+    if (e->ended_tail)
+        e->ended_tail->ended_next = job;
+    else
+        e->ended_head = job;
+    e->ended_tail = job;
+    job->in_ended = true;
+    e->n_ended++;
+}
+
+static void ended_remove(engine_t *e, engine_job_t *job)
+{
+    if (job->ended_prev)
+        job->ended_prev->ended_next = job->ended_next;
+    else
+        e->ended_head = job->ended_next;
+    if (job->ended_next)
+        job->ended_next->ended_prev = job->ended_prev;
+    else
+        e->ended_tail = job->ended_prev;
+    job->in_ended = false;
+    e->n_ended--;
+}
+
+static void job_deactivate(engine_t *e, engine_job_t *job)
+{
+    if (!job->active)
+        return;
+    job->active = false;
+    e->active_jobs--;
+    if (job->held)
+        e->c.jobs_held--;
+    else if (job->state == ENGINE_QUEUED)
+        e->c.jobs_queued--;
+    else if (job->state == ENGINE_RUNNING)
+        e->c.jobs_running--;
+}
+
+/*
+ * Ends job in state with error (malloc'd, owned from here; NULL for none).
+ * Called with e->lock held and !job->ending; releases the lock around the
+ * hook and returns with it held.
+ */
+static void job_end_locked(engine_t *e, engine_job_t *job, engine_state_t state, char *error)
+{
+    assert(!job->ending && !state_ended(job->state));
+    job->ending = true;
+    if (job->n_queued > 0) {
+        q_remove_job(e, job);
+        e->c.partitions_queued -= job->n_queued;
+        job->n_queued = 0;
+    }
+    for (uint32_t i = 0; i < job->n; i++)
+        if (job->parts[i].state == ENGINE_QUEUED)
+            job->parts[i].state = ENGINE_CANCELLED;
+    job->refs++;
+    pthread_mutex_unlock(&e->lock);
+    if (e->cfg.hooks && e->cfg.hooks->job_ended) {
+        pthread_mutex_lock(&job->hook_lock);
+        e->cfg.hooks->job_ended(e->cfg.hooks->ctx, job, state, error);
+        pthread_mutex_unlock(&job->hook_lock);
+    }
+    pthread_mutex_lock(&e->lock);
+    job_deactivate(e, job);
+    job->state = state;
+    job->error = error;
+    job->finished_at = engine_wall();
+    if (state == ENGINE_DONE)
+        e->c.jobs_done++;
+    else if (state == ENGINE_FAILED)
+        e->c.jobs_failed++;
+    else
+        e->c.jobs_cancelled++;
+    if (job->in_map)
+        ended_append(e, job);
+    job_release_key_locked(job);
+    pthread_cond_broadcast(&e->ended_cv);
+    job_unref_locked(job);
+}
+
+/* Copies the inputs of spec into job (0, or -1 on ENOMEM). */
+static int job_copy_inputs(engine_job_t *job, const engine_job_spec_t *spec)
+{
+    for (uint32_t i = 0; i < spec->n_inputs; i++) {
+        const engine_input_t *in = &spec->inputs[i];
+        engine_input_t *o = &job->inputs[i];
+        o->kind = in->kind;
+        if (in->path && !(o->path = strdup(in->path)))
+            return -1;
+        if (in->bytes) {
+            unsigned char *b = malloc(in->len ? in->len : 1);
+            if (!b)
+                return -1;
+            memcpy(b, in->bytes, in->len);
+            o->bytes = b;
+            o->len = in->len;
+        }
+    }
+    return 0;
+}
+
+static bool spec_inputs_valid(const engine_job_spec_t *spec)
+{
+    if (spec->n_inputs == 0 || !spec->inputs)
+        return false;
+    for (uint32_t i = 0; i < spec->n_inputs; i++) {
+        const engine_input_t *in = &spec->inputs[i];
+        bool ok = in->kind == ENGINE_INPUT_WTNS_BYTES ? in->bytes != NULL
+                  : in->kind == ENGINE_INPUT_WTNS_PATH || in->kind == ENGINE_INPUT_ASGN_PATH
+                      ? in->path != NULL
+                      : false;
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool input_fits(engine_key_format_t format, const engine_input_t *in)
+{
+    return format == ENGINE_KEY_PARAMS ? in->kind == ENGINE_INPUT_ASGN_PATH
+                                       : in->kind != ENGINE_INPUT_ASGN_PATH;
+}
+
+/* A new job record for spec (not yet in the map); NULL on ENOMEM. */
+static engine_job_t *job_new(const engine_job_spec_t *spec)
+{
+    engine_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return NULL;
+    job->inputs = calloc(spec->n_inputs, sizeof *job->inputs);
+    job->parts = calloc(spec->n_inputs, sizeof *job->parts);
+    if (!job->inputs || !job->parts || pthread_mutex_init(&job->hook_lock, NULL) != 0) {
+        free(job->inputs);
+        free(job->parts);
+        free(job);
+        return NULL;
+    }
+    job->n = spec->n_inputs; /* the arrays are zeroed: job_destroy copes with a partial copy */
+    if (job_copy_inputs(job, spec) != 0) {
+        job_destroy(job);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < job->n; i++)
+        job->parts[i].worker = -1;
+    snprintf(job->key_name, sizeof job->key_name, "%s", spec->key ? spec->key : "");
+    job->priority = spec->priority;
+    job->submitted_at = spec->submitted_at > 0 ? spec->submitted_at : engine_wall();
+    job->submitted_mono = engine_now();
+    job->refs = 1; /* the map's */
+    return job;
+}
+
+/* A fresh id that no job has (16 hex digits of the OS generator, a
+ * counter when that fails). */
+static void job_draw_id(engine_t *e, char *id)
+{
+    do {
+        uint64_t r = 0;
+        if (cuzk_random_bytes(NULL, &r, sizeof r) != CUZK_OK)
+            r = e->next_seq * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(engine_now() * 1e9);
+        snprintf(id, ENGINE_ID_MAX + 1, "%016llx", (unsigned long long)r);
+    } while (map_find(e, id));
+}
+
+/* Registers job (locked): id, seq, map. Returns ENGINE_OK or ENGINE_ENOMEM. */
+static engine_rc_t job_register_locked(engine_t *e, engine_job_t *job,
+                                       const engine_job_spec_t *spec)
+{
+    if (spec->id)
+        snprintf(job->id, sizeof job->id, "%s", spec->id);
+    else
+        job_draw_id(e, job->id);
+    if (map_insert(e, job) != 0)
+        return ENGINE_ENOMEM;
+    job->seq = spec->seq ? spec->seq : e->next_seq;
+    if (job->seq >= e->next_seq)
+        e->next_seq = job->seq + 1;
+    return ENGINE_OK;
+}
+
+/* The checks shared by submit and restore of a live job, locked. */
+static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, engine_key_t **key)
+{
+    if (e->draining)
+        return ENGINE_EDRAINING;
+    *key = spec->key ? key_find(e, spec->key) : NULL;
+    if (!*key || (*key)->loading)
+        return ENGINE_ENOKEY;
+    for (uint32_t i = 0; i < spec->n_inputs; i++)
+        if (!input_fits((*key)->format, &spec->inputs[i]))
+            return ENGINE_EMISMATCH;
+    if (e->cfg.max_jobs && e->active_jobs >= e->cfg.max_jobs)
+        return ENGINE_EFULL;
+    return ENGINE_OK;
+}
+
+static void job_hold_locked(engine_t *e, engine_job_t *job, engine_key_t *key)
+{
+    job->key = key;
+    job->format = key->format;
+    key->users++;
+    job->held = true;
+    job->active = true;
+    job->state = ENGINE_QUEUED;
+    e->active_jobs++;
+    e->c.jobs_held++;
+}
+
+engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine_job_t **out)
+{
+    *out = NULL;
+    if ((spec->id && !engine_id_valid(spec->id)) || (unsigned)spec->priority >= ENGINE_PRIORITIES ||
+        !spec->key || !spec_inputs_valid(spec))
+        return ENGINE_EINVAL;
+    engine_job_t *job = job_new(spec);
+    if (!job)
+        return ENGINE_ENOMEM;
+    pthread_mutex_lock(&e->lock);
+    engine_job_t *old = spec->id ? map_find(e, spec->id) : NULL;
+    engine_key_t *key = NULL;
+    engine_rc_t rc = old ? ENGINE_EEXIST : job_admit_locked(e, spec, &key);
+    if (old)
+        old->refs++;
+    if (rc == ENGINE_OK)
+        rc = job_register_locked(e, job, spec);
+    if (rc == ENGINE_OK) {
+        job_hold_locked(e, job, key);
+        job->refs++; /* the caller's */
+        e->c.jobs_submitted++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (rc != ENGINE_OK)
+        job_destroy(job);
+    *out = rc == ENGINE_OK ? job : old;
+    return rc;
+}
+
+engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engine_state_t state,
+                               const char *error, double finished_at, engine_result_t **results,
+                               engine_job_t **out)
+{
+    *out = NULL;
+    if (!spec->id || !engine_id_valid(spec->id) || (unsigned)spec->priority >= ENGINE_PRIORITIES ||
+        !spec_inputs_valid(spec) || state == ENGINE_RUNNING || (unsigned)state >= ENGINE_STATES)
+        return ENGINE_EINVAL;
+    engine_job_t *job = job_new(spec);
+    char *err_copy = error ? strdup(error) : NULL;
+    if (!job || (error && !err_copy)) {
+        if (job)
+            job_destroy(job);
+        free(err_copy);
+        return ENGINE_ENOMEM;
+    }
+    pthread_mutex_lock(&e->lock);
+    engine_key_t *key = NULL;
+    bool ended = state_ended(state);
+    engine_rc_t rc = map_find(e, spec->id) ? ENGINE_EEXIST
+                     : ended               ? ENGINE_OK
+                                           : job_admit_locked(e, spec, &key);
+    if (rc == ENGINE_OK)
+        rc = job_register_locked(e, job, spec);
+    if (rc == ENGINE_OK) {
+        for (uint32_t i = 0; i < job->n; i++) {
+            engine_part_t *p = &job->parts[i];
+            if (results && results[i]) {
+                p->result = *results[i];
+                memset(results[i], 0, sizeof *results[i]);
+                p->state = ENGINE_DONE;
+                job->n_done++;
+            } else {
+                p->state = ended ? ENGINE_CANCELLED : ENGINE_QUEUED;
+            }
+        }
+        if (ended) {
+            job->state = state;
+            job->ending = true;
+            job->error = err_copy;
+            err_copy = NULL;
+            job->finished_at = finished_at;
+            job->format = spec->inputs[0].kind == ENGINE_INPUT_ASGN_PATH ? ENGINE_KEY_PARAMS
+                                                                         : ENGINE_KEY_ZKEY;
+            ended_append(e, job);
+        } else {
+            job_hold_locked(e, job, key);
+        }
+        job->refs++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    free(err_copy);
+    if (rc != ENGINE_OK) {
+        job_destroy(job);
+        return rc;
+    }
+    *out = job;
+    return ENGINE_OK;
+}
+
+void engine_job_start(engine_t *e, engine_job_t *job)
+{
+    pthread_mutex_lock(&e->lock);
+    if (!job->held || job->ending) {
+        pthread_mutex_unlock(&e->lock);
+        return;
+    }
+    job->held = false;
+    e->c.jobs_held--;
+    e->c.jobs_queued++;
+    for (uint32_t i = 0; i < job->n; i++)
+        if (job->parts[i].state == ENGINE_QUEUED) {
+            if (q_push(e, job, i) != 0) {
+                char *msg = strdup("out of memory for the queue");
+                job_end_locked(e, job, ENGINE_FAILED, msg);
+                pthread_mutex_unlock(&e->lock);
+                return;
+            }
+            job->n_queued++;
+            e->c.partitions_queued++;
+        }
+    if (job->n_done == job->n) /* restored with every partition done */
+        job_end_locked(e, job, ENGINE_DONE, NULL);
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void engine_job_abort(engine_t *e, engine_job_t *job)
+{
+    pthread_mutex_lock(&e->lock);
+    if (job->held && job->in_map) {
+        job_deactivate(e, job);
+        job->held = false;
+        job->ending = true;
+        job->state = ENGINE_CANCELLED;
+        map_remove(e, job);
+        e->c.jobs_submitted--;
+        job_release_key_locked(job);
+        job_unref_locked(job); /* the map's */
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
+engine_job_t *engine_job_find(engine_t *e, const char *id)
+{
+    pthread_mutex_lock(&e->lock);
+    engine_job_t *job = id ? map_find(e, id) : NULL;
+    if (job)
+        job->refs++;
+    pthread_mutex_unlock(&e->lock);
+    return job;
+}
+
+void engine_job_ref(engine_t *e, engine_job_t *job)
+{
+    pthread_mutex_lock(&e->lock);
+    job->refs++;
+    pthread_mutex_unlock(&e->lock);
+}
+
+void engine_job_unref(engine_t *e, engine_job_t *job)
+{
+    if (!job)
+        return;
+    pthread_mutex_lock(&e->lock);
+    job_unref_locked(job);
+    pthread_mutex_unlock(&e->lock);
+}
+
+const char *engine_job_id(const engine_job_t *job)
+{
+    return job->id;
+}
+
+const char *engine_job_key(const engine_job_t *job)
+{
+    return job->key_name;
+}
+
+engine_key_format_t engine_job_format(const engine_job_t *job)
+{
+    return job->format;
+}
+
+uint64_t engine_job_seq(const engine_job_t *job)
+{
+    return job->seq;
+}
+
+uint32_t engine_job_partitions(const engine_job_t *job)
+{
+    return job->n;
+}
+
+const engine_input_t *engine_job_input(const engine_job_t *job, uint32_t index)
+{
+    return index < job->n ? &job->inputs[index] : NULL;
+}
+
+void engine_job_set_user(engine_job_t *job, void *user)
+{
+    job->user = user;
+}
+
+void *engine_job_user(const engine_job_t *job)
+{
+    return job->user;
+}
+
+engine_rc_t engine_job_info(engine_t *e, engine_job_t *job, engine_job_info_t *info)
+{
+    memset(info, 0, sizeof *info);
+    pthread_mutex_lock(&e->lock);
+    info->partitions = malloc(job->n * sizeof *info->partitions);
+    info->error = job->error ? strdup(job->error) : NULL;
+    if (!info->partitions || (job->error && !info->error)) {
+        pthread_mutex_unlock(&e->lock);
+        engine_job_info_free(info);
+        return ENGINE_ENOMEM;
+    }
+    info->priority = job->priority;
+    info->state = job->state;
+    info->n_partitions = job->n;
+    info->n_done = job->n_done;
+    info->submitted_at = job->submitted_at;
+    info->started_at = job->started_at;
+    info->finished_at = job->finished_at;
+    info->queue_seconds = job->queue_seconds;
+    for (uint32_t i = 0; i < job->n; i++) {
+        const engine_part_t *p = &job->parts[i];
+        engine_partition_info_t *o = &info->partitions[i];
+        o->state = p->state;
+        o->worker = p->worker;
+        memcpy(o->seconds, p->seconds, sizeof o->seconds);
+        o->started_at = p->started_at;
+        o->finished_at = p->finished_at;
+        o->result = p->state == ENGINE_DONE ? &p->result : NULL;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return ENGINE_OK;
+}
+
+void engine_job_info_free(engine_job_info_t *info)
+{
+    free(info->partitions);
+    free(info->error);
+    memset(info, 0, sizeof *info);
+}
+
+engine_rc_t engine_job_cancel(engine_t *e, engine_job_t *job)
+{
+    pthread_mutex_lock(&e->lock);
+    engine_rc_t rc = job->ending || state_ended(job->state) ? ENGINE_EENDED : ENGINE_OK;
+    if (rc == ENGINE_OK)
+        job_end_locked(e, job, ENGINE_CANCELLED, NULL);
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+bool engine_job_wait(engine_t *e, engine_job_t *job, double timeout)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    double secs = timeout > 0 ? timeout : 0;
+    deadline.tv_sec += (time_t)secs;
+    deadline.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&e->lock);
+    while (!state_ended(job->state) && !e->waking && timeout > 0)
+        if (pthread_cond_timedwait(&e->ended_cv, &e->lock, &deadline) == ETIMEDOUT)
+            break;
+    bool ended = state_ended(job->state);
+    pthread_mutex_unlock(&e->lock);
+    return ended;
+}
+
+void engine_wake_waiters(engine_t *e)
+{
+    pthread_mutex_lock(&e->lock);
+    e->waking = true;
+    pthread_cond_broadcast(&e->ended_cv);
+    pthread_mutex_unlock(&e->lock);
+}
+
+size_t engine_jobs_prune(engine_t *e, size_t keep, void (*forget)(void *ctx, engine_job_t *job),
+                         void *ctx)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&e->lock);
+    while (e->n_ended > keep) {
+        engine_job_t *job = e->ended_head;
+        while (job && job->n_running > 0)
+            job = job->ended_next;
+        if (!job)
+            break;
+        ended_remove(e, job);
+        map_remove(e, job);
+        pthread_mutex_unlock(&e->lock);
+        if (forget)
+            forget(ctx, job);
+        pthread_mutex_lock(&e->lock);
+        job_unref_locked(job); /* the map's */
+        n++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return n;
+}
+
+void engine_drain(engine_t *e)
+{
+    pthread_mutex_lock(&e->lock);
+    e->draining = true;
+    pthread_cond_broadcast(&e->work_cv);
+    while (e->c.partitions_running > 0)
+        pthread_cond_wait(&e->idle_cv, &e->lock);
+    pthread_mutex_unlock(&e->lock);
+}
+
+bool engine_draining(engine_t *e)
+{
+    pthread_mutex_lock(&e->lock);
+    bool d = e->draining;
+    pthread_mutex_unlock(&e->lock);
+    return d;
+}
+
+/* ---- workers --------------------------------------------------------------------- */
+
+typedef struct engine_run {
+    engine_t *e;
+    engine_job_t *job;
+    uint32_t index;
+    int worker;
+} engine_run_t;
+
+/* The backend's stage report: the timeline, the partition's timings, and
+ * whether the job still wants the result. */
+static bool engine_report(void *ctx, engine_stage_t stage, double start, double end, uint64_t bytes)
+{
+    engine_run_t *r = ctx;
+    engine_t *e = r->e;
+    engine_event_t ev = {.partition = r->index,
+                         .worker = r->worker,
+                         .stage = stage,
+                         .start = start,
+                         .end = end,
+                         .bytes = bytes};
+    memcpy(ev.job, r->job->id, sizeof ev.job);
+    engine_timeline_record(e->tl, &ev);
+    pthread_mutex_lock(&e->lock);
+    if ((unsigned)stage < ENGINE_STAGES) {
+        r->job->parts[r->index].seconds[stage] += end - start;
+        e->c.stage_seconds[stage] += end - start;
+    }
+    bool wanted = !r->job->ending;
+    pthread_mutex_unlock(&e->lock);
+    return wanted;
+}
+
+/* Whether the queue's first partition may start now (locked): not
+ * draining, and its working set (*need) fits the host budget beside the
+ * running partitions. */
+static bool engine_next_ready(const engine_t *e, uint64_t *need)
+{
+    if (e->draining || e->heap_n == 0)
+        return false;
+    const engine_backend_t *be = e->cfg.backend;
+    *need = be->partition_bytes ? be->partition_bytes(be->ctx, e->heap[0].job->key->data) : 0;
+    if (!e->cfg.host_budget || e->c.partitions_running == 0)
+        return true;
+    return e->c.host_key_bytes + e->c.host_reserved_bytes + *need <= e->cfg.host_budget;
+}
+
+/* After a partition ran (locked): its result into the job, or its failure. */
+static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_result_t *res,
+                          const char *err)
+{
+    engine_job_t *job = r->job;
+    engine_part_t *p = &job->parts[r->index];
+    if (job->ending) {
+        engine_result_free(res);
+        p->state = ENGINE_CANCELLED;
+        e->c.partitions_discarded++;
+        return;
+    }
+    if (s != CUZK_OK) {
+        p->state = ENGINE_FAILED;
+        e->c.partitions_failed++;
+        size_t len = strlen(err) + 128;
+        char *msg = malloc(len);
+        if (msg)
+            snprintf(msg, len, "partition %u: %s (%s)", r->index, err, cuzk_strerror(s));
+        job_end_locked(e, job, ENGINE_FAILED, msg);
+        return;
+    }
+    if (e->cfg.hooks && e->cfg.hooks->partition_done) {
+        pthread_mutex_unlock(&e->lock);
+        pthread_mutex_lock(&job->hook_lock);
+        e->cfg.hooks->partition_done(e->cfg.hooks->ctx, job, r->index, res);
+        pthread_mutex_unlock(&job->hook_lock);
+        pthread_mutex_lock(&e->lock);
+        if (job->ending) { /* cancelled during the hook */
+            engine_result_free(res);
+            p->state = ENGINE_CANCELLED;
+            e->c.partitions_discarded++;
+            return;
+        }
+    }
+    p->result = *res;
+    p->state = ENGINE_DONE;
+    job->n_done++;
+    e->c.partitions_done++;
+    if (job->key) {
+        job->key->proofs++;
+        job->key->last_used = engine_wall();
+    }
+    if (job->n_done == job->n)
+        job_end_locked(e, job, ENGINE_DONE, NULL);
+}
+
+/* Takes the next partition (locked): marks it running. */
+static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve)
+{
+    engine_qitem_t it = q_pop(e);
+    engine_job_t *job = it.job;
+    engine_part_t *p = &job->parts[it.index];
+    p->state = ENGINE_RUNNING;
+    p->worker = worker;
+    p->started_at = engine_wall();
+    job->n_queued--;
+    job->n_running++;
+    if (job->state == ENGINE_QUEUED) {
+        job->state = ENGINE_RUNNING;
+        job->started_at = p->started_at;
+        job->queue_seconds = engine_now() - job->submitted_mono;
+        e->c.jobs_queued--;
+        e->c.jobs_running++;
+    }
+    e->c.partitions_queued--;
+    e->c.partitions_running++;
+    e->c.host_reserved_bytes += reserve;
+    job->refs++;
+    return it;
+}
+
+static void *engine_worker_main(void *arg)
+{
+    engine_worker_t *w = arg;
+    engine_t *e = w->e;
+    const engine_backend_t *be = e->cfg.backend;
+    cuzk_status_t s =
+        be->worker_new ? be->worker_new(be->ctx, w->index, w->threads, &w->wctx) : CUZK_OK;
+    pthread_mutex_lock(&e->lock);
+    if (s != CUZK_OK && e->worker_status == CUZK_OK)
+        e->worker_status = s;
+    e->n_workers_ready++;
+    pthread_cond_broadcast(&e->idle_cv);
+    char *err = malloc(ENGINE_ERR_MAX);
+    bool able = s == CUZK_OK && err;
+    for (;;) {
+        uint64_t need = 0;
+        while (!e->stop && !(able && engine_next_ready(e, &need)))
+            pthread_cond_wait(&e->work_cv, &e->lock);
+        if (e->stop)
+            break;
+        engine_qitem_t it = engine_take(e, (int)w->index, need);
+        engine_run_t run = {e, it.job, it.index, (int)w->index};
+        const void *key = it.job->key->data;
+        engine_key_format_t format = it.job->format;
+        const engine_input_t *in = &it.job->inputs[it.index];
+        pthread_mutex_unlock(&e->lock);
+
+        double t0 = engine_now();
+        engine_result_t res = {0};
+        err[0] = '\0';
+        cuzk_status_t ps = be->prove(be->ctx, w->wctx, key, format, in, engine_report, &run, &res,
+                                     err, ENGINE_ERR_MAX);
+        double t1 = engine_now();
+
+        pthread_mutex_lock(&e->lock);
+        e->c.host_reserved_bytes -= need;
+        e->c.partitions_running--;
+        e->c.busy_seconds += t1 - t0;
+        it.job->n_running--;
+        it.job->parts[it.index].finished_at = engine_wall();
+        engine_settle(e, &run, ps, &res, err);
+        job_release_key_locked(it.job);
+        job_unref_locked(it.job);
+        pthread_cond_broadcast(&e->idle_cv);
+        pthread_cond_broadcast(&e->work_cv);
+    }
+    pthread_mutex_unlock(&e->lock);
+    free(err);
+    if (be->worker_free && w->wctx)
+        be->worker_free(be->ctx, w->wctx);
+    return NULL;
+}
+
+/* ---- the engine ---------------------------------------------------------------- */
+
+static int engine_init_sync(engine_t *e)
+{
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        return -1;
+    int bad = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    bad |= pthread_mutex_init(&e->lock, NULL);
+    bad |= pthread_mutex_init(&e->load_lock, NULL);
+    bad |= pthread_cond_init(&e->work_cv, NULL);
+    bad |= pthread_cond_init(&e->ended_cv, &ca);
+    bad |= pthread_cond_init(&e->idle_cv, NULL);
+    pthread_condattr_destroy(&ca);
+    return bad ? -1 : 0;
+}
+
+engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
+{
+    cuzk_status_t dummy;
+    if (!st)
+        st = &dummy;
+    *st = CUZK_ENOMEM;
+    assert(cfg && cfg->backend && cfg->backend->prove && cfg->backend->key_load);
+    engine_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->cfg = *cfg;
+    if (e->cfg.workers == 0)
+        e->cfg.workers = 1;
+    if (e->cfg.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        e->cfg.threads = n > 0 ? (unsigned)n : 1;
+    }
+    e->c.workers = e->cfg.workers;
+    e->c.threads = e->cfg.threads;
+    e->c.host_budget = e->cfg.host_budget;
+    e->c.backend = e->cfg.backend->name;
+    e->next_seq = 1;
+    e->started_mono = engine_now();
+    e->started_wall = engine_wall();
+    e->n_buckets = ENGINE_MIN_BUCKETS;
+    e->buckets = calloc(e->n_buckets, sizeof(engine_job_t *));
+    e->tl =
+        engine_timeline_new(cfg->timeline_events ? cfg->timeline_events : ENGINE_DEFAULT_TIMELINE);
+    e->workers = calloc(e->cfg.workers, sizeof *e->workers);
+    if (!e->buckets || !e->tl || !e->workers || engine_init_sync(e) != 0) {
+        engine_timeline_free(e->tl);
+        free(e->buckets);
+        free(e->workers);
+        free(e);
+        return NULL;
+    }
+    /* The threads are shared out: worker i gets threads / workers, the
+     * first threads % workers one more, and every worker at least one. */
+    for (unsigned i = 0; i < e->cfg.workers; i++) {
+        engine_worker_t *w = &e->workers[i];
+        w->e = e;
+        w->index = i;
+        w->threads = e->cfg.threads / e->cfg.workers + (i < e->cfg.threads % e->cfg.workers);
+        if (w->threads == 0)
+            w->threads = 1;
+        if (pthread_create(&w->thread, NULL, engine_worker_main, w) != 0)
+            break;
+        e->n_workers_started++;
+    }
+    pthread_mutex_lock(&e->lock);
+    while (e->n_workers_ready < e->n_workers_started)
+        pthread_cond_wait(&e->idle_cv, &e->lock);
+    cuzk_status_t s = e->n_workers_started < e->cfg.workers ? CUZK_ENOMEM : e->worker_status;
+    pthread_mutex_unlock(&e->lock);
+    if (s != CUZK_OK) {
+        engine_free(e);
+        *st = s;
+        return NULL;
+    }
+    *st = CUZK_OK;
+    return e;
+}
+
+void engine_free(engine_t *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->lock);
+    e->stop = true;
+    e->waking = true;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->ended_cv);
+    pthread_mutex_unlock(&e->lock);
+    for (unsigned i = 0; i < e->n_workers_started; i++)
+        pthread_join(e->workers[i].thread, NULL);
+    for (size_t b = 0; b < e->n_buckets; b++)
+        for (engine_job_t *j = e->buckets[b], *next; j; j = next) {
+            next = j->hnext;
+            job_destroy(j);
+        }
+    for (engine_key_t *k = e->keys, *next; k; k = next) {
+        next = k->next;
+        key_destroy(e, k);
+    }
+    engine_timeline_free(e->tl);
+    pthread_mutex_destroy(&e->lock);
+    pthread_mutex_destroy(&e->load_lock);
+    pthread_cond_destroy(&e->work_cv);
+    pthread_cond_destroy(&e->ended_cv);
+    pthread_cond_destroy(&e->idle_cv);
+    free(e->heap);
+    free(e->buckets);
+    free(e->workers);
+    free(e);
+}
+
+void engine_counters(engine_t *e, engine_counters_t *c)
+{
+    pthread_mutex_lock(&e->lock);
+    *c = e->c;
+    c->jobs_ended_kept = e->n_ended;
+    c->draining = e->draining;
+    c->uptime_seconds = engine_now() - e->started_mono;
+    pthread_mutex_unlock(&e->lock);
+}
+
+engine_timeline_t *engine_timeline(engine_t *e)
+{
+    return e->tl;
+}
+
+double engine_started(const engine_t *e)
+{
+    return e->started_mono;
+}

@@ -1,0 +1,127 @@
+/*
+ * The seam between the engine's scheduling (engine.c) and the code that
+ * runs the stages of a proof: a backend. The CPU backend (engine_cpu.h)
+ * implements it today; the GPU engine (issue 6) adds a CUDA backend behind
+ * the same table, with device residency tiers.
+ *
+ * Threads. The engine calls key_load and key_free from one thread at a
+ * time (its loader); worker_new, prove and worker_free from the worker
+ * thread they belong to, several workers at once. A key is shared
+ * read-only by every worker while jobs use it; the engine frees it only
+ * when no partition runs on it.
+ */
+#ifndef CUZK_ENGINE_ENGINE_BACKEND_H
+#define CUZK_ENGINE_ENGINE_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk.h"
+
+/* Formats of a proving key. */
+typedef enum engine_key_format {
+    ENGINE_KEY_ZKEY,   /* snarkjs .zkey (BN254 or BLS12-381) */
+    ENGINE_KEY_PARAMS, /* bellperson .params (BLS12-381) */
+    ENGINE_KEY_FORMATS
+} engine_key_format_t;
+
+/* Where the witness of one partition comes from. */
+typedef enum engine_input_kind {
+    ENGINE_INPUT_WTNS_PATH,  /* a .wtns file, read when the partition runs */
+    ENGINE_INPUT_WTNS_BYTES, /* the bytes of a .wtns held in memory */
+    ENGINE_INPUT_ASGN_PATH,  /* a bellperson assignment (.asgn) file */
+} engine_input_kind_t;
+
+/* One partition's input. path or (bytes, len), as kind says. */
+typedef struct engine_input {
+    engine_input_kind_t kind;
+    const char *path;
+    const unsigned char *bytes;
+    size_t len;
+} engine_input_t;
+
+/*
+ * The stages a partition passes through, in order, as the timeline and the
+ * timings name them: read (the witness or assignment), the prover's stages
+ * of DESIGN.md section 3 (synth, h, msm, finish; verify is the self-check),
+ * encode (the proof's bytes or JSON). ENGINE_STAGE_LOAD is a key load, on
+ * the loader's track of the timeline.
+ */
+typedef enum engine_stage {
+    ENGINE_STAGE_READ,
+    ENGINE_STAGE_SYNTH,
+    ENGINE_STAGE_H,
+    ENGINE_STAGE_MSM,
+    ENGINE_STAGE_FINISH,
+    ENGINE_STAGE_VERIFY,
+    ENGINE_STAGE_ENCODE,
+    ENGINE_STAGE_LOAD,
+    ENGINE_STAGES
+} engine_stage_t;
+
+/* "read", "synth", "h", "msm", "finish", "verify", "encode", "load". */
+const char *engine_stage_name(engine_stage_t stage);
+
+/*
+ * A partition's result. zkey: proof_json and public_json are the texts of
+ * proof.json and public.json exactly as snarkjs writes them. params:
+ * proof_bytes holds the 192-byte proof and public_json the inputs (ONE
+ * excluded) as a public.json-style array. All malloc'd, released by
+ * engine_result_free.
+ */
+typedef struct engine_result {
+    char *proof_json;
+    char *public_json;
+    unsigned char *proof_bytes;
+    size_t proof_len;
+} engine_result_t;
+
+void engine_result_free(engine_result_t *r);
+
+/*
+ * Called by prove after each stage with its monotonic start and end
+ * (engine_now() seconds) and the bytes it moved (0 when none). Returns
+ * false when the partition has been cancelled meanwhile: the backend may
+ * stop at once (its result will be discarded whatever it returns).
+ */
+typedef bool (*engine_stage_report_fn)(void *ctx, engine_stage_t stage, double start, double end,
+                                       uint64_t bytes);
+
+typedef struct engine_backend {
+    const char *name; /* "cpu" */
+    void *ctx;
+
+    /* Loads the key at path into *key, which stays read-only afterwards;
+     * *bytes = the host memory it occupies. Failures with a one-line
+     * message naming the file. */
+    cuzk_status_t (*key_load)(void *ctx, engine_key_format_t format, const char *path, void **key,
+                              uint64_t *bytes, char *err, size_t err_size);
+    void (*key_free)(void *ctx, void *key);
+
+    /* An estimate of the host memory one partition on key needs while it
+     * runs (the memory budget reserves it). */
+    uint64_t (*partition_bytes)(void *ctx, const void *key);
+
+    /* Per-worker state (thread pools, scratch), made on the worker's
+     * thread before its first partition; threads = the worker's share of
+     * the CPU threads. */
+    cuzk_status_t (*worker_new)(void *ctx, unsigned worker, unsigned threads, void **wctx);
+    void (*worker_free)(void *ctx, void *wctx);
+
+    /*
+     * One partition: the input against key, every stage reported through
+     * report(rctx, ...) as it ends. On CUZK_OK *out holds the result (the
+     * engine's afterwards). Failures (a truncated witness, one that does
+     * not satisfy the circuit: CUZK_EWITNESS) carry a one-line message;
+     * *out is then empty.
+     */
+    cuzk_status_t (*prove)(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+                           const engine_input_t *in, engine_stage_report_fn report, void *rctx,
+                           engine_result_t *out, char *err, size_t err_size);
+} engine_backend_t;
+
+/* Seconds on the monotonic clock (the timeline's and the reports' base). */
+double engine_now(void);
+
+#endif

@@ -1,0 +1,270 @@
+/* The CPU backend (engine_cpu.h). */
+#include "engine/engine_cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ff/bls381_fr.h"
+#include "ff/bn254_fr.h"
+#include "groth16/bellperson.h"
+#include "groth16/groth16.h"
+#include "io/asgn_file.h"
+#include "io/iden3.h"
+#include "io/io_error.h"
+#include "io/params_file.h"
+#include "io/snarkjs_json.h"
+#include "io/wtns_file.h"
+#include "io/zkey_file.h"
+#include "util/pool.h"
+
+struct engine_cpu {
+    engine_cpu_options_t opt;
+    cuzk_pool_t *load_pool;
+};
+
+typedef struct cpu_key {
+    engine_key_format_t format;
+    zkey_t zkey;
+    bp_params_t params;
+    uint64_t work_bytes; /* partition_bytes' estimate */
+} cpu_key_t;
+
+engine_cpu_t *engine_cpu_new(const engine_cpu_options_t *opt, cuzk_status_t *st)
+{
+    engine_cpu_t *cpu = calloc(1, sizeof *cpu);
+    if (!cpu) {
+        *st = CUZK_ENOMEM;
+        return NULL;
+    }
+    if (opt)
+        cpu->opt = *opt;
+    cpu->load_pool = cuzk_pool_new(cpu->opt.load_threads, st);
+    if (!cpu->load_pool) {
+        free(cpu);
+        return NULL;
+    }
+    *st = CUZK_OK;
+    return cpu;
+}
+
+void engine_cpu_free(engine_cpu_t *cpu)
+{
+    if (!cpu)
+        return;
+    cuzk_pool_free(cpu->load_pool);
+    free(cpu);
+}
+
+/*
+ * What one partition holds besides the key, roughly (the budget's
+ * estimate, not an exact count): zkey, the a, b, c evaluations (3 scalars
+ * per domain point) and two copies of the witness, plus any point section
+ * the MSM has to copy because the file left it misaligned; params, the
+ * assignment is mapped from its file, and the prover's a, b, c and
+ * coefficient-basis copies take about four scalars per domain point.
+ */
+static uint64_t cpu_zkey_work_bytes(const zkey_t *k)
+{
+    uint64_t b = 3ull * 32 * k->domain_size + 2ull * 32 * k->n_vars;
+    static const uint32_t sections[] = {ZKEY_SECTION_POINTS_A, ZKEY_SECTION_POINTS_B1,
+                                        ZKEY_SECTION_POINTS_B2, ZKEY_SECTION_POINTS_C,
+                                        ZKEY_SECTION_POINTS_H};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        zkey_points_t p = zkey_points(k, sections[i]);
+        if (!zkey_points_aligned(p))
+            b += p.count * p.point_bytes;
+    }
+    return b;
+}
+
+static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const char *path,
+                                  void **out, uint64_t *bytes, char *err, size_t err_size)
+{
+    engine_cpu_t *cpu = ctx;
+    *out = NULL;
+    *bytes = 0;
+    cpu_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key");
+    k->format = format;
+    cuzk_status_t s;
+    if (format == ENGINE_KEY_ZKEY) {
+        s = zkey_file_read(&k->zkey, path, cpu->load_pool, cpu->opt.trusted_keys ? ZKEY_TRUSTED : 0,
+                           err, err_size);
+        if (s == CUZK_OK) {
+            *bytes = k->zkey.map.size;
+            k->work_bytes = cpu_zkey_work_bytes(&k->zkey);
+        }
+    } else {
+        s = bp_params_read(&k->params, path, cpu->load_pool,
+                           cpu->opt.trusted_keys ? BP_PARAMS_TRUSTED : 0, err, err_size);
+        if (s == CUZK_OK) {
+            const bp_params_t *p = &k->params;
+            *bytes = (uint64_t)(p->n_h + p->n_l + p->n_a + p->n_b + p->vk.n_ic) *
+                         sizeof(bls381_g1_affine_t) +
+                     (uint64_t)p->n_b * sizeof(bls381_g2_affine_t);
+            k->work_bytes = 4ull * 32 * ((uint64_t)p->n_h + 1);
+        }
+    }
+    if (s != CUZK_OK) {
+        free(k);
+        return s;
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+static void cpu_key_free(void *ctx, void *key)
+{
+    (void)ctx;
+    cpu_key_t *k = key;
+    if (k->format == ENGINE_KEY_ZKEY)
+        zkey_free(&k->zkey);
+    else
+        bp_params_free(&k->params);
+    free(k);
+}
+
+static uint64_t cpu_partition_bytes(void *ctx, const void *key)
+{
+    (void)ctx;
+    return ((const cpu_key_t *)key)->work_bytes;
+}
+
+static cuzk_status_t cpu_worker_new(void *ctx, unsigned worker, unsigned threads, void **wctx)
+{
+    (void)ctx;
+    (void)worker;
+    cuzk_status_t s;
+    *wctx = cuzk_pool_new(threads, &s);
+    return *wctx ? CUZK_OK : s;
+}
+
+static void cpu_worker_free(void *ctx, void *wctx)
+{
+    (void)ctx;
+    cuzk_pool_free(wctx);
+}
+
+/* Reports the prover's stages, which ran back to back from start, from
+ * their timings. Returns what the last report returned. */
+static bool cpu_report_stages(engine_stage_report_fn report, void *rctx, double start,
+                              const groth16_timings_t *t)
+{
+    bool wanted = true;
+    for (int i = 0; i < GROTH16_STAGES; i++) {
+        double end = start + t->seconds[i];
+        wanted = report(rctx, (engine_stage_t)(ENGINE_STAGE_SYNTH + i), start, end, 0);
+        start = end;
+    }
+    return wanted;
+}
+
+/* pub = the inputs of a (ONE excluded), Montgomery form. */
+static cuzk_status_t cpu_asgn_inputs(r1cs_witness_t *pub, const asgn_t *a)
+{
+    cuzk_status_t s = r1cs_witness_alloc(pub, a->curve, (uint32_t)(a->n_inputs - 1));
+    for (uint64_t i = 1; s == CUZK_OK && i < a->n_inputs; i++)
+        if (a->curve == R1CS_CURVE_BLS12_381)
+            (void)bls381_fr_from_canonical(&pub->v.bls381[i - 1], a->inputs[i]);
+        else
+            (void)bn254_fr_from_canonical(&pub->v.bn254[i - 1], a->inputs[i]);
+    return s;
+}
+
+static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool, const engine_input_t *in,
+                                    engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                                    char *err, size_t err_size)
+{
+    double t0 = engine_now();
+    r1cs_witness_t w = {0}, pub = {0};
+    cuzk_status_t s = in->kind == ENGINE_INPUT_WTNS_PATH
+                          ? wtns_file_read(&w, in->path, err, err_size)
+                          : wtns_file_parse(&w, in->bytes, in->len, "the witness", err, err_size);
+    double t1 = engine_now();
+    if (s != CUZK_OK)
+        return s;
+    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, in->kind == ENGINE_INPUT_WTNS_PATH ? 0 : in->len))
+        goto done;
+    snarkjs_proof_t proof;
+    groth16_timings_t t;
+    s = groth16_prove(&proof, &pub, &k->zkey, &w, NULL, &t, pool, err, err_size);
+    if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
+        goto done;
+    double t2 = engine_now();
+    size_t len;
+    if (snarkjs_proof_format(&out->proof_json, &len, &proof) != CUZK_OK ||
+        snarkjs_public_format(&out->public_json, &len, &pub) != CUZK_OK)
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the proof's JSON");
+    else
+        report(rctx, ENGINE_STAGE_ENCODE, t2, engine_now(), 0);
+done:
+    r1cs_witness_free(&pub);
+    r1cs_witness_free(&w);
+    return s;
+}
+
+static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
+                                      const engine_input_t *in, engine_stage_report_fn report,
+                                      void *rctx, engine_result_t *out, char *err, size_t err_size)
+{
+    double t0 = engine_now();
+    asgn_t a = {0};
+    r1cs_witness_t pub = {0};
+    cuzk_status_t s = asgn_file_read(&a, in->path, err, err_size);
+    double t1 = engine_now();
+    if (s != CUZK_OK)
+        return s;
+    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, 0))
+        goto done;
+    bp_proof_t proof;
+    groth16_timings_t t;
+    s = groth16_bp_prove(&proof, &k->params, &a, NULL, &t, pool, err, err_size);
+    if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
+        goto done;
+    double t2 = engine_now();
+    size_t len;
+    out->proof_bytes = malloc(BP_PROOF_BYTES);
+    if (!out->proof_bytes || cpu_asgn_inputs(&pub, &a) != CUZK_OK ||
+        snarkjs_public_format(&out->public_json, &len, &pub) != CUZK_OK) {
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the proof");
+        goto done;
+    }
+    bp_proof_encode(out->proof_bytes, &proof);
+    out->proof_len = BP_PROOF_BYTES;
+    report(rctx, ENGINE_STAGE_ENCODE, t2, engine_now(), 0);
+done:
+    r1cs_witness_free(&pub);
+    asgn_free(&a);
+    return s;
+}
+
+static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+                               const engine_input_t *in, engine_stage_report_fn report, void *rctx,
+                               engine_result_t *out, char *err, size_t err_size)
+{
+    (void)ctx;
+    const cpu_key_t *k = key;
+    memset(out, 0, sizeof *out);
+    cuzk_status_t s = format == ENGINE_KEY_ZKEY
+                          ? cpu_prove_zkey(k, wctx, in, report, rctx, out, err, err_size)
+                          : cpu_prove_params(k, wctx, in, report, rctx, out, err, err_size);
+    if (s != CUZK_OK)
+        engine_result_free(out);
+    return s;
+}
+
+engine_backend_t engine_cpu_backend(engine_cpu_t *cpu)
+{
+    engine_backend_t be = {
+        .name = "cpu",
+        .ctx = cpu,
+        .key_load = cpu_key_load,
+        .key_free = cpu_key_free,
+        .partition_bytes = cpu_partition_bytes,
+        .worker_new = cpu_worker_new,
+        .worker_free = cpu_worker_free,
+        .prove = cpu_prove,
+    };
+    return be;
+}

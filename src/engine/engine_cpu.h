@@ -1,0 +1,31 @@
+/*
+ * The CPU backend of the engine (engine_backend.h): keys are read into host
+ * memory (a .zkey stays mapped, .params points are decoded into arrays: the
+ * residency tier "host"), and every stage runs on the worker's own thread
+ * pool through the Groth16 layer (groth16_prove for zkeys with .wtns
+ * witnesses, groth16_bp_prove for .params with .asgn assignments). Every
+ * proof is verified against the key before it is returned.
+ */
+#ifndef CUZK_ENGINE_ENGINE_CPU_H
+#define CUZK_ENGINE_ENGINE_CPU_H
+
+#include <stdbool.h>
+
+#include "cuzk.h"
+#include "engine/engine_backend.h"
+
+typedef struct engine_cpu engine_cpu_t;
+
+typedef struct engine_cpu_options {
+    unsigned load_threads; /* threads that check a key's points while it loads (0: all) */
+    bool trusted_keys;     /* skip the subgroup checks of query points (ZKEY_TRUSTED) */
+} engine_cpu_options_t;
+
+/* NULL with *st = CUZK_ENOMEM when the load pool cannot start. */
+engine_cpu_t *engine_cpu_new(const engine_cpu_options_t *opt, cuzk_status_t *st);
+void engine_cpu_free(engine_cpu_t *cpu);
+
+/* The backend table over cpu (which must outlive the engine using it). */
+engine_backend_t engine_cpu_backend(engine_cpu_t *cpu);
+
+#endif

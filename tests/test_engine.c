@@ -1,0 +1,1086 @@
+/*
+ * The engine (src/engine) without HTTP: scheduling order (priority,
+ * arrival, partition index), critical work overtaking at a partition
+ * boundary, cancellation (queued dropped, running discarded), failures,
+ * the key registry (loaded once, refcounted, never evicted in use), ids,
+ * limits, drain, hooks, restore, prune, the memory budget, the timeline's
+ * ring and Chrome JSON; then real proofs through the CPU backend (zkey +
+ * .wtns by path and by bytes, .params + .asgn) checked by the verifiers,
+ * a truncated witness and an unsatisfied one.
+ *
+ * The scheduling tests run on a fake backend whose prove waits at a gate
+ * the test opens one partition at a time, so every order is deterministic.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <pthread.h>
+
+#include "test_util.h"
+
+#include "engine/engine.h"
+#include "engine/engine_cpu.h"
+#include "groth16/bellperson.h"
+#include "groth16/groth16.h"
+#include "io/asgn_file.h"
+#include "io/io_error.h"
+#include "io/params_file.h"
+#include "io/snarkjs_json.h"
+#include "io/wtns_file.h"
+#include "io/zkey_file.h"
+#include "r1cs/r1cs.h"
+
+/* ---- the fake backend ---------------------------------------------------------- */
+
+enum { FAKE_LOG = 256, FAKE_KEY_BYTES = 1000 };
+
+typedef struct fake {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    bool gated;  /* prove waits for a ticket */
+    int tickets; /* partitions allowed to finish */
+    int running, max_running, waiting;
+    int loads, frees, workers_made, workers_freed;
+    uint64_t partition_bytes;
+    char log[FAKE_LOG][32]; /* "path" of each partition, in the order they started */
+    int n_log;
+} fake_t;
+
+static fake_t fake;
+
+static void fake_reset(bool gated)
+{
+    pthread_mutex_lock(&fake.lock);
+    fake.gated = gated;
+    fake.tickets = 0;
+    fake.running = fake.max_running = fake.waiting = 0;
+    fake.loads = fake.frees = fake.workers_made = fake.workers_freed = 0;
+    fake.partition_bytes = 0;
+    fake.n_log = 0;
+    pthread_mutex_unlock(&fake.lock);
+}
+
+static cuzk_status_t fake_key_load(void *ctx, engine_key_format_t format, const char *path,
+                                   void **key, uint64_t *bytes, char *err, size_t err_size)
+{
+    (void)ctx;
+    (void)format;
+    if (strstr(path, "bad"))
+        return io_fail(err, err_size, CUZK_EBADFILE, "%s: not a key", path);
+    pthread_mutex_lock(&fake.lock);
+    fake.loads++;
+    pthread_mutex_unlock(&fake.lock);
+    *key = strdup(path);
+    *bytes = FAKE_KEY_BYTES;
+    return CUZK_OK;
+}
+
+static void fake_key_free(void *ctx, void *key)
+{
+    (void)ctx;
+    pthread_mutex_lock(&fake.lock);
+    fake.frees++;
+    pthread_mutex_unlock(&fake.lock);
+    free(key);
+}
+
+static uint64_t fake_partition_bytes(void *ctx, const void *key)
+{
+    (void)ctx;
+    (void)key;
+    return fake.partition_bytes;
+}
+
+static cuzk_status_t fake_worker_new(void *ctx, unsigned worker, unsigned threads, void **wctx)
+{
+    (void)ctx;
+    (void)threads;
+    pthread_mutex_lock(&fake.lock);
+    fake.workers_made++;
+    pthread_mutex_unlock(&fake.lock);
+    *wctx = (void *)(uintptr_t)(worker + 1);
+    return CUZK_OK;
+}
+
+static void fake_worker_free(void *ctx, void *wctx)
+{
+    (void)ctx;
+    (void)wctx;
+    pthread_mutex_lock(&fake.lock);
+    fake.workers_freed++;
+    pthread_mutex_unlock(&fake.lock);
+}
+
+/* Logs the partition's label (its input path), waits for a ticket when
+ * gated, reports two stages; labels containing "fail" fail. */
+static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+                                const engine_input_t *in, engine_stage_report_fn report, void *rctx,
+                                engine_result_t *out, char *err, size_t err_size)
+{
+    (void)ctx;
+    (void)wctx;
+    (void)key;
+    (void)format;
+    const char *label = in->path ? in->path : "bytes";
+    double t0 = engine_now();
+    pthread_mutex_lock(&fake.lock);
+    if (fake.n_log < FAKE_LOG)
+        snprintf(fake.log[fake.n_log++], sizeof fake.log[0], "%s", label);
+    fake.running++;
+    fake.max_running = fake.running > fake.max_running ? fake.running : fake.max_running;
+    pthread_cond_broadcast(&fake.cv);
+    fake.waiting++;
+    while (fake.gated && fake.tickets == 0)
+        pthread_cond_wait(&fake.cv, &fake.lock);
+    fake.waiting--;
+    if (fake.gated)
+        fake.tickets--;
+    fake.running--;
+    pthread_cond_broadcast(&fake.cv);
+    pthread_mutex_unlock(&fake.lock);
+    double t1 = engine_now();
+    report(rctx, ENGINE_STAGE_READ, t0, t0 + (t1 - t0) / 2, 7);
+    report(rctx, ENGINE_STAGE_MSM, t0 + (t1 - t0) / 2, t1, 0);
+    if (strstr(label, "fail"))
+        return io_fail(err, err_size, CUZK_EWITNESS, "%s: does not satisfy", label);
+    out->proof_json = strdup(label);
+    out->public_json = strdup("[]");
+    return CUZK_OK;
+}
+
+static const engine_backend_t fake_backend = {
+    .name = "fake",
+    .key_load = fake_key_load,
+    .key_free = fake_key_free,
+    .partition_bytes = fake_partition_bytes,
+    .worker_new = fake_worker_new,
+    .worker_free = fake_worker_free,
+    .prove = fake_prove,
+};
+
+/* Waits until n partitions sit at the gate. */
+static void fake_wait_waiting(int n)
+{
+    pthread_mutex_lock(&fake.lock);
+    while (fake.waiting < n)
+        pthread_cond_wait(&fake.cv, &fake.lock);
+    pthread_mutex_unlock(&fake.lock);
+}
+
+/* Waits until n partitions have started (the n-th is at the gate or past). */
+static void fake_wait_started(int n)
+{
+    pthread_mutex_lock(&fake.lock);
+    while (fake.n_log < n)
+        pthread_cond_wait(&fake.cv, &fake.lock);
+    pthread_mutex_unlock(&fake.lock);
+}
+
+static void fake_open(int tickets)
+{
+    pthread_mutex_lock(&fake.lock);
+    fake.tickets += tickets;
+    pthread_cond_broadcast(&fake.cv);
+    pthread_mutex_unlock(&fake.lock);
+}
+
+static void fake_ungate(void)
+{
+    pthread_mutex_lock(&fake.lock);
+    fake.gated = false;
+    pthread_cond_broadcast(&fake.cv);
+    pthread_mutex_unlock(&fake.lock);
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static engine_t *new_engine(unsigned workers, size_t max_jobs, uint64_t budget,
+                            const engine_hooks_t *hooks)
+{
+    engine_config_t cfg = {.backend = &fake_backend,
+                           .hooks = hooks,
+                           .workers = workers,
+                           .threads = workers,
+                           .max_jobs = max_jobs,
+                           .host_budget = budget,
+                           .timeline_events = 64};
+    cuzk_status_t st;
+    engine_t *e = engine_new(&cfg, &st);
+    assert_non_null(e);
+    assert_int_equal(st, CUZK_OK);
+    return e;
+}
+
+static void load_key(engine_t *e, const char *name, const char *path)
+{
+    char err[256];
+    assert_int_equal(engine_key_load(e, name, ENGINE_KEY_ZKEY, path, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+}
+
+/* Submits and starts a job of n partitions labelled "<id>.<i>". */
+static engine_job_t *submit(engine_t *e, const char *id, engine_priority_t prio, uint32_t n)
+{
+    engine_input_t in[8];
+    char labels[8][40];
+    assert_true(n <= 8);
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(labels[i], sizeof labels[i], "%s.%u", id, i);
+        in[i] = (engine_input_t){ENGINE_INPUT_WTNS_PATH, labels[i], NULL, 0};
+    }
+    engine_job_spec_t spec = {.id = id, .key = "k", .priority = prio, .n_inputs = n, .inputs = in};
+    engine_job_t *job = NULL;
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_OK);
+    engine_job_start(e, job);
+    return job;
+}
+
+static engine_state_t state_of(engine_t *e, engine_job_t *job)
+{
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, job, &info), ENGINE_OK);
+    engine_state_t s = info.state;
+    engine_job_info_free(&info);
+    return s;
+}
+
+/* The log is copied out first: a failed assertion must not leave the
+ * fake's lock held for the next test. */
+static void expect_log(const char *const *want, int n)
+{
+    char log[FAKE_LOG][32];
+    pthread_mutex_lock(&fake.lock);
+    int got = fake.n_log;
+    memcpy(log, fake.log, sizeof log);
+    pthread_mutex_unlock(&fake.lock);
+    for (int i = 0; i < got; i++)
+        printf("  log[%d] = %s\n", i, log[i]);
+    assert_int_equal(got, n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(log[i], want[i]);
+}
+
+/* ---- scheduling ------------------------------------------------------------------ */
+
+/* One worker busy with A; then jobs of every priority arrive: they run by
+ * priority, then arrival, then partition index. */
+static void test_order(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_job_t *jobs[6];
+    jobs[0] = submit(e, "A", ENGINE_PRIORITY_NORMAL, 1);
+    fake_wait_waiting(1);
+    jobs[1] = submit(e, "N1", ENGINE_PRIORITY_NORMAL, 2);
+    jobs[2] = submit(e, "L1", ENGINE_PRIORITY_LOW, 1);
+    jobs[3] = submit(e, "H1", ENGINE_PRIORITY_HIGH, 2);
+    jobs[4] = submit(e, "N2", ENGINE_PRIORITY_NORMAL, 1);
+    jobs[5] = submit(e, "C1", ENGINE_PRIORITY_CRITICAL, 1);
+    fake_ungate();
+    for (int i = 0; i < 6; i++) {
+        assert_true(engine_job_wait(e, jobs[i], 10));
+        assert_int_equal(state_of(e, jobs[i]), ENGINE_DONE);
+    }
+    static const char *const want[] = {"A.0",  "C1.0", "H1.0", "H1.1",
+                                       "N1.0", "N1.1", "N2.0", "L1.0"};
+    expect_log(want, 8);
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.jobs_done, 6);
+    assert_int_equal(c.partitions_done, 8);
+    assert_int_equal(c.partitions_queued, 0);
+    assert_int_equal(c.jobs_queued + c.jobs_running, 0);
+    for (int i = 0; i < 6; i++)
+        engine_job_unref(e, jobs[i]);
+    engine_free(e);
+    assert_int_equal(fake.workers_made, 1);
+    assert_int_equal(fake.workers_freed, 1);
+    assert_int_equal(fake.frees, 1);
+}
+
+/* A critical job takes the worker at the next partition boundary of a
+ * running normal job of four partitions. */
+static void test_critical_overtakes(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_job_t *n = submit(e, "N", ENGINE_PRIORITY_NORMAL, 4);
+    fake_wait_waiting(1);
+    fake_open(1); /* N.0 finishes; N.1 starts */
+    fake_wait_started(2);
+    engine_job_t *c = submit(e, "C", ENGINE_PRIORITY_CRITICAL, 1);
+    fake_ungate();
+    assert_true(engine_job_wait(e, n, 10));
+    assert_true(engine_job_wait(e, c, 10));
+    static const char *const want[] = {"N.0", "N.1", "C.0", "N.2", "N.3"};
+    expect_log(want, 5);
+    engine_job_info_t ci, ni;
+    assert_int_equal(engine_job_info(e, c, &ci), ENGINE_OK);
+    assert_int_equal(engine_job_info(e, n, &ni), ENGINE_OK);
+    assert_true(ci.finished_at <= ni.finished_at);
+    assert_string_equal(ni.partitions[3].result->proof_json, "N.3");
+    assert_true(ni.partitions[0].seconds[ENGINE_STAGE_READ] >= 0);
+    assert_int_equal(ni.partitions[2].worker, 0);
+    engine_job_info_free(&ci);
+    engine_job_info_free(&ni);
+    engine_job_unref(e, n);
+    engine_job_unref(e, c);
+    engine_free(e);
+}
+
+/* Two workers run two partitions at once; with a budget that holds the
+ * key and one partition, only one runs at a time. */
+static void test_budget(void **state)
+{
+    (void)state;
+    for (int pass = 0; pass < 2; pass++) {
+        fake_reset(false);
+        engine_t *e = new_engine(2, 0, pass ? FAKE_KEY_BYTES + 800 : 0, NULL);
+        fake.partition_bytes = 600;
+        load_key(e, "k", "/keys/k.zkey");
+        fake.gated = true;
+        engine_job_t *a = submit(e, "a", ENGINE_PRIORITY_NORMAL, 3);
+        engine_job_t *b = submit(e, "b", ENGINE_PRIORITY_NORMAL, 3);
+        fake_wait_waiting(pass ? 1 : 2);
+        usleep(20000); /* a second worker that would start, starts */
+        engine_counters_t c;
+        engine_counters(e, &c);
+        assert_int_equal(c.partitions_running, pass ? 1 : 2);
+        assert_int_equal(c.host_reserved_bytes, pass ? 600 : 1200);
+        fake_ungate();
+        assert_true(engine_job_wait(e, a, 10));
+        assert_true(engine_job_wait(e, b, 10));
+        assert_int_equal(fake.max_running, pass ? 1 : 2);
+        engine_counters(e, &c);
+        assert_int_equal(c.host_reserved_bytes, 0);
+        if (pass) { /* a second key would not fit */
+            char err[256];
+            assert_int_equal(
+                engine_key_load(e, "k2", ENGINE_KEY_ZKEY, "/keys/k2", NULL, NULL, err, sizeof err),
+                ENGINE_EBUDGET);
+            assert_non_null(strstr(err, "budget"));
+        }
+        engine_job_unref(e, a);
+        engine_job_unref(e, b);
+        engine_free(e);
+    }
+}
+
+/* ---- cancellation and failures ---------------------------------------------------- */
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_job_t *x = submit(e, "X", ENGINE_PRIORITY_NORMAL, 3);
+    engine_job_t *q = submit(e, "Q", ENGINE_PRIORITY_NORMAL, 2);
+    fake_wait_waiting(1);                                 /* X.0 runs */
+    assert_int_equal(engine_job_cancel(e, q), ENGINE_OK); /* queued */
+    assert_int_equal(engine_job_cancel(e, x), ENGINE_OK); /* running */
+    assert_int_equal(engine_job_cancel(e, x), ENGINE_EENDED);
+    assert_true(engine_job_wait(e, x, 0));
+    assert_int_equal(state_of(e, x), ENGINE_CANCELLED);
+    assert_int_equal(state_of(e, q), ENGINE_CANCELLED);
+    /* the running partition holds the key until it returns */
+    assert_int_equal(engine_key_evict(e, "k"), ENGINE_EBUSY);
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.partitions_queued, 0);
+    assert_int_equal(c.partitions_running, 1);
+    fake_ungate();
+    engine_job_t *after = submit(e, "after", ENGINE_PRIORITY_LOW, 1);
+    assert_true(engine_job_wait(e, after, 10));
+    engine_counters(e, &c);
+    assert_int_equal(c.partitions_discarded, 1);
+    assert_int_equal(c.jobs_cancelled, 2);
+    static const char *const want[] = {"X.0", "after.0"};
+    expect_log(want, 2);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, x, &info), ENGINE_OK);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(info.partitions[i].state, ENGINE_CANCELLED);
+        assert_null(info.partitions[i].result);
+    }
+    engine_job_info_free(&info);
+    engine_job_unref(e, x);
+    engine_job_unref(e, q);
+    engine_job_unref(e, after);
+    assert_int_equal(engine_key_evict(e, "k"), ENGINE_OK);
+    assert_int_equal(fake.frees, 1);
+    engine_free(e);
+}
+
+/* A failing partition fails its job, drops the rest, names the partition. */
+static void test_failure(void **state)
+{
+    (void)state;
+    fake_reset(false);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_input_t in[3] = {{ENGINE_INPUT_WTNS_PATH, "ok", NULL, 0},
+                            {ENGINE_INPUT_WTNS_PATH, "fail", NULL, 0},
+                            {ENGINE_INPUT_WTNS_PATH, "never", NULL, 0}};
+    engine_job_spec_t spec = {
+        .key = "k", .priority = ENGINE_PRIORITY_HIGH, .n_inputs = 3, .inputs = in};
+    engine_job_t *job;
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_OK);
+    assert_int_equal(strlen(engine_job_id(job)), 16);
+    engine_job_start(e, job);
+    assert_true(engine_job_wait(e, job, 10));
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, job, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_FAILED);
+    assert_non_null(strstr(info.error, "partition 1"));
+    assert_non_null(strstr(info.error, "does not satisfy"));
+    assert_int_equal(info.partitions[0].state, ENGINE_DONE);
+    assert_int_equal(info.partitions[1].state, ENGINE_FAILED);
+    assert_int_equal(info.partitions[2].state, ENGINE_CANCELLED);
+    engine_job_info_free(&info);
+    static const char *const want[] = {"ok", "fail"};
+    expect_log(want, 2);
+    engine_job_unref(e, job);
+    engine_free(e);
+}
+
+/* ---- keys, ids, limits ------------------------------------------------------------ */
+
+static void test_keys(void **state)
+{
+    (void)state;
+    fake_reset(false);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    char err[256] = "";
+    bool loaded = true;
+    cuzk_status_t st;
+    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k", &loaded, &st, err, sizeof err),
+                     ENGINE_OK);
+    assert_false(loaded);
+    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k", &loaded, &st, err, sizeof err),
+                     ENGINE_OK);
+    assert_true(loaded);
+    assert_int_equal(fake.loads, 1);
+    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_PARAMS, "/k", NULL, NULL, err, sizeof err),
+                     ENGINE_EEXIST);
+    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k2", NULL, NULL, err, sizeof err),
+                     ENGINE_EEXIST);
+    assert_non_null(strstr(err, "/k"));
+    assert_int_equal(engine_key_load(e, "b", ENGINE_KEY_ZKEY, "/bad", NULL, &st, err, sizeof err),
+                     ENGINE_ELOAD);
+    assert_int_equal(st, CUZK_EBADFILE);
+    assert_string_equal(err, "/bad: not a key");
+    assert_int_equal(engine_key_load(e, "../x", ENGINE_KEY_ZKEY, "/k", NULL, NULL, err, sizeof err),
+                     ENGINE_EINVAL);
+    assert_int_equal(engine_key_load(e, "p", ENGINE_KEY_PARAMS, "/p", NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+
+    /* inputs must fit the key's format; unknown keys are refused */
+    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, "/a.asgn", NULL, 0};
+    engine_input_t wtns = {ENGINE_INPUT_WTNS_BYTES, NULL, (const unsigned char *)"x", 1};
+    engine_job_spec_t spec = {
+        .key = "k", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &asgn};
+    engine_job_t *job;
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_EMISMATCH);
+    spec.key = "p";
+    spec.inputs = &wtns;
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_EMISMATCH);
+    spec.key = "nope";
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_ENOKEY);
+    assert_null(job);
+
+    /* use counts: a held job uses its key; eviction waits for it */
+    spec.key = "k";
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_OK);
+    engine_key_info_t *info;
+    size_t n = engine_keys_info(e, &info);
+    assert_int_equal(n, 2);
+    assert_string_equal(info[0].name, "k");
+    assert_string_equal(info[0].path, "/k");
+    assert_string_equal(info[0].tier, "host");
+    assert_int_equal(info[0].bytes, FAKE_KEY_BYTES);
+    assert_int_equal(info[0].users, 1);
+    assert_int_equal(info[1].format, ENGINE_KEY_PARAMS);
+    engine_keys_info_free(info, n);
+    assert_int_equal(engine_key_evict(e, "k"), ENGINE_EBUSY);
+    engine_job_start(e, job);
+    assert_true(engine_job_wait(e, job, 10));
+    n = engine_keys_info(e, &info);
+    assert_int_equal(info[0].users, 0);
+    assert_int_equal(info[0].proofs, 1);
+    assert_true(info[0].last_used > 0);
+    engine_keys_info_free(info, n);
+    engine_job_unref(e, job);
+    assert_int_equal(engine_key_evict(e, "k"), ENGINE_OK);
+    assert_int_equal(engine_key_evict(e, "k"), ENGINE_ENOKEY);
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.key_loads, 2);
+    assert_int_equal(c.key_hits, 1);
+    assert_int_equal(c.key_load_failures, 1);
+    assert_int_equal(c.key_evictions, 1);
+    assert_int_equal(c.keys, 1);
+    assert_int_equal(c.host_key_bytes, FAKE_KEY_BYTES);
+    engine_free(e);
+    assert_int_equal(fake.frees, 2);
+}
+
+static void test_ids_and_limits(void **state)
+{
+    (void)state;
+    assert_true(engine_id_valid("job-1.a_B"));
+    assert_false(engine_id_valid(""));
+    assert_false(engine_id_valid(".hidden"));
+    assert_false(engine_id_valid("-x"));
+    assert_false(engine_id_valid("a/b"));
+    assert_false(engine_id_valid("a b"));
+    char longid[ENGINE_ID_MAX + 2];
+    memset(longid, 'a', sizeof longid - 1);
+    longid[ENGINE_ID_MAX + 1] = '\0';
+    assert_false(engine_id_valid(longid));
+    longid[ENGINE_ID_MAX] = '\0';
+    assert_true(engine_id_valid(longid));
+    assert_int_equal(engine_priority_from_name("critical"), ENGINE_PRIORITY_CRITICAL);
+    assert_int_equal(engine_priority_from_name("urgent"), -1);
+    assert_string_equal(engine_state_name(ENGINE_CANCELLED), "cancelled");
+
+    fake_reset(true);
+    engine_t *e = new_engine(1, 2, 0, NULL);
+    load_key(e, "k", "/k");
+    engine_job_t *a = submit(e, "same", ENGINE_PRIORITY_NORMAL, 1);
+    engine_input_t in = {ENGINE_INPUT_WTNS_PATH, "other", NULL, 0};
+    engine_job_spec_t spec = {
+        .id = "same", .key = "k", .priority = ENGINE_PRIORITY_LOW, .n_inputs = 1, .inputs = &in};
+    engine_job_t *again;
+    assert_int_equal(engine_job_submit(e, &spec, &again), ENGINE_EEXIST);
+    assert_ptr_equal(again, a);
+    engine_job_unref(e, again);
+    spec.id = "bad/id";
+    assert_int_equal(engine_job_submit(e, &spec, &again), ENGINE_EINVAL);
+    spec.id = NULL;
+    spec.priority = ENGINE_PRIORITIES;
+    assert_int_equal(engine_job_submit(e, &spec, &again), ENGINE_EINVAL);
+    engine_job_t *b = submit(e, "b", ENGINE_PRIORITY_NORMAL, 1);
+    spec.priority = ENGINE_PRIORITY_LOW;
+    assert_int_equal(engine_job_submit(e, &spec, &again), ENGINE_EFULL);
+    /* a held job counts against the limit until aborted */
+    assert_int_equal(engine_job_cancel(e, b), ENGINE_OK);
+    assert_int_equal(engine_job_submit(e, &spec, &again), ENGINE_OK);
+    char id[ENGINE_ID_MAX + 1];
+    snprintf(id, sizeof id, "%s", engine_job_id(again));
+    engine_job_abort(e, again);
+    engine_job_unref(e, again);
+    engine_job_t *gone = engine_job_find(e, id);
+    assert_null(gone);
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.jobs_held, 0);
+    assert_int_equal(c.jobs_submitted, 2);
+    fake_ungate();
+    assert_true(engine_job_wait(e, a, 10));
+    engine_job_unref(e, a);
+    engine_job_unref(e, b);
+    engine_free(e);
+}
+
+/* Drain: the running partition finishes, the rest stays queued, and no
+ * job is accepted. */
+typedef struct {
+    engine_t *e;
+    bool done;
+} drain_arg_t;
+
+static void *drain_thread(void *arg)
+{
+    drain_arg_t *d = arg;
+    engine_drain(d->e);
+    __atomic_store_n(&d->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static void test_drain(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/k");
+    engine_job_t *job = submit(e, "D", ENGINE_PRIORITY_NORMAL, 3);
+    fake_wait_waiting(1);
+    drain_arg_t d = {e, false};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, drain_thread, &d), 0);
+    while (!engine_draining(e))
+        usleep(1000);
+    usleep(20000);
+    assert_false(__atomic_load_n(&d.done, __ATOMIC_SEQ_CST));
+    engine_input_t in = {ENGINE_INPUT_WTNS_PATH, "x", NULL, 0};
+    engine_job_spec_t spec = {
+        .key = "k", .priority = ENGINE_PRIORITY_LOW, .n_inputs = 1, .inputs = &in};
+    engine_job_t *no;
+    assert_int_equal(engine_job_submit(e, &spec, &no), ENGINE_EDRAINING);
+    fake_ungate();
+    pthread_join(t, NULL);
+    assert_true(d.done);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, job, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_RUNNING);
+    assert_int_equal(info.n_done, 1);
+    assert_int_equal(info.partitions[1].state, ENGINE_QUEUED);
+    engine_job_info_free(&info);
+    assert_false(engine_job_wait(e, job, 0.01));
+    engine_wake_waiters(e);
+    assert_false(engine_job_wait(e, job, 10)); /* returns at once */
+    engine_job_unref(e, job);
+    engine_free(e);
+}
+
+/* ---- hooks, restore, prune --------------------------------------------------------- */
+
+typedef struct {
+    engine_t *e;
+    int parts, ends;
+    engine_state_t last;
+    bool visible_early; /* a partition or end visible before its hook returned */
+} hook_log_t;
+
+static hook_log_t hook_log;
+
+static void hook_part(void *ctx, engine_job_t *job, uint32_t index, const engine_result_t *r)
+{
+    hook_log_t *h = ctx;
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(h->e, job, &info), ENGINE_OK);
+    if (info.partitions[index].state == ENGINE_DONE)
+        h->visible_early = true;
+    engine_job_info_free(&info);
+    assert_non_null(r->proof_json);
+    h->parts++;
+}
+
+static void hook_end(void *ctx, engine_job_t *job, engine_state_t state, const char *error)
+{
+    hook_log_t *h = ctx;
+    (void)error;
+    if (state_of(h->e, job) == state)
+        h->visible_early = true;
+    h->ends++;
+    h->last = state;
+}
+
+static void test_hooks_restore_prune(void **state)
+{
+    (void)state;
+    fake_reset(false);
+    engine_hooks_t hooks = {&hook_log, hook_part, hook_end};
+    memset(&hook_log, 0, sizeof hook_log);
+    engine_t *e = new_engine(1, 0, 0, &hooks);
+    hook_log.e = e;
+    load_key(e, "k", "/k");
+    engine_job_t *j = submit(e, "H", ENGINE_PRIORITY_NORMAL, 2);
+    assert_true(engine_job_wait(e, j, 10));
+    assert_int_equal(hook_log.parts, 2);
+    assert_int_equal(hook_log.ends, 1);
+    assert_int_equal(hook_log.last, ENGINE_DONE);
+    assert_false(hook_log.visible_early);
+    engine_job_unref(e, j);
+
+    /* an ended job comes back for lookup only, with its results */
+    engine_result_t r0 = {strdup("old proof"), strdup("[]"), NULL, 0};
+    engine_result_t *res[2] = {&r0, NULL};
+    engine_input_t in[2] = {{ENGINE_INPUT_WTNS_PATH, "r.0", NULL, 0},
+                            {ENGINE_INPUT_WTNS_PATH, "r.1", NULL, 0}};
+    engine_job_spec_t spec = {.id = "old",
+                              .key = "gone",
+                              .priority = ENGINE_PRIORITY_LOW,
+                              .n_inputs = 2,
+                              .inputs = in,
+                              .seq = 100,
+                              .submitted_at = 5};
+    engine_job_t *old;
+    assert_int_equal(
+        engine_job_restore(e, &spec, ENGINE_FAILED, "partition 1: broke", 6, res, &old), ENGINE_OK);
+    assert_null(r0.proof_json);
+    engine_job_start(e, old);
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, old, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_FAILED);
+    assert_string_equal(info.error, "partition 1: broke");
+    assert_string_equal(info.partitions[0].result->proof_json, "old proof");
+    assert_int_equal(info.partitions[1].state, ENGINE_CANCELLED);
+    assert_true(info.submitted_at == 5 && info.finished_at == 6);
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_seq(old), 100);
+    engine_job_unref(e, old);
+
+    /* a live job resumes with the partitions it still lacks */
+    engine_result_t r1 = {strdup("kept"), strdup("[]"), NULL, 0};
+    res[0] = &r1;
+    spec.id = "resume";
+    spec.key = "k";
+    spec.seq = 50;
+    engine_job_t *resumed;
+    assert_int_equal(engine_job_restore(e, &spec, ENGINE_QUEUED, NULL, 0, res, &resumed),
+                     ENGINE_OK);
+    fake_reset(false);
+    engine_job_start(e, resumed);
+    assert_true(engine_job_wait(e, resumed, 10));
+    static const char *const want[] = {"r.1"};
+    expect_log(want, 1);
+    assert_int_equal(engine_job_info(e, resumed, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    assert_string_equal(info.partitions[0].result->proof_json, "kept");
+    assert_string_equal(info.partitions[1].result->proof_json, "r.1");
+    engine_job_info_free(&info);
+    engine_job_unref(e, resumed);
+    /* a new job arrives after the restored sequence numbers */
+    engine_job_t *next = submit(e, "next", ENGINE_PRIORITY_NORMAL, 1);
+    assert_true(engine_job_seq(next) > 100);
+    assert_true(engine_job_wait(e, next, 10));
+    engine_job_unref(e, next);
+
+    /* all done from the journal: ends at start */
+    engine_result_t r2 = {strdup("a"), strdup("[]"), NULL, 0},
+                    r3 = {strdup("b"), strdup("[]"), NULL, 0};
+    engine_result_t *all[2] = {&r2, &r3};
+    spec.id = "complete";
+    spec.seq = 0;
+    engine_job_t *complete;
+    assert_int_equal(engine_job_restore(e, &spec, ENGINE_QUEUED, NULL, 0, all, &complete),
+                     ENGINE_OK);
+    engine_job_start(e, complete);
+    assert_true(engine_job_wait(e, complete, 0));
+    assert_int_equal(state_of(e, complete), ENGINE_DONE);
+    engine_job_unref(e, complete);
+
+    /* prune keeps the newest ended jobs: H, old, resume, next, complete */
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.jobs_ended_kept, 5);
+    assert_int_equal(engine_jobs_prune(e, 2, NULL, NULL), 3);
+    engine_job_t *f = engine_job_find(e, "H");
+    assert_null(f);
+    f = engine_job_find(e, "complete");
+    assert_non_null(f);
+    engine_job_unref(e, f);
+    engine_free(e);
+}
+
+/* ---- the timeline ------------------------------------------------------------------- */
+
+static void test_timeline(void **state)
+{
+    (void)state;
+    engine_timeline_t *tl = engine_timeline_new(4);
+    assert_non_null(tl);
+    for (int i = 0; i < 6; i++) {
+        engine_event_t ev = {.partition = (uint32_t)i,
+                             .worker = i % 2,
+                             .stage = (engine_stage_t)(i % ENGINE_STAGES),
+                             .start = 10 + i,
+                             .end = 10.5 + i,
+                             .bytes = 1};
+        snprintf(ev.job, sizeof ev.job, "job\"%d", i); /* a quote: escaped in the JSON */
+        engine_timeline_record(tl, &ev);
+    }
+    engine_event_t out[8];
+    uint64_t total;
+    assert_int_equal(engine_timeline_copy(tl, out, 8, &total), 4);
+    assert_int_equal(total, 6);
+    assert_int_equal(out[0].partition, 2);
+    assert_int_equal(out[3].partition, 5);
+    char *text;
+    assert_int_equal(engine_timeline_chrome_json(tl, 10, &text), CUZK_OK);
+    json_error_t je;
+    json_t *root = json_loads(text, 0, &je);
+    assert_non_null(root);
+    free(text);
+    json_t *events = json_object_get(root, "traceEvents");
+    assert_true(json_is_array(events));
+    size_t complete = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *ev = json_array_get(events, i);
+        if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") != 0)
+            continue;
+        complete++;
+        if (json_integer_value(json_object_get(json_object_get(ev, "args"), "partition")) == 2) {
+            assert_string_equal(json_string_value(json_object_get(ev, "name")), "h");
+            assert_true(json_real_value(json_object_get(ev, "ts")) == 2e6);
+            assert_true(json_real_value(json_object_get(ev, "dur")) == 0.5e6);
+            assert_int_equal(json_integer_value(json_object_get(ev, "tid")), 1);
+            assert_string_equal(
+                json_string_value(json_object_get(json_object_get(ev, "args"), "job")), "job\"2");
+        }
+    }
+    assert_int_equal(complete, 4);
+    json_t *other = json_object_get(root, "otherData");
+    assert_int_equal(json_integer_value(json_object_get(other, "events_recorded")), 6);
+    assert_true(json_real_value(json_object_get(other, "window_seconds")) == 3.5);
+    json_decref(root);
+    engine_timeline_free(tl);
+}
+
+/* The engine's own events: stages of partitions and key loads. */
+static void test_engine_timeline(void **state)
+{
+    (void)state;
+    fake_reset(false);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/k");
+    engine_job_t *j = submit(e, "T", ENGINE_PRIORITY_NORMAL, 2);
+    assert_true(engine_job_wait(e, j, 10));
+    engine_job_unref(e, j);
+    engine_event_t ev[16];
+    size_t n = engine_timeline_copy(engine_timeline(e), ev, 16, NULL);
+    assert_int_equal(n, 5); /* load + 2 stages x 2 partitions */
+    assert_int_equal(ev[0].stage, ENGINE_STAGE_LOAD);
+    assert_int_equal(ev[0].worker, ENGINE_TIMELINE_LOADER);
+    assert_string_equal(ev[0].job, "k");
+    assert_int_equal(ev[1].stage, ENGINE_STAGE_READ);
+    assert_int_equal(ev[1].bytes, 7);
+    assert_string_equal(ev[4].job, "T");
+    assert_int_equal(ev[4].partition, 1);
+    assert_true(ev[4].start >= engine_started(e));
+    engine_free(e);
+}
+
+/* ---- real proofs: the CPU backend ---------------------------------------------------- */
+
+typedef struct {
+    char dir[64];
+    char zkey[96], wtns[96], bad_wtns[96], short_wtns[96], params_path[96], asgn[96];
+    zkey_t key;         /* read back, for the verifier */
+    bp_params_t params; /* the .params as set up, for the verifier */
+    unsigned char *wtns_bytes;
+    size_t wtns_len;
+} cpu_files_t;
+
+static cuzk_status_t read_all(const char *path, unsigned char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return CUZK_EIO;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *out = malloc(n > 0 ? (size_t)n : 1);
+    *len = *out ? fread(*out, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return *out && *len == (size_t)n ? CUZK_OK : CUZK_EIO;
+}
+
+/* A BN254 circuit with its key and witnesses (good, unsatisfied, truncated)
+ * and a BLS12-381 circuit with .params and an assignment, in a temp dir. */
+static void cpu_files_make(cpu_files_t *f)
+{
+    char err[IO_ERR_MAX];
+    snprintf(f->dir, sizeof f->dir, "/tmp/cuzk_test_engine_XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->zkey, sizeof f->zkey, "%s/k.zkey", f->dir);
+    snprintf(f->wtns, sizeof f->wtns, "%s/w.wtns", f->dir);
+    snprintf(f->bad_wtns, sizeof f->bad_wtns, "%s/bad.wtns", f->dir);
+    snprintf(f->short_wtns, sizeof f->short_wtns, "%s/short.wtns", f->dir);
+    snprintf(f->params_path, sizeof f->params_path, "%s/k.params", f->dir);
+    snprintf(f->asgn, sizeof f->asgn, "%s/a.asgn", f->dir);
+
+    r1cs_gen_params_t gp = r1cs_gen_porep32(40);
+    gp.n_public = 2;
+    r1cs_t r;
+    r1cs_witness_t w;
+    assert_int_equal(r1cs_generate(&r, &w, R1CS_CURVE_BN254, &gp, &test_rng), CUZK_OK);
+    zkey_t dev;
+    assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng), CUZK_OK);
+    assert_int_equal(zkey_file_write(f->zkey, &dev, NULL, err, sizeof err), CUZK_OK);
+    groth16_dev_key_free(&dev);
+    assert_int_equal(zkey_file_read(&f->key, f->zkey, NULL, 0, err, sizeof err), CUZK_OK);
+    assert_int_equal(wtns_file_write(f->wtns, &w, err, sizeof err), CUZK_OK);
+    assert_int_equal(read_all(f->wtns, &f->wtns_bytes, &f->wtns_len), CUZK_OK);
+    FILE *s = fopen(f->short_wtns, "wb");
+    assert_non_null(s);
+    fwrite(f->wtns_bytes, 1, f->wtns_len / 2, s);
+    fclose(s);
+    bn254_fr_add(&w.v.bn254[w.n - 1], &w.v.bn254[w.n - 1], &w.v.bn254[1]); /* breaks a row */
+    assert_int_equal(wtns_file_write(f->bad_wtns, &w, err, sizeof err), CUZK_OK);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+
+    assert_int_equal(r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, &test_rng), CUZK_OK);
+    asgn_t a;
+    void *mem = NULL;
+    assert_int_equal(groth16_bp_dev_setup(&f->params, &r, &test_rng), CUZK_OK);
+    assert_int_equal(bp_params_write(f->params_path, &f->params, err, sizeof err), CUZK_OK);
+    assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
+    assert_int_equal(asgn_file_write(f->asgn, &a, err, sizeof err), CUZK_OK);
+    free(mem);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+}
+
+static void cpu_files_free(cpu_files_t *f)
+{
+    const char *paths[] = {f->zkey, f->wtns, f->bad_wtns, f->short_wtns, f->params_path, f->asgn};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        unlink(paths[i]);
+    rmdir(f->dir);
+    zkey_free(&f->key);
+    bp_params_free(&f->params);
+    free(f->wtns_bytes);
+}
+
+/* Whether the snarkjs texts of a partition verify under f's zkey. */
+static bool zkey_result_verifies(const cpu_files_t *f, const engine_result_t *r)
+{
+    char err[IO_ERR_MAX];
+    snarkjs_proof_t proof;
+    r1cs_witness_t pub = {0};
+    snarkjs_vk_t vk = {0};
+    assert_int_equal(snarkjs_proof_parse(&proof, r->proof_json, strlen(r->proof_json), "proof",
+                                         R1CS_CURVE_BN254, err, sizeof err),
+                     CUZK_OK);
+    assert_int_equal(snarkjs_public_parse(&pub, r->public_json, strlen(r->public_json), "public",
+                                          R1CS_CURVE_BN254, 2, err, sizeof err),
+                     CUZK_OK);
+    assert_int_equal(groth16_vk_from_zkey(&vk, &f->key), CUZK_OK);
+    bool valid = false;
+    assert_int_equal(groth16_verify(&valid, &vk, &pub, &proof, NULL, err, sizeof err), CUZK_OK);
+    snarkjs_vk_free(&vk);
+    r1cs_witness_free(&pub);
+    return valid;
+}
+
+static bool params_result_verifies(const cpu_files_t *f, const engine_result_t *r)
+{
+    char err[IO_ERR_MAX];
+    bp_proof_t proof;
+    r1cs_witness_t pub = {0};
+    assert_int_equal(r->proof_len, BP_PROOF_BYTES);
+    assert_int_equal(bp_proof_decode(&proof, r->proof_bytes, "proof", 0, err, sizeof err), CUZK_OK);
+    assert_int_equal(snarkjs_public_parse(&pub, r->public_json, strlen(r->public_json), "inputs",
+                                          R1CS_CURVE_BLS12_381, f->params.vk.n_ic - 1, err,
+                                          sizeof err),
+                     CUZK_OK);
+    bool valid = false;
+    assert_int_equal(groth16_bp_verify(&valid, &f->params.vk, pub.v.bls381, &proof, 1, NULL, NULL,
+                                       err, sizeof err),
+                     CUZK_OK);
+    r1cs_witness_free(&pub);
+    return valid;
+}
+
+static void test_cpu_backend(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    cuzk_status_t st;
+    engine_cpu_options_t opt = {1, false};
+    engine_cpu_t *cpu = engine_cpu_new(&opt, &st);
+    assert_non_null(cpu);
+    engine_backend_t be = engine_cpu_backend(cpu);
+    engine_config_t cfg = {.backend = &be, .workers = 2, .threads = 2};
+    engine_t *e = engine_new(&cfg, &st);
+    assert_non_null(e);
+    char err[IO_ERR_MAX];
+    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(
+        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        ENGINE_OK);
+    assert_int_equal(engine_key_load(e, "bad", ENGINE_KEY_ZKEY, f.wtns, NULL, &st, err, sizeof err),
+                     ENGINE_ELOAD);
+    assert_non_null(strstr(err, f.wtns));
+
+    /* zkey: the same witness by path and by bytes, in one job of two
+     * partitions; params with an assignment; and three that must fail */
+    engine_input_t two[2] = {{ENGINE_INPUT_WTNS_PATH, f.wtns, NULL, 0},
+                             {ENGINE_INPUT_WTNS_BYTES, NULL, f.wtns_bytes, f.wtns_len}};
+    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f.asgn, NULL, 0};
+    engine_input_t bad = {ENGINE_INPUT_WTNS_PATH, f.bad_wtns, NULL, 0};
+    engine_input_t trunc = {ENGINE_INPUT_WTNS_PATH, f.short_wtns, NULL, 0};
+    engine_input_t missing = {ENGINE_INPUT_WTNS_PATH, "/nonexistent/w.wtns", NULL, 0};
+    engine_job_spec_t specs[5] = {
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 2, .inputs = two},
+        {.key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &asgn},
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &bad},
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &trunc},
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &missing},
+    };
+    engine_job_t *jobs[5];
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(engine_job_submit(e, &specs[i], &jobs[i]), ENGINE_OK);
+        engine_job_start(e, jobs[i]);
+    }
+    for (int i = 0; i < 5; i++)
+        assert_true(engine_job_wait(e, jobs[i], 60));
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, jobs[0], &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    for (int i = 0; i < 2; i++) {
+        assert_true(zkey_result_verifies(&f, info.partitions[i].result));
+        assert_true(info.partitions[i].seconds[ENGINE_STAGE_MSM] > 0);
+        assert_true(info.partitions[i].seconds[ENGINE_STAGE_VERIFY] > 0);
+    }
+    /* two proofs of one witness share the public signals, not the proof */
+    assert_string_equal(info.partitions[0].result->public_json,
+                        info.partitions[1].result->public_json);
+    assert_string_not_equal(info.partitions[0].result->proof_json,
+                            info.partitions[1].result->proof_json);
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_info(e, jobs[1], &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    assert_true(params_result_verifies(&f, info.partitions[0].result));
+    engine_job_info_free(&info);
+    static const char *const why[3] = {"does not satisfy", "short.wtns", "/nonexistent/w.wtns"};
+    for (int i = 2; i < 5; i++) {
+        assert_int_equal(engine_job_info(e, jobs[i], &info), ENGINE_OK);
+        assert_int_equal(info.state, ENGINE_FAILED);
+        if (!strstr(info.error, why[i - 2]))
+            fail_msg("job %d: '%s' does not mention '%s'", i, info.error, why[i - 2]);
+        engine_job_info_free(&info);
+    }
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.key_loads, 2); /* never reloaded */
+    assert_int_equal(c.partitions_done, 3);
+    assert_int_equal(c.jobs_failed, 3);
+    for (int i = 0; i < 5; i++)
+        engine_job_unref(e, jobs[i]);
+    engine_free(e);
+    engine_cpu_free(cpu);
+    cpu_files_free(&f);
+}
+
+int main(void)
+{
+    test_seed_init("test_engine");
+    pthread_mutex_init(&fake.lock, NULL);
+    pthread_cond_init(&fake.cv, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_critical_overtakes),
+        cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_failure),
+        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_ids_and_limits),
+        cmocka_unit_test(test_drain),
+        cmocka_unit_test(test_hooks_restore_prune),
+        cmocka_unit_test(test_timeline),
+        cmocka_unit_test(test_engine_timeline),
+        cmocka_unit_test(test_cpu_backend),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
