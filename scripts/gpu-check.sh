@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The GPU check in one command: build the CUDA backend for sm_90 (H100/H200),
+# run the GPU tests (tests/test_cuda_*.c, GPU against CPU), then the
+# benchmarks (cuzk_gpu_bench), and print a short table last.
+#
+#   scripts/gpu-check.sh [options] [-- bench arguments]
+#     --prefix DIR   libraries the build needs (jansson, cmocka, GMP) unpacked
+#                    under DIR (DIR/usr/include, DIR/usr/lib/x86_64-linux-gnu),
+#                    for machines where they are not installed
+#     --debs DIR     unpack every .deb in DIR into the prefix first (dpkg -x;
+#                    default prefix /tmp/cuzk-deps)
+#     --build DIR    build directory (default build-gpu)
+#     --out DIR      where the logs go (default: the build directory)
+#     --no-bench     build and test only
+#     --build-only   build only
+#     --jobs N       parallel build jobs (default: all processors)
+# Bench arguments, e.g. `-- --msm-max-log 26 --reps 7`: see src/cuda/bench_gpu.c.
+# Exit status: non-zero when the build, a test or a benchmark's own check fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc)
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --prefix) prefix=$2; shift 2 ;;
+    --debs) debs=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-bench) bench=0; shift ;;
+    --build-only) bench=0 tests=0; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+bench_args=("$@")
+out=${out:-$build}
+mkdir -p "$out"
+
+if [ -n "$debs" ]; then
+    prefix=${prefix:-/tmp/cuzk-deps}
+    mkdir -p "$prefix"
+    for deb in "$debs"/*.deb; do dpkg -x "$deb" "$prefix"; done
+    # The packages' .pc files name /usr: point them into the prefix.
+    for pc in "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc; do
+        sed -i -e "s#=/usr#=$prefix/usr#" -e "s#-L/usr#-L$prefix/usr#" -e "s#-I/usr#-I$prefix/usr#" "$pc"
+    done
+fi
+if [ -n "$prefix" ]; then
+    lib=$prefix/usr/lib/x86_64-linux-gnu
+    export PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+    export CMAKE_PREFIX_PATH=$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+    export CPATH=$prefix/usr/include:$prefix/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$lib${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export PATH=$PATH:/usr/local/cuda/bin
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv || true
+nvcc --version | tail -2
+echo "$(nproc) processors; gcc $(gcc -dumpfullversion)"
+
+echo "== build ($build, sm_90)"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+t0=$(date +%s)
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
+targets=(test_cuda_ff test_cuda_msm test_cuda_ntt cuzk_gpu_bench)
+if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
+    grep -E "error|Error" "$out/build.log" | head -40
+    echo "gpu-check: build failed (full log: $out/build.log)"
+    exit 1
+fi
+echo "built in $(($(date +%s) - t0)) s"
+[ "$tests" = 1 ] || exit 0
+
+echo "== GPU tests"
+status=0 results=()
+for t in test_cuda_ff test_cuda_msm test_cuda_ntt; do
+    t1=$(date +%s)
+    if "$build/tests/$t" >"$out/$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    skipped=$(grep -c "SKIPPED \]" "$out/$t.log" || true)
+    [ "$skipped" -gt 0 ] && [ "$r" = ok ] && r="skipped ($(grep -m1 -o 'no GPU.*\|CUDA backend not built.*' "$out/$t.log"))"
+    results+=("| $t | $r | $(($(date +%s) - t1)) s |")
+    grep -E "seed|PASSED|FAILED|SKIPPED|Failure|differs|wrong|error" "$out/$t.log" | head -20
+done
+
+if [ "$bench" = 1 ] && [ "$status" = 0 ]; then
+    echo "== benchmarks"
+    "$build/cuzk_gpu_bench" "${bench_args[@]}" 2>&1 | tee "$out/bench.log" || status=1
+fi
+
+echo
+echo "| test | result | time |"
+echo "| --- | --- | --- |"
+printf '%s\n' "${results[@]}"
+if [ -f "$out/bench.log" ]; then
+    echo
+    sed -n '/^| what |/,$p' "$out/bench.log"
+fi
+exit $status

@@ -1,0 +1,490 @@
+/*
+ * cuzk_gpu_bench: the GPU kernels' benchmark (scripts/gpu-check.sh runs it).
+ *
+ *   cuzk_gpu_bench [--msm-max-log K] [--g2-log K] [--ntt-logs a,b,c] [--reps R]
+ *
+ * For each curve: random distinct bases (a random walk per chunk of 4096,
+ * on every CPU core) and uniform Montgomery scalars, resident on the device;
+ * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
+ * is timed; then G1 MSM at 2^20, 2^22, .. 2^K and G2 at 2^g2 (default 20),
+ * and forward / inverse / coset NTTs (checked against the CPU at 2^20 first).
+ * Host-to-device bandwidth from pinned and pageable memory. Every figure is
+ * the median of R runs (default 5) timed with CUDA events after one warm-up
+ * run. The last lines are a table; everything is also printed as it goes.
+ * Exit status: 0, or 1 when a check or a CUDA call fails.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_msm.h"
+#include "cuda/gpu_ntt.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
+#include "ntt/bls381_ntt.h"
+#include "ntt/bn254_ntt.h"
+#include "util/pool.h"
+#include "util/rng.h"
+
+enum { FR_BYTES = 32, CHUNK = 4096, MAX_REPS = 31, MAX_ROWS = 64 };
+
+static cuzk_gpu_t gpu;
+static cuzk_pool_t *pool;
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cuzk_status_t st_ = (call);                                                                \
+        if (st_ != CUZK_OK) {                                                                      \
+            fprintf(stderr, "FAILED %s: %s (%s)\n", #call, cuzk_strerror(st_), gpu.err);           \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* ---- the table printed last ------------------------------------------- */
+
+typedef struct {
+    char what[48];
+    char size[8];
+    double ms;
+    char note[96];
+} row_t;
+static row_t rows[MAX_ROWS];
+static int nrows;
+
+static void add_row(const char *what, unsigned log2n, double ms, const char *note)
+{
+    if (nrows == MAX_ROWS)
+        return;
+    row_t *r = &rows[nrows++];
+    snprintf(r->what, sizeof(r->what), "%s", what);
+    snprintf(r->size, sizeof(r->size), "2^%u", log2n);
+    r->ms = ms;
+    snprintf(r->note, sizeof(r->note), "%s", note);
+    printf("%-28s %-6s %10.3f ms  %s\n", r->what, r->size, r->ms, r->note);
+    fflush(stdout);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static float median(float *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(float), cmp_float);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- inputs, on every core ---------------------------------------------- */
+
+/* Per group: points of chunk c (CHUNK of them, a walk from a random start
+ * with four random steps, one inversion), and Fr elements. */
+typedef struct {
+    void (*points)(void *out, size_t count, uint64_t seed);
+    void (*scalars)(void *out, size_t count, uint64_t seed);
+    size_t affine;
+} gen_t;
+
+#define GEN_WRAP(G, FR)                                                                            \
+    static void G##_gen_points_(void *out, size_t count, uint64_t seed)                            \
+    {                                                                                              \
+        cuzk_rng_t rng;                                                                            \
+        cuzk_rng_seed(&rng, seed);                                                                 \
+        G##_jac_t step[5], *walk = malloc(CHUNK * sizeof(G##_jac_t));                              \
+        G##_affine_t g;                                                                            \
+        if (!walk)                                                                                 \
+            exit(1);                                                                               \
+        G##_generator(&g);                                                                         \
+        for (int s = 0; s < 5; s++) {                                                              \
+            uint64_t k[4];                                                                         \
+            for (int l = 0; l < 4; l++)                                                            \
+                k[l] = cuzk_rng_next(&rng);                                                        \
+            G##_jac_from_affine(&step[s], &g);                                                     \
+            G##_jac_mul_vartime(&step[s], &step[s], k);                                            \
+        }                                                                                          \
+        for (size_t i = 0; i < count; i++) {                                                       \
+            G##_jac_add_vartime(&step[4], &step[4], &step[cuzk_rng_next(&rng) & 3]);               \
+            walk[i] = step[4];                                                                     \
+        }                                                                                          \
+        G##_jacs_to_affine_vartime(out, walk, count);                                              \
+        free(walk);                                                                                \
+    }                                                                                              \
+    static void G##_gen_scalars_(void *out, size_t count, uint64_t seed)                           \
+    {                                                                                              \
+        cuzk_rng_t rng;                                                                            \
+        cuzk_rng_seed(&rng, seed);                                                                 \
+        for (size_t i = 0; i < count; i++)                                                         \
+            (void)FR##_random((FR##_t *)out + i, &rng);                                            \
+    }
+
+GEN_WRAP(bls381_g1, bls381_fr)
+GEN_WRAP(bls381_g2, bls381_fr)
+GEN_WRAP(bn254_g1, bn254_fr)
+GEN_WRAP(bn254_g2, bn254_fr)
+
+typedef struct {
+    const gen_t *gen;
+    unsigned char *out;
+    bool scalars;
+    uint64_t seed;
+} gen_ctx_t;
+
+static void gen_range(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const gen_ctx_t *ctx = vctx;
+    for (size_t c = begin; c < end; c++) {
+        if (ctx->scalars)
+            ctx->gen->scalars(ctx->out + c * CHUNK * FR_BYTES, CHUNK, ctx->seed + c);
+        else
+            ctx->gen->points(ctx->out + c * CHUNK * ctx->gen->affine, CHUNK, ctx->seed + c);
+    }
+}
+
+/* n (a multiple of CHUNK) points or scalars into out. */
+static void generate(const gen_t *gen, void *out, size_t n, bool scalars, uint64_t seed)
+{
+    gen_ctx_t ctx = {gen, out, scalars, seed};
+    cuzk_pool_for(pool, n / CHUNK, 1, gen_range, &ctx);
+}
+
+/* ---- MSM ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    cuzk_gpu_group_t grp;
+    gen_t gen;
+    cuzk_status_t (*cpu_msm)(void *r, const void *bases, const void *scalars, size_t n);
+    bool (*equal)(const void *gpu_xyzz, const void *cpu_jac);
+} group_t;
+
+#define GROUP_WRAP(G)                                                                              \
+    static cuzk_status_t G##_cpu_msm_(void *r, const void *bases, const void *scalars, size_t n)   \
+    {                                                                                              \
+        return G##_msm_vartime(r, bases, scalars, n, pool);                                        \
+    }                                                                                              \
+    static bool G##_equal_(const void *x, const void *j)                                           \
+    {                                                                                              \
+        G##_affine_t a;                                                                            \
+        G##_xyzz_to_affine(&a, x);                                                                 \
+        return G##_jac_equal_affine(j, &a);                                                        \
+    }
+
+GROUP_WRAP(bls381_g1)
+GROUP_WRAP(bls381_g2)
+GROUP_WRAP(bn254_g1)
+GROUP_WRAP(bn254_g2)
+
+#define GROUP_ENTRY(G, GRP)                                                                        \
+    {                                                                                              \
+#G, GRP,                                                                                   \
+            {G##_gen_points_, G##_gen_scalars_, sizeof(G##_affine_t) }, G##_cpu_msm_, G##_equal_   \
+    }
+
+static const group_t groups[4] = {
+    GROUP_ENTRY(bls381_g1, CUZK_GPU_BLS381_G1),
+    GROUP_ENTRY(bls381_g2, CUZK_GPU_BLS381_G2),
+    GROUP_ENTRY(bn254_g1, CUZK_GPU_BN254_G1),
+    GROUP_ENTRY(bn254_g2, CUZK_GPU_BN254_G2),
+};
+
+static unsigned reps = 5;
+
+/* Times MSMs of 2^lo .. 2^hi (step 2) over one set of resident inputs,
+ * after checking 2^check against the CPU (check 0: no check). */
+static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check)
+{
+    size_t n = (size_t)1 << hi, ab = G->gen.affine;
+    printf("-- %s: generating 2^%u bases and scalars\n", G->name, hi);
+    fflush(stdout);
+    unsigned char *bases = malloc(n * ab), *scalars = malloc(n * FR_BYTES);
+    if (!bases || !scalars) {
+        fprintf(stderr, "out of host memory for 2^%u %s points\n", hi, G->name);
+        exit(1);
+    }
+    generate(&G->gen, bases, n, false, 1000 + (uint64_t)G->grp * 1000003);
+    generate(&G->gen, scalars, n, true, 2000 + (uint64_t)G->grp * 1000003);
+    void *db = NULL, *ds = NULL, *dr = NULL;
+    CHECK(cuzk_gpu_alloc(&gpu, &db, n * ab));
+    CHECK(cuzk_gpu_alloc(&gpu, &ds, n * FR_BYTES));
+    CHECK(cuzk_gpu_alloc(&gpu, &dr, 4 * 2 * 48));
+    CHECK(cuzk_gpu_upload(&gpu, db, bases, n * ab, NULL));
+    CHECK(cuzk_gpu_upload(&gpu, ds, scalars, n * FR_BYTES, NULL));
+    cuzk_gpu_msm_t *m = NULL;
+    CHECK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+    CHECK(cuzk_gpu_msm_set_timing(m, true));
+    cuzk_gpu_stream_t s = NULL;
+    CHECK(cuzk_gpu_stream_new(&gpu, &s));
+    unsigned char got[4 * 2 * 48], want[3 * 2 * 48];
+
+    if (check) {
+        size_t nc = (size_t)1 << check;
+        CHECK(cuzk_gpu_msm(m, got, db, ds, nc, true, s));
+        CHECK(G->cpu_msm(want, bases, scalars, nc));
+        if (!G->equal(got, want)) {
+            fprintf(stderr, "FAILED %s MSM 2^%u: GPU and CPU differ\n", G->name, check);
+            exit(1);
+        }
+        printf("%s MSM 2^%u: GPU = CPU\n", G->name, check);
+    }
+
+    cuzk_gpu_event_t e0, e1;
+    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
+    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    for (unsigned lg = lo; lg <= hi; lg += 2) {
+        size_t k = (size_t)1 << lg;
+        float t[MAX_REPS], ph[3][MAX_REPS];
+        CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s)); /* warm-up, allocations */
+        CHECK(cuzk_gpu_stream_sync(&gpu, s));
+        for (unsigned r = 0; r < reps; r++) {
+            CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+            CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s));
+            CHECK(cuzk_gpu_event_record(&gpu, e1, s));
+            CHECK(cuzk_gpu_event_sync(&gpu, e1));
+            CHECK(cuzk_gpu_event_ms(&gpu, &t[r], e0, e1));
+            float p[3];
+            CHECK(cuzk_gpu_msm_phase_ms(m, p));
+            for (int i = 0; i < 3; i++)
+                ph[i][r] = p[i];
+        }
+        cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
+        char note[96], what[48];
+        float sort = median(ph[0], (int)reps), buck = median(ph[1], (int)reps);
+        float red = median(ph[2], (int)reps);
+        snprintf(note, sizeof(note), "c=%u W=%u | sort %.1f, buckets %.1f, reduce %.1f ms",
+                 plan.window, plan.windows, sort, buck, red);
+        snprintf(what, sizeof(what), "MSM %s", G->name);
+        add_row(what, lg, median(t, (int)reps), note);
+    }
+    cuzk_gpu_event_free(e0);
+    cuzk_gpu_event_free(e1);
+    cuzk_gpu_stream_free(s);
+    cuzk_gpu_msm_free(m);
+    cuzk_gpu_free(db);
+    cuzk_gpu_free(ds);
+    cuzk_gpu_free(dr);
+    free(bases);
+    free(scalars);
+}
+
+/* ---- NTT ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    cuzk_gpu_curve_t curve;
+    const gen_t *gen; /* for its scalars */
+    /* ω of 2^log2n from g = 5, ω^-1, 1/n, a coset shift c = 7. */
+    void (*consts)(unsigned log2n, void *w, void *wi, void *ni, void *c);
+    /* The CPU's forward transform of a (2^log2n elements), in place. */
+    void (*cpu_forward)(unsigned log2n, void *a);
+} curve_t;
+
+#define CURVE_WRAP(C, FR)                                                                          \
+    static void C##_consts_(unsigned log2n, void *w, void *wi, void *ni, void *c)                  \
+    {                                                                                              \
+        FR##_t nn;                                                                                 \
+        FR##_root_of_unity(w, log2n, 5);                                                           \
+        FR##_inv_vartime(wi, w);                                                                   \
+        FR##_from_u64(&nn, (uint64_t)1 << log2n);                                                  \
+        FR##_inv_vartime(ni, &nn);                                                                 \
+        FR##_from_u64(c, 7);                                                                       \
+    }                                                                                              \
+    static void C##_cpu_forward_(unsigned log2n, void *a)                                          \
+    {                                                                                              \
+        C##_ntt_domain_t *d = C##_ntt_domain_new(log2n, 5, NULL);                                  \
+        if (!d) {                                                                                  \
+            fprintf(stderr, "CPU domain 2^%u failed\n", log2n);                                    \
+            exit(1);                                                                               \
+        }                                                                                          \
+        C##_ntt_forward(d, a, pool);                                                               \
+        C##_ntt_domain_free(d);                                                                    \
+    }
+
+CURVE_WRAP(bls381, bls381_fr)
+CURVE_WRAP(bn254, bn254_fr)
+
+static const curve_t curves[2] = {
+    {"bls381", CUZK_GPU_BLS381, &groups[0].gen, bls381_consts_, bls381_cpu_forward_},
+    {"bn254", CUZK_GPU_BN254, &groups[2].gen, bn254_consts_, bn254_cpu_forward_},
+};
+
+static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
+{
+    unsigned top = 0;
+    for (int i = 0; i < nlogs; i++)
+        top = logs[i] > top ? logs[i] : top;
+    size_t nmax = (size_t)1 << top;
+    printf("-- NTT %s: generating 2^%u elements\n", C->name, top);
+    fflush(stdout);
+    size_t ngen = nmax < CHUNK ? CHUNK : nmax;
+    unsigned char *a = malloc(ngen * FR_BYTES), *b = malloc(nmax * FR_BYTES);
+    if (!a || !b) {
+        fprintf(stderr, "out of host memory for 2^%u elements\n", top);
+        exit(1);
+    }
+    generate(C->gen, a, ngen, true, 77);
+    void *da = NULL;
+    CHECK(cuzk_gpu_alloc(&gpu, &da, nmax * FR_BYTES));
+    cuzk_gpu_stream_t s = NULL;
+    CHECK(cuzk_gpu_stream_new(&gpu, &s));
+    cuzk_gpu_event_t e0, e1;
+    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
+    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES], c[FR_BYTES];
+    for (int li = 0; li < nlogs; li++) {
+        unsigned lg = logs[li];
+        size_t n = (size_t)1 << lg;
+        C->consts(lg, w, wi, ni, c);
+        cuzk_gpu_ntt_domain_t *d = NULL;
+        CHECK(cuzk_gpu_ntt_domain_new(&d, &gpu, C->curve, lg, w, wi, ni, s));
+        CHECK(cuzk_gpu_upload(&gpu, da, a, n * FR_BYTES, s));
+        if (lg == 20) {
+            CHECK(cuzk_gpu_ntt_forward(d, da, s));
+            CHECK(cuzk_gpu_download(&gpu, b, da, n * FR_BYTES, s));
+            CHECK(cuzk_gpu_stream_sync(&gpu, s));
+            unsigned char *want = malloc(n * FR_BYTES);
+            if (!want)
+                exit(1);
+            memcpy(want, a, n * FR_BYTES);
+            C->cpu_forward(lg, want);
+            if (memcmp(want, b, n * FR_BYTES) != 0) {
+                fprintf(stderr, "FAILED NTT %s 2^20: GPU and CPU differ\n", C->name);
+                exit(1);
+            }
+            free(want);
+            printf("NTT %s 2^20 forward: GPU = CPU\n", C->name);
+        }
+        static const char *const names[4] = {"forward", "inverse", "coset forward",
+                                             "coset inverse"};
+        for (int kind = 0; kind < 4; kind++) {
+            float t[MAX_REPS];
+            for (unsigned r = 0; r <= reps; r++) { /* r = 0: warm-up */
+                CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+                if (kind == 0)
+                    CHECK(cuzk_gpu_ntt_forward(d, da, s));
+                else if (kind == 1)
+                    CHECK(cuzk_gpu_ntt_inverse(d, da, s));
+                else if (kind == 2)
+                    CHECK(cuzk_gpu_ntt_coset_forward(d, da, c, s));
+                else
+                    CHECK(cuzk_gpu_ntt_coset_inverse(d, da, c, s));
+                CHECK(cuzk_gpu_event_record(&gpu, e1, s));
+                CHECK(cuzk_gpu_event_sync(&gpu, e1));
+                if (r > 0)
+                    CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+            }
+            char what[48], note[96];
+            snprintf(what, sizeof(what), "NTT %s %s", C->name, names[kind]);
+            double ms = median(t, (int)reps);
+            /* Bytes each pass reads and writes: 64 per element. */
+            unsigned passes = (lg > 10 ? (lg - 10 + 2) / 3 : 0) + 2;
+            snprintf(note, sizeof(note), "%u passes, %.0f GB/s if memory-bound", passes,
+                     (double)passes * 64.0 * (double)n / (ms * 1e6));
+            add_row(what, lg, ms, note);
+        }
+        cuzk_gpu_ntt_domain_free(d);
+    }
+    cuzk_gpu_event_free(e0);
+    cuzk_gpu_event_free(e1);
+    cuzk_gpu_stream_free(s);
+    cuzk_gpu_free(da);
+    free(a);
+    free(b);
+}
+
+/* ---- host to device ----------------------------------------------------- */
+
+static void bench_h2d(void)
+{
+    size_t bytes = (size_t)1 << 30;
+    void *pinned = NULL, *dev = NULL;
+    unsigned char *pageable = malloc(bytes);
+    if (!pageable)
+        exit(1);
+    memset(pageable, 1, bytes);
+    CHECK(cuzk_gpu_host_alloc(&gpu, &pinned, bytes));
+    memset(pinned, 1, bytes);
+    CHECK(cuzk_gpu_alloc(&gpu, &dev, bytes));
+    cuzk_gpu_event_t e0, e1;
+    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
+    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    for (int kind = 0; kind < 2; kind++) {
+        float t[MAX_REPS];
+        for (unsigned r = 0; r <= reps; r++) {
+            CHECK(cuzk_gpu_event_record(&gpu, e0, NULL));
+            CHECK(cuzk_gpu_upload(&gpu, dev, kind ? (void *)pageable : pinned, bytes, NULL));
+            CHECK(cuzk_gpu_event_record(&gpu, e1, NULL));
+            CHECK(cuzk_gpu_event_sync(&gpu, e1));
+            if (r > 0)
+                CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+        }
+        double ms = median(t, (int)reps);
+        char note[96];
+        snprintf(note, sizeof(note), "%.1f GB/s", (double)bytes / (ms * 1e6));
+        add_row(kind ? "host->device 1 GiB pageable" : "host->device 1 GiB pinned", 30, ms, note);
+    }
+    cuzk_gpu_event_free(e0);
+    cuzk_gpu_event_free(e1);
+    cuzk_gpu_free(dev);
+    cuzk_gpu_host_free(pinned);
+    free(pageable);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27};
+    int n_ntt = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--msm-max-log")) {
+            msm_max = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        } else if (!strcmp(argv[i], "--g2-log")) {
+            g2_log = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        } else if (!strcmp(argv[i], "--reps")) {
+            reps = (unsigned)strtoul(argv[i + 1], NULL, 10);
+            reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+        } else if (!strcmp(argv[i], "--ntt-logs")) {
+            n_ntt = 0;
+            for (char *p = argv[i + 1]; *p && n_ntt < 8;) {
+                ntt_logs[n_ntt++] = (unsigned)strtoul(p, &p, 10);
+                if (*p == ',')
+                    p++;
+            }
+        } else {
+            fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (msm_max < 20)
+        msm_max = 20;
+    int count = 0;
+    char why[CUZK_GPU_ERR_MAX] = "";
+    CHECK(cuzk_gpu_count(&count, why, sizeof(why)));
+    if (count == 0) {
+        printf("no GPU (%s): nothing to measure\n", why);
+        return 0;
+    }
+    CHECK(cuzk_gpu_open(&gpu, 0));
+    pool = cuzk_pool_new(0, NULL);
+    printf("GPU 0: %s, cc %d.%d, %d SMs, %zu MiB, L2 %zu KiB; %u CPU threads; %u reps\n", gpu.name,
+           gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.mem_total >> 20, gpu.l2_bytes >> 10,
+           cuzk_pool_threads(pool), reps);
+
+    bench_h2d();
+    for (int ci = 0; ci < 2; ci++) {
+        const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
+        bench_msm(g1, 20, msm_max, 20);
+        bench_msm(g2, g2_log, g2_log, g2_log == 20 ? 20 : 0);
+        bench_ntt(&curves[ci], ntt_logs, n_ntt);
+    }
+
+    printf("\n| what | size | median ms | notes |\n| --- | --- | ---: | --- |\n");
+    for (int i = 0; i < nrows; i++)
+        printf("| %s | %s | %.2f | %s |\n", rows[i].what, rows[i].size, rows[i].ms, rows[i].note);
+    cuzk_pool_free(pool);
+    return 0;
+}

@@ -1,0 +1,7 @@
+/* BLS12-381 on the device: its kernels (kernels.cuh), exported to C as
+ * cuzk_gpu_bls381_kernels (gpu_kernels.h). */
+#include "cuda/kernels.cuh"
+
+extern "C" const cuzk_gpu_curve_kernels_t cuzk_gpu_bls381_kernels =
+    cuzk::curve_table<cuzk::bls381_fp_p, cuzk::bls381_fr_p>("bls381", "bls381_fp", "bls381_fr",
+                                                            "bls381_fp2", "bls381_g1", "bls381_g2");

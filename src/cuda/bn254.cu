@@ -1,0 +1,7 @@
+/* BN254 on the device: its kernels (kernels.cuh), exported to C as
+ * cuzk_gpu_bn254_kernels (gpu_kernels.h). */
+#include "cuda/kernels.cuh"
+
+extern "C" const cuzk_gpu_curve_kernels_t cuzk_gpu_bn254_kernels =
+    cuzk::curve_table<cuzk::bn254_fp_p, cuzk::bn254_fr_p>("bn254", "bn254_fp", "bn254_fr",
+                                                          "bn254_fp2", "bn254_g1", "bn254_g2");

@@ -1,0 +1,119 @@
+/*
+ * The kernels of one curve as a table of C-callable launchers, for the host
+ * files of src/cuda (msm.c, ntt.c, ff_test.c). Each curve's translation unit
+ * (bls381.cu, bn254.cu) fills one table from the templates of kernels.cuh;
+ * the host code is written once against the table.
+ *
+ * Every launcher queues its kernel(s) on stream s and returns the runtime's
+ * error code for the launch (a cudaError_t value, 0 = cudaSuccess): launch
+ * failures show at once, faults inside a kernel at the next synchronising
+ * call. Pointers are device memory unless a comment says otherwise; element
+ * types are the CPU's (same bytes): Fr/Fp elements, affine points, XYZZ
+ * points of the group named.
+ */
+#ifndef CUZK_CUDA_GPU_KERNELS_H
+#define CUZK_CUDA_GPU_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element-wise operations of the arithmetic tests: r[i] = a[i] op b[i]. */
+typedef enum cuzk_gpu_fop {
+    CUZK_GPU_FOP_MUL = 0,
+    CUZK_GPU_FOP_SQR = 1, /* r = a^2 */
+    CUZK_GPU_FOP_ADD = 2,
+    CUZK_GPU_FOP_SUB = 3,
+    CUZK_GPU_FOP_DBL = 4, /* r = 2a */
+    CUZK_GPU_FOP_NEG = 5, /* r = -a */
+    CUZK_GPU_FOP_COUNT = 6
+} cuzk_gpu_fop_t;
+
+/* Point operations of the curve tests, on affine inputs p[i], q[i], XYZZ
+ * output: */
+typedef enum cuzk_gpu_eop {
+    CUZK_GPU_EOP_MADD = 0,     /* r = xyzz(p) + q            (mixed addition) */
+    CUZK_GPU_EOP_DBL_MADD = 1, /* r = 2·xyzz(p) + q          (mixed, ZZ != 1) */
+    CUZK_GPU_EOP_ADD = 2,      /* r = 2·xyzz(p) + 2·xyzz(q)  (XYZZ addition) */
+    CUZK_GPU_EOP_COUNT = 3
+} cuzk_gpu_eop_t;
+
+typedef struct cuzk_gpu_field_kernels {
+    const char *name; /* "bls381_fp", ... */
+    size_t bytes;     /* one element */
+    int (*batch)(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t op,
+                 cuzk_gpu_stream_t s);
+} cuzk_gpu_field_kernels_t;
+
+typedef struct cuzk_gpu_group_kernels {
+    const char *name;    /* "bls381_g1", ... */
+    size_t affine_bytes; /* one affine point */
+    size_t xyzz_bytes;   /* one XYZZ point */
+    int (*ec_batch)(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
+                    cuzk_gpu_stream_t s);
+    /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
+     * segments. */
+    int (*msm_buckets)(void *buckets, const uint32_t *vals, const uint32_t *start,
+                       const uint32_t *end, const void *bases, size_t n, unsigned c, unsigned W,
+                       cuzk_gpu_stream_t s);
+    int (*msm_reduce_segments)(void *seg, const void *buckets, unsigned c, unsigned W,
+                               unsigned seg_log, cuzk_gpu_stream_t s);
+    int (*msm_reduce_windows)(void *win, const void *seg, size_t G, unsigned W,
+                              cuzk_gpu_stream_t s);
+    int (*msm_combine)(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s);
+} cuzk_gpu_group_kernels_t;
+
+typedef struct cuzk_gpu_curve_kernels {
+    const char *name; /* "bls381", "bn254" */
+    unsigned fr_bits; /* the bit length of r: 255, 254 */
+    cuzk_gpu_field_kernels_t fp, fr, fp2;
+    cuzk_gpu_group_kernels_t g1, g2;
+    /* MSM digits (scalars in Montgomery form when mont, else canonical). */
+    int (*msm_digits)(uint32_t *keys, uint32_t *vals, const void *scalars, size_t n, unsigned c,
+                      unsigned W, bool mont, cuzk_gpu_stream_t s);
+    /* NTT (ntt.cuh); Fr elements, all in device memory. */
+    int (*ntt_pow_table)(void *out, const void *base, uint64_t step, const void *f, size_t count,
+                         cuzk_gpu_stream_t s);
+    int (*ntt_mul_tables)(void *out, const void *lo, const void *hi, unsigned b, size_t count,
+                          cuzk_gpu_stream_t s);
+    int (*ntt_tws)(void *tws, const void *w, unsigned log2n, unsigned m, cuzk_gpu_stream_t s);
+    int (*ntt_inv)(void *r, const void *a, cuzk_gpu_stream_t s);
+    /* radix in 1..3 */
+    int (*ntt_dif_radix)(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
+                         bool inverse, cuzk_gpu_stream_t s);
+    int (*ntt_dif_block)(void *a, const void *tws, unsigned log2n, unsigned lm,
+                         cuzk_gpu_stream_t s);
+    int (*ntt_permute)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
+                       cuzk_gpu_stream_t s);
+    int (*ntt_scale)(void *a, size_t n, const void *lo, const void *hi, unsigned b,
+                     cuzk_gpu_stream_t s);
+} cuzk_gpu_curve_kernels_t;
+
+extern const cuzk_gpu_curve_kernels_t cuzk_gpu_bls381_kernels;
+extern const cuzk_gpu_curve_kernels_t cuzk_gpu_bn254_kernels;
+
+/* msm_sort.cu: the curve-independent MSM phases. */
+
+/* *bytes = the scratch that cuzk_gpu_sort_pairs needs for n pairs. */
+int cuzk_gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits);
+/* Sorts n (key, value) pairs by the low `bits` bits of the key, stable. */
+int cuzk_gpu_sort_pairs(void *scratch, size_t scratch_bytes, const uint32_t *keys_in,
+                        uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, size_t n,
+                        unsigned bits, cuzk_gpu_stream_t s);
+/* For W windows of n sorted keys each (keys[w·n + j]), the run of key k in
+ * window w is [start[w·K + k], end[w·K + k]), K = keys a window; entries
+ * of absent keys are left alone (zero them first). */
+int cuzk_gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n, size_t K,
+                        unsigned W, cuzk_gpu_stream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

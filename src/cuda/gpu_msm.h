@@ -1,0 +1,96 @@
+/*
+ * Multi-scalar multiplication on the GPU: r = Σ k_i·P_i for G1 and G2 of
+ * both curves, Pippenger with signed windows, sort-based bucket
+ * accumulation and XYZZ buckets (docs/CUDA.md). The twin of src/msm/msm.h;
+ * results match NAME_msm_vartime as group elements.
+ *
+ * Contract:
+ *  - bases: n affine points in device memory, the CPU's bytes (Montgomery
+ *    form, (0, 0) for infinity); any points on the curve, repeats and
+ *    negations allowed. scalars: n Fr elements in device memory, Montgomery
+ *    form (mont = true, as the field keeps them) or canonical limbs (mont =
+ *    false, any value below 2^256 truncated to the field's bit length: pass
+ *    reduced values).
+ *  - The result is one XYZZ point of the group (the CPU's NAME_xyzz_t
+ *    bytes); infinity comes back with ZZ = ZZZ = 0.
+ *  - A workspace belongs to one device and serves one MSM at a time; it
+ *    grows its buffers to the largest MSM run through it and keeps them.
+ *  - Variable-time in the scalars and the points: public data only.
+ */
+#ifndef CUZK_CUDA_GPU_MSM_H
+#define CUZK_CUDA_GPU_MSM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuda/gpu.h"
+
+typedef enum cuzk_gpu_group {
+    CUZK_GPU_BLS381_G1 = 0,
+    CUZK_GPU_BLS381_G2 = 1,
+    CUZK_GPU_BN254_G1 = 2,
+    CUZK_GPU_BN254_G2 = 3
+} cuzk_gpu_group_t;
+
+/* Bytes of one affine point, one XYZZ point, one scalar of the group. */
+size_t cuzk_gpu_affine_bytes(cuzk_gpu_group_t grp);
+size_t cuzk_gpu_xyzz_bytes(cuzk_gpu_group_t grp);
+enum { CUZK_GPU_SCALAR_BYTES = 32 };
+
+/* How a run is cut: c-bit windows, W of them, segments of 2^seg_log
+ * buckets in the reduction. */
+typedef struct cuzk_gpu_msm_plan {
+    unsigned window;  /* c */
+    unsigned windows; /* W = bits / c + 1 */
+    unsigned seg_log; /* s */
+    size_t bytes;     /* device memory of the workspace for this run */
+} cuzk_gpu_msm_plan_t;
+
+/*
+ * The plan for n points (n >= 1). window != 0 forces c (1..CUZK_GPU_MSM_WINDOW_MAX);
+ * otherwise c minimises the modelled time W·(n + 3·2^(c-1)): n bucket
+ * additions a window plus about 3 additions' worth per bucket to reduce
+ * (two XYZZ additions, 12M + 2S each against the 8M + 2S of a bucket
+ * addition, and the bucket's store and load), among the windows whose
+ * workspace fits in mem_budget bytes (0: no limit).
+ */
+enum { CUZK_GPU_MSM_WINDOW_MAX = 24 };
+void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
+                       size_t mem_budget);
+
+typedef struct cuzk_gpu_msm cuzk_gpu_msm_t;
+
+/* A workspace for MSMs in group grp on device g (which must outlive it).
+ * Allocates nothing yet. */
+cuzk_status_t cuzk_gpu_msm_new(cuzk_gpu_msm_t **m, cuzk_gpu_t *g, cuzk_gpu_group_t grp);
+/* Frees the workspace and its buffers; NULL is a no-op. Waits for nothing:
+ * the caller makes sure no MSM is in flight. */
+void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m);
+
+/* Forces the window of later runs (0: the model's choice). */
+void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window);
+
+/* When on, later runs record events between their phases, and
+ * cuzk_gpu_msm_phase_ms gives the times of the last run (after it ended):
+ * [0] digits and sort, [1] bucket sums, [2] reduction and window
+ * combination. */
+cuzk_status_t cuzk_gpu_msm_set_timing(cuzk_gpu_msm_t *m, bool on);
+cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[3]);
+
+/* The plan the last run used. */
+cuzk_gpu_msm_plan_t cuzk_gpu_msm_last_plan(const cuzk_gpu_msm_t *m);
+
+/*
+ * Queues the MSM on stream s and returns: d_r (device memory, one XYZZ
+ * point) receives the result when the stream gets there. Grows the
+ * workspace first when it is too small (a synchronous allocation).
+ */
+cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                                  const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s);
+
+/* cuzk_gpu_msm_launch, then the result to host memory r (one XYZZ point),
+ * waiting for it. */
+cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,
+                           size_t n, bool mont, cuzk_gpu_stream_t s);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * Number-theoretic transforms over Fr on the GPU: the twin of
+ * src/ntt/ntt_tmpl.h, with its conventions (natural / bit-reversed order,
+ * ω of order exactly n, no 1/n in dif) and the same results byte for byte.
+ *
+ * Contract:
+ *  - Vectors are n = 2^log2n Fr elements (Montgomery form, the CPU's bytes)
+ *    in device memory, transformed in place on the caller's stream; every
+ *    call only queues work and returns.
+ *  - Field constants given by host pointer (ω, 1/n, c) are one Fr element
+ *    each, Montgomery form, read before the call returns.
+ *  - A domain belongs to one device; its tables are read-only after
+ *    cuzk_gpu_ntt_domain_new, except the coset tables (below), so transforms
+ *    on one domain must be ordered (one stream, or events) when any of them
+ *    is a coset transform.
+ */
+#ifndef CUZK_CUDA_GPU_NTT_H
+#define CUZK_CUDA_GPU_NTT_H
+
+#include "cuda/gpu.h"
+#include "ntt/ntt_common.h"
+
+typedef enum cuzk_gpu_curve { CUZK_GPU_BLS381 = 0, CUZK_GPU_BN254 = 1 } cuzk_gpu_curve_t;
+
+typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain_t;
+
+/*
+ * The domain of size 2^log2n whose root is omega, with omega_inv = ω^-1 and
+ * n_inv = 1/n: a CPU domain's omega, omega_inv and n_inv (NAME_ntt_domain_new
+ * checks them). Builds the twiddles on the device, on stream s:
+ * 32·(n/2 + 1) bytes for tw, 64·min(n, 1024) for the block stages, and
+ * 32·(1024 + n/1024) for the coset tables. log2n <= 32.
+ */
+cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
+                                      cuzk_gpu_curve_t curve, unsigned log2n, const void *omega,
+                                      const void *omega_inv, const void *n_inv,
+                                      cuzk_gpu_stream_t s);
+/* NULL is a no-op; the caller makes sure no transform is in flight. */
+void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d);
+
+/* Decimation in frequency: natural order in, bit-reversed out, no 1/n. */
+cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
+                               cuzk_gpu_stream_t s);
+/* a_i ↔ a_rev(i). */
+cuzk_status_t cuzk_gpu_ntt_bit_reverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
+
+/* Natural order in and out, as NAME_forward, NAME_inverse (with 1/n),
+ * NAME_coset_forward and NAME_coset_inverse (c non-zero). */
+cuzk_status_t cuzk_gpu_ntt_forward(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
+cuzk_status_t cuzk_gpu_ntt_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
+cuzk_status_t cuzk_gpu_ntt_coset_forward(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
+                                         cuzk_gpu_stream_t s);
+cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
+                                         cuzk_gpu_stream_t s);
+
+#endif

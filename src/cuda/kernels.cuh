@@ -1,0 +1,261 @@
+/*
+ * The launchers of one curve's kernels and the table that exports them to C
+ * (gpu_kernels.h). Included once by each curve's translation unit
+ * (bls381.cu, bn254.cu), which instantiates cuzk_gpu_curve_table<Fp, Fr>:
+ * one translation unit per curve keeps each compilation to the templates
+ * that curve needs.
+ */
+#ifndef CUZK_CUDA_KERNELS_CUH
+#define CUZK_CUDA_KERNELS_CUH
+
+#include <cuda_runtime.h>
+
+#include "cuda/ec.cuh"
+#include "cuda/gpu_kernels.h"
+#include "cuda/msm.cuh"
+#include "cuda/ntt.cuh"
+
+namespace cuzk
+{
+
+/* Blocks for `work` items at `threads` a block; kernels are grid-stride,
+ * so the cap only bounds the launch, not what it covers. */
+static inline unsigned grid_for(size_t work, unsigned threads)
+{
+    size_t b = (work + threads - 1) / threads;
+    return (unsigned)(b == 0 ? 1 : b > (1u << 20) ? (1u << 20) : b);
+}
+
+/* ---- arithmetic tests ------------------------------------------------- */
+
+template <class F>
+__global__ void field_batch_kernel(F *r, const F *a, const F *b, size_t n, int op)
+{
+    CUZK_GRID_STRIDE(i, n)
+    {
+        F x = a[i], y = b[i], z;
+        switch (op) {
+        case CUZK_GPU_FOP_MUL: f_mul(z, x, y); break;
+        case CUZK_GPU_FOP_SQR: f_sqr(z, x); break;
+        case CUZK_GPU_FOP_ADD: f_add(z, x, y); break;
+        case CUZK_GPU_FOP_SUB: f_sub(z, x, y); break;
+        case CUZK_GPU_FOP_DBL: f_dbl(z, x); break;
+        default: f_neg(z, x); break;
+        }
+        r[i] = z;
+    }
+}
+
+template <class F>
+__global__ void ec_batch_kernel(xyzz_t<F> *r, const affine_t<F> *p, const affine_t<F> *q, size_t n,
+                                int op)
+{
+    CUZK_GRID_STRIDE(i, n)
+    {
+        xyzz_t<F> x, y;
+        xyzz_from_affine(x, p[i]);
+        if (op != CUZK_GPU_EOP_MADD)
+            xyzz_dbl(x, x);
+        if (op == CUZK_GPU_EOP_ADD) {
+            xyzz_from_affine(y, q[i]);
+            xyzz_dbl(y, y);
+            xyzz_add(x, x, y);
+        } else {
+            xyzz_add_affine(x, x, q[i]);
+        }
+        r[i] = x;
+    }
+}
+
+template <class F>
+int field_batch(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t op,
+                cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    field_batch_kernel<F>
+        <<<grid_for(n, 256), 256, 0, s>>>((F *)r, (const F *)a, (const F *)b, n, (int)op);
+    return cudaGetLastError();
+}
+
+template <class F>
+int ec_batch(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
+             cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    ec_batch_kernel<F><<<grid_for(n, 128), 128, 0, s>>>((xyzz_t<F> *)r, (const affine_t<F> *)p,
+                                                        (const affine_t<F> *)q, n, (int)op);
+    return cudaGetLastError();
+}
+
+/* ---- MSM --------------------------------------------------------------- */
+
+template <class R>
+int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, size_t n, unsigned c,
+               unsigned W, bool mont, cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    msm_digits_kernel<R>
+        <<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars, n, c, W, mont);
+    return cudaGetLastError();
+}
+
+template <class F>
+int msm_buckets(void *buckets, const uint32_t *vals, const uint32_t *start, const uint32_t *end,
+                const void *bases, size_t n, unsigned c, unsigned W, cuzk_gpu_stream_t s)
+{
+    size_t work = (size_t)W << (c - 1);
+    msm_buckets_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
+        (xyzz_t<F> *)buckets, vals, start, end, (const affine_t<F> *)bases, n, c, W);
+    return cudaGetLastError();
+}
+
+template <class F>
+int msm_reduce_segments(void *seg, const void *buckets, unsigned c, unsigned W, unsigned seg_log,
+                        cuzk_gpu_stream_t s)
+{
+    size_t work = ((size_t)W << (c - 1)) >> seg_log;
+    msm_reduce_segments_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
+        (xyzz_t<F> *)seg, (const xyzz_t<F> *)buckets, c, W, seg_log);
+    return cudaGetLastError();
+}
+
+template <class F>
+int msm_reduce_windows(void *win, const void *seg, size_t G, unsigned W, cuzk_gpu_stream_t s)
+{
+    msm_reduce_windows_kernel<F>
+        <<<W, MSM_REDUCE_THREADS, 0, s>>>((xyzz_t<F> *)win, (const xyzz_t<F> *)seg, G);
+    return cudaGetLastError();
+}
+
+template <class F>
+int msm_combine(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s)
+{
+    msm_combine_kernel<F><<<1, 1, 0, s>>>((xyzz_t<F> *)r, (const xyzz_t<F> *)win, c, W);
+    return cudaGetLastError();
+}
+
+/* ---- NTT --------------------------------------------------------------- */
+
+template <class P>
+int ntt_pow_table(void *out, const void *base, uint64_t step, const void *f, size_t count,
+                  cuzk_gpu_stream_t s)
+{
+    if (count == 0)
+        return cudaSuccess;
+    ntt_pow_table_kernel<P><<<grid_for(count, 256), 256, 0, s>>>(
+        (fp_t<P> *)out, (const fp_t<P> *)base, step, (const fp_t<P> *)f, count);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_mul_tables(void *out, const void *lo, const void *hi, unsigned b, size_t count,
+                   cuzk_gpu_stream_t s)
+{
+    if (count == 0)
+        return cudaSuccess;
+    ntt_mul_tables_kernel<P><<<grid_for(count, 256), 256, 0, s>>>(
+        (fp_t<P> *)out, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b, count);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_tws(void *tws, const void *w, unsigned log2n, unsigned m, cuzk_gpu_stream_t s)
+{
+    ntt_tws_kernel<P>
+        <<<grid_for(m, 256), 256, 0, s>>>((fp_t<P> *)tws, (const fp_t<P> *)w, log2n, m);
+    return cudaGetLastError();
+}
+
+template <class P> int ntt_inv(void *r, const void *a, cuzk_gpu_stream_t s)
+{
+    ntt_inv_kernel<P><<<1, 1, 0, s>>>((fp_t<P> *)r, (const fp_t<P> *)a);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_dif_radix(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
+                  bool inverse, cuzk_gpu_stream_t s)
+{
+    size_t groups = (size_t)1 << (log2n - radix);
+    fp_t<P> *x = (fp_t<P> *)a;
+    const fp_t<P> *t = (const fp_t<P> *)tw;
+    if (radix == 3)
+        ntt_dif_radix_kernel<P, 3><<<grid_for(groups, 128), 128, 0, s>>>(x, t, log2n, lh, inverse);
+    else if (radix == 2)
+        ntt_dif_radix_kernel<P, 2><<<grid_for(groups, 256), 256, 0, s>>>(x, t, log2n, lh, inverse);
+    else
+        ntt_dif_radix_kernel<P, 1><<<grid_for(groups, 256), 256, 0, s>>>(x, t, log2n, lh, inverse);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_dif_block(void *a, const void *tws, unsigned log2n, unsigned lm, cuzk_gpu_stream_t s)
+{
+    unsigned m = 1u << lm, threads = m / 2 ? m / 2 : 1;
+    size_t blocks = (size_t)1 << (log2n - lm);
+    ntt_dif_block_kernel<P>
+        <<<(unsigned)blocks, threads, P::N * 4 * m, s>>>((fp_t<P> *)a, (const fp_t<P> *)tws, lm);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
+                cuzk_gpu_stream_t s)
+{
+    ntt_permute_kernel<P><<<grid_for((size_t)1 << log2n, 256), 256, 0, s>>>(
+        (fp_t<P> *)a, log2n, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_scale(void *a, size_t n, const void *lo, const void *hi, unsigned b, cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    ntt_scale_kernel<P><<<grid_for(n, 256), 256, 0, s>>>((fp_t<P> *)a, n, (const fp_t<P> *)lo,
+                                                         (const fp_t<P> *)hi, b);
+    return cudaGetLastError();
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+template <class F> constexpr cuzk_gpu_group_kernels_t group_table(const char *name)
+{
+    return cuzk_gpu_group_kernels_t{
+        name,           sizeof(affine_t<F>),    sizeof(xyzz_t<F>),     ec_batch<F>,
+        msm_buckets<F>, msm_reduce_segments<F>, msm_reduce_windows<F>, msm_combine<F>};
+}
+
+template <class F> constexpr cuzk_gpu_field_kernels_t field_table(const char *name)
+{
+    return cuzk_gpu_field_kernels_t{name, sizeof(F), field_batch<F>};
+}
+
+template <class FP, class FR>
+constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp, const char *fr,
+                                               const char *fp2, const char *g1, const char *g2)
+{
+    return cuzk_gpu_curve_kernels_t{name,
+                                    FR::BITS,
+                                    field_table<fp_t<FP>>(fp),
+                                    field_table<fp_t<FR>>(fr),
+                                    field_table<fp2_t<FP>>(fp2),
+                                    group_table<fp_t<FP>>(g1),
+                                    group_table<fp2_t<FP>>(g2),
+                                    msm_digits<FR>,
+                                    ntt_pow_table<FR>,
+                                    ntt_mul_tables<FR>,
+                                    ntt_tws<FR>,
+                                    ntt_inv<FR>,
+                                    ntt_dif_radix<FR>,
+                                    ntt_dif_block<FR>,
+                                    ntt_permute<FR>,
+                                    ntt_scale<FR>};
+}
+
+} // namespace cuzk
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * GPU MSM, the host side (contracts in gpu_msm.h, kernels in msm.cuh,
+ * design in docs/CUDA.md): the window plan, the workspace, and the phases
+ * queued on one stream with no host synchronisation in between:
+ *   digits → sort (one CUB radix sort per window) → bounds → buckets →
+ *   reduce segments → reduce windows → combine.
+ */
+#include "cuda/gpu_msm.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_kernels.h"
+
+/* Reduction segments: enough (window, segment) threads to fill the device
+ * several times over (2^16: ~500 a multiprocessor on an H200) without
+ * making the segments so short that their offset multiplications
+ * (c doublings each) outweigh their 2·2^s additions. */
+enum { MSM_SEG_THREADS_LOG = 16 };
+
+typedef struct {
+    void *p;
+    size_t cap;
+} gbuf_t;
+
+struct cuzk_gpu_msm {
+    cuzk_gpu_t *g;
+    cuzk_gpu_group_t grp;
+    const cuzk_gpu_curve_kernels_t *curve;
+    const cuzk_gpu_group_kernels_t *k;
+    unsigned window; /* forced c, or 0 */
+    gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, seg, win, sort_tmp;
+    cuzk_gpu_msm_plan_t last;
+    bool timing;
+    cuzk_gpu_event_t ev[4];
+};
+
+static const cuzk_gpu_curve_kernels_t *curve_of(cuzk_gpu_group_t grp)
+{
+    return grp == CUZK_GPU_BLS381_G1 || grp == CUZK_GPU_BLS381_G2 ? &cuzk_gpu_bls381_kernels
+                                                                  : &cuzk_gpu_bn254_kernels;
+}
+
+static const cuzk_gpu_group_kernels_t *group_of(cuzk_gpu_group_t grp)
+{
+    const cuzk_gpu_curve_kernels_t *c = curve_of(grp);
+    return grp == CUZK_GPU_BLS381_G1 || grp == CUZK_GPU_BN254_G1 ? &c->g1 : &c->g2;
+}
+
+size_t cuzk_gpu_affine_bytes(cuzk_gpu_group_t grp)
+{
+    return group_of(grp)->affine_bytes;
+}
+
+size_t cuzk_gpu_xyzz_bytes(cuzk_gpu_group_t grp)
+{
+    return group_of(grp)->xyzz_bytes;
+}
+
+/* The reduction's segment size for W windows of 2^(c-1) buckets. */
+static unsigned seg_log_for(unsigned c, unsigned W)
+{
+    unsigned s = 0;
+    while (s + 1 <= c - 1 &&
+           (((size_t)W << (c - 1)) >> (s + 1)) >= ((size_t)1 << MSM_SEG_THREADS_LOG))
+        s++;
+    return s;
+}
+
+/* Device bytes of a run: pairs in and out (16 bytes a point a window), the
+ * sort's scratch (about the same again for one window), bucket bounds,
+ * buckets, segment and window sums. */
+static size_t plan_bytes(size_t n, unsigned c, unsigned W, unsigned s, size_t xyzz)
+{
+    size_t B = (size_t)1 << (c - 1);
+    return 16 * (size_t)W * n + 16 * n + ((size_t)1 << 24) + 8 * (size_t)W * (B + 1) +
+           xyzz * ((size_t)W * B + (((size_t)W * B) >> s) + W + 1);
+}
+
+void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
+                       size_t mem_budget)
+{
+    assert(plan && window <= CUZK_GPU_MSM_WINDOW_MAX);
+    unsigned bits = curve_of(grp)->fr_bits;
+    size_t xyzz = cuzk_gpu_xyzz_bytes(grp);
+    unsigned best = window;
+    if (!best) {
+        double best_cost = 0;
+        for (unsigned c = 1; c <= 22; c++) {
+            unsigned W = bits / c + 1, s = seg_log_for(c, W);
+            double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
+            if (mem_budget && plan_bytes(n, c, W, s, xyzz) > mem_budget && c > 1)
+                continue;
+            if (!best || cost < best_cost) {
+                best = c;
+                best_cost = cost;
+            }
+        }
+    }
+    plan->window = best;
+    plan->windows = bits / best + 1;
+    plan->seg_log = seg_log_for(best, plan->windows);
+    plan->bytes = plan_bytes(n, best, plan->windows, plan->seg_log, xyzz);
+}
+
+cuzk_status_t cuzk_gpu_msm_new(cuzk_gpu_msm_t **m, cuzk_gpu_t *g, cuzk_gpu_group_t grp)
+{
+    assert(m && g);
+    *m = calloc(1, sizeof(**m));
+    if (!*m)
+        return CUZK_ENOMEM;
+    (*m)->g = g;
+    (*m)->grp = grp;
+    (*m)->curve = curve_of(grp);
+    (*m)->k = group_of(grp);
+    return CUZK_OK;
+}
+
+void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
+{
+    if (!m)
+        return;
+    gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
+                      &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
+    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
+        cuzk_gpu_free(bufs[i]->p);
+    for (int i = 0; i < 4; i++)
+        cuzk_gpu_event_free(m->ev[i]);
+    free(m);
+}
+
+void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window)
+{
+    assert(window <= CUZK_GPU_MSM_WINDOW_MAX);
+    m->window = window;
+}
+
+cuzk_status_t cuzk_gpu_msm_set_timing(cuzk_gpu_msm_t *m, bool on)
+{
+    for (int i = 0; on && i < 4; i++)
+        if (!m->ev[i])
+            CUZK_TRY(cuzk_gpu_event_new(m->g, &m->ev[i], true));
+    m->timing = on;
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[3])
+{
+    assert(m->timing);
+    for (int i = 0; i < 3; i++)
+        CUZK_TRY(cuzk_gpu_event_ms(m->g, &ms[i], m->ev[i], m->ev[i + 1]));
+    return CUZK_OK;
+}
+
+cuzk_gpu_msm_plan_t cuzk_gpu_msm_last_plan(const cuzk_gpu_msm_t *m)
+{
+    return m->last;
+}
+
+/* b holds at least bytes, reallocated (contents lost) when it did not. */
+static cuzk_status_t grow(cuzk_gpu_t *g, gbuf_t *b, size_t bytes)
+{
+    if (b->cap >= bytes)
+        return CUZK_OK;
+    cuzk_gpu_free(b->p);
+    b->p = NULL;
+    b->cap = 0;
+    CUZK_TRY(cuzk_gpu_alloc(g, &b->p, bytes));
+    b->cap = bytes;
+    return CUZK_OK;
+}
+
+static cuzk_status_t mark(cuzk_gpu_msm_t *m, int i, cuzk_gpu_stream_t s)
+{
+    return m->timing ? cuzk_gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                                  const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s)
+{
+    assert(m && d_r && (n == 0 || (d_bases && d_scalars)));
+    cuzk_gpu_t *g = m->g;
+    const cuzk_gpu_group_kernels_t *k = m->k;
+    if (n == 0) {
+        /* Infinity: ZZ = ZZZ = 0 (and X = Y = 0). */
+        CUZK_TRY(mark(m, 0, s));
+        CUZK_TRY(mark(m, 1, s));
+        CUZK_TRY(mark(m, 2, s));
+        CUZK_TRY(cuzk_gpu_memset(g, d_r, 0, k->xyzz_bytes, s));
+        return mark(m, 3, s);
+    }
+    if (n > UINT32_MAX >> 1)
+        return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
+
+    size_t free_b = 0, total_b = 0;
+    CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
+    cuzk_gpu_msm_plan_t plan;
+    cuzk_gpu_msm_plan(&plan, m->grp, n, m->window, free_b / 10 * 9);
+    unsigned c = plan.window, W = plan.windows, sl = plan.seg_log;
+    size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
+    m->last = plan;
+
+    size_t sort_bytes = 0;
+    GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(&sort_bytes, n, c));
+    size_t pairs = (size_t)W * n * sizeof(uint32_t);
+    CUZK_TRY(grow(g, &m->keys_in, pairs));
+    CUZK_TRY(grow(g, &m->vals_in, pairs));
+    CUZK_TRY(grow(g, &m->keys_out, pairs));
+    CUZK_TRY(grow(g, &m->vals_out, pairs));
+    CUZK_TRY(grow(g, &m->sort_tmp, sort_bytes));
+    CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
+    CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
+    CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * k->xyzz_bytes));
+    CUZK_TRY(grow(g, &m->seg, (size_t)W * G * k->xyzz_bytes));
+    CUZK_TRY(grow(g, &m->win, (size_t)W * k->xyzz_bytes));
+    uint32_t *ki = m->keys_in.p, *vi = m->vals_in.p, *ko = m->keys_out.p, *vo = m->vals_out.p;
+
+    CUZK_TRY(mark(m, 0, s));
+    /* digits → sort → bounds */
+    GPU_TRY(g, m->curve->msm_digits(ki, vi, d_scalars, n, c, W, mont, s));
+    for (unsigned w = 0; w < W; w++) {
+        size_t o = (size_t)w * n;
+        GPU_TRY(g, cuzk_gpu_sort_pairs(m->sort_tmp.p, sort_bytes, ki + o, ko + o, vi + o, vo + o, n,
+                                       c, s));
+    }
+    CUZK_TRY(cuzk_gpu_memset(g, m->start.p, 0, (size_t)W * K * sizeof(uint32_t), s));
+    CUZK_TRY(cuzk_gpu_memset(g, m->end.p, 0, (size_t)W * K * sizeof(uint32_t), s));
+    GPU_TRY(g, cuzk_gpu_msm_bounds(m->start.p, m->end.p, ko, n, K, W, s));
+    CUZK_TRY(mark(m, 1, s));
+    /* buckets */
+    GPU_TRY(g, k->msm_buckets(m->buckets.p, vo, m->start.p, m->end.p, d_bases, n, c, W, s));
+    CUZK_TRY(mark(m, 2, s));
+    /* reduce */
+    GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));
+    GPU_TRY(g, k->msm_reduce_windows(m->win.p, m->seg.p, G, W, s));
+    GPU_TRY(g, k->msm_combine(d_r, m->win.p, c, W, s));
+    return mark(m, 3, s);
+}
+
+cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,
+                           size_t n, bool mont, cuzk_gpu_stream_t s)
+{
+    cuzk_gpu_t *g = m->g;
+    void *d_r = NULL;
+    cuzk_status_t st;
+    CUZK_TRY(cuzk_gpu_alloc(g, &d_r, m->k->xyzz_bytes));
+    CUZK_GOTO(cuzk_gpu_msm_launch(m, d_r, d_bases, d_scalars, n, mont, s), st, out);
+    CUZK_GOTO(cuzk_gpu_download(g, r, d_r, m->k->xyzz_bytes, s), st, out);
+    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
+out:
+    cuzk_gpu_free(d_r);
+    return st;
+}

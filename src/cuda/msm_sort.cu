@@ -1,0 +1,57 @@
+/*
+ * The MSM phases that do not depend on the curve (gpu_kernels.h): sorting
+ * the (bucket, point) pairs of a window with CUB's radix sort, which ships
+ * with the toolkit, and finding each bucket's run in the sorted keys. One
+ * translation unit for both curves, so that CUB's templates are compiled
+ * once.
+ */
+#include <cub/device/device_radix_sort.cuh>
+
+#include "cuda/gpu_kernels.h"
+
+extern "C" int cuzk_gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits)
+{
+    *bytes = 0;
+    return cub::DeviceRadixSort::SortPairs(nullptr, *bytes, (const uint32_t *)nullptr,
+                                           (uint32_t *)nullptr, (const uint32_t *)nullptr,
+                                           (uint32_t *)nullptr, n, 0, (int)bits);
+}
+
+extern "C" int cuzk_gpu_sort_pairs(void *scratch, size_t scratch_bytes, const uint32_t *keys_in,
+                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                   size_t n, unsigned bits, cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    size_t bytes = scratch_bytes;
+    return cub::DeviceRadixSort::SortPairs(scratch, bytes, keys_in, keys_out, vals_in, vals_out, n,
+                                           0, (int)bits, s);
+}
+
+/* A run starts where the key differs from its left neighbour (or at 0) and
+ * ends where it differs from its right one (or at n). */
+__global__ void msm_bounds_kernel(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n,
+                                  size_t K, unsigned W)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < n * W;
+         t += (size_t)gridDim.x * blockDim.x) {
+        size_t w = t / n, j = t % n;
+        uint32_t k = keys[t];
+        if (j == 0 || keys[t - 1] != k)
+            start[w * K + k] = (uint32_t)j;
+        if (j == n - 1 || keys[t + 1] != k)
+            end[w * K + k] = (uint32_t)j + 1;
+    }
+}
+
+extern "C" int cuzk_gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n,
+                                   size_t K, unsigned W, cuzk_gpu_stream_t s)
+{
+    size_t work = n * W;
+    if (work == 0)
+        return cudaSuccess;
+    size_t blocks = (work + 255) / 256;
+    msm_bounds_kernel<<<(unsigned)(blocks > (1u << 20) ? (1u << 20) : blocks), 256, 0, s>>>(
+        start, end, keys, n, K, W);
+    return cudaGetLastError();
+}

@@ -1,0 +1,185 @@
+/*
+ * GPU NTT, the host side (contracts in gpu_ntt.h, kernels in ntt.cuh): the
+ * domain's tables and the sequence of passes of each transform.
+ *
+ * A dif transform of 2^log2n elements is ceil((log2n - B)/3) radix-8 (or
+ * smaller) passes over the wide stages, then one block pass over the last B
+ * stages (B = min(log2n, NTT_BLOCK_LOG)); natural-order results add one
+ * permutation pass, which also applies 1/n and the coset powers.
+ */
+#include "cuda/gpu_ntt.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_kernels.h"
+
+/* Block stages: 2^10 elements of 32 bytes, 32 KiB of shared memory and 512
+ * threads a block, the most one block takes without opting in to more. */
+enum { NTT_BLOCK_LOG = 10 };
+/* Coset powers: c^k = lo[k mod 2^POW_LOG]·hi[k >> POW_LOG]. */
+enum { NTT_POW_LOG = 10 };
+enum { FR_BYTES = 32 };
+
+/* Slots of the constants buffer. */
+enum { K_OMEGA, K_OMEGA_INV, K_N_INV, K_ONE, K_C, K_C_INV, K_COUNT };
+
+struct cuzk_gpu_ntt_domain {
+    cuzk_gpu_t *g;
+    const cuzk_gpu_curve_kernels_t *k;
+    unsigned log2n, lm, pb;
+    size_t n;
+    unsigned char *consts; /* K_COUNT elements */
+    void *tw;              /* n/2 + 1 */
+    void *tws, *tws_inv;   /* 2^lm each */
+    void *lo, *hi;         /* 2^pb and n >> pb + 1 */
+};
+
+static void *slot(const cuzk_gpu_ntt_domain_t *d, int i)
+{
+    return d->consts + (size_t)i * FR_BYTES;
+}
+
+void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d)
+{
+    if (!d)
+        return;
+    cuzk_gpu_free(d->consts);
+    cuzk_gpu_free(d->tw);
+    cuzk_gpu_free(d->tws);
+    cuzk_gpu_free(d->tws_inv);
+    cuzk_gpu_free(d->lo);
+    cuzk_gpu_free(d->hi);
+    free(d);
+}
+
+/* The Montgomery form of 1 is what the field's one() says; rather than
+ * export it, derive it on the device as ω·ω^-1. */
+static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
+                                  const void *omega_inv, const void *n_inv, cuzk_gpu_stream_t s)
+{
+    cuzk_gpu_t *g = d->g;
+    const cuzk_gpu_curve_kernels_t *k = d->k;
+    size_t n = d->n, half = n / 2, L = (size_t)1 << d->pb;
+    CUZK_TRY(cuzk_gpu_alloc(g, (void **)&d->consts, K_COUNT * FR_BYTES));
+    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA), omega, FR_BYTES, s));
+    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA_INV), omega_inv, FR_BYTES, s));
+    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_N_INV), n_inv, FR_BYTES, s));
+    /* one = ω^0·1: a table of one entry with f = ω·ω^-1 needs the product
+     * first; pow_table with count 1 gives f·base^0 = f. */
+    GPU_TRY(g, k->fr.batch(slot(d, K_ONE), slot(d, K_OMEGA), slot(d, K_OMEGA_INV), 1,
+                           CUZK_GPU_FOP_MUL, s));
+    CUZK_TRY(cuzk_gpu_alloc(g, &d->lo, L * FR_BYTES));
+    CUZK_TRY(cuzk_gpu_alloc(g, &d->hi, ((n >> d->pb) + 1) * FR_BYTES));
+    if (n == 1)
+        return CUZK_OK;
+    size_t m = (size_t)1 << d->lm;
+    CUZK_TRY(cuzk_gpu_alloc(g, &d->tw, (half + 1) * FR_BYTES));
+    CUZK_TRY(cuzk_gpu_alloc(g, &d->tws, m * FR_BYTES));
+    CUZK_TRY(cuzk_gpu_alloc(g, &d->tws_inv, m * FR_BYTES));
+    /* tw[j] = ω^j = ω^(j mod L)·ω^(L·(j >> pb)), j <= n/2 */
+    size_t nhi = (half >> d->pb) + 1;
+    GPU_TRY(g, k->ntt_pow_table(d->lo, slot(d, K_OMEGA), 1, slot(d, K_ONE), L, s));
+    GPU_TRY(g, k->ntt_pow_table(d->hi, slot(d, K_OMEGA), L, slot(d, K_ONE), nhi, s));
+    GPU_TRY(g, k->ntt_mul_tables(d->tw, d->lo, d->hi, d->pb, half + 1, s));
+    GPU_TRY(g, k->ntt_tws(d->tws, slot(d, K_OMEGA), d->log2n, (unsigned)m, s));
+    GPU_TRY(g, k->ntt_tws(d->tws_inv, slot(d, K_OMEGA_INV), d->log2n, (unsigned)m, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
+                                      cuzk_gpu_curve_t curve, unsigned log2n, const void *omega,
+                                      const void *omega_inv, const void *n_inv, cuzk_gpu_stream_t s)
+{
+    assert(d && g && omega && omega_inv && n_inv);
+    *d = NULL;
+    if (log2n > 32)
+        return CUZK_EINVAL;
+    cuzk_gpu_ntt_domain_t *dom = calloc(1, sizeof(*dom));
+    if (!dom)
+        return CUZK_ENOMEM;
+    dom->g = g;
+    dom->k = curve == CUZK_GPU_BLS381 ? &cuzk_gpu_bls381_kernels : &cuzk_gpu_bn254_kernels;
+    dom->log2n = log2n;
+    dom->n = (size_t)1 << log2n;
+    dom->lm = log2n < NTT_BLOCK_LOG ? log2n : NTT_BLOCK_LOG;
+    dom->pb = log2n < NTT_POW_LOG ? log2n : NTT_POW_LOG;
+    cuzk_status_t st = domain_build(dom, omega, omega_inv, n_inv, s);
+    if (st != CUZK_OK) {
+        cuzk_gpu_ntt_domain_free(dom);
+        return st;
+    }
+    *d = dom;
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
+                               cuzk_gpu_stream_t s)
+{
+    if (d->log2n == 0)
+        return CUZK_OK;
+    bool inv = dir == CUZK_NTT_INVERSE;
+    const cuzk_gpu_curve_kernels_t *k = d->k;
+    /* Wide stages lh = log2n - 1 .. lm, up to three a pass. */
+    for (int lh = (int)d->log2n - 1; lh >= (int)d->lm;) {
+        unsigned r = (unsigned)(lh - (int)d->lm + 1);
+        r = r > 3 ? 3 : r;
+        GPU_TRY(d->g, k->ntt_dif_radix(a, d->tw, d->log2n, (unsigned)lh, r, inv, s));
+        lh -= (int)r;
+    }
+    GPU_TRY(d->g, k->ntt_dif_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_bit_reverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+{
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, NULL, 0, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_forward(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, s));
+    return cuzk_gpu_ntt_bit_reverse(d, a, s);
+}
+
+cuzk_status_t cuzk_gpu_ntt_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, slot(d, K_N_INV), 0, s));
+    return CUZK_OK;
+}
+
+/* lo[l] = base^l, hi[q] = f·base^(q·2^pb): the powers of base times f. */
+static cuzk_status_t powers(cuzk_gpu_ntt_domain_t *d, int base, int f, cuzk_gpu_stream_t s)
+{
+    const cuzk_gpu_curve_kernels_t *k = d->k;
+    size_t L = (size_t)1 << d->pb;
+    GPU_TRY(d->g, k->ntt_pow_table(d->lo, slot(d, base), 1, slot(d, K_ONE), L, s));
+    GPU_TRY(d->g, k->ntt_pow_table(d->hi, slot(d, base), L, slot(d, f), d->n >> d->pb, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_coset_forward(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
+                                         cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    CUZK_TRY(powers(d, K_C, K_ONE, s));
+    GPU_TRY(d->g, d->k->ntt_scale(a, d->n, d->lo, d->hi, d->pb, s));
+    return cuzk_gpu_ntt_forward(d, a, s);
+}
+
+cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
+                                         cuzk_gpu_stream_t s)
+{
+    /* After dif, position p holds n·coefficient rev(p); the permutation
+     * brings it to rev(p) and scales position i by c^-i/n. */
+    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    GPU_TRY(d->g, d->k->ntt_inv(slot(d, K_C_INV), slot(d, K_C), s));
+    CUZK_TRY(powers(d, K_C_INV, K_N_INV, s));
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
+    return CUZK_OK;
+}

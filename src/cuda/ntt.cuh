@@ -1,0 +1,258 @@
+/*
+ * Radix-2 NTT over Fr on the device: the kernels. The twin of
+ * src/ntt/ntt_tmpl_impl.h, with the same layout and the same tables:
+ *  - dif runs stages of half-span h = n/2, n/4, .., 1 (natural in,
+ *    bit-reversed out), butterflies x' = x + y, y' = (x - y)·ω^(j·n/2h);
+ *  - tw[e] = ω^e for e <= n/2; the inverse direction uses ω^-e = -tw[n/2 - e]
+ *    and folds the sign into the butterfly, y' = (y - x)·tw[n/2 - e];
+ *  - tws[h + j] = ω^(j·n/2h), tws_inv[h + j] = ω^-(j·n/2h) for the stages
+ *    with h < m, which run inside one block of m = 2^B elements.
+ * Wide stages (h >= m) run R = 1..3 at a time: a thread loads 2^R elements
+ * spaced h_min apart and takes them through R stages in registers (radix
+ * 2^R), so 3 stages cost one pass over memory. Host side: ntt.c.
+ */
+#ifndef CUZK_CUDA_NTT_CUH
+#define CUZK_CUDA_NTT_CUH
+
+#include "cuda/fields.cuh"
+#include "cuda/load.cuh"
+
+namespace cuzk
+{
+
+#define CUZK_GRID_STRIDE(i, count)                                                                 \
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (count);                    \
+         i += (size_t)gridDim.x * blockDim.x)
+
+/* out[i] = *f·(*base)^(i·step), i < count. */
+template <class P>
+__global__ void ntt_pow_table_kernel(fp_t<P> *out, const fp_t<P> *base, uint64_t step,
+                                     const fp_t<P> *f, size_t count)
+{
+    const fp_t<P> b = *base, m = *f;
+    CUZK_GRID_STRIDE(i, count)
+    {
+        fp_t<P> x;
+        f_pow_u64<P>(x, b, (uint64_t)i * step);
+        f_mul<P>(x, x, m);
+        out[i] = x;
+    }
+}
+
+/* out[i] = lo[i mod 2^b]·hi[i >> b], i < count. */
+template <class P>
+__global__ void ntt_mul_tables_kernel(fp_t<P> *out, const fp_t<P> *lo, const fp_t<P> *hi,
+                                      unsigned b, size_t count)
+{
+    CUZK_GRID_STRIDE(i, count)
+    {
+        fp_t<P> x, y;
+        ld_vec(x, &lo[i & (((size_t)1 << b) - 1)]);
+        ld_vec(y, &hi[i >> b]);
+        f_mul<P>(x, x, y);
+        st_vec(&out[i], x);
+    }
+}
+
+/* tws[k] = (*w)^(j·n/2h) for k = h + j in [1, m), h the top power of two
+ * of k; tws[0] = 1 (never read). */
+template <class P>
+__global__ void ntt_tws_kernel(fp_t<P> *tws, const fp_t<P> *wp, unsigned log2n, unsigned m)
+{
+    const fp_t<P> w = *wp;
+    CUZK_GRID_STRIDE(k, m)
+    {
+        fp_t<P> x;
+        if (k == 0) {
+            f_set_one<P>(x);
+        } else {
+            unsigned lh = 31 - __clz((unsigned)k);
+            uint64_t j = k - ((size_t)1 << lh);
+            f_pow_u64<P>(x, w, j << (log2n - 1 - lh));
+        }
+        tws[k] = x;
+    }
+}
+
+/* *r = (*ap)^(p - 2) = 1/(*ap) (0 stays 0): one thread, Fermat. */
+template <class P> __global__ void ntt_inv_kernel(fp_t<P> *r, const fp_t<P> *ap)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    const fp_t<P> a = *ap;
+    uint32_t e[P::N];
+    uint64_t borrow = 2;
+    for (int i = 0; i < P::N; i++) {
+        uint64_t d = (uint64_t)P::mod(i) - borrow;
+        e[i] = (uint32_t)d;
+        borrow = d >> 63;
+    }
+    fp_t<P> acc;
+    f_set_one<P>(acc);
+    for (int i = P::N * 32 - 1; i >= 0; i--) {
+        f_sqr<P>(acc, acc);
+        if ((e[i / 32] >> (i % 32)) & 1)
+            f_mul<P>(acc, acc, a);
+    }
+    *r = acc;
+}
+
+/*
+ * R consecutive wide dif stages, from half-span 2^lh down to 2^(lh - R + 1)
+ * = h_min. Group g of 2^R elements: j = g mod h_min in the block of 2^(lh+1)
+ * elements number g / h_min; element t sits at block + j + t·h_min. In the
+ * stage of half-span h = h_min·2^q, element t (bit q clear) pairs with
+ * t + 2^q at twiddle exponent e = (j + (t mod 2^q)·h_min)·n/2h.
+ */
+template <class P, int R>
+__global__ void ntt_dif_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh,
+                                     bool inverse)
+{
+    const size_t half = (size_t)1 << (log2n - 1);
+    const unsigned lmin = lh - (R - 1);
+    const size_t hmin = (size_t)1 << lmin;
+    CUZK_GRID_STRIDE(g, (size_t)1 << (log2n - R))
+    {
+        size_t j = g & (hmin - 1);
+        fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
+        fp_t<P> x[1 << R];
+#pragma unroll
+        for (int t = 0; t < (1 << R); t++)
+            ld_vec(x[t], base + t * hmin);
+#pragma unroll
+        for (int q = R - 1; q >= 0; q--) {
+            const unsigned shift = log2n - 1 - (lmin + q); /* log2(n/2h) */
+#pragma unroll
+            for (int t = 0; t < (1 << R); t++) {
+                if (t & (1 << q))
+                    continue;
+                size_t e = (j + (size_t)(t & ((1 << q) - 1)) * hmin) << shift;
+                fp_t<P> u = x[t], v = x[t + (1 << q)], w, d;
+                f_add<P>(x[t], u, v);
+                if (inverse) {
+                    ld_vec(w, &tw[half - e]);
+                    f_sub<P>(d, v, u);
+                } else {
+                    ld_vec(w, &tw[e]);
+                    f_sub<P>(d, u, v);
+                }
+                f_mul<P>(x[t + (1 << q)], d, w);
+            }
+        }
+#pragma unroll
+        for (int t = 0; t < (1 << R); t++)
+            st_vec(base + t * hmin, x[t]);
+    }
+}
+
+/*
+ * Every stage with h < m inside each block of m = 2^lm elements (m <= 1024,
+ * m/2 threads a block, one butterfly each per stage). Shared memory holds
+ * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
+ * consecutive elements hit 32 different banks.
+ */
+template <class P>
+__global__ void __launch_bounds__(512)
+    ntt_dif_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
+{
+    extern __shared__ uint32_t sh[];
+    const unsigned m = 1u << lm, tid = threadIdx.x;
+    fp_t<P> *blk = a + (size_t)blockIdx.x * m;
+    for (unsigned i = tid; i < m; i += blockDim.x) {
+        fp_t<P> x;
+        ld_vec(x, &blk[i]);
+#pragma unroll
+        for (int l = 0; l < P::N; l++)
+            sh[l * m + i] = x.l[l];
+    }
+    __syncthreads();
+    for (unsigned lh = lm; lh-- > 0;) {
+        const unsigned h = 1u << lh;
+        for (unsigned t = tid; t < m / 2; t += blockDim.x) {
+            unsigned j = t & (h - 1), xi = ((t >> lh) << (lh + 1)) + j, yi = xi + h;
+            fp_t<P> u, v, w;
+#pragma unroll
+            for (int l = 0; l < P::N; l++) {
+                u.l[l] = sh[l * m + xi];
+                v.l[l] = sh[l * m + yi];
+            }
+            ld_vec(w, &tws[h + j]);
+            fp_t<P> s, d;
+            f_add<P>(s, u, v);
+            f_sub<P>(d, u, v);
+            f_mul<P>(d, d, w);
+#pragma unroll
+            for (int l = 0; l < P::N; l++) {
+                sh[l * m + xi] = s.l[l];
+                sh[l * m + yi] = d.l[l];
+            }
+        }
+        __syncthreads();
+    }
+    for (unsigned i = tid; i < m; i += blockDim.x) {
+        fp_t<P> x;
+#pragma unroll
+        for (int l = 0; l < P::N; l++)
+            x.l[l] = sh[l * m + i];
+        st_vec(&blk[i], x);
+    }
+}
+
+/* The scale of position k: lo[k mod 2^b]·hi[k >> b] (lo non-NULL), hi[0]
+ * (lo NULL, hi non-NULL) or none. */
+template <class P>
+__device__ __forceinline__ void ntt_scale_(fp_t<P> &x, size_t k, const fp_t<P> *lo,
+                                           const fp_t<P> *hi, unsigned b)
+{
+    if (!hi)
+        return;
+    fp_t<P> s;
+    ld_vec(s, &hi[lo ? k >> b : 0]);
+    if (lo) {
+        fp_t<P> t;
+        ld_vec(t, &lo[k & (((size_t)1 << b) - 1)]);
+        f_mul<P>(s, s, t);
+    }
+    f_mul<P>(x, x, s);
+}
+
+/* a_i ↔ a_rev(i), then a_i times the scale of i (after the swap). */
+template <class P>
+__global__ void ntt_permute_kernel(fp_t<P> *a, unsigned log2n, const fp_t<P> *lo, const fp_t<P> *hi,
+                                   unsigned b)
+{
+    CUZK_GRID_STRIDE(i, (size_t)1 << log2n)
+    {
+        size_t r = log2n ? __brevll((unsigned long long)i) >> (64 - log2n) : 0;
+        if (r < i)
+            continue;
+        fp_t<P> x, y;
+        ld_vec(x, &a[i]);
+        ld_vec(y, &a[r]);
+        ntt_scale_<P>(y, i, lo, hi, b);
+        st_vec(&a[i], y);
+        if (r != i) {
+            ntt_scale_<P>(x, r, lo, hi, b);
+            st_vec(&a[r], x);
+        }
+    }
+}
+
+/* a_i times the scale of i, natural order (the coset shift before a forward
+ * transform). */
+template <class P>
+__global__ void ntt_scale_kernel(fp_t<P> *a, size_t n, const fp_t<P> *lo, const fp_t<P> *hi,
+                                 unsigned b)
+{
+    CUZK_GRID_STRIDE(i, n)
+    {
+        fp_t<P> x;
+        ld_vec(x, &a[i]);
+        ntt_scale_<P>(x, i, lo, hi, b);
+        st_vec(&a[i], x);
+    }
+}
+
+} // namespace cuzk
+
+#endif

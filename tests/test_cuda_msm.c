@@ -1,0 +1,364 @@
+/*
+ * GPU curve arithmetic and MSM (src/cuda/ec.cuh, msm.cuh, msm.c) against the
+ * CPU (src/ec, src/msm), for G1 and G2 of both curves:
+ *  - mixed and XYZZ additions and doublings on random points, with the
+ *    cases p = q, p = -q, q = 2p and infinity on either side;
+ *  - MSMs of sizes 0, 1, 2, 3, non-powers of two up to 6000, with scalars
+ *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
+ *    the model's window and forced windows 1 .. 16, Montgomery and
+ *    canonical scalars.
+ * Skips, saying why, when CUDA is not built or no GPU is present.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#ifdef CUZK_HAVE_CUDA
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_kernels.h"
+#include "cuda/gpu_msm.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
+
+static cuzk_gpu_t gpu;
+static bool have_gpu;
+
+/* One group as the test sees it: the GPU side, and the CPU operations
+ * behind void pointers (GROUP_WRAP writes them for each group). */
+typedef struct {
+    cuzk_gpu_group_t grp;
+    const cuzk_gpu_group_kernels_t *k;
+    size_t affine, xyzz, jac;
+    /* n random points of the group (a random walk, one inversion). */
+    void (*points)(void *out, size_t n);
+    void (*neg)(void *r, const void *p);
+    void (*dbl)(void *r, const void *p); /* affine 2p */
+    /* r (XYZZ) = the CPU's answer to cuzk_gpu_eop_t op on affine p, q. */
+    void (*eop)(int op, void *r, const void *p, const void *q);
+    bool (*xyzz_equal)(const void *a, const void *b);
+    /* r (Jacobian) = Σ k_i·P_i on the CPU. */
+    cuzk_status_t (*msm)(void *r, const void *bases, const void *scalars, size_t n);
+    /* Whether the GPU's XYZZ r is the CPU's Jacobian want. */
+    bool (*msm_equal)(const void *r, const void *want);
+    void (*scalar_random)(void *k);
+    void (*scalar_special)(void *k, unsigned which); /* 0, 1, r - 1 */
+    void (*to_canonical)(uint64_t out[4], const void *k);
+} group_t;
+
+#define GROUP_WRAP(G, FR)                                                                          \
+    static void G##_points_(void *out, size_t n)                                                   \
+    {                                                                                              \
+        G##_jac_t step[4], acc, *walk = malloc((n ? n : 1) * sizeof(G##_jac_t));                   \
+        G##_affine_t g;                                                                            \
+        assert_non_null(walk);                                                                     \
+        G##_generator(&g);                                                                         \
+        for (int s = 0; s < 4; s++) {                                                              \
+            uint64_t k[4];                                                                         \
+            for (int l = 0; l < 4; l++)                                                            \
+                k[l] = cuzk_rng_next(&test_rng);                                                   \
+            G##_jac_from_affine(&step[s], &g);                                                     \
+            G##_jac_mul_vartime(&step[s], &step[s], k);                                            \
+        }                                                                                          \
+        acc = step[0];                                                                             \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            G##_jac_add_vartime(&acc, &acc, &step[cuzk_rng_next(&test_rng) & 3]);                  \
+            walk[i] = acc;                                                                         \
+        }                                                                                          \
+        G##_jacs_to_affine_vartime(out, walk, n);                                                  \
+        free(walk);                                                                                \
+    }                                                                                              \
+    static void G##_neg_(void *r, const void *p)                                                   \
+    {                                                                                              \
+        G##_affine_neg(r, p);                                                                      \
+    }                                                                                              \
+    static void G##_dbl_(void *r, const void *p)                                                   \
+    {                                                                                              \
+        G##_jac_t j;                                                                               \
+        G##_jac_from_affine(&j, p);                                                                \
+        G##_jac_dbl(&j, &j);                                                                       \
+        G##_jac_to_affine(r, &j);                                                                  \
+    }                                                                                              \
+    static void G##_eop_(int op, void *r, const void *p, const void *q)                            \
+    {                                                                                              \
+        G##_xyzz_t x, y;                                                                           \
+        G##_xyzz_from_affine(&x, p);                                                               \
+        if (op != CUZK_GPU_EOP_MADD)                                                               \
+            G##_xyzz_dbl(&x, &x);                                                                  \
+        if (op == CUZK_GPU_EOP_ADD) {                                                              \
+            G##_xyzz_from_affine(&y, q);                                                           \
+            G##_xyzz_dbl(&y, &y);                                                                  \
+            G##_xyzz_add_vartime(&x, &x, &y);                                                      \
+        } else {                                                                                   \
+            G##_xyzz_add_affine_vartime(&x, &x, q);                                                \
+        }                                                                                          \
+        *(G##_xyzz_t *)r = x;                                                                      \
+    }                                                                                              \
+    static bool G##_xyzz_equal_(const void *a, const void *b)                                      \
+    {                                                                                              \
+        return G##_xyzz_equal(a, b);                                                               \
+    }                                                                                              \
+    static cuzk_status_t G##_msm_(void *r, const void *bases, const void *scalars, size_t n)       \
+    {                                                                                              \
+        return G##_msm_vartime(r, bases, scalars, n, NULL);                                        \
+    }                                                                                              \
+    static bool G##_msm_equal_(const void *r, const void *want)                                    \
+    {                                                                                              \
+        G##_affine_t a;                                                                            \
+        G##_xyzz_to_affine(&a, r);                                                                 \
+        return G##_jac_equal_affine(want, &a);                                                     \
+    }                                                                                              \
+    static void G##_scalar_random_(void *k)                                                        \
+    {                                                                                              \
+        assert_int_equal(FR##_random(k, &test_rng), CUZK_OK);                                      \
+    }                                                                                              \
+    static void G##_scalar_special_(void *k, unsigned which)                                       \
+    {                                                                                              \
+        if (which == 0) {                                                                          \
+            FR##_set_zero(k);                                                                      \
+        } else {                                                                                   \
+            FR##_set_one(k);                                                                       \
+            if (which == 2)                                                                        \
+                FR##_neg(k, k);                                                                    \
+        }                                                                                          \
+    }                                                                                              \
+    static void G##_to_canonical_(uint64_t out[4], const void *k)                                  \
+    {                                                                                              \
+        FR##_to_canonical(out, k);                                                                 \
+    }
+
+GROUP_WRAP(bls381_g1, bls381_fr)
+GROUP_WRAP(bls381_g2, bls381_fr)
+GROUP_WRAP(bn254_g1, bn254_fr)
+GROUP_WRAP(bn254_g2, bn254_fr)
+
+#define GROUP_ENTRY(G, GRP, curve, member)                                                         \
+    {                                                                                              \
+        GRP, &cuzk_gpu_##curve##_kernels.member, sizeof(G##_affine_t), sizeof(G##_xyzz_t),         \
+            sizeof(G##_jac_t), G##_points_, G##_neg_, G##_dbl_, G##_eop_, G##_xyzz_equal_,         \
+            G##_msm_, G##_msm_equal_, G##_scalar_random_, G##_scalar_special_, G##_to_canonical_   \
+    }
+
+static const group_t groups[] = {
+    GROUP_ENTRY(bls381_g1, CUZK_GPU_BLS381_G1, bls381, g1),
+    GROUP_ENTRY(bls381_g2, CUZK_GPU_BLS381_G2, bls381, g2),
+    GROUP_ENTRY(bn254_g1, CUZK_GPU_BN254_G1, bn254, g1),
+    GROUP_ENTRY(bn254_g2, CUZK_GPU_BN254_G2, bn254, g2),
+};
+enum { NGROUPS = sizeof(groups) / sizeof(groups[0]) };
+
+static int setup(void **state)
+{
+    (void)state;
+    return cuzk_gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
+}
+
+#define REQUIRE_GPU()                                                                              \
+    do {                                                                                           \
+        if (!have_gpu) {                                                                           \
+            print_message("no GPU (%s): skipped\n", gpu.err);                                      \
+            skip();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define GPU_OK(call)                                                                               \
+    do {                                                                                           \
+        cuzk_status_t st_ = (call);                                                                \
+        if (st_ != CUZK_OK)                                                                        \
+            fail_msg("%s: %s", #call, gpu.err);                                                    \
+    } while (0)
+
+/* A device copy of n elements of `bytes` each. */
+static void *to_device(const void *host, size_t bytes)
+{
+    void *d = NULL;
+    GPU_OK(cuzk_gpu_alloc(&gpu, &d, bytes));
+    GPU_OK(cuzk_gpu_upload(&gpu, d, host, bytes, NULL));
+    return d;
+}
+
+/* ---- point operations --------------------------------------------------- */
+
+static void test_points(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    for (int gi = 0; gi < NGROUPS; gi++) {
+        const group_t *G = &groups[gi];
+        size_t n = 600 + (size_t)(cuzk_rng_next(&test_rng) % 400);
+        unsigned char *p = calloc(n, G->affine), *q = calloc(n, G->affine);
+        unsigned char *want = malloc(n * G->xyzz), *got = malloc(n * G->xyzz);
+        assert_non_null(p && q && want && got);
+        G->points(p, n);
+        G->points(q, n);
+        /* The special cases, each a few times: q = p, q = -p, q = 2p, either
+         * at infinity (calloc left it zero: skip writing those). */
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *pi = p + i * G->affine, *qi = q + i * G->affine;
+            switch (cuzk_rng_next(&test_rng) % 10) {
+            case 0: memcpy(qi, pi, G->affine); break;
+            case 1: G->neg(qi, pi); break;
+            case 2: G->dbl(qi, pi); break;
+            case 3: memset(pi, 0, G->affine); break;
+            case 4: memset(qi, 0, G->affine); break;
+            default: break;
+            }
+        }
+        void *dp = to_device(p, n * G->affine), *dq = to_device(q, n * G->affine), *dr = NULL;
+        GPU_OK(cuzk_gpu_alloc(&gpu, &dr, n * G->xyzz));
+        for (int op = 0; op < CUZK_GPU_EOP_COUNT; op++) {
+            GPU_OK(cuzk_gpu_memset(&gpu, dr, 0xa5, n * G->xyzz, NULL));
+            GPU_OK(cuzk_gpu_status(&gpu, G->k->ec_batch(dr, dp, dq, n, op, NULL), "ec_batch",
+                                   __FILE__, __LINE__));
+            GPU_OK(cuzk_gpu_download(&gpu, got, dr, n * G->xyzz, NULL));
+            GPU_OK(cuzk_gpu_sync(&gpu));
+            for (size_t i = 0; i < n; i++) {
+                G->eop(op, want + i * G->xyzz, p + i * G->affine, q + i * G->affine);
+                if (!G->xyzz_equal(want + i * G->xyzz, got + i * G->xyzz))
+                    fail_msg("%s op %d: point %zu differs", G->k->name, op, i);
+            }
+        }
+        cuzk_gpu_free(dp);
+        cuzk_gpu_free(dq);
+        cuzk_gpu_free(dr);
+        free(p);
+        free(q);
+        free(want);
+        free(got);
+    }
+}
+
+/* ---- MSM ------------------------------------------------------------------ */
+
+/* One GPU MSM of (bases, scalars) with the given window (0: the model's),
+ * checked against the CPU's answer want. */
+static void check_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+                      const void *scalars, size_t n, bool mont, unsigned window)
+{
+    void *db = to_device(bases, n * G->affine);
+    void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES);
+    unsigned char got[4 * 2 * 48];
+    assert_true(G->xyzz <= sizeof(got));
+    cuzk_gpu_msm_set_window(m, window);
+    GPU_OK(cuzk_gpu_msm(m, got, db, ds, n, mont, NULL));
+    cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
+    if (!G->msm_equal(got, want))
+        fail_msg("%s: n = %zu, window %u (asked %u), %s scalars: wrong sum", G->k->name, n,
+                 n ? plan.window : 0, window, mont ? "Montgomery" : "canonical");
+    cuzk_gpu_free(db);
+    cuzk_gpu_free(ds);
+}
+
+static void test_msm(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    static const size_t fixed[] = {0, 1, 2, 3, 7, 64, 100, 1000};
+    enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+    for (int gi = 0; gi < NGROUPS; gi++) {
+        const group_t *G = &groups[gi];
+        cuzk_gpu_msm_t *m = NULL;
+        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        for (int iter = 0; iter < test_iters(NFIXED + 4); iter++) {
+            size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(cuzk_rng_next(&test_rng) % 6000);
+            unsigned char *bases = calloc(n + 1, G->affine);
+            unsigned char *scalars = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
+            uint64_t(*canon)[4] = calloc(n + 1, sizeof(*canon));
+            unsigned char want[4 * 3 * 96];
+            assert_non_null(bases && scalars && canon);
+            assert_true(G->jac <= sizeof(want));
+            G->points(bases, n);
+            for (size_t i = 0; i < n; i++) {
+                unsigned char *b = bases + i * G->affine, *k = scalars + i * CUZK_GPU_SCALAR_BYTES;
+                uint64_t roll = cuzk_rng_next(&test_rng) % 16;
+                if (roll < 3)
+                    G->scalar_special(k, (unsigned)roll);
+                else
+                    G->scalar_random(k);
+                /* Bases: some at infinity, some repeating or negating an
+                 * earlier one (so that buckets meet equal and opposite
+                 * points). */
+                uint64_t broll = cuzk_rng_next(&test_rng) % 16;
+                if (broll == 0) {
+                    memset(b, 0, G->affine);
+                } else if (broll <= 2 && i > 0) {
+                    const unsigned char *e =
+                        bases + (size_t)(cuzk_rng_next(&test_rng) % i) * G->affine;
+                    if (broll == 1)
+                        memcpy(b, e, G->affine);
+                    else
+                        G->neg(b, e);
+                }
+                G->to_canonical(canon[i], k);
+            }
+            assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
+            check_msm(G, m, want, bases, scalars, n, true, 0);
+            if (iter == NFIXED) {
+                check_msm(G, m, want, bases, canon, n, false, 0);
+                static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16};
+                for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
+                    check_msm(G, m, want, bases, scalars, n, true, windows[w]);
+            }
+            free(bases);
+            free(scalars);
+            free(canon);
+        }
+        cuzk_gpu_msm_free(m);
+    }
+}
+
+/* All scalars alike: every point lands in one bucket of each window. */
+static void test_msm_one_bucket(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    for (int gi = 0; gi < NGROUPS; gi++) {
+        const group_t *G = &groups[gi];
+        size_t n = 3000;
+        unsigned char *bases = calloc(n, G->affine), *scalars = calloc(n, CUZK_GPU_SCALAR_BYTES);
+        unsigned char want[4 * 3 * 96];
+        assert_non_null(bases && scalars);
+        G->points(bases, n);
+        G->scalar_random(scalars);
+        for (size_t i = 1; i < n; i++)
+            memcpy(scalars + i * CUZK_GPU_SCALAR_BYTES, scalars, CUZK_GPU_SCALAR_BYTES);
+        assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
+        cuzk_gpu_msm_t *m = NULL;
+        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        check_msm(G, m, want, bases, scalars, n, true, 0);
+        cuzk_gpu_msm_free(m);
+        free(bases);
+        free(scalars);
+    }
+}
+
+int main(void)
+{
+    test_seed_init("test_cuda_msm");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_points),
+        cmocka_unit_test(test_msm),
+        cmocka_unit_test(test_msm_one_bucket),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
+
+#else /* !CUZK_HAVE_CUDA */
+
+int main(void)
+{
+    printf("test_cuda_msm: CUDA backend not built (no nvcc at configure time): skipped\n");
+    return 0;
+}
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * GPU NTT (src/cuda/ntt.cuh, ntt.c) against the CPU's (src/ntt), byte for
+ * byte, on both curves: dif in both directions, bit reversal, forward,
+ * inverse, coset forward and coset inverse, for sizes 2^0 .. 2^17 (every
+ * shape of pass: block only, and 1, 2 or 3 wide stages in the last wide
+ * pass), on random vectors with 0, 1 and r - 1 mixed in. Skips, saying why,
+ * when CUDA is not built or no GPU is present.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#ifdef CUZK_HAVE_CUDA
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_ntt.h"
+#include "ntt/bls381_ntt.h"
+#include "ntt/bn254_ntt.h"
+
+static cuzk_gpu_t gpu;
+static bool have_gpu;
+
+enum { FR_BYTES = 32 };
+
+/* The transforms compared. */
+enum { T_DIF_FWD, T_DIF_INV, T_BITREV, T_FORWARD, T_INVERSE, T_COSET_FWD, T_COSET_INV, T_COUNT };
+static const char *const t_names[T_COUNT] = {"dif forward",  "dif inverse", "bit_reverse",
+                                             "forward",      "inverse",     "coset_forward",
+                                             "coset_inverse"};
+
+/* One curve's CPU side behind void pointers (CURVE_WRAP writes it). */
+typedef struct {
+    const char *name;
+    cuzk_gpu_curve_t curve;
+    /* A CPU domain of 2^log2n from g = 5, and its ω, ω^-1, 1/n. */
+    void *(*domain_new)(unsigned log2n);
+    void (*domain_free)(void *d);
+    void (*consts)(const void *d, const void **omega, const void **omega_inv, const void **n_inv);
+    void (*transform)(const void *d, int t, void *a, const void *c);
+    void (*element)(void *x, unsigned which); /* random, 0, 1, r - 1 */
+} curve_t;
+
+#define CURVE_WRAP(C, FR)                                                                          \
+    static void *C##_domain_new_(unsigned log2n)                                                   \
+    {                                                                                              \
+        cuzk_status_t st;                                                                          \
+        C##_ntt_domain_t *d = C##_ntt_domain_new(log2n, 5, &st);                                   \
+        assert_int_equal(st, CUZK_OK);                                                             \
+        return d;                                                                                  \
+    }                                                                                              \
+    static void C##_domain_free_(void *d)                                                          \
+    {                                                                                              \
+        C##_ntt_domain_free(d);                                                                    \
+    }                                                                                              \
+    static void C##_consts_(const void *vd, const void **w, const void **wi, const void **ni)      \
+    {                                                                                              \
+        const C##_ntt_domain_t *d = vd;                                                            \
+        *w = &d->omega;                                                                            \
+        *wi = &d->omega_inv;                                                                       \
+        *ni = &d->n_inv;                                                                           \
+    }                                                                                              \
+    static void C##_transform_(const void *d, int t, void *a, const void *c)                       \
+    {                                                                                              \
+        switch (t) {                                                                               \
+        case T_DIF_FWD: C##_ntt_dif(d, a, CUZK_NTT_FORWARD, NULL); break;                          \
+        case T_DIF_INV: C##_ntt_dif(d, a, CUZK_NTT_INVERSE, NULL); break;                          \
+        case T_BITREV: C##_ntt_bit_reverse(d, a, NULL); break;                                     \
+        case T_FORWARD: C##_ntt_forward(d, a, NULL); break;                                        \
+        case T_INVERSE: C##_ntt_inverse(d, a, NULL); break;                                        \
+        case T_COSET_FWD: C##_ntt_coset_forward(d, a, c, NULL); break;                             \
+        default: C##_ntt_coset_inverse(d, a, c, NULL); break;                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void C##_element_(void *x, unsigned which)                                              \
+    {                                                                                              \
+        if (which == 0) {                                                                          \
+            assert_int_equal(FR##_random(x, &test_rng), CUZK_OK);                                  \
+        } else if (which == 1) {                                                                   \
+            FR##_set_zero(x);                                                                      \
+        } else {                                                                                   \
+            FR##_set_one(x);                                                                       \
+            if (which == 3)                                                                        \
+                FR##_neg(x, x);                                                                    \
+        }                                                                                          \
+    }
+
+CURVE_WRAP(bls381, bls381_fr)
+CURVE_WRAP(bn254, bn254_fr)
+
+#define CURVE_ENTRY(C, CURVE)                                                                      \
+    {                                                                                              \
+#C, CURVE, C##_domain_new_, C##_domain_free_, C##_consts_, C##_transform_, C##_element_    \
+    }
+
+static const curve_t curves[] = {
+    CURVE_ENTRY(bls381, CUZK_GPU_BLS381),
+    CURVE_ENTRY(bn254, CUZK_GPU_BN254),
+};
+
+static int setup(void **state)
+{
+    (void)state;
+    return cuzk_gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
+}
+
+#define GPU_OK(call)                                                                               \
+    do {                                                                                           \
+        cuzk_status_t st_ = (call);                                                                \
+        if (st_ != CUZK_OK)                                                                        \
+            fail_msg("%s: %s", #call, gpu.err);                                                    \
+    } while (0)
+
+static void gpu_transform(cuzk_gpu_ntt_domain_t *d, int t, void *a, const void *c)
+{
+    switch (t) {
+    case T_DIF_FWD: GPU_OK(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, NULL)); break;
+    case T_DIF_INV: GPU_OK(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, NULL)); break;
+    case T_BITREV: GPU_OK(cuzk_gpu_ntt_bit_reverse(d, a, NULL)); break;
+    case T_FORWARD: GPU_OK(cuzk_gpu_ntt_forward(d, a, NULL)); break;
+    case T_INVERSE: GPU_OK(cuzk_gpu_ntt_inverse(d, a, NULL)); break;
+    case T_COSET_FWD: GPU_OK(cuzk_gpu_ntt_coset_forward(d, a, c, NULL)); break;
+    default: GPU_OK(cuzk_gpu_ntt_coset_inverse(d, a, c, NULL)); break;
+    }
+}
+
+static void test_ntt(void **state)
+{
+    (void)state;
+    if (!have_gpu) {
+        print_message("no GPU (%s): skipped\n", gpu.err);
+        skip();
+    }
+    /* 0..10: block pass only; 11, 12, 13: one wide pass of radix 2, 4, 8;
+     * 14, 16, 17: two or more wide passes. */
+    static const unsigned sizes[] = {0, 1, 2, 3, 5, 9, 10, 11, 12, 13, 14, 16, 17};
+    for (size_t ci = 0; ci < sizeof(curves) / sizeof(curves[0]); ci++) {
+        const curve_t *C = &curves[ci];
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+            unsigned log2n = sizes[si];
+            size_t n = (size_t)1 << log2n, bytes = n * FR_BYTES;
+            void *cd = C->domain_new(log2n);
+            const void *w, *wi, *ni;
+            C->consts(cd, &w, &wi, &ni);
+            cuzk_gpu_ntt_domain_t *gd = NULL;
+            GPU_OK(cuzk_gpu_ntt_domain_new(&gd, &gpu, C->curve, log2n, w, wi, ni, NULL));
+            unsigned char *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+            unsigned char c[FR_BYTES];
+            assert_non_null(in && want && got);
+            void *da = NULL;
+            GPU_OK(cuzk_gpu_alloc(&gpu, &da, bytes));
+            for (int t = 0; t < T_COUNT; t++) {
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t roll = cuzk_rng_next(&test_rng) % 32;
+                    C->element(in + i * FR_BYTES, roll < 4 ? (unsigned)roll : 0);
+                }
+                C->element(c, 0);
+                memcpy(want, in, bytes);
+                C->transform(cd, t, want, c);
+                GPU_OK(cuzk_gpu_upload(&gpu, da, in, bytes, NULL));
+                gpu_transform(gd, t, da, c);
+                GPU_OK(cuzk_gpu_download(&gpu, got, da, bytes, NULL));
+                GPU_OK(cuzk_gpu_sync(&gpu));
+                for (size_t i = 0; i < n; i++)
+                    if (memcmp(want + i * FR_BYTES, got + i * FR_BYTES, FR_BYTES) != 0)
+                        fail_msg("%s 2^%u %s: element %zu differs", C->name, log2n, t_names[t], i);
+            }
+            cuzk_gpu_free(da);
+            cuzk_gpu_ntt_domain_free(gd);
+            C->domain_free(cd);
+            free(in);
+            free(want);
+            free(got);
+        }
+    }
+}
+
+int main(void)
+{
+    test_seed_init("test_cuda_ntt");
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_ntt)};
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
+
+#else /* !CUZK_HAVE_CUDA */
+
+int main(void)
+{
+    printf("test_cuda_ntt: CUDA backend not built (no nvcc at configure time): skipped\n");
+    return 0;
+}
+
+#endif
