@@ -750,10 +750,12 @@ static engine_rc_t job_register_locked(engine_t *e, engine_job_t *job,
     return ENGINE_OK;
 }
 
-/* The checks shared by submit and restore of a live job, locked. */
-static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, engine_key_t **key)
+/* The checks shared by submit and restore of a live job, locked. A
+ * restored job was accepted before: draining and max_jobs do not apply. */
+static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, engine_key_t **key,
+                                    bool restoring)
 {
-    if (e->draining)
+    if (e->draining && !restoring)
         return ENGINE_EDRAINING;
     *key = spec->key ? key_find(e, spec->key) : NULL;
     if (!*key || (*key)->loading)
@@ -761,7 +763,7 @@ static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, 
     for (uint32_t i = 0; i < spec->n_inputs; i++)
         if (!input_fits((*key)->format, &spec->inputs[i]))
             return ENGINE_EMISMATCH;
-    if (e->cfg.max_jobs && e->active_jobs >= e->cfg.max_jobs)
+    if (e->cfg.max_jobs && e->active_jobs >= e->cfg.max_jobs && !restoring)
         return ENGINE_EFULL;
     return ENGINE_OK;
 }
@@ -790,7 +792,7 @@ engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine
     pthread_mutex_lock(&e->lock);
     engine_job_t *old = spec->id ? map_find(e, spec->id) : NULL;
     engine_key_t *key = NULL;
-    engine_rc_t rc = old ? ENGINE_EEXIST : job_admit_locked(e, spec, &key);
+    engine_rc_t rc = old ? ENGINE_EEXIST : job_admit_locked(e, spec, &key, false);
     if (old)
         old->refs++;
     if (rc == ENGINE_OK)
@@ -828,7 +830,7 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
     bool ended = state_ended(state);
     engine_rc_t rc = map_find(e, spec->id) ? ENGINE_EEXIST
                      : ended               ? ENGINE_OK
-                                           : job_admit_locked(e, spec, &key);
+                                           : job_admit_locked(e, spec, &key, true);
     if (rc == ENGINE_OK)
         rc = job_register_locked(e, job, spec);
     if (rc == ENGINE_OK) {

@@ -1,0 +1,615 @@
+/*
+ * cuzkd's routes (docs/DAEMON.md has the reference):
+ *
+ *   POST   /v1/keys            load a key, or answer that it is loaded
+ *   GET    /v1/keys            the keys: size, residency tier, use count
+ *   GET    /v1/keys/NAME       one key
+ *   DELETE /v1/keys/NAME       evict (409 while jobs use it)
+ *   POST   /v1/proofs          submit a job: 202 {"id"}
+ *   GET    /v1/proofs/ID       the job (?wait=SECONDS long-polls)
+ *   DELETE /v1/proofs/ID       cancel
+ *   GET    /v1/status          sections: build, server, keys, queue, devices,
+ *                              memory, counters
+ *   GET    /v1/timeline        Chrome trace JSON of recent work
+ *   GET    /metrics            Prometheus text
+ *
+ * Every handler runs on its connection's thread; the slow ones (a key
+ * load, a long poll) hold up no one else.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "daemon/base64.h"
+#include "daemon/daemon.h"
+#include "io/io_error.h"
+#include "io/wtns_file.h"
+#include "r1cs/r1cs.h"
+
+enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096 };
+
+/* ---- small helpers ------------------------------------------------------------- */
+
+/* The rest of path after prefix when it is one non-empty segment, else NULL. */
+static const char *api_segment(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) != 0 || !path[n] || strchr(path + n, '/'))
+        return NULL;
+    return path + n;
+}
+
+static json_t *api_time(double t)
+{
+    return t > 0 ? json_real(t) : json_null();
+}
+
+static void api_method_not_allowed(http_response_t *resp, const char *allow)
+{
+    http_error(resp, 405, "method_not_allowed", "use %s", allow);
+    resp->allow = allow;
+}
+
+/* Parses the body as a JSON object. NULL after answering 400. */
+static json_t *api_body_object(const http_request_t *req, http_response_t *resp)
+{
+    json_error_t je;
+    json_t *root = json_loadb(req->body, req->body_len, 0, &je);
+    if (!root) {
+        http_error(resp, 400, "malformed_json", "line %d, column %d: %s", je.line, je.column,
+                   je.text);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        http_error(resp, 400, "invalid_request", "the body must be a JSON object");
+        return NULL;
+    }
+    return root;
+}
+
+/* The string member name of o: *out = its value, or NULL when absent.
+ * Returns -1 after answering 400 when present but not a string. */
+static int api_string(json_t *o, const char *name, const char **out, const char *where,
+                      http_response_t *resp)
+{
+    json_t *v = json_object_get(o, name);
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!json_is_string(v)) {
+        http_error(resp, 400, "invalid_request", "%s%s: expected a string", where, name);
+        return -1;
+    }
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* Resolves a client path against the allowed directories; answers 400 or
+ * 403 and returns -1 when it fails. */
+static int api_path(cuzkd_t *d, const char *path, char *resolved, const char *what,
+                    http_response_t *resp)
+{
+    char err[API_ERR_MAX];
+    paths_rc_t rc = paths_resolve(&d->allow, path, resolved, API_PATH_MAX, err, sizeof err);
+    if (rc == PATHS_OK)
+        return 0;
+    if (rc == PATHS_EFORBIDDEN)
+        http_error(resp, 403, "path_not_allowed", "%s: %s", what, err);
+    else
+        http_error(resp, 400, "bad_path", "%s: %s", what, err);
+    return -1;
+}
+
+static bool api_draining(cuzkd_t *d, http_response_t *resp)
+{
+    if (!atomic_load(&d->draining))
+        return false;
+    http_error(resp, 503, "draining", "cuzkd is shutting down and accepts no new work");
+    resp->retry_after = 5;
+    return true;
+}
+
+/* ---- keys ------------------------------------------------------------------------ */
+
+static json_t *api_key_json(const engine_key_info_t *k)
+{
+    return json_pack("{s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:o, s:f, s:o}", "name", k->name, "path",
+                     k->path ? k->path : "", "format", engine_key_format_name(k->format), "bytes",
+                     (json_int_t)k->bytes, "tier", k->tier, "use_count", (json_int_t)k->users,
+                     "proofs", (json_int_t)k->proofs, "loaded_at", api_time(k->loaded_at),
+                     "load_seconds", k->load_seconds, "last_used", api_time(k->last_used));
+}
+
+/* Answers status with the key name as the registry has it (404 if gone). */
+static void api_key_answer(cuzkd_t *d, const char *name, unsigned status, http_response_t *resp)
+{
+    engine_key_info_t *info;
+    size_t n = engine_keys_info(d->engine, &info);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(info[i].name, name)) {
+            http_json(resp, status, api_key_json(&info[i]));
+            engine_keys_info_free(info, n);
+            return;
+        }
+    engine_keys_info_free(info, n);
+    http_error(resp, 404, "unknown_key", "no key named '%s'", name);
+}
+
+static void api_keys_list(cuzkd_t *d, http_response_t *resp)
+{
+    engine_key_info_t *info;
+    size_t n = engine_keys_info(d->engine, &info);
+    json_t *keys = json_array();
+    for (size_t i = 0; keys && i < n; i++)
+        json_array_append_new(keys, api_key_json(&info[i]));
+    engine_keys_info_free(info, n);
+    http_json(resp, 200, json_pack("{s:o}", "keys", keys));
+}
+
+/* The format named by the request, or inferred from the file's extension. */
+static int api_key_format(const char *format, const char *path, http_response_t *resp)
+{
+    if (format && !strcmp(format, "cache")) {
+        http_error(resp, 400, "unsupported",
+                   "format \"cache\" (cuzk's key cache) is not implemented yet: load the .zkey or "
+                   ".params itself");
+        return -1;
+    }
+    if (!format) {
+        const char *dot = strrchr(path, '.');
+        format = dot ? dot + 1 : "";
+    }
+    int f = engine_key_format_from_name(format);
+    if (f < 0)
+        http_error(resp, 400, "invalid_request",
+                   "format: expected \"zkey\" or \"params\" (or a path ending in one), not '%s'",
+                   format);
+    return f;
+}
+
+static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
+{
+    if (api_draining(d, resp))
+        return;
+    json_t *root = api_body_object(req, resp);
+    if (!root)
+        return;
+    const char *name, *path, *format;
+    char resolved[API_PATH_MAX];
+    int f = -1;
+    if (api_string(root, "name", &name, "", resp) || api_string(root, "path", &path, "", resp) ||
+        api_string(root, "format", &format, "", resp))
+        goto out;
+    if (!name || !engine_id_valid(name)) {
+        http_error(resp, 400, "invalid_request",
+                   "name: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . "
+                   "or -)",
+                   ENGINE_ID_MAX);
+        goto out;
+    }
+    if (!path) {
+        http_error(resp, 400, "invalid_request", "path: required");
+        goto out;
+    }
+    if ((f = api_key_format(format, path, resp)) < 0 || api_path(d, path, resolved, "path", resp))
+        goto out;
+
+    char err[API_ERR_MAX] = "";
+    bool loaded = false;
+    cuzk_status_t st;
+    pthread_mutex_lock(&d->keys_lock);
+    engine_rc_t rc = engine_key_load(d->engine, name, (engine_key_format_t)f, resolved, &loaded,
+                                     &st, err, sizeof err);
+    if (rc == ENGINE_OK && !loaded && d->journal &&
+        journal_key_add(d->journal, name, (engine_key_format_t)f, resolved, err, sizeof err)) {
+        engine_key_evict(d->engine, name);
+        rc = ENGINE_ENOMEM;
+    }
+    pthread_mutex_unlock(&d->keys_lock);
+    switch (rc) {
+    case ENGINE_OK:
+        if (!loaded)
+            cuzkd_log("key %s loaded from %s", name, resolved);
+        api_key_answer(d, name, loaded ? 200 : 201, resp);
+        break;
+    case ENGINE_EEXIST: http_error(resp, 409, "key_conflict", "%s", err); break;
+    case ENGINE_ELOAD: http_error(resp, 400, "bad_key", "%s (%s)", err, cuzk_strerror(st)); break;
+    case ENGINE_EBUDGET: http_error(resp, 409, "memory_budget", "%s", err); break;
+    default: http_error(resp, 500, "internal", "%s", err[0] ? err : engine_rc_name(rc)); break;
+    }
+out:
+    json_decref(root);
+}
+
+static void api_key_delete(cuzkd_t *d, const char *name, http_response_t *resp)
+{
+    char err[API_ERR_MAX] = "";
+    pthread_mutex_lock(&d->keys_lock);
+    engine_rc_t rc = engine_key_evict(d->engine, name);
+    int jrc =
+        rc == ENGINE_OK && d->journal ? journal_key_remove(d->journal, name, err, sizeof err) : 0;
+    pthread_mutex_unlock(&d->keys_lock);
+    if (rc == ENGINE_ENOKEY)
+        http_error(resp, 404, "unknown_key", "no key named '%s'", name);
+    else if (rc == ENGINE_EBUSY)
+        http_error(resp, 409, "key_in_use", "key '%s' is used by queued or running jobs", name);
+    else if (jrc != 0)
+        http_error(resp, 500, "internal", "the key was evicted but %s", err);
+    else
+        http_json(resp, 200, json_pack("{s:s, s:b}", "name", name, "evicted", 1));
+}
+
+static void api_keys(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
+{
+    const char *name = api_segment(req->path, "/v1/keys/");
+    if (!strcmp(req->path, "/v1/keys")) {
+        if (!strcmp(req->method, "POST"))
+            api_key_post(d, req, resp);
+        else if (!strcmp(req->method, "GET"))
+            api_keys_list(d, resp);
+        else
+            api_method_not_allowed(resp, "GET, POST");
+    } else if (name) {
+        if (!strcmp(req->method, "GET"))
+            api_key_answer(d, name, 200, resp);
+        else if (!strcmp(req->method, "DELETE"))
+            api_key_delete(d, name, resp);
+        else
+            api_method_not_allowed(resp, "GET, DELETE");
+    } else {
+        http_error(resp, 404, "not_found", "no route %s", req->path);
+    }
+}
+
+/* ---- jobs ------------------------------------------------------------------------ */
+
+/* A JSON value from text that the engine made (NULL for none). */
+static json_t *api_parse(const char *text)
+{
+    return text ? json_loads(text, 0, NULL) : NULL;
+}
+
+/* The result member of a done job (see the top of DAEMON.md's API). */
+static json_t *api_result(engine_key_format_t format, const engine_job_info_t *info)
+{
+    uint32_t n = info->n_partitions;
+    if (format == ENGINE_KEY_PARAMS) {
+        unsigned char *all = malloc((size_t)n * 192 + 1);
+        json_t *pubs = json_array();
+        size_t len = 0;
+        for (uint32_t i = 0; all && i < n; i++) {
+            const engine_result_t *r = info->partitions[i].result;
+            memcpy(all + len, r->proof_bytes, r->proof_len);
+            len += r->proof_len;
+            json_array_append_new(pubs, api_parse(r->public_json));
+        }
+        char *b64 = NULL;
+        json_t *out = NULL;
+        if (all && base64_encode(&b64, all, len) == 0)
+            out = json_pack("{s:s, s:o}", "proof", b64, "public",
+                            n == 1 ? json_incref(json_array_get(pubs, 0)) : json_incref(pubs));
+        free(b64);
+        free(all);
+        json_decref(pubs);
+        return out;
+    }
+    if (n == 1)
+        return json_pack("{s:o*, s:o*}", "proof", api_parse(info->partitions[0].result->proof_json),
+                         "public", api_parse(info->partitions[0].result->public_json));
+    json_t *proofs = json_array();
+    for (uint32_t i = 0; proofs && i < n; i++)
+        json_array_append_new(proofs,
+                              json_pack("{s:o*, s:o*}", "proof",
+                                        api_parse(info->partitions[i].result->proof_json), "public",
+                                        api_parse(info->partitions[i].result->public_json)));
+    return json_pack("{s:o}", "proofs", proofs);
+}
+
+static json_t *api_timings(const double *seconds)
+{
+    json_t *t = json_object();
+    for (int s = 0; t && s < ENGINE_STAGES; s++)
+        if (s != ENGINE_STAGE_LOAD)
+            json_object_set_new(t, engine_stage_name((engine_stage_t)s), json_real(seconds[s]));
+    return t;
+}
+
+/* The job's JSON: id, key, format, priority, state, times, partitions,
+ * timings, result, error. NULL on ENOMEM. */
+static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
+{
+    engine_job_info_t info;
+    if (engine_job_info(d->engine, job, &info) != ENGINE_OK)
+        return NULL;
+    double sum[ENGINE_STAGES] = {0};
+    json_t *parts = json_array();
+    for (uint32_t i = 0; parts && i < info.n_partitions; i++) {
+        const engine_partition_info_t *p = &info.partitions[i];
+        for (int s = 0; s < ENGINE_STAGES; s++)
+            sum[s] += p->seconds[s];
+        json_array_append_new(
+            parts, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o}", "index", (int)i, "state",
+                             engine_state_name(p->state), "worker",
+                             p->worker >= 0 ? json_integer(p->worker) : json_null(), "started_at",
+                             api_time(p->started_at), "finished_at", api_time(p->finished_at),
+                             "timings", api_timings(p->seconds)));
+    }
+    json_t *timings = api_timings(sum);
+    if (timings) {
+        json_object_set_new(timings, "queue", json_real(info.queue_seconds));
+        json_object_set_new(timings, "total",
+                            info.finished_at > 0 ? json_real(info.finished_at - info.submitted_at)
+                                                 : json_null());
+    }
+    engine_key_format_t format = engine_job_format(job);
+    json_t *result = info.state == ENGINE_DONE ? api_result(format, &info) : json_null();
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:{s:i, s:i}, s:o, s:o, s:o, s:o}", "id",
+        engine_job_id(job), "key", engine_job_key(job), "format", engine_key_format_name(format),
+        "priority", engine_priority_name(info.priority), "state", engine_state_name(info.state),
+        "submitted_at", api_time(info.submitted_at), "started_at", api_time(info.started_at),
+        "finished_at", api_time(info.finished_at), "progress", "done", (int)info.n_done, "total",
+        (int)info.n_partitions, "partitions", parts, "timings", timings, "result",
+        result ? result : json_null(), "error", info.error ? json_string(info.error) : json_null());
+    engine_job_info_free(&info);
+    return j;
+}
+
+/* One partition's input from its JSON object w (index i); answers 400/403
+ * and returns -1 when it is wrong. Paths are resolved into path (kept by
+ * the caller); inline witnesses are decoded into *bytes and checked. */
+static int api_input(cuzkd_t *d, json_t *w, size_t i, engine_input_t *in, char *path,
+                     unsigned char **bytes, http_response_t *resp)
+{
+    char where[64];
+    snprintf(where, sizeof where, "witness[%zu].", i);
+    if (!json_is_object(w)) {
+        http_error(resp, 400, "invalid_request",
+                   "%s: expected an object with one of path, wtns_base64, assignment_path", where);
+        return -1;
+    }
+    const char *p, *b64, *asgn;
+    if (api_string(w, "path", &p, where, resp) || api_string(w, "wtns_base64", &b64, where, resp) ||
+        api_string(w, "assignment_path", &asgn, where, resp))
+        return -1;
+    if ((p != NULL) + (b64 != NULL) + (asgn != NULL) != 1) {
+        http_error(resp, 400, "invalid_request",
+                   "%s: give exactly one of path, wtns_base64, assignment_path", where);
+        return -1;
+    }
+    if (b64) {
+        size_t n;
+        char err[IO_ERR_MAX];
+        if (base64_decode(bytes, &n, b64, strlen(b64)) != 0) {
+            http_error(resp, 400, "bad_witness", "%swtns_base64: not canonical base64", where);
+            return -1;
+        }
+        r1cs_witness_t check = {0};
+        cuzk_status_t s = wtns_file_parse(&check, *bytes, n, "the witness", err, sizeof err);
+        r1cs_witness_free(&check);
+        if (s != CUZK_OK) {
+            http_error(resp, 400, "bad_witness", "%swtns_base64: %s", where, err);
+            return -1;
+        }
+        *in = (engine_input_t){ENGINE_INPUT_WTNS_BYTES, NULL, *bytes, n};
+        return 0;
+    }
+    snprintf(where, sizeof where, "witness[%zu].%s", i, p ? "path" : "assignment_path");
+    if (api_path(d, p ? p : asgn, path, where, resp))
+        return -1;
+    *in = (engine_input_t){p ? ENGINE_INPUT_WTNS_PATH : ENGINE_INPUT_ASGN_PATH, path, NULL, 0};
+    return 0;
+}
+
+/* Answers a refusal of engine_job_submit. */
+static void api_submit_refused(engine_rc_t rc, const char *key, http_response_t *resp)
+{
+    switch (rc) {
+    case ENGINE_ENOKEY:
+        http_error(resp, 404, "unknown_key", "no key named '%s' (POST /v1/keys first)", key);
+        break;
+    case ENGINE_EMISMATCH:
+        http_error(resp, 400, "invalid_request",
+                   "key '%s' does not take this input: a zkey takes witness path or wtns_base64, "
+                   "a params key takes assignment_path",
+                   key);
+        break;
+    case ENGINE_EFULL:
+        http_error(resp, 429, "queue_full", "the queue holds its maximum of jobs; retry later");
+        resp->retry_after = 1;
+        break;
+    case ENGINE_EDRAINING:
+        http_error(resp, 503, "draining", "cuzkd is shutting down and accepts no new work");
+        resp->retry_after = 5;
+        break;
+    case ENGINE_EINVAL: http_error(resp, 400, "invalid_request", "invalid job"); break;
+    default: http_error(resp, 500, "internal", "%s", engine_rc_name(rc)); break;
+    }
+}
+
+static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
+{
+    if (api_draining(d, resp))
+        return;
+    json_t *root = api_body_object(req, resp);
+    if (!root)
+        return;
+    const char *key, *prio, *id;
+    json_t *w = json_object_get(root, "witness");
+    size_t n = json_is_array(w) ? json_array_size(w) : 1;
+    engine_input_t *in = calloc(n ? n : 1, sizeof *in);
+    char(*paths)[API_PATH_MAX] = malloc((n ? n : 1) * sizeof *paths);
+    unsigned char **bytes = calloc(n ? n : 1, sizeof *bytes);
+    int p = ENGINE_PRIORITY_NORMAL;
+    if (!in || !paths || !bytes) {
+        http_error(resp, 500, "internal", "out of memory");
+        goto out;
+    }
+    if (api_string(root, "key", &key, "", resp) || api_string(root, "priority", &prio, "", resp) ||
+        api_string(root, "id", &id, "", resp))
+        goto out;
+    if (!key) {
+        http_error(resp, 400, "invalid_request", "key: required");
+        goto out;
+    }
+    if (prio && (p = engine_priority_from_name(prio)) < 0) {
+        http_error(resp, 400, "invalid_request",
+                   "priority: expected low, normal, high or critical, not '%s'", prio);
+        goto out;
+    }
+    if (id && !engine_id_valid(id)) {
+        http_error(resp, 400, "invalid_request",
+                   "id: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . or "
+                   "-)",
+                   ENGINE_ID_MAX);
+        goto out;
+    }
+    if (!w || n == 0 || n > CUZKD_MAX_PARTITIONS) {
+        http_error(resp, 400, "invalid_request",
+                   "witness: required, an object or an array of 1 to %d objects",
+                   CUZKD_MAX_PARTITIONS);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (api_input(d, json_is_array(w) ? json_array_get(w, i) : w, i, &in[i], paths[i],
+                      &bytes[i], resp))
+            goto out;
+
+    engine_job_spec_t spec = {.id = id,
+                              .key = key,
+                              .priority = (engine_priority_t)p,
+                              .n_inputs = (uint32_t)n,
+                              .inputs = in};
+    engine_job_t *job = NULL;
+    engine_rc_t rc = engine_job_submit(d->engine, &spec, &job);
+    if (rc == ENGINE_EEXIST) {
+        http_json(resp, 200, json_pack("{s:s, s:b}", "id", engine_job_id(job), "existing", 1));
+        engine_job_unref(d->engine, job);
+        goto out;
+    }
+    if (rc != ENGINE_OK) {
+        api_submit_refused(rc, key, resp);
+        goto out;
+    }
+    char err[API_ERR_MAX];
+    if (d->journal && journal_job_submit(d->journal, job, (engine_priority_t)p, engine_wall(), err,
+                                         sizeof err) != 0) {
+        engine_job_abort(d->engine, job);
+        engine_job_unref(d->engine, job);
+        http_error(resp, 500, "journal", "the job was not accepted: %s", err);
+        goto out;
+    }
+    engine_job_start(d->engine, job);
+    http_json(resp, 202, json_pack("{s:s}", "id", engine_job_id(job)));
+    engine_job_unref(d->engine, job);
+out:
+    for (size_t i = 0; bytes && i < n; i++)
+        free(bytes[i]);
+    free(bytes);
+    free(paths);
+    free(in);
+    json_decref(root);
+}
+
+static void api_proof_get(cuzkd_t *d, const http_request_t *req, engine_job_t *job,
+                          http_response_t *resp)
+{
+    const char *wait = http_query(req, "wait");
+    if (wait) {
+        char *end;
+        double s = strtod(wait, &end);
+        if (end == wait || *end || !(s >= 0) || isinf(s)) {
+            http_error(resp, 400, "invalid_request", "wait: expected seconds, not '%s'", wait);
+            return;
+        }
+        engine_job_wait(d->engine, job, s < d->cfg->max_wait ? s : d->cfg->max_wait);
+    }
+    json_t *j = api_job_json(d, job);
+    if (j)
+        http_json(resp, 200, j);
+    else
+        http_error(resp, 500, "internal", "out of memory");
+}
+
+static void api_proofs(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
+{
+    if (!strcmp(req->path, "/v1/proofs")) {
+        if (!strcmp(req->method, "POST"))
+            api_proof_post(d, req, resp);
+        else
+            api_method_not_allowed(resp, "POST");
+        return;
+    }
+    const char *id = api_segment(req->path, "/v1/proofs/");
+    if (!id) {
+        http_error(resp, 404, "not_found", "no route %s", req->path);
+        return;
+    }
+    bool get = !strcmp(req->method, "GET"), del = !strcmp(req->method, "DELETE");
+    if (!get && !del) {
+        api_method_not_allowed(resp, "GET, DELETE");
+        return;
+    }
+    engine_job_t *job = engine_job_find(d->engine, id);
+    if (!job) {
+        http_error(resp, 404, "unknown_job", "no job with id '%s'", id);
+        return;
+    }
+    if (get) {
+        api_proof_get(d, req, job, resp);
+    } else if (engine_job_cancel(d->engine, job) != ENGINE_OK) {
+        engine_job_info_t info;
+        bool known = engine_job_info(d->engine, job, &info) == ENGINE_OK;
+        http_error(resp, 409, "job_ended", "job '%s' has already ended (%s)", id,
+                   known ? engine_state_name(info.state) : "ending");
+        if (known)
+            engine_job_info_free(&info);
+    } else {
+        json_t *j = api_job_json(d, job);
+        if (j)
+            http_json(resp, 200, j);
+        else
+            http_error(resp, 500, "internal", "out of memory");
+    }
+    engine_job_unref(d->engine, job);
+}
+
+/* ---- the rest --------------------------------------------------------------------- */
+
+static void api_timeline(cuzkd_t *d, http_response_t *resp)
+{
+    char *text;
+    if (engine_timeline_chrome_json(engine_timeline(d->engine), engine_started(d->engine), &text) !=
+        CUZK_OK) {
+        http_error(resp, 500, "internal", "out of memory");
+        return;
+    }
+    resp->status = 200;
+    resp->body = text;
+}
+
+void api_handle(void *ctx, const http_request_t *req, http_response_t *resp)
+{
+    cuzkd_t *d = ctx;
+    const char *p = req->path;
+    bool get = !strcmp(req->method, "GET");
+    if (!strcmp(p, "/v1/keys") || !strncmp(p, "/v1/keys/", 9))
+        api_keys(d, req, resp);
+    else if (!strcmp(p, "/v1/proofs") || !strncmp(p, "/v1/proofs/", 11))
+        api_proofs(d, req, resp);
+    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/v1/timeline") || !strcmp(p, "/metrics")) {
+        if (!get)
+            api_method_not_allowed(resp, "GET");
+        else if (!strcmp(p, "/v1/status"))
+            status_answer(d, resp);
+        else if (!strcmp(p, "/v1/timeline"))
+            api_timeline(d, resp);
+        else
+            metrics_answer(d, resp);
+    } else {
+        http_error(resp, 404, "not_found", "no route %s %s", req->method, p);
+    }
+}

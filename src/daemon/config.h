@@ -1,0 +1,81 @@
+/*
+ * cuzkd's configuration: one table of options (config.c), each with its
+ * INI section and key, its command-line flag, its type, range, default and
+ * help line. The same table reads the file (libinih), the command line,
+ * prints the effective configuration and the usage text, so an option
+ * exists in all four places or in none.
+ *
+ * Precedence: defaults < the file named by --config < command-line flags.
+ *
+ *   [server]  listen, token_file, max_body, max_connections, max_wait
+ *   [engine]  threads, workers, devices, host_memory_budget, max_jobs,
+ *             keep_jobs, timeline_events, trusted_keys
+ *   [paths]   allow, journal
+ *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
+ */
+#ifndef CUZK_DAEMON_CONFIG_H
+#define CUZK_DAEMON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { CONFIG_ERR_MAX = 768, CONFIG_MAX_PRELOAD = 64 };
+
+typedef struct config_preload {
+    char *name, *format, *path;
+} config_preload_t;
+
+typedef struct cuzkd_config {
+    /* [server] */
+    char *listen;     /* HOST:PORT (port 0: any free one) or unix:PATH */
+    char *token_file; /* a file holding the bearer token ("": no token) */
+    char *token;      /* read from token_file by config_finish; never printed */
+    uint64_t max_body;
+    unsigned max_connections;
+    double max_wait; /* the longest ?wait= honoured, seconds */
+    /* [engine] */
+    unsigned threads; /* 0: one per processor */
+    unsigned workers; /* per device; the CPU counts as one device */
+    char *devices;    /* "cpu" (a CUDA build: GPU indices too) */
+    uint64_t host_memory_budget;
+    unsigned max_jobs;
+    unsigned keep_jobs;
+    unsigned timeline_events;
+    bool trusted_keys;
+    /* [paths] */
+    char *allow;   /* comma-separated directories for key and witness paths */
+    char *journal; /* directory ("": no journal, nothing survives a restart) */
+    /* [preload] */
+    config_preload_t preload[CONFIG_MAX_PRELOAD];
+    size_t n_preload;
+    /* not options */
+    char *config_path;
+    bool check_only;
+} cuzkd_config_t;
+
+/*
+ * Fills cfg from the defaults, the file given by --config FILE and the
+ * other flags of argv (argv[0] is the program). Returns 0; 1 after
+ * printing the usage for -h/--help (exit 0); -1 with a message in err for
+ * a bad flag, an unreadable file ("FILE:LINE: ..." for a bad line) or a
+ * value out of range.
+ */
+int config_load(cuzkd_config_t *cfg, int argc, char **argv, char *err, size_t err_size);
+
+/* Reads the token file, if any. -1 with a message. */
+int config_finish(cuzkd_config_t *cfg, char *err, size_t err_size);
+
+/* Writes the effective configuration as an INI file (the token omitted). */
+void config_print(const cuzkd_config_t *cfg, FILE *f);
+
+/* The usage text: synopsis and one line per flag. */
+void config_usage(FILE *f);
+
+void config_free(cuzkd_config_t *cfg);
+
+/* Parses "123", "64K", "2M", "16G", "1T" (powers of 1024). -1 when bad. */
+int config_parse_bytes(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,318 @@
+/*
+ * cuzkd: the persistent proving daemon (docs/DAEMON.md).
+ *
+ * Start-up: configuration (file, then flags), --check-config, the allowed
+ * directories, the listening socket, the engine, the journal's replay (keys
+ * reloaded, jobs resumed under their ids), the preload list, then the HTTP
+ * server. The main thread then sleeps, waking every second to forget the
+ * oldest finished jobs beyond keep_jobs, until SIGTERM or SIGINT.
+ *
+ * Drain on SIGTERM/SIGINT: new work is refused with 503, running
+ * partitions finish (their results are journaled), queued work stays in
+ * the journal for the next start, long polls are woken, and the process
+ * exits 0. The signal handlers only set a flag.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "io/io_error.h"
+
+static volatile sig_atomic_t cuzkd_stop_signal;
+
+static void cuzkd_on_signal(int sig)
+{
+    cuzkd_stop_signal = sig;
+}
+
+void cuzkd_log(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    /* clang-tidy reports ap as uninitialised (see io_error.c); it is not. */
+    // NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    fprintf(stderr, "%s.%03ldZ cuzkd[%d]: %s\n", when, ts.tv_nsec / 1000000, (int)getpid(), msg);
+}
+
+/* ---- engine hooks: the journal and the latency histogram ----------------------- */
+
+static void cuzkd_hook_partition(void *ctx, engine_job_t *job, uint32_t index,
+                                 const engine_result_t *r)
+{
+    cuzkd_t *d = ctx;
+    if (d->journal)
+        journal_job_partition(d->journal, job, index, r);
+}
+
+static void cuzkd_hook_end(void *ctx, engine_job_t *job, engine_state_t state, const char *error)
+{
+    cuzkd_t *d = ctx;
+    double now = engine_wall();
+    if (d->journal)
+        journal_job_end(d->journal, job, state, error, now);
+    engine_job_info_t info;
+    if (engine_job_info(d->engine, job, &info) == ENGINE_OK) {
+        cuzkd_latency_add(&d->latency, now - info.submitted_at);
+        engine_job_info_free(&info);
+    }
+    if (state == ENGINE_FAILED)
+        cuzkd_log("job %s failed: %s", engine_job_id(job), error ? error : "");
+}
+
+static void cuzkd_forget(void *ctx, engine_job_t *job)
+{
+    cuzkd_t *d = ctx;
+    if (d->journal)
+        journal_job_forget(d->journal, engine_job_id(job), engine_job_partitions(job));
+}
+
+/* ---- keys at start ------------------------------------------------------------ */
+
+/* Loads a key named by the journal or the preload list; a failure is
+ * logged (jobs that need the key then fail, saying so). */
+static void cuzkd_load_key(void *ctx, const char *name, engine_key_format_t format,
+                           const char *path)
+{
+    cuzkd_t *d = ctx;
+    char resolved[4096], err[1024];
+    cuzk_status_t st = CUZK_OK;
+    if (paths_resolve(&d->allow, path, resolved, sizeof resolved, err, sizeof err) != PATHS_OK) {
+        cuzkd_log("key %s not loaded: %s", name, err);
+        return;
+    }
+    engine_rc_t rc = engine_key_load(d->engine, name, format, resolved, NULL, &st, err, sizeof err);
+    if (rc == ENGINE_OK)
+        cuzkd_log("key %s loaded from %s", name, resolved);
+    else
+        cuzkd_log("key %s not loaded: %s (%s)", name, err[0] ? err : engine_rc_name(rc),
+                  rc == ENGINE_ELOAD ? cuzk_strerror(st) : engine_rc_name(rc));
+}
+
+static int cuzkd_preload(cuzkd_t *d)
+{
+    for (size_t i = 0; i < d->cfg->n_preload; i++) {
+        const config_preload_t *p = &d->cfg->preload[i];
+        int f = engine_key_format_from_name(p->format);
+        char err[1024];
+        if (f < 0) {
+            cuzkd_log("preload %s: format must be zkey or params, not '%s'", p->name, p->format);
+            return -1;
+        }
+        bool loaded = false;
+        char resolved[4096];
+        cuzk_status_t st;
+        if (paths_resolve(&d->allow, p->path, resolved, sizeof resolved, err, sizeof err) !=
+            PATHS_OK) {
+            cuzkd_log("preload %s: %s", p->name, err);
+            return -1;
+        }
+        engine_rc_t rc = engine_key_load(d->engine, p->name, (engine_key_format_t)f, resolved,
+                                         &loaded, &st, err, sizeof err);
+        if (rc != ENGINE_OK) {
+            cuzkd_log("preload %s: %s", p->name, err[0] ? err : engine_rc_name(rc));
+            return -1;
+        }
+        if (!loaded)
+            cuzkd_log("key %s preloaded from %s", p->name, resolved);
+    }
+    return 0;
+}
+
+/* ---- configuration checks ------------------------------------------------------ */
+
+/* The checks --check-config makes and a start makes before opening
+ * anything: -1 after printing what is wrong. */
+static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
+{
+    char err[CONFIG_ERR_MAX];
+    int bad = 0;
+    if (config_finish(cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzkd: %s\n", err);
+        bad = -1;
+    }
+    if (paths_init(allow, cfg->allow, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzkd: %s\n", err);
+        bad = -1;
+    }
+    if (strcmp(cfg->devices, "cpu") != 0) {
+        fprintf(stderr, "cuzkd: devices = %s: this build proves on the CPU only (devices = cpu)\n",
+                cfg->devices);
+        bad = -1;
+    }
+    for (size_t i = 0; i < cfg->n_preload && bad == 0; i++) {
+        const config_preload_t *p = &cfg->preload[i];
+        char resolved[4096];
+        if (!engine_id_valid(p->name) || engine_key_format_from_name(p->format) < 0) {
+            fprintf(stderr,
+                    "cuzkd: preload %s: a name of A-Z a-z 0-9 . _ - and a format zkey "
+                    "or params are needed\n",
+                    p->name);
+            bad = -1;
+        } else if (paths_resolve(allow, p->path, resolved, sizeof resolved, err, sizeof err) !=
+                   PATHS_OK) {
+            fprintf(stderr, "cuzkd: preload %s: %s\n", p->name, err);
+            bad = -1;
+        }
+    }
+    return bad;
+}
+
+/* ---- main ------------------------------------------------------------------------ */
+
+static int cuzkd_setup_engine(cuzkd_t *d)
+{
+    cuzk_status_t st;
+    engine_cpu_options_t opt = {d->cfg->threads, d->cfg->trusted_keys};
+    d->cpu = engine_cpu_new(&opt, &st);
+    if (!d->cpu) {
+        cuzkd_log("cannot start the key loader: %s", cuzk_strerror(st));
+        return -1;
+    }
+    d->backend = engine_cpu_backend(d->cpu);
+    d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end};
+    engine_config_t ec = {.backend = &d->backend,
+                          .hooks = &d->hooks,
+                          .workers = d->cfg->workers,
+                          .threads = d->cfg->threads,
+                          .max_jobs = d->cfg->max_jobs,
+                          .host_budget = d->cfg->host_memory_budget,
+                          .timeline_events = d->cfg->timeline_events};
+    d->engine = engine_new(&ec, &st);
+    if (!d->engine) {
+        cuzkd_log("cannot start the engine: %s", cuzk_strerror(st));
+        return -1;
+    }
+    return 0;
+}
+
+static void cuzkd_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cuzkd_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Runs the server until a stop signal, then drains. Returns the exit status. */
+static int cuzkd_serve(cuzkd_t *d, int listen_fd)
+{
+    char err[1024];
+    http_config_t hc = {.listen_fd = listen_fd,
+                        .max_body = d->cfg->max_body,
+                        .max_connections = d->cfg->max_connections,
+                        .token = d->cfg->token,
+                        .handler = api_handle,
+                        .ctx = d};
+    d->http = http_start(&hc, err, sizeof err);
+    if (!d->http) {
+        cuzkd_log("%s", err);
+        close(listen_fd);
+        return 1;
+    }
+    cuzkd_log("listening on %s (pid %d, %u worker%s, %s)", d->bound, (int)getpid(), d->cfg->workers,
+              d->cfg->workers == 1 ? "" : "s", d->journal ? journal_dir(d->journal) : "no journal");
+    while (!cuzkd_stop_signal) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        engine_jobs_prune(d->engine, d->cfg->keep_jobs, cuzkd_forget, d);
+    }
+    cuzkd_log("%s: draining (new work refused; running partitions finish)",
+              cuzkd_stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    atomic_store(&d->draining, true);
+    engine_drain(d->engine);
+    engine_counters_t c;
+    engine_counters(d->engine, &c);
+    engine_wake_waiters(d->engine);
+    http_stop(d->http);
+    d->http = NULL;
+    uint64_t left = c.jobs_queued + c.jobs_running;
+    cuzkd_log("drained: %llu job%s left queued%s", (unsigned long long)left, left == 1 ? "" : "s",
+              d->journal ? " in the journal" : " (no journal: they are lost)");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cuzkd_config_t cfg;
+    char err[CONFIG_ERR_MAX];
+    int rc = config_load(&cfg, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        config_usage(stdout);
+        config_free(&cfg);
+        return 0;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "cuzkd: %s\n", err);
+        config_free(&cfg);
+        return 2;
+    }
+    cuzkd_t d;
+    memset(&d, 0, sizeof d);
+    d.cfg = &cfg;
+    if (cuzkd_check(&cfg, &d.allow) != 0) {
+        paths_free(&d.allow);
+        config_free(&cfg);
+        return 1;
+    }
+    if (cfg.check_only) {
+        config_print(&cfg, stdout);
+        printf("\n# configuration OK\n");
+        paths_free(&d.allow);
+        config_free(&cfg);
+        return 0;
+    }
+    cuzkd_signals();
+    pthread_mutex_init(&d.keys_lock, NULL);
+    pthread_mutex_init(&d.latency.lock, NULL);
+    d.started_wall = engine_wall();
+    int status = 1;
+    int fd = http_listen(cfg.listen, d.bound, sizeof d.bound, err, sizeof err);
+    if (fd < 0) {
+        cuzkd_log("%s", err);
+    } else if (cuzkd_setup_engine(&d) == 0) {
+        if (cfg.journal[0] && !(d.journal = journal_open(cfg.journal, err, sizeof err))) {
+            cuzkd_log("%s", err);
+            close(fd);
+        } else {
+            size_t n = d.journal ? journal_replay(d.journal, d.engine, cuzkd_load_key, &d) : 0;
+            if (n)
+                cuzkd_log("journal: %zu job%s restored", n, n == 1 ? "" : "s");
+            if (cuzkd_preload(&d) != 0)
+                close(fd);
+            else
+                status = cuzkd_serve(&d, fd);
+        }
+    } else {
+        close(fd);
+    }
+    engine_free(d.engine);
+    engine_cpu_free(d.cpu);
+    journal_close(d.journal);
+    paths_free(&d.allow);
+    pthread_mutex_destroy(&d.keys_lock);
+    pthread_mutex_destroy(&d.latency.lock);
+    if (status == 0)
+        cuzkd_log("exit");
+    config_free(&cfg);
+    return status;
+}

@@ -1,0 +1,78 @@
+/*
+ * cuzkd's parts and what ties them together. Each part is its own file:
+ *
+ *   cuzkd.c    start-up, signals (handlers only set flags), the main loop,
+ *              drain and exit
+ *   config.c   the option table (INI file and flags)
+ *   http.c     libmicrohttpd: sockets, body limit, token, error bodies
+ *   api.c      the routes: /v1/keys, /v1/proofs, /v1/status, /v1/timeline,
+ *              /metrics
+ *   status.c   the status sections and the Prometheus text
+ *   journal.c  accepted jobs and key registrations on disk, replayed at start
+ *   paths.c    allowed directories
+ *   base64.c   witness and proof bytes in JSON
+ *
+ * The engine (src/engine) does the scheduling and the proving; cuzkd owns
+ * no proving thread of its own.
+ */
+#ifndef CUZK_DAEMON_DAEMON_H
+#define CUZK_DAEMON_DAEMON_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+#include "daemon/http.h"
+#include "daemon/journal.h"
+#include "daemon/paths.h"
+#include "engine/engine.h"
+#include "engine/engine_cpu.h"
+
+/* Upper bounds (seconds) of the job latency histogram, submission to end. */
+#define CUZKD_LATENCY_BOUNDS                                                                       \
+    {                                                                                              \
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800                 \
+    }
+enum { CUZKD_LATENCY_BUCKETS = 15, CUZKD_MAX_PARTITIONS = 1024 };
+
+typedef struct cuzkd_latency {
+    pthread_mutex_t lock;
+    uint64_t buckets[CUZKD_LATENCY_BUCKETS + 1]; /* the last: above every bound */
+    uint64_t count;
+    double sum;
+} cuzkd_latency_t;
+
+typedef struct cuzkd {
+    const cuzkd_config_t *cfg;
+    engine_cpu_t *cpu;
+    engine_backend_t backend;
+    engine_hooks_t hooks;
+    engine_t *engine;
+    journal_t *journal; /* NULL: no journal */
+    paths_t allow;
+    http_server_t *http;
+    char bound[300]; /* the address actually listened on */
+    /* Key registrations and evictions, with their journal records, one at
+     * a time (so the journal's order is the registry's). */
+    pthread_mutex_t keys_lock;
+    atomic_bool draining;
+    double started_wall;
+    cuzkd_latency_t latency;
+} cuzkd_t;
+
+/* The request handler given to http_start (api.c). */
+void api_handle(void *ctx, const http_request_t *req, http_response_t *resp);
+
+/* GET /v1/status and GET /metrics (status.c). */
+void status_answer(cuzkd_t *d, http_response_t *resp);
+void metrics_answer(cuzkd_t *d, http_response_t *resp);
+
+/* Records one ended job's latency (the engine's job_ended hook). */
+void cuzkd_latency_add(cuzkd_latency_t *l, double seconds);
+
+/* A log line on stderr: time, "cuzkd:", the message. */
+void cuzkd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
