@@ -6,11 +6,12 @@
 #   scripts/deps.sh --build   only what building cuzk needs
 set -euo pipefail
 
-# build: compiler, CMake, pkg-config, jansson (JSON)
-packages=(build-essential cmake pkg-config libjansson-dev)
+# build: compiler, CMake, pkg-config, jansson (JSON); cuzkd: libmicrohttpd
+# (HTTP), libinih (configuration files)
+packages=(build-essential cmake pkg-config libjansson-dev libmicrohttpd-dev libinih-dev)
 if [ "${1:-}" != "--build" ]; then
-    # tests: cmocka, GMP; static checks: cppcheck, clang-tidy
-    packages+=(libgmp-dev libcmocka-dev cppcheck clang-tidy)
+    # tests: cmocka, GMP, curl (the cuzkd tests); static checks: cppcheck, clang-tidy
+    packages+=(libgmp-dev libcmocka-dev curl cppcheck clang-tidy)
 fi
 
 missing=()

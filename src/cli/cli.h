@@ -16,6 +16,11 @@ int cli_gen(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_assign(int argc, char **argv);
+/* The clients of a running cuzkd (client.c). */
+int cli_submit(int argc, char **argv);
+int cli_status(int argc, char **argv);
+int cli_wait(int argc, char **argv);
+int cli_cancel(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove

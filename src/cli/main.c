@@ -26,6 +26,10 @@ static void usage(FILE *f)
             "                  file a bellperson-style synthesizer hands to the prover\n"
             "  inspect         <file>: what a key, circuit, witness, proof or assignment\n"
             "                  file holds, and whether it is valid\n"
+            "  submit          --key NAME --witness W.wtns ...: a proof job for cuzkd\n"
+            "  status [ID]     cuzkd's status, or a job's state and result\n"
+            "  wait ID         wait for a cuzkd job; --proof/--public write its result\n"
+            "  cancel ID       cancel a cuzkd job\n"
             "  demo            gen, setup, prove and verify an example on both curves,\n"
             "                  with a table of timings (scripts/run.sh's main job)\n"
             "  selftest        check fields, curves and pairings of BLS12-381 and BN254\n"
@@ -68,6 +72,14 @@ int main(int argc, char **argv)
         return cli_assign(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect"))
         return cli_inspect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "submit"))
+        return cli_submit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "status"))
+        return cli_status(argc - 1, argv + 1);
+    if (!strcmp(cmd, "wait"))
+        return cli_wait(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cancel"))
+        return cli_cancel(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest"))

@@ -1,0 +1,699 @@
+/*
+ * cuzk submit | status | wait | cancel: the command-line client of a
+ * running cuzkd (docs/DAEMON.md). Plain HTTP/1.1 over a TCP or Unix socket,
+ * one request per connection; answers are JSON.
+ *
+ *   cuzk submit --key NAME [--key-path FILE [--format zkey|params]]
+ *               (--witness W.wtns | --wtns-inline W.wtns | --assignment A.asgn)...
+ *               [--priority P] [--id ID] [--wait [--timeout S] [--proof F] [--public F]]
+ *   cuzk status [ID]
+ *   cuzk wait ID [--timeout S] [--proof F] [--public F]
+ *   cuzk cancel ID
+ *
+ * Every command takes --server ADDR (default $CUZK_SERVER, else
+ * 127.0.0.1:8765; unix:PATH for a Unix socket) and --token-file FILE
+ * (default $CUZK_TOKEN_FILE). Exit status: 0 success (wait: the job is
+ * done), 1 the job failed or was cancelled, 2 a usage, connection or
+ * server error, 124 wait timed out.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "daemon/base64.h"
+#include "io/io_error.h"
+#include "io/io_map.h"
+#include "io/snarkjs_json.h"
+
+enum {
+    CLIENT_OK = 0,
+    CLIENT_JOB_FAILED = 1,
+    CLIENT_EFAIL = 2,
+    CLIENT_TIMEOUT = 124,
+    CLIENT_MAX_INPUTS = 1024,
+    CLIENT_POLL_SECONDS = 60, /* one long poll at most; the server caps it too */
+};
+
+typedef struct client {
+    const char *cmd;    /* "submit", ... for messages */
+    const char *server; /* HOST:PORT or unix:PATH */
+    char *token;
+} client_t;
+
+/* ---- HTTP --------------------------------------------------------------------------- */
+
+static int client_connect(const client_t *c, char *err, size_t err_size)
+{
+    if (!strncmp(c->server, "unix:", 5)) {
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        const char *path = c->server + 5;
+        if (strlen(path) >= sizeof sa.sun_path) {
+            snprintf(err, err_size, "%s: path too long", c->server);
+            return -1;
+        }
+        memcpy(sa.sun_path, path, strlen(path) + 1);
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+            snprintf(err, err_size, "cannot connect to %s: %s", c->server, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        return fd;
+    }
+    char host[256];
+    const char *colon = strrchr(c->server, ':');
+    size_t hlen = colon ? (size_t)(colon - c->server) : 0;
+    if (!colon || hlen == 0 || hlen >= sizeof host) {
+        snprintf(err, err_size, "server '%s': expected HOST:PORT or unix:PATH", c->server);
+        return -1;
+    }
+    const char *h = c->server;
+    if (h[0] == '[' && h[hlen - 1] == ']') {
+        h++;
+        hlen -= 2;
+    }
+    memcpy(host, h, hlen);
+    host[hlen] = '\0';
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    int gai = getaddrinfo(host, colon + 1, &hints, &res);
+    if (gai != 0) {
+        snprintf(err, err_size, "server '%s': %s", c->server, gai_strerror(gai));
+        return -1;
+    }
+    int fd = -1;
+    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+        fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0)
+        snprintf(err, err_size, "cannot connect to %s: %s", c->server, strerror(errno));
+    freeaddrinfo(res);
+    return fd;
+}
+
+static int client_send_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/*
+ * One request: *status and *body (malloc'd, NUL-terminated JSON or text)
+ * from the answer. body may be NULL (no body). Returns 0, or -1 with a
+ * message when the server cannot be reached or answers garbage.
+ */
+static int client_request(const client_t *c, const char *method, const char *path, const char *body,
+                          unsigned *status, char **out, char *err, size_t err_size)
+{
+    *out = NULL;
+    int fd = client_connect(c, err, err_size);
+    if (fd < 0)
+        return -1;
+    size_t blen = body ? strlen(body) : 0;
+    char head[1024];
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: cuzkd\r\nConnection: close\r\n"
+                     "Accept: application/json\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\n%s%s%s\r\n",
+                     method, path, blen, c->token ? "Authorization: Bearer " : "",
+                     c->token ? c->token : "", c->token ? "\r\n" : "");
+    if (n < 0 || (size_t)n >= sizeof head || client_send_all(fd, head, (size_t)n) != 0 ||
+        (blen && client_send_all(fd, body, blen) != 0)) {
+        snprintf(err, err_size, "%s: cannot send the request: %s", c->server, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            snprintf(err, err_size, "out of memory");
+            close(fd);
+            return -1;
+        }
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b)
+                free(buf);
+            buf = b;
+            cap *= 2;
+            continue;
+        }
+        ssize_t r = recv(fd, buf + len, cap - len - 1, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    char *sep = strstr(buf, "\r\n\r\n"), *end = NULL;
+    unsigned long code = len > 12 && !strncmp(buf, "HTTP/1.", 7) ? strtoul(buf + 9, &end, 10) : 0;
+    *status = (unsigned)code;
+    if (!sep || code < 100 || code > 599 || !end || *end != ' ') {
+        snprintf(err, err_size, "%s: not an HTTP answer", c->server);
+        free(buf);
+        return -1;
+    }
+    size_t off = (size_t)(sep + 4 - buf);
+    memmove(buf, buf + off, len - off + 1);
+    *out = buf;
+    return 0;
+}
+
+/* Prints the server's error answer (status, code, message) and returns
+ * CLIENT_EFAIL. */
+static int client_http_fail(const client_t *c, unsigned status, const char *body)
+{
+    json_t *j = json_loads(body, 0, NULL);
+    json_t *e = json_object_get(j, "error");
+    const char *code = json_string_value(json_object_get(e, "code"));
+    const char *msg = json_string_value(json_object_get(e, "message"));
+    fprintf(stderr, "cuzk %s: %u %s: %s\n", c->cmd, status, code ? code : "error",
+            msg ? msg : body);
+    json_decref(j);
+    return CLIENT_EFAIL;
+}
+
+/* A JSON request whose answer must have one of the statuses ok1, ok2:
+ * *answer (parsed) then. Returns CLIENT_OK or CLIENT_EFAIL (printed). */
+static int client_call(const client_t *c, const char *method, const char *path, json_t *body,
+                       unsigned ok1, unsigned ok2, json_t **answer, unsigned *status_out)
+{
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    char err[IO_ERR_MAX], *out = NULL;
+    unsigned status = 0;
+    int rc = client_request(c, method, path, text, &status, &out, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        fprintf(stderr, "cuzk %s: %s\n", c->cmd, err);
+        return CLIENT_EFAIL;
+    }
+    if (status_out)
+        *status_out = status;
+    if (status != ok1 && status != ok2) {
+        rc = client_http_fail(c, status, out);
+        free(out);
+        return rc;
+    }
+    json_error_t je;
+    *answer = json_loads(out, 0, &je);
+    free(out);
+    if (!*answer) {
+        fprintf(stderr, "cuzk %s: the answer is not JSON: %s\n", c->cmd, je.text);
+        return CLIENT_EFAIL;
+    }
+    return CLIENT_OK;
+}
+
+/* ---- common options ------------------------------------------------------------------ */
+
+/* Takes --server and --token-file out of argv. Returns -1 after a message. */
+static int client_init(client_t *c, const char *cmd, int *argc, char **argv)
+{
+    c->cmd = cmd;
+    c->server = getenv("CUZK_SERVER");
+    if (!c->server || !*c->server)
+        c->server = "127.0.0.1:8765";
+    const char *token_file = getenv("CUZK_TOKEN_FILE");
+    c->token = NULL;
+    int k = 1;
+    for (int i = 1; i < *argc; i++) {
+        bool server = !strcmp(argv[i], "--server"), tok = !strcmp(argv[i], "--token-file");
+        if (!server && !tok) {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (i + 1 == *argc) {
+            fprintf(stderr, "cuzk %s: %s needs a value\n", cmd, argv[i]);
+            return -1;
+        }
+        if (server)
+            c->server = argv[++i];
+        else
+            token_file = argv[++i];
+    }
+    *argc = k;
+    if (token_file && *token_file) {
+        FILE *f = fopen(token_file, "r");
+        char line[1024];
+        if (!f || !fgets(line, sizeof line, f)) {
+            fprintf(stderr, "cuzk %s: token file %s: %s\n", cmd, token_file,
+                    f ? "empty" : strerror(errno));
+            if (f)
+                fclose(f);
+            return -1;
+        }
+        fclose(f);
+        line[strcspn(line, "\r\n")] = '\0';
+        c->token = strdup(line);
+    }
+    return 0;
+}
+
+static void client_free(client_t *c)
+{
+    free(c->token);
+}
+
+/* Whether argv[*i] is the option name; its value then goes to *value
+ * (NULL, after a message, when it is missing). */
+static bool client_opt(int argc, char **argv, int *i, const char *name, const char **value,
+                       const char *cmd)
+{
+    if (strcmp(argv[*i], name) != 0)
+        return false;
+    *value = NULL;
+    if (*i + 1 == argc)
+        fprintf(stderr, "cuzk %s: %s needs a value\n", cmd, name);
+    else
+        *value = argv[++*i];
+    return true;
+}
+
+/* The options of submit and wait that take a value. */
+typedef struct client_opts {
+    const char *key, *key_path, *format, *priority, *id, *proof, *public, *timeout;
+} client_opts_t;
+
+/* Matches argv[*i] against the value options this command allows (allow:
+ * a list of names); 1 matched, 0 not one of them, -1 its value is missing. */
+static int client_value_opt(int argc, char **argv, int *i, client_opts_t *o, const char *cmd,
+                            const char *allow)
+{
+    struct {
+        const char *name;
+        const char **dst;
+    } table[] = {{"--key", &o->key},       {"--key-path", &o->key_path},
+                 {"--format", &o->format}, {"--priority", &o->priority},
+                 {"--id", &o->id},         {"--proof", &o->proof},
+                 {"--public", &o->public}, {"--timeout", &o->timeout}};
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        if (!strstr(allow, table[k].name) ||
+            !client_opt(argc, argv, i, table[k].name, table[k].dst, cmd))
+            continue;
+        return *table[k].dst ? 1 : -1;
+    }
+    return 0;
+}
+
+/* The absolute form of a local path (the daemon runs elsewhere). */
+static char *client_abs(const char *path)
+{
+    char real[PATH_MAX];
+    return strdup(realpath(path, real) ? real : path);
+}
+
+/* ---- wait: results to files --------------------------------------------------------- */
+
+/* Writes the snarkjs proof object as proof.json, byte-exact to snarkjs. */
+static int client_write_proof(const char *path, json_t *proof, char *err, size_t err_size)
+{
+    char *text = json_dumps(proof, JSON_COMPACT);
+    snarkjs_proof_t p;
+    cuzk_status_t s = text ? snarkjs_proof_parse(&p, text, strlen(text), "result.proof",
+                                                 R1CS_CURVE_NONE, err, err_size)
+                           : io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+    free(text);
+    if (s == CUZK_OK)
+        s = snarkjs_proof_write(path, &p, err, err_size);
+    return s == CUZK_OK ? 0 : -1;
+}
+
+static int client_write_public(const char *path, json_t *pub, r1cs_curve_t curve, char *err,
+                               size_t err_size)
+{
+    char *text = json_dumps(pub, JSON_COMPACT);
+    r1cs_witness_t w = {0};
+    cuzk_status_t s = text ? snarkjs_public_parse(&w, text, strlen(text), "result.public", curve,
+                                                  SNARKJS_ANY_COUNT, err, err_size)
+                           : io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+    free(text);
+    if (s == CUZK_OK)
+        s = snarkjs_public_write(path, &w, err, err_size);
+    r1cs_witness_free(&w);
+    return s == CUZK_OK ? 0 : -1;
+}
+
+static int client_write_bytes(const char *path, const char *b64, char *err, size_t err_size)
+{
+    unsigned char *bytes = NULL;
+    size_t n = 0;
+    if (!b64 || base64_decode(&bytes, &n, b64, strlen(b64)) != 0) {
+        snprintf(err, err_size, "result.proof: not base64");
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    int rc = f && fwrite(bytes, 1, n, f) == n ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+    free(bytes);
+    return rc;
+}
+
+/* name for partition i of n: the path itself for one, PATH.i for several. */
+static void client_part_path(char *out, size_t size, const char *path, size_t i, size_t n)
+{
+    if (n == 1)
+        snprintf(out, size, "%s", path);
+    else
+        snprintf(out, size, "%s.%zu", path, i);
+}
+
+/* Writes a done job's result: zkey proofs as proof.json/public.json
+ * (PATH.i for several partitions), params as the proof bytes and the
+ * inputs JSON. */
+static int client_write_result(const client_t *c, json_t *job, const char *proof_path,
+                               const char *public_path)
+{
+    json_t *result = json_object_get(job, "result");
+    const char *format = json_string_value(json_object_get(job, "format"));
+    char err[IO_ERR_MAX] = "";
+    int rc = 0;
+    if (format && !strcmp(format, "params")) {
+        if (proof_path)
+            rc = client_write_bytes(proof_path, json_string_value(json_object_get(result, "proof")),
+                                    err, sizeof err);
+        if (rc == 0 && public_path)
+            rc = json_dump_file(json_object_get(result, "public"), public_path, JSON_INDENT(1));
+    } else {
+        json_t *proofs = json_object_get(result, "proofs");
+        size_t n = proofs ? json_array_size(proofs) : 1;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            json_t *one = proofs ? json_array_get(proofs, i) : result;
+            json_t *proof = json_object_get(one, "proof");
+            const char *curve_name = json_string_value(json_object_get(proof, "curve"));
+            char path[PATH_MAX];
+            if (proof_path) {
+                client_part_path(path, sizeof path, proof_path, i, n);
+                rc = client_write_proof(path, proof, err, sizeof err);
+            }
+            if (rc == 0 && public_path) {
+                client_part_path(path, sizeof path, public_path, i, n);
+                rc = client_write_public(path, json_object_get(one, "public"),
+                                         snarkjs_curve_from_name(curve_name), err, sizeof err);
+            }
+        }
+    }
+    if (rc != 0)
+        fprintf(stderr, "cuzk %s: cannot write the result: %s\n", c->cmd,
+                err[0] ? err : strerror(errno));
+    return rc == 0 ? CLIENT_OK : CLIENT_EFAIL;
+}
+
+static double client_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Long-polls job id until it ends or timeout seconds pass (< 0: forever);
+ * prints the final job JSON and writes the result files. */
+static int client_wait_job(const client_t *c, const char *id, double timeout,
+                           const char *proof_path, const char *public_path)
+{
+    double deadline = client_now() + timeout;
+    for (;;) {
+        double left = timeout < 0 ? CLIENT_POLL_SECONDS : deadline - client_now();
+        if (left < 0)
+            left = 0;
+        char path[256];
+        snprintf(path, sizeof path, "/v1/proofs/%s?wait=%.3f", id,
+                 left < CLIENT_POLL_SECONDS ? left : CLIENT_POLL_SECONDS);
+        json_t *job = NULL;
+        int rc = client_call(c, "GET", path, NULL, 200, 200, &job, NULL);
+        if (rc != CLIENT_OK)
+            return rc;
+        const char *state = json_string_value(json_object_get(job, "state"));
+        bool done = state && !strcmp(state, "done");
+        bool ended = done || (state && (!strcmp(state, "failed") || !strcmp(state, "cancelled")));
+        if (ended || (timeout >= 0 && client_now() >= deadline)) {
+            json_dumpf(job, stdout, JSON_INDENT(2));
+            putchar('\n');
+            if (done && (proof_path || public_path))
+                rc = client_write_result(c, job, proof_path, public_path);
+            else if (!ended)
+                rc = CLIENT_TIMEOUT;
+            else if (!done)
+                rc = CLIENT_JOB_FAILED;
+            if (!ended)
+                fprintf(stderr, "cuzk %s: job %s is still %s after %g s\n", c->cmd, id,
+                        state ? state : "?", timeout);
+            else if (!done)
+                fprintf(stderr, "cuzk %s: job %s %s%s%s\n", c->cmd, id, state,
+                        json_is_string(json_object_get(job, "error")) ? ": " : "",
+                        json_is_string(json_object_get(job, "error"))
+                            ? json_string_value(json_object_get(job, "error"))
+                            : "");
+            json_decref(job);
+            return rc;
+        }
+        json_decref(job);
+    }
+}
+
+/* ---- the commands ------------------------------------------------------------------------ */
+
+static void submit_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk submit --key NAME (--witness W.wtns | --wtns-inline W.wtns |\n"
+               "                   --assignment A.asgn)... [options]\n"
+               "\n"
+               "Submits a proof job to cuzkd and prints its id. Several witnesses (or\n"
+               "assignments) make one job of several partitions.\n"
+               "\n"
+               "options:\n"
+               "  --key-path FILE    load the key from FILE first (if it is not loaded)\n"
+               "  --format F         zkey or params (default: from the key's extension)\n"
+               "  --priority P       low, normal (default), high or critical\n"
+               "  --id ID            the job's id (submitting it again returns the same job)\n"
+               "  --wait             wait for the job, as cuzk wait does; with --timeout S,\n"
+               "                     --proof FILE, --public FILE\n"
+               "  --server ADDR      HOST:PORT or unix:PATH (default $CUZK_SERVER or\n"
+               "                     127.0.0.1:8765)\n"
+               "  --token-file FILE  bearer token (default $CUZK_TOKEN_FILE)\n");
+}
+
+/* An input object for the witness option o with value v. NULL after a message. */
+static json_t *submit_input(const char *o, const char *v)
+{
+    if (!strcmp(o, "--wtns-inline")) {
+        char err[IO_ERR_MAX];
+        io_map_t m;
+        if (io_map_open(&m, v, err, sizeof err) != CUZK_OK) {
+            fprintf(stderr, "cuzk submit: %s\n", err);
+            return NULL;
+        }
+        char *b64 = NULL;
+        json_t *in = base64_encode(&b64, m.data, m.size) == 0
+                         ? json_pack("{s:s}", "wtns_base64", b64)
+                         : NULL;
+        free(b64);
+        io_map_close(&m);
+        return in;
+    }
+    char *abs = client_abs(v);
+    json_t *in =
+        json_pack("{s:s}", !strcmp(o, "--witness") ? "path" : "assignment_path", abs ? abs : v);
+    free(abs);
+    return in;
+}
+
+int cli_submit(int argc, char **argv)
+{
+    client_t c;
+    if (client_init(&c, "submit", &argc, argv) != 0)
+        return CLIENT_EFAIL;
+    client_opts_t opt = {0};
+    const char *v = NULL;
+    bool wait = false;
+    int rc = CLIENT_EFAIL, m;
+    json_t *inputs = json_array();
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            submit_usage(stdout);
+            rc = CLIENT_OK;
+            goto out;
+        }
+        if (!strcmp(o, "--wait")) {
+            wait = true;
+        } else if ((m = client_value_opt(argc, argv, &i, &opt, "submit",
+                                         "--key --key-path --format --priority --id --proof "
+                                         "--public --timeout")) != 0) {
+            if (m < 0)
+                goto out;
+        } else if (!strcmp(o, "--witness") || !strcmp(o, "--wtns-inline") ||
+                   !strcmp(o, "--assignment")) {
+            if (!client_opt(argc, argv, &i, o, &v, "submit") || !v)
+                goto out;
+            json_t *in = submit_input(o, v);
+            if (!in || json_array_size(inputs) == CLIENT_MAX_INPUTS ||
+                json_array_append_new(inputs, in) != 0)
+                goto out;
+        } else {
+            fprintf(stderr, "cuzk submit: unexpected '%s' (try cuzk submit --help)\n", o);
+            goto out;
+        }
+    }
+    const char *key = opt.key;
+    if (!key || json_array_size(inputs) == 0) {
+        submit_usage(stderr);
+        goto out;
+    }
+    json_t *answer = NULL;
+    if (opt.key_path) {
+        char *abs = client_abs(opt.key_path);
+        json_t *body = json_pack("{s:s, s:s}", "name", key, "path", abs ? abs : opt.key_path);
+        free(abs);
+        if (opt.format)
+            json_object_set_new(body, "format", json_string(opt.format));
+        if (client_call(&c, "POST", "/v1/keys", body, 200, 201, &answer, NULL) != CLIENT_OK)
+            goto out;
+        json_decref(answer);
+    }
+    json_t *body = json_pack("{s:s, s:O}", "key", key, "witness",
+                             json_array_size(inputs) == 1 ? json_array_get(inputs, 0) : inputs);
+    if (opt.priority)
+        json_object_set_new(body, "priority", json_string(opt.priority));
+    if (opt.id)
+        json_object_set_new(body, "id", json_string(opt.id));
+    if (client_call(&c, "POST", "/v1/proofs", body, 202, 200, &answer, NULL) != CLIENT_OK)
+        goto out;
+    const char *got = json_string_value(json_object_get(answer, "id"));
+    char job_id[128];
+    snprintf(job_id, sizeof job_id, "%s", got ? got : "");
+    json_decref(answer);
+    if (!wait) {
+        printf("%s\n", job_id);
+        rc = CLIENT_OK;
+    } else {
+        rc = client_wait_job(&c, job_id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
+                             opt.public);
+    }
+out:
+    json_decref(inputs);
+    client_free(&c);
+    return rc;
+}
+
+int cli_status(int argc, char **argv)
+{
+    client_t c;
+    if (client_init(&c, "status", &argc, argv) != 0)
+        return CLIENT_EFAIL;
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+                "usage: cuzk status [ID] [--server ADDR] [--token-file FILE]\n"
+                "\n"
+                "Prints cuzkd's status (GET /v1/status), or job ID's state and result.\n");
+        client_free(&c);
+        return argc == 2 && !strcmp(argv[1], "--help") ? CLIENT_OK : CLIENT_EFAIL;
+    }
+    char path[256];
+    snprintf(path, sizeof path, argc == 2 ? "/v1/proofs/%s" : "/v1/status",
+             argc == 2 ? argv[1] : "");
+    json_t *answer = NULL;
+    int rc = client_call(&c, "GET", path, NULL, 200, 200, &answer, NULL);
+    if (rc == CLIENT_OK) {
+        json_dumpf(answer, stdout, JSON_INDENT(2));
+        putchar('\n');
+        json_decref(answer);
+    }
+    client_free(&c);
+    return rc;
+}
+
+int cli_wait(int argc, char **argv)
+{
+    client_t c;
+    if (client_init(&c, "wait", &argc, argv) != 0)
+        return CLIENT_EFAIL;
+    const char *id = NULL;
+    client_opts_t opt = {0};
+    int rc = CLIENT_EFAIL, m;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf(
+                "usage: cuzk wait ID [--timeout S] [--proof FILE] [--public FILE]\n"
+                "\n"
+                "Waits until job ID ends and prints it. With --proof/--public, a done job's\n"
+                "result is written: proof.json and public.json exactly as snarkjs writes\n"
+                "them (zkey; FILE.i for each of several partitions), or the 192-byte proofs\n"
+                "and the inputs JSON (params). Exit 0 done, 1 failed or cancelled, 124 timeout.\n");
+            client_free(&c);
+            return CLIENT_OK;
+        }
+        if ((m = client_value_opt(argc, argv, &i, &opt, "wait", "--proof --public --timeout"))) {
+            if (m < 0)
+                goto out;
+        } else if (argv[i][0] != '-' && !id) {
+            id = argv[i];
+        } else {
+            fprintf(stderr, "cuzk wait: unexpected '%s'\n", argv[i]);
+            goto out;
+        }
+    }
+    if (!id) {
+        fprintf(stderr, "usage: cuzk wait ID [--timeout S] [--proof FILE] [--public FILE]\n");
+        goto out;
+    }
+    rc = client_wait_job(&c, id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
+                         opt.public);
+out:
+    client_free(&c);
+    return rc;
+}
+
+int cli_cancel(int argc, char **argv)
+{
+    client_t c;
+    if (client_init(&c, "cancel", &argc, argv) != 0)
+        return CLIENT_EFAIL;
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: cuzk cancel ID [--server ADDR] [--token-file FILE]\n");
+        client_free(&c);
+        return CLIENT_EFAIL;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "/v1/proofs/%s", argv[1]);
+    json_t *answer = NULL;
+    unsigned status = 0;
+    int rc = client_call(&c, "DELETE", path, NULL, 200, 200, &answer, &status);
+    if (rc == CLIENT_OK) {
+        printf("%s cancelled\n", argv[1]);
+        json_decref(answer);
+    } else if (status == 409) {
+        rc = CLIENT_JOB_FAILED; /* it had ended: nothing to cancel */
+    }
+    client_free(&c);
+    return rc;
+}

@@ -1,0 +1,143 @@
+# Helpers for the cuzkd tests, sourced by tests/daemon/test_*.sh:
+#   . "$(dirname "$0")/lib.sh" CUZKD_BINARY CUZK_BINARY
+# Every test starts its own cuzkd on 127.0.0.1 with port 0 (the kernel picks a
+# free one; the daemon logs it) and talks to it over real HTTP with curl and
+# with the `cuzk submit/status/wait/cancel` client. One line per check; the
+# test exits 1 when any check failed.
+set -uo pipefail
+
+CUZKD=$1
+CUZK=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+SNARKJS="$root/node_modules/.bin/snarkjs"
+
+if ! command -v curl >/dev/null; then
+    echo "SKIP: curl is not installed (scripts/deps.sh installs it)"
+    exit 77
+fi
+
+work=$(mktemp -d)
+DPID=""
+cleanup() {
+    if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then
+        kill -9 "$DPID" 2>/dev/null
+        wait "$DPID" 2>/dev/null
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+failures=0
+check() { # check NAME STATUS(0 = pass) [DETAIL]
+    if [ "$2" -eq 0 ]; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1${3:+ ($3)}"
+        failures=$((failures + 1))
+    fi
+}
+
+finish() {
+    [ $failures -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
+    [ $failures -eq 0 ]
+    exit $?
+}
+
+# start_daemon LOG ARGS...: starts cuzkd with ARGS (plus --listen 127.0.0.1:0
+# unless ARGS has --listen), waits until it listens; sets DPID, PORT, U.
+start_daemon() {
+    local log=$1
+    shift
+    local listen=(--listen 127.0.0.1:0)
+    case " $* " in *" --listen "*) listen=() ;; esac
+    "$CUZKD" "${listen[@]}" "$@" >>"$log" 2>&1 &
+    DPID=$!
+    PORT=""
+    for _ in $(seq 1 200); do
+        PORT=$(grep -o 'listening on 127.0.0.1:[0-9]*' "$log" | tail -n 1 | cut -d: -f2)
+        [ -n "$PORT" ] && break
+        kill -0 "$DPID" 2>/dev/null || break
+        sleep 0.05
+    done
+    U="http://127.0.0.1:$PORT"
+    export CUZK_SERVER="127.0.0.1:$PORT"
+    [ -n "$PORT" ]
+}
+
+# stop_daemon [SIGNAL]: signals cuzkd (TERM) and waits; returns its exit status.
+stop_daemon() {
+    kill -"${1:-TERM}" "$DPID" 2>/dev/null
+    wait "$DPID"
+    local rc=$?
+    DPID=""
+    return $rc
+}
+
+# api METHOD PATH [BODY | @FILE] [CURL ARGS...]: sets HTTP (the status) and
+# BODY (the answer).
+api() {
+    local method=$1 path=$2
+    shift 2
+    local data=()
+    if [ $# -gt 0 ]; then
+        data=(-H 'Content-Type: application/json' --data-binary "$1")
+        shift
+    fi
+    HTTP=$(curl -s -o "$work/answer" -w '%{http_code}' -X "$method" "${data[@]}" "$@" "$U$path")
+    BODY=$(cat "$work/answer" 2>/dev/null)
+}
+
+# jstr NAME: the first "NAME":"value" string in BODY (compact JSON).
+jstr() {
+    printf '%s' "$BODY" | grep -o "\"$1\":\"[^\"]*\"" | head -n 1 | sed 's/^"[^"]*":"//; s/"$//'
+}
+
+# jnum NAME: the first "NAME":number in BODY.
+jnum() {
+    printf '%s' "$BODY" | grep -o "\"$1\":[0-9.e+-]*" | head -n 1 | sed 's/^"[^"]*"://'
+}
+
+# expect_error NAME STATUS CODE: checks HTTP and the error code of BODY.
+expect_error() {
+    [ "$HTTP" = "$2" ] && [ "$(jstr code)" = "$3" ]
+    check "$1: $2 $3" $? "got $HTTP: $BODY"
+}
+
+# wait_job ID [SECONDS]: long-polls until the job ends; BODY holds it.
+wait_job() {
+    local t=${2:-60}
+    api GET "/v1/proofs/$1?wait=$t"
+}
+
+# Small circuits and INSECURE development keys (cuzk gen + cuzk setup):
+#   bn/   BN254, 300 constraints, 3 public: k.zkey, vk.json, w.wtns,
+#         other.wtns (same shape, another circuit's: does not satisfy),
+#         short.wtns (truncated)
+#   bls/  BLS12-381, 200 constraints, 2 public: k.zkey, vk.json, w.wtns
+#   bp/   BLS12-381 bellperson: k.params, k.vk, a.asgn, in.json
+#   slow/ BN254, 4000 constraints: k.zkey, w.wtns (about 0.1 s a proof)
+make_fixtures() {
+    local d=$work/fx
+    mkdir -p "$d/bn" "$d/bls" "$d/bp" "$d/slow"
+    FX=$d
+    {
+        "$CUZK" gen --curve bn128 --constraints 300 --public 3 --seed 11 "$d/bn/c.r1cs" "$d/bn/w.wtns" &&
+            "$CUZK" gen --curve bn128 --constraints 300 --public 3 --seed 12 "$d/bn/o.r1cs" \
+                "$d/bn/other.wtns" &&
+            "$CUZK" setup --seed 5 "$d/bn/c.r1cs" "$d/bn/k.zkey" --vk "$d/bn/vk.json" &&
+            head -c 700 "$d/bn/w.wtns" >"$d/bn/short.wtns" &&
+            "$CUZK" gen --curve bls12381 --constraints 200 --public 2 --seed 21 "$d/bls/c.r1cs" \
+                "$d/bls/w.wtns" &&
+            "$CUZK" setup --seed 6 "$d/bls/c.r1cs" "$d/bls/k.zkey" --vk "$d/bls/vk.json" &&
+            "$CUZK" setup --seed 7 "$d/bls/c.r1cs" "$d/bp/k.params" --vk "$d/bp/k.vk" &&
+            "$CUZK" assign "$d/bls/c.r1cs" "$d/bls/w.wtns" "$d/bp/a.asgn" --inputs-out "$d/bp/in.json" &&
+            "$CUZK" gen --curve bn128 --constraints 4000 --public 2 --seed 31 "$d/slow/c.r1cs" \
+                "$d/slow/w.wtns" &&
+            "$CUZK" setup --seed 8 "$d/slow/c.r1cs" "$d/slow/k.zkey" --vk "$d/slow/vk.json"
+    } >"$work/fixtures.log" 2>&1
+}
+
+have_snarkjs() {
+    [ -x "$SNARKJS" ] && command -v node >/dev/null
+}
