@@ -765,14 +765,31 @@ static void test_hooks_restore_prune(void **state)
     assert_int_equal(state_of(e, complete), ENGINE_DONE);
     engine_job_unref(e, complete);
 
-    /* prune keeps the newest ended jobs: H, old, resume, next, complete */
+    /* journaled as done but a result is missing: it resumes */
+    engine_result_t r4 = {strdup("c"), strdup("[]"), NULL, 0};
+    engine_result_t *half[2] = {&r4, NULL};
+    spec.id = "half";
+    engine_job_t *half_job;
+    assert_int_equal(engine_job_restore(e, &spec, ENGINE_DONE, NULL, 7, half, &half_job),
+                     ENGINE_OK);
+    fake_reset(false);
+    engine_job_start(e, half_job);
+    assert_true(engine_job_wait(e, half_job, 10));
+    expect_log(want, 1);
+    assert_int_equal(engine_job_info(e, half_job, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    assert_non_null(info.partitions[1].result);
+    engine_job_info_free(&info);
+    engine_job_unref(e, half_job);
+
+    /* prune keeps the newest ended jobs: H, old, resume, next, complete, half */
     engine_counters_t c;
     engine_counters(e, &c);
-    assert_int_equal(c.jobs_ended_kept, 5);
-    assert_int_equal(engine_jobs_prune(e, 2, NULL, NULL), 3);
+    assert_int_equal(c.jobs_ended_kept, 6);
+    assert_int_equal(engine_jobs_prune(e, 2, NULL, NULL), 4);
     engine_job_t *f = engine_job_find(e, "H");
     assert_null(f);
-    f = engine_job_find(e, "complete");
+    f = engine_job_find(e, "half");
     assert_non_null(f);
     engine_job_unref(e, f);
     engine_free(e);

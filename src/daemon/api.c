@@ -272,6 +272,17 @@ static json_t *api_parse(const char *text)
     return text ? json_loads(text, 0, NULL) : NULL;
 }
 
+/* {"proof": proof.json's object, "public": public.json's array} of one
+ * zkey partition (the engine gives every partition of a done job its
+ * result; null members if one were missing). */
+static json_t *api_pair(const engine_result_t *r)
+{
+    json_t *proof = r ? api_parse(r->proof_json) : NULL,
+           *pub = r ? api_parse(r->public_json) : NULL;
+    return json_pack("{s:o, s:o}", "proof", proof ? proof : json_null(), "public",
+                     pub ? pub : json_null());
+}
+
 /* The result member of a done job (see the top of DAEMON.md's API). */
 static json_t *api_result(engine_key_format_t format, const engine_job_info_t *info)
 {
@@ -282,6 +293,8 @@ static json_t *api_result(engine_key_format_t format, const engine_job_info_t *i
         size_t len = 0;
         for (uint32_t i = 0; all && i < n; i++) {
             const engine_result_t *r = info->partitions[i].result;
+            if (!r || !r->proof_bytes || r->proof_len != 192)
+                continue;
             memcpy(all + len, r->proof_bytes, r->proof_len);
             len += r->proof_len;
             json_array_append_new(pubs, api_parse(r->public_json));
@@ -297,14 +310,10 @@ static json_t *api_result(engine_key_format_t format, const engine_job_info_t *i
         return out;
     }
     if (n == 1)
-        return json_pack("{s:o*, s:o*}", "proof", api_parse(info->partitions[0].result->proof_json),
-                         "public", api_parse(info->partitions[0].result->public_json));
+        return api_pair(info->partitions[0].result);
     json_t *proofs = json_array();
     for (uint32_t i = 0; proofs && i < n; i++)
-        json_array_append_new(proofs,
-                              json_pack("{s:o*, s:o*}", "proof",
-                                        api_parse(info->partitions[i].result->proof_json), "public",
-                                        api_parse(info->partitions[i].result->public_json)));
+        json_array_append_new(proofs, api_pair(info->partitions[i].result));
     return json_pack("{s:o}", "proofs", proofs);
 }
 

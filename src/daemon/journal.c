@@ -454,6 +454,16 @@ static int replay_job_read(const char *path, const char *id, replay_job_t *r)
     char *text = journal_slurp(path);
     if (!text)
         return -1;
+    /* A torn last record (a crash in the middle of an append) is cut off,
+     * so that the next append starts on a line of its own. */
+    size_t len = strlen(text);
+    if (len && text[len - 1] != '\n') {
+        char *nl = strrchr(text, '\n');
+        off_t keep = nl ? (off_t)(nl + 1 - text) : 0;
+        if (truncate(path, keep) != 0)
+            cuzkd_log("journal %s: cannot cut a torn record: %s", path, strerror(errno));
+        text[keep] = '\0';
+    }
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         json_t *o = json_loads(line, 0, NULL);

@@ -817,6 +817,11 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
     if (!spec->id || !engine_id_valid(spec->id) || (unsigned)spec->priority >= ENGINE_PRIORITIES ||
         !spec_inputs_valid(spec) || state == ENGINE_RUNNING || (unsigned)state >= ENGINE_STATES)
         return ENGINE_EINVAL;
+    /* A job journaled as done whose results are not all there (a damaged
+     * journal) resumes instead: a DONE job always has every result. */
+    for (uint32_t i = 0; state == ENGINE_DONE && i < spec->n_inputs; i++)
+        if (!results || !results[i])
+            state = ENGINE_QUEUED;
     engine_job_t *job = job_new(spec);
     char *err_copy = error ? strdup(error) : NULL;
     if (!job || (error && !err_copy)) {

@@ -193,9 +193,11 @@ void engine_job_abort(engine_t *e, engine_job_t *job);
  * Brings back a journaled job, held like a new one. results[i] non-NULL:
  * partition i was done (the result moves into the engine and *results[i]
  * is zeroed). state QUEUED: the job resumes with its other partitions
- * (the key must be loaded; the rcs of engine_job_submit); DONE, FAILED or
- * CANCELLED (with error, finished_at): the job is kept for lookup only,
- * needs no key, and engine_job_start does nothing for it.
+ * (the key must be loaded; the rcs of engine_job_submit, except that
+ * draining and max_jobs do not apply: the job was accepted before); DONE,
+ * FAILED or CANCELLED (with error, finished_at): the job is kept for lookup
+ * only, needs no key, and engine_job_start does nothing for it. DONE with
+ * a partition's result missing counts as QUEUED.
  */
 engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engine_state_t state,
                                const char *error, double finished_at, engine_result_t **results,

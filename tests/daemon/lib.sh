@@ -39,6 +39,10 @@ check() { # check NAME STATUS(0 = pass) [DETAIL]
 }
 
 finish() {
+    if [ $failures -ne 0 ] && [ -n "${log:-}" ] && [ -f "$log" ]; then
+        echo "--- the end of cuzkd's log:"
+        tail -n 40 "$log"
+    fi
     [ $failures -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
     [ $failures -eq 0 ]
     exit $?
@@ -51,11 +55,14 @@ start_daemon() {
     shift
     local listen=(--listen 127.0.0.1:0)
     case " $* " in *" --listen "*) listen=() ;; esac
+    local before=0
+    [ -f "$log" ] && before=$(wc -l <"$log")
     "$CUZKD" "${listen[@]}" "$@" >>"$log" 2>&1 &
     DPID=$!
     PORT=""
-    for _ in $(seq 1 200); do
-        PORT=$(grep -o 'listening on 127.0.0.1:[0-9]*' "$log" | tail -n 1 | cut -d: -f2)
+    for _ in $(seq 1 400); do
+        PORT=$(tail -n +$((before + 1)) "$log" | grep -o 'listening on 127.0.0.1:[0-9]*' |
+            cut -d: -f2)
         [ -n "$PORT" ] && break
         kill -0 "$DPID" 2>/dev/null || break
         sleep 0.05
