@@ -24,36 +24,45 @@ typedef struct config_option {
     const char *help;
 } config_option_t;
 
-#define OPT(sec, name, type, def, min, max, help)                                                  \
+/* An option: its field, INI section and key (the field's name), and flag
+ * (the name with dashes). */
+#define OPT(sec, name, flag, type, def, min, max, help)                                            \
     {                                                                                              \
-        sec, #name, "--" #name, type, offsetof(cuzkd_config_t, name), def, min, max, help          \
+        sec, #name, flag, type, offsetof(cuzkd_config_t, name), def, min, max, help                \
     }
 
 /* The defaults were chosen for a 2-core development host; DAEMON.md
  * explains each. max_body: 256 MiB holds the base64 of a ~190 MB witness;
  * larger witnesses go by path. */
 static const config_option_t config_options[] = {
-    OPT("server", listen, CONFIG_STRING, "127.0.0.1:8765", 0, 0,
+    OPT("server", listen, "--listen", CONFIG_STRING, "127.0.0.1:8765", 0, 0,
         "HOST:PORT to listen on (port 0: a free one) or unix:PATH"),
-    OPT("server", token_file, CONFIG_STRING, "", 0, 0,
+    OPT("server", token_file, "--token-file", CONFIG_STRING, "", 0, 0,
         "file whose first line is the bearer token clients must send"),
-    OPT("server", max_body, CONFIG_BYTES, "256M", 0, 0, "largest request body (413 beyond)"),
-    OPT("server", max_connections, CONFIG_UINT, "256", 1, 65536, "connections served at once"),
-    OPT("server", max_wait, CONFIG_SECONDS, "300", 0, 0, "longest ?wait= long-poll, seconds"),
-    OPT("engine", threads, CONFIG_UINT, "0", 0, 4096, "CPU threads for proving (0: all)"),
-    OPT("engine", workers, CONFIG_UINT, "1", 1, 64, "workers per device (partitions at once)"),
-    OPT("engine", devices, CONFIG_STRING, "cpu", 0, 0, "devices to prove on: cpu"),
-    OPT("engine", host_memory_budget, CONFIG_BYTES, "0", 0, 0,
+    OPT("server", max_body, "--max-body", CONFIG_BYTES, "256M", 0, 0,
+        "largest request body (413 beyond)"),
+    OPT("server", max_connections, "--max-connections", CONFIG_UINT, "256", 1, 65536,
+        "connections served at once"),
+    OPT("server", max_wait, "--max-wait", CONFIG_SECONDS, "300", 0, 0,
+        "longest ?wait= long-poll, seconds"),
+    OPT("engine", threads, "--threads", CONFIG_UINT, "0", 0, 4096,
+        "CPU threads for proving (0: all)"),
+    OPT("engine", workers, "--workers", CONFIG_UINT, "1", 1, 64,
+        "workers per device (partitions at once)"),
+    OPT("engine", devices, "--devices", CONFIG_STRING, "cpu", 0, 0, "devices to prove on: cpu"),
+    OPT("engine", host_memory_budget, "--host-memory-budget", CONFIG_BYTES, "0", 0, 0,
         "bytes for keys and running partitions (0: no limit)"),
-    OPT("engine", max_jobs, CONFIG_UINT, "1000", 1, 10000000, "queued + running jobs (429 beyond)"),
-    OPT("engine", keep_jobs, CONFIG_UINT, "10000", 0, 10000000,
+    OPT("engine", max_jobs, "--max-jobs", CONFIG_UINT, "1000", 1, 10000000,
+        "queued + running jobs (429 beyond)"),
+    OPT("engine", keep_jobs, "--keep-jobs", CONFIG_UINT, "10000", 0, 10000000,
         "finished jobs kept for GET /v1/proofs/ID"),
-    OPT("engine", timeline_events, CONFIG_UINT, "8192", 1, 10000000, "events the timeline keeps"),
-    OPT("engine", trusted_keys, CONFIG_BOOL, "no", 0, 0,
+    OPT("engine", timeline_events, "--timeline-events", CONFIG_UINT, "8192", 1, 10000000,
+        "events the timeline keeps"),
+    OPT("engine", trusted_keys, "--trusted-keys", CONFIG_BOOL, "no", 0, 0,
         "skip the subgroup checks of key query points"),
-    OPT("paths", allow, CONFIG_STRING, "", 0, 0,
+    OPT("paths", allow, "--allow", CONFIG_STRING, "", 0, 0,
         "comma-separated directories that key and witness paths must be in"),
-    OPT("paths", journal, CONFIG_STRING, "", 0, 0,
+    OPT("paths", journal, "--journal", CONFIG_STRING, "", 0, 0,
         "journal directory: accepted work survives restarts (empty: none)"),
 };
 

@@ -60,16 +60,21 @@ start_daemon() {
     "$CUZKD" "${listen[@]}" "$@" >>"$log" 2>&1 &
     DPID=$!
     PORT=""
+    local line=""
     for _ in $(seq 1 400); do
-        PORT=$(tail -n +$((before + 1)) "$log" | grep -o 'listening on 127.0.0.1:[0-9]*' |
-            cut -d: -f2)
-        [ -n "$PORT" ] && break
+        line=$(tail -n +$((before + 1)) "$log" | grep -o 'listening on [^ ]*')
+        [ -n "$line" ] && break
         kill -0 "$DPID" 2>/dev/null || break
         sleep 0.05
     done
-    U="http://127.0.0.1:$PORT"
-    export CUZK_SERVER="127.0.0.1:$PORT"
-    [ -n "$PORT" ]
+    case "$line" in
+    "listening on 127.0.0.1:"*)
+        PORT=${line##*:}
+        U="http://127.0.0.1:$PORT"
+        export CUZK_SERVER="127.0.0.1:$PORT"
+        ;;
+    esac
+    [ -n "$line" ]
 }
 
 # stop_daemon [SIGNAL]: signals cuzkd (TERM) and waits; returns its exit status.

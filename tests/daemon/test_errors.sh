@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# cuzkd's refusals over real HTTP, each with its status and error code, and
+# the daemon still serving afterwards:
+#   malformed JSON, a body that is no object, wrong types, missing fields,
+#   unknown key, job and route, a wrong method, oversized bodies (by
+#   Content-Length and chunked), paths outside the allowed directories
+#   (absolute, through "..", through a symbolic link), relative and missing
+#   paths, a file that is no key, the unimplemented key cache, an assignment
+#   for a zkey, a truncated base64 witness, a truncated witness file, an
+#   unsatisfied witness, a witness of the other curve, a full queue (429),
+#   the bearer token (401), a Unix socket, and the configuration file with
+#   --check-config (a good file, an unknown option, a bad value, flags over
+#   the file).
+#   tests/daemon/test_errors.sh CUZKD CUZK
+. "$(dirname "$0")/lib.sh"
+
+make_fixtures
+check "fixtures" $? "$(tail -n 5 "$work/fixtures.log")"
+outside=$work/outside
+mkdir -p "$outside"
+cp "$FX/bn/w.wtns" "$outside/w.wtns"
+ln -s "$outside/w.wtns" "$FX/bn/link.wtns"
+log=$work/cuzkd.log
+start_daemon "$log" --allow "$FX" --workers 1 --threads 2 --max-body 64K --max-jobs 3
+check "cuzkd starts" $? "$(tail -n 3 "$log")"
+api POST /v1/keys "{\"name\":\"bn\",\"path\":\"$FX/bn/k.zkey\"}"
+api POST /v1/keys "{\"name\":\"slow\",\"path\":\"$FX/slow/k.zkey\"}"
+api POST /v1/keys "{\"name\":\"bp\",\"path\":\"$FX/bp/k.params\"}"
+
+# ---- the request itself -------------------------------------------------------------
+api POST /v1/proofs '{"key": "bn", "witness": '
+expect_error "malformed JSON" 400 malformed_json
+printf '%s' "$BODY" | grep -q 'line 1'
+check "the message gives the place" $? "$BODY"
+api POST /v1/proofs '["bn"]'
+expect_error "a body that is not an object" 400 invalid_request
+api POST /v1/proofs "{\"key\":7,\"witness\":{\"path\":\"$FX/bn/w.wtns\"}}"
+expect_error "key of the wrong type" 400 invalid_request
+printf '%s' "$BODY" | grep -q 'key: expected a string'
+check "the message names the field" $? "$BODY"
+api POST /v1/proofs '{"key":"bn","witness":"w.wtns"}'
+expect_error "witness of the wrong type" 400 invalid_request
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/w.wtns\",\"wtns_base64\":\"AAAA\"}}"
+expect_error "a witness with two sources" 400 invalid_request
+api POST /v1/proofs '{"key":"bn"}'
+expect_error "no witness" 400 invalid_request
+api POST /v1/proofs "{\"key\":\"bn\",\"priority\":3,\"witness\":{\"path\":\"$FX/bn/w.wtns\"}}"
+expect_error "priority of the wrong type" 400 invalid_request
+api POST /v1/proofs "{\"key\":\"bn\",\"id\":\"../x\",\"witness\":{\"path\":\"$FX/bn/w.wtns\"}}"
+expect_error "an id that is no safe name" 400 invalid_request
+api POST /v1/keys "{\"name\":\"a/b\",\"path\":\"$FX/bn/k.zkey\"}"
+expect_error "a key name that is no safe name" 400 invalid_request
+api POST /v1/proofs "{\"key\":\"nokey\",\"witness\":{\"path\":\"$FX/bn/w.wtns\"}}"
+expect_error "unknown key" 404 unknown_key
+api GET /v1/proofs/nosuchjob
+expect_error "unknown job" 404 unknown_job
+api DELETE /v1/proofs/nosuchjob
+expect_error "cancelling an unknown job" 404 unknown_job
+api DELETE /v1/keys/nokey
+expect_error "evicting an unknown key" 404 unknown_key
+api GET /v2/anything
+expect_error "unknown route" 404 not_found
+api PUT /v1/proofs '{}'
+expect_error "a wrong method" 405 method_not_allowed
+curl -s -D - -o /dev/null -X PATCH "$U/v1/status" | grep -qi '^Allow: GET'
+check "405 names the allowed methods" $?
+
+head -c 100000 /dev/zero | tr '\0' 'a' >"$work/big.txt"
+api POST /v1/proofs "@$work/big.txt"
+expect_error "a body over --max-body (Content-Length)" 413 body_too_large
+api POST /v1/proofs "@$work/big.txt" -H 'Transfer-Encoding: chunked'
+expect_error "a body over --max-body (chunked)" 413 body_too_large
+
+# ---- paths ------------------------------------------------------------------------------
+api POST /v1/proofs '{"key":"bn","witness":{"path":"/etc/passwd"}}'
+expect_error "a path outside the allowed directories" 403 path_not_allowed
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/../../outside/w.wtns\"}}"
+expect_error "escaping through .." 403 path_not_allowed
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/link.wtns\"}}"
+expect_error "escaping through a symbolic link" 403 path_not_allowed
+api POST /v1/keys "{\"name\":\"x\",\"path\":\"$outside/w.wtns\",\"format\":\"zkey\"}"
+expect_error "a key outside the allowed directories" 403 path_not_allowed
+api POST /v1/proofs '{"key":"bn","witness":{"path":"bn/w.wtns"}}'
+expect_error "a relative path" 400 bad_path
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/missing.wtns\"}}"
+expect_error "a missing file" 400 bad_path
+
+# ---- keys and witnesses that are wrong -----------------------------------------------
+api POST /v1/keys "{\"name\":\"notakey\",\"path\":\"$FX/bn/w.wtns\",\"format\":\"zkey\"}"
+expect_error "a file that is not a key" 400 bad_key
+printf '%s' "$BODY" | grep -q "$FX/bn/w.wtns"
+check "the message names the file" $? "$BODY"
+api POST /v1/keys "{\"name\":\"c\",\"path\":\"$FX/bn/k.zkey\",\"format\":\"cache\"}"
+expect_error "the key cache format" 400 unsupported
+api POST /v1/keys "{\"name\":\"c\",\"path\":\"$FX/bn/w.wtns\"}"
+expect_error "a path whose format cannot be told" 400 invalid_request
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"assignment_path\":\"$FX/bp/a.asgn\"}}"
+expect_error "an assignment for a zkey" 400 invalid_request
+b64=$(head -c 300 "$FX/bn/w.wtns" | base64 -w0)
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"wtns_base64\":\"$b64\"}}"
+expect_error "a truncated base64 witness" 400 bad_witness
+api POST /v1/proofs '{"key":"bn","witness":{"wtns_base64":"not base64!"}}'
+expect_error "text that is not base64" 400 bad_witness
+
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/short.wtns\"}}"
+wait_job "$(jstr id)"
+[ "$(jstr state)" = failed ] && printf '%s' "$BODY" | grep -q "short.wtns"
+check "a truncated witness file: the job fails, naming the file" $? "$BODY"
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bn/other.wtns\"}}"
+wait_job "$(jstr id)"
+[ "$(jstr state)" = failed ] && printf '%s' "$BODY" | grep -q "does not satisfy"
+check "an unsatisfied witness: the job fails, saying so" $? "$BODY"
+api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"path\":\"$FX/bls/w.wtns\"}}"
+wait_job "$(jstr id)"
+[ "$(jstr state)" = failed ] && printf '%s' "$BODY" | grep -q "BLS12-381"
+check "a witness of the other curve: the job fails, naming both" $? "$BODY"
+out=$("$CUZK" submit --key bn --witness "$FX/bn/other.wtns" --wait 2>&1)
+rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "failed"
+check "cuzk submit --wait on a failing job: exit 1" $? "exit $rc"
+
+# ---- limits --------------------------------------------------------------------------------
+slow="[{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"}]"
+codes=""
+ids=()
+for _ in 1 2 3 4; do
+    api POST /v1/proofs "{\"key\":\"slow\",\"witness\":$slow}"
+    codes="$codes $HTTP"
+    ids+=("$(jstr id)")
+done
+[ "$codes" = " 202 202 202 429" ] && [ "$(jstr code)" = queue_full ]
+check "--max-jobs 3: the fourth job gets 429 queue_full" $? "$codes $BODY"
+curl -s -D - -o /dev/null -X POST --data-binary "{\"key\":\"slow\",\"witness\":$slow}" \
+    "$U/v1/proofs" | grep -qi '^Retry-After: 1'
+check "429 carries Retry-After" $?
+api GET "/v1/proofs/${ids[0]}?wait=soon"
+expect_error "wait that is no number" 400 invalid_request
+for i in 0 1 2; do
+    api DELETE "/v1/proofs/${ids[$i]}"
+done
+
+# ---- still serving ---------------------------------------------------------------------------
+out=$("$CUZK" submit --key bn --witness "$FX/bn/w.wtns" --wait --timeout 60 \
+    --proof "$work/p.json" --public "$work/pub.json" 2>&1) &&
+    [ "$("$CUZK" verify "$FX/bn/vk.json" "$work/pub.json" "$work/p.json")" = OK ]
+check "after all that, cuzkd still proves" $? "$out"
+api GET /metrics
+printf '%s' "$BODY" | grep -q 'cuzkd_http_requests_total{code="400"}' &&
+    printf '%s' "$BODY" | grep -q 'cuzkd_http_requests_total{code="403"}'
+check "the error answers are counted in /metrics" $?
+stop_daemon
+check "exit 0" $?
+
+# ---- the token and a Unix socket ------------------------------------------------------------
+printf 'sekrit-token\n' >"$work/token"
+sock=$work/cuzkd.sock
+start_daemon "$log" --allow "$FX" --token-file "$work/token" --listen "unix:$sock"
+[ -S "$sock" ]
+check "cuzkd listens on a Unix socket" $? "$(tail -n 3 "$log")"
+code=$(curl -s -o "$work/answer" -w '%{http_code}' --unix-socket "$sock" http://cuzkd/v1/status)
+[ "$code" = 401 ] && grep -q '"code":"unauthorized"' "$work/answer"
+check "no token: 401 unauthorized (over the Unix socket)" $? "$code $(cat "$work/answer")"
+code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$sock" \
+    -H 'Authorization: Bearer sekrit-tokeX' http://cuzkd/v1/status)
+[ "$code" = 401 ]
+check "a wrong token: 401" $? "$code"
+curl -s -D - -o /dev/null --unix-socket "$sock" http://cuzkd/v1/status |
+    grep -qi '^WWW-Authenticate: Bearer'
+check "401 carries WWW-Authenticate: Bearer" $?
+code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$sock" \
+    -H 'Authorization: Bearer sekrit-token' http://cuzkd/v1/status)
+[ "$code" = 200 ]
+check "the right token: 200" $? "$code"
+out=$("$CUZK" status --server "unix:$sock" 2>&1)
+[ $? -eq 2 ] && printf '%s' "$out" | grep -q 401
+check "cuzk status without the token: 401, exit 2" $? "$out"
+out=$("$CUZK" submit --server "unix:$sock" --token-file "$work/token" --key bn \
+    --key-path "$FX/bn/k.zkey" --witness "$FX/bn/w.wtns" --wait --timeout 60 2>&1)
+check "cuzk submit --token-file over the Unix socket" $? "$(printf '%s' "$out" | tail -n 3)"
+stop_daemon
+check "exit 0" $?
+
+# ---- configuration ------------------------------------------------------------------------
+cat >"$work/good.ini" <<EOF
+[server]
+listen = 127.0.0.1:0
+max_body = 16M
+[engine]
+workers = 2
+threads = 2
+max_jobs = 50
+[paths]
+allow = $FX
+journal = $work/journal
+[preload]
+bn = zkey:$FX/bn/k.zkey
+EOF
+out=$("$CUZKD" --config "$work/good.ini" --check-config 2>&1)
+rc=$?
+[ $rc -eq 0 ] && printf '%s' "$out" | grep -q 'configuration OK' &&
+    printf '%s' "$out" | grep -q '^max_body = 16777216' && printf '%s' "$out" | grep -q '^bn = zkey:'
+check "--check-config on a good file: exit 0, the effective configuration" $? "$out"
+out=$("$CUZKD" --config "$work/good.ini" --workers 3 --check-config 2>&1)
+printf '%s' "$out" | grep -q '^workers = 3'
+check "flags override the file" $? "$out"
+printf '[server]\nlisten = 127.0.0.1:0\nmax_bodyy = 1M\n' >"$work/bad.ini"
+out=$("$CUZKD" --config "$work/bad.ini" --check-config 2>&1)
+rc=$?
+[ $rc -ne 0 ] && printf '%s' "$out" | grep -q "bad.ini:3: unknown option 'max_bodyy'"
+check "an unknown option: refused with FILE:LINE" $? "exit $rc: $out"
+printf '[engine]\nworkers = lots\n' >"$work/bad2.ini"
+out=$("$CUZKD" --config "$work/bad2.ini" --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "workers: expected a whole number"
+check "a bad value: refused, naming the option" $? "$out"
+out=$("$CUZKD" --allow /nonexistent/dir --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "/nonexistent/dir"
+check "a missing allowed directory: refused" $? "$out"
+out=$("$CUZKD" --frobnicate 2>&1)
+[ $? -eq 2 ] && printf '%s' "$out" | grep -q "unknown option '--frobnicate'"
+check "an unknown flag: exit 2" $? "$out"
+start_daemon "$log" --config "$work/good.ini"
+check "cuzkd runs from the file" $? "$(tail -n 3 "$log")"
+api GET /v1/keys/bn
+[ "$HTTP" = 200 ]
+check "with the preloaded key" $? "$HTTP $BODY"
+stop_daemon
+finish
