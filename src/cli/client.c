@@ -133,15 +133,21 @@ static int client_request(const client_t *c, const char *method, const char *pat
     if (fd < 0)
         return -1;
     size_t blen = body ? strlen(body) : 0;
-    char head[1024];
+    char head[2048];
     int n = snprintf(head, sizeof head,
                      "%s %s HTTP/1.1\r\nHost: cuzkd\r\nConnection: close\r\n"
                      "Accept: application/json\r\nContent-Type: application/json\r\n"
                      "Content-Length: %zu\r\n%s%s%s\r\n",
                      method, path, blen, c->token ? "Authorization: Bearer " : "",
                      c->token ? c->token : "", c->token ? "\r\n" : "");
-    if (n < 0 || (size_t)n >= sizeof head || client_send_all(fd, head, (size_t)n) != 0 ||
-        (blen && client_send_all(fd, body, blen) != 0)) {
+    /* One send for head and body: a second small write would wait for the
+     * server's delayed ACK (Nagle's algorithm, 40 ms on Linux). */
+    char *req = n >= 0 && (size_t)n < sizeof head ? malloc((size_t)n + blen + 1) : NULL;
+    if (req)
+        snprintf(req, (size_t)n + blen + 1, "%s%s", head, body ? body : "");
+    int sent = req ? client_send_all(fd, req, (size_t)n + blen) : -1;
+    free(req);
+    if (sent != 0) {
         snprintf(err, err_size, "%s: cannot send the request: %s", c->server, strerror(errno));
         close(fd);
         return -1;
