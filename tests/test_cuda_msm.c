@@ -6,7 +6,8 @@
  *  - MSMs of sizes 0, 1, 2, 3, non-powers of two up to 6000, with scalars
  *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
  *    the model's window and forced windows 1 .. 16, Montgomery and
- *    canonical scalars.
+ *    canonical scalars, resident on the device or streamed from host
+ *    memory in chunks.
  * Skips, saying why, when CUDA is not built or no GPU is present.
  */
 #include <inttypes.h>
@@ -259,6 +260,17 @@ static void check_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *want, con
     cuzk_gpu_free(ds);
 }
 
+/* The streamed variant from host memory, in chunks of `chunk` points. */
+static void check_streamed(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+                           const void *scalars, size_t n, size_t chunk)
+{
+    unsigned char got[4 * 2 * 48];
+    cuzk_gpu_msm_set_window(m, 0);
+    GPU_OK(cuzk_gpu_msm_streamed(m, got, bases, scalars, n, true, chunk, NULL));
+    if (!G->msm_equal(got, want))
+        fail_msg("%s: n = %zu streamed in chunks of %zu: wrong sum", G->k->name, n, chunk);
+}
+
 static void test_msm(void **state)
 {
     (void)state;
@@ -303,8 +315,13 @@ static void test_msm(void **state)
             }
             assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
             check_msm(G, m, want, bases, scalars, n, true, 0);
+            if (n == 0)
+                check_streamed(G, m, want, bases, scalars, n, 0);
             if (iter == NFIXED) {
                 check_msm(G, m, want, bases, canon, n, false, 0);
+                static const size_t chunks[] = {7, 1000, 0};
+                for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
+                    check_streamed(G, m, want, bases, scalars, n, chunks[c]);
                 static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16};
                 for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
                     check_msm(G, m, want, bases, scalars, n, true, windows[w]);

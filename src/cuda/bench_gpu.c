@@ -7,7 +7,10 @@
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
  * is timed; then G1 MSM at 2^20, 2^22, .. 2^K and G2 at 2^g2 (default 20),
- * and forward / inverse / coset NTTs (checked against the CPU at 2^20 first).
+ * the largest G1 MSM again streamed from pinned host memory in chunks
+ * (checked against the resident result), and forward / inverse / coset NTTs
+ * (checked against the CPU at 2^20 first), and the multiplication and
+ * mixed-addition throughput of every field and group.
  * Host-to-device bandwidth from pinned and pageable memory. Every figure is
  * the median of R runs (default 5) timed with CUDA events after one warm-up
  * run. The last lines are a table; everything is also printed as it goes.
@@ -21,6 +24,7 @@
 #include <string.h>
 
 #include "cuda/gpu.h"
+#include "cuda/gpu_kernels.h"
 #include "cuda/gpu_msm.h"
 #include "cuda/gpu_ntt.h"
 #include "msm/bls381_msm.h"
@@ -48,20 +52,24 @@ static cuzk_pool_t *pool;
 
 typedef struct {
     char what[48];
-    char size[8];
+    char size[16];
     double ms;
-    char note[96];
+    char note[128];
 } row_t;
 static row_t rows[MAX_ROWS];
 static int nrows;
 
+/* log2n = 0: no size. */
 static void add_row(const char *what, unsigned log2n, double ms, const char *note)
 {
     if (nrows == MAX_ROWS)
         return;
     row_t *r = &rows[nrows++];
     snprintf(r->what, sizeof(r->what), "%s", what);
-    snprintf(r->size, sizeof(r->size), "2^%u", log2n);
+    if (log2n)
+        snprintf(r->size, sizeof(r->size), "2^%u", log2n);
+    else
+        snprintf(r->size, sizeof(r->size), "-");
     r->ms = ms;
     snprintf(r->note, sizeof(r->note), "%s", note);
     printf("%-28s %-6s %10.3f ms  %s\n", r->what, r->size, r->ms, r->note);
@@ -161,6 +169,7 @@ typedef struct {
     gen_t gen;
     cuzk_status_t (*cpu_msm)(void *r, const void *bases, const void *scalars, size_t n);
     bool (*equal)(const void *gpu_xyzz, const void *cpu_jac);
+    bool (*xyzz_equal)(const void *a, const void *b);
 } group_t;
 
 #define GROUP_WRAP(G)                                                                              \
@@ -173,6 +182,10 @@ typedef struct {
         G##_affine_t a;                                                                            \
         G##_xyzz_to_affine(&a, x);                                                                 \
         return G##_jac_equal_affine(j, &a);                                                        \
+    }                                                                                              \
+    static bool G##_xyzz_equal_(const void *a, const void *b)                                      \
+    {                                                                                              \
+        return G##_xyzz_equal(a, b);                                                               \
     }
 
 GROUP_WRAP(bls381_g1)
@@ -182,8 +195,8 @@ GROUP_WRAP(bn254_g2)
 
 #define GROUP_ENTRY(G, GRP)                                                                        \
     {                                                                                              \
-#G, GRP,                                                                                   \
-            {G##_gen_points_, G##_gen_scalars_, sizeof(G##_affine_t) }, G##_cpu_msm_, G##_equal_   \
+        .name = #G, .grp = GRP, .gen = {G##_gen_points_, G##_gen_scalars_, sizeof(G##_affine_t)},  \
+        .cpu_msm = G##_cpu_msm_, .equal = G##_equal_, .xyzz_equal = G##_xyzz_equal_                \
     }
 
 static const group_t groups[4] = {
@@ -196,30 +209,34 @@ static const group_t groups[4] = {
 static unsigned reps = 5;
 
 /* Times MSMs of 2^lo .. 2^hi (step 2) over one set of resident inputs,
- * after checking 2^check against the CPU (check 0: no check). */
-static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check)
+ * after checking 2^check against the CPU (check 0: no check); then, when
+ * hi >= stream_min (0: never), the MSM of 2^hi streamed from pinned host
+ * memory in chunks of 2^(stream_min - 2) .. 2^min(hi - 2, 24) points. */
+static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check,
+                      unsigned stream_min)
 {
     size_t n = (size_t)1 << hi, ab = G->gen.affine;
     printf("-- %s: generating 2^%u bases and scalars\n", G->name, hi);
     fflush(stdout);
-    unsigned char *bases = malloc(n * ab), *scalars = malloc(n * FR_BYTES);
-    if (!bases || !scalars) {
-        fprintf(stderr, "out of host memory for 2^%u %s points\n", hi, G->name);
-        exit(1);
-    }
+    /* Pinned, so that the streamed runs below go at the bus's speed. */
+    unsigned char *bases = NULL, *scalars = NULL;
+    CHECK(cuzk_gpu_host_alloc(&gpu, (void **)&bases, n * ab));
+    CHECK(cuzk_gpu_host_alloc(&gpu, (void **)&scalars, n * FR_BYTES));
     generate(&G->gen, bases, n, false, 1000 + (uint64_t)G->grp * 1000003);
     generate(&G->gen, scalars, n, true, 2000 + (uint64_t)G->grp * 1000003);
     void *db = NULL, *ds = NULL, *dr = NULL;
     CHECK(cuzk_gpu_alloc(&gpu, &db, n * ab));
     CHECK(cuzk_gpu_alloc(&gpu, &ds, n * FR_BYTES));
     CHECK(cuzk_gpu_alloc(&gpu, &dr, 4 * 2 * 48));
-    CHECK(cuzk_gpu_upload(&gpu, db, bases, n * ab, NULL));
-    CHECK(cuzk_gpu_upload(&gpu, ds, scalars, n * FR_BYTES, NULL));
     cuzk_gpu_msm_t *m = NULL;
     CHECK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
     CHECK(cuzk_gpu_msm_set_timing(m, true));
     cuzk_gpu_stream_t s = NULL;
     CHECK(cuzk_gpu_stream_new(&gpu, &s));
+    /* On s, the MSMs' stream: from pinned memory these copies are truly
+     * asynchronous, and s does not wait for the legacy default stream. */
+    CHECK(cuzk_gpu_upload(&gpu, db, bases, n * ab, s));
+    CHECK(cuzk_gpu_upload(&gpu, ds, scalars, n * FR_BYTES, s));
     unsigned char got[4 * 2 * 48], want[3 * 2 * 48];
 
     if (check) {
@@ -238,7 +255,7 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
     for (unsigned lg = lo; lg <= hi; lg += 2) {
         size_t k = (size_t)1 << lg;
-        float t[MAX_REPS], ph[3][MAX_REPS];
+        float t[MAX_REPS], ph[CUZK_GPU_MSM_PHASES][MAX_REPS];
         CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s)); /* warm-up, allocations */
         CHECK(cuzk_gpu_stream_sync(&gpu, s));
         for (unsigned r = 0; r < reps; r++) {
@@ -247,19 +264,52 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
             CHECK(cuzk_gpu_event_record(&gpu, e1, s));
             CHECK(cuzk_gpu_event_sync(&gpu, e1));
             CHECK(cuzk_gpu_event_ms(&gpu, &t[r], e0, e1));
-            float p[3];
+            float p[CUZK_GPU_MSM_PHASES];
             CHECK(cuzk_gpu_msm_phase_ms(m, p));
-            for (int i = 0; i < 3; i++)
+            for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
                 ph[i][r] = p[i];
         }
         cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
-        char note[96], what[48];
-        float sort = median(ph[0], (int)reps), buck = median(ph[1], (int)reps);
-        float red = median(ph[2], (int)reps);
-        snprintf(note, sizeof(note), "c=%u W=%u | sort %.1f, buckets %.1f, reduce %.1f ms",
-                 plan.window, plan.windows, sort, buck, red);
+        char note[128], what[48];
+        float p[CUZK_GPU_MSM_PHASES];
+        for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
+            p[i] = median(ph[i], (int)reps);
+        /* Bucket additions: one a point a window, bar the zero digits. */
+        double madds = (double)k * plan.windows * (1.0 - 1.0 / (double)(1u << plan.window));
+        snprintf(note, sizeof(note),
+                 "c=%u W=%u; ms: sort %.1f, buckets %.1f (%.2f G madd/s), reduce %.1f+%.1f+%.1f",
+                 plan.window, plan.windows, p[0], p[1], madds / (p[1] * 1e6), p[2], p[3], p[4]);
         snprintf(what, sizeof(what), "MSM %s", G->name);
         add_row(what, lg, median(t, (int)reps), note);
+    }
+    if (stream_min && hi >= stream_min) {
+        /* Streamed from pinned memory in chunks, checked against the
+         * resident run of the same size. */
+        unsigned char resident[4 * 2 * 48];
+        CHECK(cuzk_gpu_msm(m, resident, db, ds, n, true, s));
+        for (unsigned cl = stream_min - 2; cl <= hi - 2 && cl <= 24; cl += 2) {
+            float t[MAX_REPS];
+            for (unsigned r = 0; r <= reps; r++) {
+                CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+                CHECK(cuzk_gpu_msm_streamed(m, got, bases, scalars, n, true, (size_t)1 << cl, s));
+                CHECK(cuzk_gpu_event_record(&gpu, e1, s));
+                CHECK(cuzk_gpu_event_sync(&gpu, e1));
+                if (r > 0)
+                    CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+                if (!G->xyzz_equal(got, resident)) {
+                    fprintf(stderr, "FAILED %s streamed 2^%u: differs from resident\n", G->name,
+                            hi);
+                    exit(1);
+                }
+            }
+            double ms = median(t, (int)reps);
+            char what[48], note[128];
+            snprintf(what, sizeof(what), "MSM %s streamed", G->name);
+            snprintf(note, sizeof(note),
+                     "chunks of 2^%u from pinned memory, = resident; %.1f GB/s of inputs", cl,
+                     (double)n * (double)(ab + FR_BYTES) / (ms * 1e6));
+            add_row(what, hi, ms, note);
+        }
     }
     cuzk_gpu_event_free(e0);
     cuzk_gpu_event_free(e1);
@@ -268,8 +318,8 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     cuzk_gpu_free(db);
     cuzk_gpu_free(ds);
     cuzk_gpu_free(dr);
-    free(bases);
-    free(scalars);
+    cuzk_gpu_host_free(bases);
+    cuzk_gpu_host_free(scalars);
 }
 
 /* ---- NTT ---------------------------------------------------------------- */
@@ -397,6 +447,110 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
     free(b);
 }
 
+/* ---- arithmetic throughput ----------------------------------------------- */
+
+/* Median ms of a launch (after a warm-up), timed with events. */
+static double time_launches(int (*launch)(void *ctx), void *ctx)
+{
+    cuzk_gpu_event_t e0, e1;
+    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
+    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    float t[MAX_REPS];
+    for (unsigned r = 0; r <= reps; r++) {
+        CHECK(cuzk_gpu_event_record(&gpu, e0, NULL));
+        CHECK(cuzk_gpu_status(&gpu, launch(ctx), "probe", __FILE__, __LINE__));
+        CHECK(cuzk_gpu_event_record(&gpu, e1, NULL));
+        CHECK(cuzk_gpu_event_sync(&gpu, e1));
+        if (r > 0)
+            CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+    }
+    cuzk_gpu_event_free(e0);
+    cuzk_gpu_event_free(e1);
+    return median(t, (int)reps);
+}
+
+typedef struct {
+    const cuzk_gpu_field_kernels_t *f;
+    const cuzk_gpu_group_kernels_t *g;
+    void *r, *a, *b;
+    size_t n, threads;
+    unsigned iters;
+} probe_t;
+
+static int launch_mul(void *vctx)
+{
+    const probe_t *p = vctx;
+    return p->f->mul_probe(p->r, p->a, p->n, p->threads, p->iters, NULL);
+}
+
+static int launch_madd(void *vctx)
+{
+    const probe_t *p = vctx;
+    return p->g->madd_probe(p->r, p->a, p->b, p->n, p->threads, p->iters, NULL);
+}
+
+static int launch_madd_inline(void *vctx)
+{
+    const probe_t *p = vctx;
+    return p->g->madd_probe_inline(p->r, p->a, p->b, p->n, p->threads, p->iters, NULL);
+}
+
+/* Multiplications and mixed additions per second of one curve, on CHUNK
+ * random points of each group (their coordinates serve as Fp elements). */
+static void bench_probes(const cuzk_gpu_curve_kernels_t *k, const group_t *g1, const group_t *g2)
+{
+    size_t threads = (size_t)gpu.sm_count * 2048;
+    size_t ab = g2->gen.affine;
+    unsigned char *pts = malloc(2 * CHUNK * ab), *frs = malloc(CHUNK * FR_BYTES);
+    if (!pts || !frs)
+        exit(1);
+    void *dp = NULL, *dq = NULL, *dfr = NULL, *dr = NULL;
+    CHECK(cuzk_gpu_alloc(&gpu, &dp, CHUNK * ab));
+    CHECK(cuzk_gpu_alloc(&gpu, &dq, CHUNK * ab));
+    CHECK(cuzk_gpu_alloc(&gpu, &dfr, CHUNK * FR_BYTES));
+    CHECK(cuzk_gpu_alloc(&gpu, &dr, threads * 2 * ab));
+    g1->gen.scalars(frs, CHUNK, 5);
+    CHECK(cuzk_gpu_upload(&gpu, dfr, frs, CHUNK * FR_BYTES, NULL));
+    const cuzk_gpu_field_kernels_t *fields[3] = {&k->fp, &k->fr, &k->fp2};
+    const group_t *groups2[2] = {g1, g2};
+    for (int gi = 0; gi < 2; gi++) {
+        const group_t *G = groups2[gi];
+        G->gen.points(pts, CHUNK, 11);
+        G->gen.points(pts + CHUNK * G->gen.affine, CHUNK, 12);
+        CHECK(cuzk_gpu_upload(&gpu, dp, pts, CHUNK * G->gen.affine, NULL));
+        CHECK(cuzk_gpu_upload(&gpu, dq, pts + CHUNK * G->gen.affine, CHUNK * G->gen.affine, NULL));
+        probe_t p = {NULL, gi ? &k->g2 : &k->g1, dr, dp, dq, CHUNK, threads, gi ? 16 : 32};
+        double ms = time_launches(launch_madd, &p);
+        char what[48], note[128];
+        double rate = (double)threads * p.iters / (ms * 1e6);
+        snprintf(what, sizeof(what), "madd probe %s", G->name);
+        snprintf(note, sizeof(note), "%.2f G mixed additions/s (sppark G%d: %s)", rate, gi + 1,
+                 gi ? "0.89" : "2.70");
+        add_row(what, 0, ms, note);
+        if (p.g->madd_probe_inline) {
+            ms = time_launches(launch_madd_inline, &p);
+            rate = (double)threads * p.iters / (ms * 1e6);
+            snprintf(what, sizeof(what), "madd probe %s, mul inlined", G->name);
+            snprintf(note, sizeof(note), "%.2f G mixed additions/s", rate);
+            add_row(what, 0, ms, note);
+        }
+    }
+    for (int fi = 0; fi < 3; fi++) {
+        probe_t p = {fields[fi], NULL, dr, fi == 1 ? dfr : dp, NULL, CHUNK, threads, 128};
+        double ms = time_launches(launch_mul, &p);
+        char what[48], note[128];
+        snprintf(what, sizeof(what), "mul probe %s", fields[fi]->name);
+        snprintf(note, sizeof(note), "%.1f G mul/s", 2.0 * (double)threads * p.iters / (ms * 1e6));
+        add_row(what, 0, ms, note);
+    }
+    cuzk_gpu_free(dp);
+    cuzk_gpu_free(dq);
+    cuzk_gpu_free(dfr);
+    cuzk_gpu_free(dr);
+    free(pts);
+    free(frs);
+}
+
 /* ---- host to device ----------------------------------------------------- */
 
 static void bench_h2d(void)
@@ -477,8 +631,9 @@ int main(int argc, char **argv)
     bench_h2d();
     for (int ci = 0; ci < 2; ci++) {
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
-        bench_msm(g1, 20, msm_max, 20);
-        bench_msm(g2, g2_log, g2_log, g2_log == 20 ? 20 : 0);
+        bench_probes(ci ? &cuzk_gpu_bn254_kernels : &cuzk_gpu_bls381_kernels, g1, g2);
+        bench_msm(g1, 20, msm_max, 20, 24);
+        bench_msm(g2, g2_log, g2_log, g2_log == 20 ? 20 : 0, 0);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
     }
 

@@ -49,6 +49,12 @@ typedef struct cuzk_gpu_field_kernels {
     size_t bytes;     /* one element */
     int (*batch)(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t op,
                  cuzk_gpu_stream_t s);
+    /* Throughput probe: `threads` threads each run two interleaved chains
+     * of `iters` dependent multiplications (x = x·y, y = y·x) from a[i mod
+     * n], a[(i + 1) mod n], and write x + y to r[i]: 2·threads·iters
+     * multiplications. */
+    int (*mul_probe)(void *r, const void *a, size_t n, size_t threads, unsigned iters,
+                     cuzk_gpu_stream_t s);
 } cuzk_gpu_field_kernels_t;
 
 typedef struct cuzk_gpu_group_kernels {
@@ -57,6 +63,15 @@ typedef struct cuzk_gpu_group_kernels {
     size_t xyzz_bytes;   /* one XYZZ point */
     int (*ec_batch)(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
                     cuzk_gpu_stream_t s);
+    /* Throughput probe: `threads` threads each add the affine q[i mod n] to
+     * an XYZZ accumulator `iters` times (the bucket update), starting from
+     * p[i mod n], and write it to r[i]: threads·iters mixed additions. */
+    int (*madd_probe)(void *r, const void *p, const void *q, size_t n, size_t threads,
+                      unsigned iters, cuzk_gpu_stream_t s);
+    /* The same with another coordinate type (G1: every multiplication
+     * inlined, fp_t instead of fpc_t; NULL elsewhere), to compare. */
+    int (*madd_probe_inline)(void *r, const void *p, const void *q, size_t n, size_t threads,
+                             unsigned iters, cuzk_gpu_stream_t s);
     /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
      * segments. */
     int (*msm_buckets)(void *buckets, const uint32_t *vals, const uint32_t *start,

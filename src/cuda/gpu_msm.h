@@ -72,10 +72,11 @@ void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window);
 
 /* When on, later runs record events between their phases, and
  * cuzk_gpu_msm_phase_ms gives the times of the last run (after it ended):
- * [0] digits and sort, [1] bucket sums, [2] reduction and window
- * combination. */
+ * [0] digits, sort and bounds, [1] bucket sums, [2] segment reduction,
+ * [3] window sums, [4] window combination. */
+enum { CUZK_GPU_MSM_PHASES = 5 };
 cuzk_status_t cuzk_gpu_msm_set_timing(cuzk_gpu_msm_t *m, bool on);
-cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[3]);
+cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[CUZK_GPU_MSM_PHASES]);
 
 /* The plan the last run used. */
 cuzk_gpu_msm_plan_t cuzk_gpu_msm_last_plan(const cuzk_gpu_msm_t *m);
@@ -92,5 +93,19 @@ cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_ba
  * waiting for it. */
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,
                            size_t n, bool mont, cuzk_gpu_stream_t s);
+
+/*
+ * The same sum with bases and scalars in host memory, streamed to the
+ * device in chunks of `chunk` points (0: 2^22) through two device buffers:
+ * chunk k + 1 uploads on a copy stream while chunk k computes on s, each
+ * chunk's MSM leaves its sum in a device array, and one kernel adds them
+ * up; the host waits only for the final result, copied to r (one XYZZ
+ * point). The host buffers should be pinned (cuzk_gpu_host_alloc): from
+ * pageable memory the copies run at a fraction of the bus's speed and stop
+ * overlapping. Allocates the chunk buffers on first use and keeps them.
+ */
+cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,
+                                    const void *h_scalars, size_t n, bool mont, size_t chunk,
+                                    cuzk_gpu_stream_t s);
 
 #endif

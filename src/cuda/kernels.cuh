@@ -67,6 +67,69 @@ __global__ void ec_batch_kernel(xyzz_t<F> *r, const affine_t<F> *p, const affine
     }
 }
 
+/* ---- throughput probes (cuzk_gpu_bench) --------------------------------- */
+
+/* The multiplication the kernels use: the call for a prime field, Fp2's
+ * own (made of calls) for Fp2. */
+template <class P>
+__device__ __forceinline__ void probe_mul_(fp_t<P> &r, const fp_t<P> &a, const fp_t<P> &b)
+{
+    r = f_mul_call<P>(a, b);
+}
+template <class P>
+__device__ __forceinline__ void probe_mul_(fp2_t<P> &r, const fp2_t<P> &a, const fp2_t<P> &b)
+{
+    f_mul<P>(r, a, b);
+}
+
+template <class F>
+__global__ void mul_probe_kernel(F *r, const F *a, size_t n, size_t threads, unsigned iters)
+{
+    CUZK_GRID_STRIDE(i, threads)
+    {
+        F x = a[i % n], y = a[(i + 1) % n];
+        for (unsigned k = 0; k < iters; k++) {
+            probe_mul_(x, x, y);
+            probe_mul_(y, y, x);
+        }
+        f_add(x, x, y);
+        r[i] = x;
+    }
+}
+
+template <class F>
+__global__ void madd_probe_kernel(xyzz_t<F> *r, const affine_t<F> *p, const affine_t<F> *q,
+                                  size_t n, size_t threads, unsigned iters)
+{
+    CUZK_GRID_STRIDE(i, threads)
+    {
+        xyzz_t<F> acc;
+        affine_t<F> b;
+        xyzz_from_affine(acc, p[i % n]);
+        ld_vec(b, &q[i % n]);
+        for (unsigned k = 0; k < iters; k++)
+            xyzz_add_affine(acc, acc, b);
+        r[i] = acc;
+    }
+}
+
+template <class F>
+int mul_probe(void *r, const void *a, size_t n, size_t threads, unsigned iters, cuzk_gpu_stream_t s)
+{
+    mul_probe_kernel<F>
+        <<<grid_for(threads, 256), 256, 0, s>>>((F *)r, (const F *)a, n, threads, iters);
+    return cudaGetLastError();
+}
+
+template <class F>
+int madd_probe(void *r, const void *p, const void *q, size_t n, size_t threads, unsigned iters,
+               cuzk_gpu_stream_t s)
+{
+    madd_probe_kernel<F><<<grid_for(threads, 128), 128, 0, s>>>(
+        (xyzz_t<F> *)r, (const affine_t<F> *)p, (const affine_t<F> *)q, n, threads, iters);
+    return cudaGetLastError();
+}
+
 template <class F>
 int field_batch(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t op,
                 cuzk_gpu_stream_t s)
@@ -222,16 +285,23 @@ int ntt_scale(void *a, size_t n, const void *lo, const void *hi, unsigned b, cuz
 
 /* ---- the table --------------------------------------------------------- */
 
-template <class F> constexpr cuzk_gpu_group_kernels_t group_table(const char *name)
+typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t, unsigned,
+                             cuzk_gpu_stream_t);
+
+/* probe_alt: the madd probe of another coordinate type (G1 with inlined
+ * multiplications, to compare), or NULL. */
+template <class F>
+constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt)
 {
-    return cuzk_gpu_group_kernels_t{
-        name,           sizeof(affine_t<F>),    sizeof(xyzz_t<F>),     ec_batch<F>,
-        msm_buckets<F>, msm_reduce_segments<F>, msm_reduce_windows<F>, msm_combine<F>};
+    return cuzk_gpu_group_kernels_t{name,           sizeof(affine_t<F>),    sizeof(xyzz_t<F>),
+                                    ec_batch<F>,    madd_probe<F>,          probe_alt,
+                                    msm_buckets<F>, msm_reduce_segments<F>, msm_reduce_windows<F>,
+                                    msm_combine<F>};
 }
 
 template <class F> constexpr cuzk_gpu_field_kernels_t field_table(const char *name)
 {
-    return cuzk_gpu_field_kernels_t{name, sizeof(F), field_batch<F>};
+    return cuzk_gpu_field_kernels_t{name, sizeof(F), field_batch<F>, mul_probe<F>};
 }
 
 template <class FP, class FR>
@@ -243,8 +313,8 @@ constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp,
                                     field_table<fp_t<FP>>(fp),
                                     field_table<fp_t<FR>>(fr),
                                     field_table<fp2_t<FP>>(fp2),
-                                    group_table<fp_t<FP>>(g1),
-                                    group_table<fp2_t<FP>>(g2),
+                                    group_table<fpc_t<FP>>(g1, madd_probe<fp_t<FP>>),
+                                    group_table<fp2_t<FP>>(g2, nullptr),
                                     msm_digits<FR>,
                                     ntt_pow_table<FR>,
                                     ntt_mul_tables<FR>,

@@ -33,8 +33,13 @@ struct cuzk_gpu_msm {
     unsigned window; /* forced c, or 0 */
     gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, seg, win, sort_tmp;
     cuzk_gpu_msm_plan_t last;
+    /* cuzk_gpu_msm_streamed: double-buffered chunks, the chunk sums, the
+     * copy stream and its events (created on first use). */
+    gbuf_t cb[2], cs[2], partial;
+    cuzk_gpu_stream_t copy;
+    cuzk_gpu_event_t uploaded[2], consumed[2];
     bool timing;
-    cuzk_gpu_event_t ev[4];
+    cuzk_gpu_event_t ev[CUZK_GPU_MSM_PHASES + 1];
 };
 
 static const cuzk_gpu_curve_kernels_t *curve_of(cuzk_gpu_group_t grp)
@@ -123,10 +128,16 @@ void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
     if (!m)
         return;
     gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
-                      &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
+                      &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp,
+                      &m->cb[0],   &m->cb[1],   &m->cs[0],    &m->cs[1],    &m->partial};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         cuzk_gpu_free(bufs[i]->p);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 2; i++) {
+        cuzk_gpu_event_free(m->uploaded[i]);
+        cuzk_gpu_event_free(m->consumed[i]);
+    }
+    cuzk_gpu_stream_free(m->copy);
+    for (int i = 0; i <= CUZK_GPU_MSM_PHASES; i++)
         cuzk_gpu_event_free(m->ev[i]);
     free(m);
 }
@@ -139,17 +150,17 @@ void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window)
 
 cuzk_status_t cuzk_gpu_msm_set_timing(cuzk_gpu_msm_t *m, bool on)
 {
-    for (int i = 0; on && i < 4; i++)
+    for (int i = 0; on && i <= CUZK_GPU_MSM_PHASES; i++)
         if (!m->ev[i])
             CUZK_TRY(cuzk_gpu_event_new(m->g, &m->ev[i], true));
     m->timing = on;
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[3])
+cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[CUZK_GPU_MSM_PHASES])
 {
     assert(m->timing);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
         CUZK_TRY(cuzk_gpu_event_ms(m->g, &ms[i], m->ev[i], m->ev[i + 1]));
     return CUZK_OK;
 }
@@ -185,11 +196,10 @@ cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_ba
     const cuzk_gpu_group_kernels_t *k = m->k;
     if (n == 0) {
         /* Infinity: ZZ = ZZZ = 0 (and X = Y = 0). */
-        CUZK_TRY(mark(m, 0, s));
-        CUZK_TRY(mark(m, 1, s));
-        CUZK_TRY(mark(m, 2, s));
+        for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
+            CUZK_TRY(mark(m, i, s));
         CUZK_TRY(cuzk_gpu_memset(g, d_r, 0, k->xyzz_bytes, s));
-        return mark(m, 3, s);
+        return mark(m, CUZK_GPU_MSM_PHASES, s);
     }
     if (n > UINT32_MAX >> 1)
         return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
@@ -234,9 +244,11 @@ cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_ba
     CUZK_TRY(mark(m, 2, s));
     /* reduce */
     GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));
+    CUZK_TRY(mark(m, 3, s));
     GPU_TRY(g, k->msm_reduce_windows(m->win.p, m->seg.p, G, W, s));
+    CUZK_TRY(mark(m, 4, s));
     GPU_TRY(g, k->msm_combine(d_r, m->win.p, c, W, s));
-    return mark(m, 3, s);
+    return mark(m, 5, s);
 }
 
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,
@@ -252,4 +264,58 @@ cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, cons
 out:
     cuzk_gpu_free(d_r);
     return st;
+}
+
+/* Chunk buffers, partial sums, the copy stream and its events. */
+static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk, size_t chunks)
+{
+    cuzk_gpu_t *g = m->g;
+    if (!m->copy) {
+        CUZK_TRY(cuzk_gpu_stream_new(g, &m->copy));
+        for (int i = 0; i < 2; i++) {
+            CUZK_TRY(cuzk_gpu_event_new(g, &m->uploaded[i], false));
+            CUZK_TRY(cuzk_gpu_event_new(g, &m->consumed[i], false));
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        CUZK_TRY(grow(g, &m->cb[i], chunk * m->k->affine_bytes));
+        CUZK_TRY(grow(g, &m->cs[i], chunk * CUZK_GPU_SCALAR_BYTES));
+    }
+    return grow(g, &m->partial, (chunks + 1) * m->k->xyzz_bytes);
+}
+
+cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,
+                                    const void *h_scalars, size_t n, bool mont, size_t chunk,
+                                    cuzk_gpu_stream_t s)
+{
+    assert(m && r && (n == 0 || (h_bases && h_scalars)));
+    cuzk_gpu_t *g = m->g;
+    size_t ab = m->k->affine_bytes, xb = m->k->xyzz_bytes;
+    chunk = chunk ? chunk : (size_t)1 << 22;
+    chunk = chunk < n ? chunk : (n ? n : 1);
+    size_t chunks = (n + chunk - 1) / chunk;
+    CUZK_TRY(streamed_setup(m, chunk, chunks));
+    unsigned char *partial = m->partial.p, *out = partial + chunks * xb;
+    if (n == 0)
+        CUZK_TRY(cuzk_gpu_memset(g, out, 0, xb, s));
+    for (size_t k = 0; k < chunks; k++) {
+        int b = (int)(k & 1);
+        size_t lo = k * chunk, len = n - lo < chunk ? n - lo : chunk;
+        /* Buffer b is free once chunk k - 2's MSM has read it. */
+        if (k >= 2)
+            CUZK_TRY(cuzk_gpu_stream_wait(g, m->copy, m->consumed[b]));
+        CUZK_TRY(cuzk_gpu_upload(g, m->cb[b].p, (const unsigned char *)h_bases + lo * ab, len * ab,
+                                 m->copy));
+        CUZK_TRY(cuzk_gpu_upload(g, m->cs[b].p,
+                                 (const unsigned char *)h_scalars + lo * CUZK_GPU_SCALAR_BYTES,
+                                 len * CUZK_GPU_SCALAR_BYTES, m->copy));
+        CUZK_TRY(cuzk_gpu_event_record(g, m->uploaded[b], m->copy));
+        CUZK_TRY(cuzk_gpu_stream_wait(g, s, m->uploaded[b]));
+        CUZK_TRY(cuzk_gpu_msm_launch(m, partial + k * xb, m->cb[b].p, m->cs[b].p, len, mont, s));
+        CUZK_TRY(cuzk_gpu_event_record(g, m->consumed[b], s));
+    }
+    if (chunks > 0 && n > 0)
+        GPU_TRY(g, m->k->msm_reduce_windows(out, partial, chunks, 1, s));
+    CUZK_TRY(cuzk_gpu_download(g, r, out, xb, s));
+    return cuzk_gpu_stream_sync(g, s);
 }

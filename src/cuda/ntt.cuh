@@ -136,7 +136,7 @@ __global__ void ntt_dif_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log
                     ld_vec(w, &tw[e]);
                     f_sub<P>(d, u, v);
                 }
-                f_mul<P>(x[t + (1 << q)], d, w);
+                x[t + (1 << q)] = f_mul_call<P>(d, w); /* one copy: see fpc_t */
             }
         }
 #pragma unroll
