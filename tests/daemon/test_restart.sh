@@ -15,7 +15,7 @@
 fx=$work/fx
 mkdir -p "$fx"
 {
-    "$CUZK" gen --curve bn128 --constraints 12000 --public 2 --seed 41 "$fx/c.r1cs" "$fx/w.wtns" &&
+    "$CUZK" gen --curve bn128 --constraints 6000 --public 2 --seed 41 "$fx/c.r1cs" "$fx/w.wtns" &&
         "$CUZK" setup --seed 9 "$fx/c.r1cs" "$fx/k.zkey" --vk "$fx/vk.json" &&
         "$CUZK" gen --curve bn128 --constraints 300 --public 1 --seed 42 "$fx/s.r1cs" "$fx/s.wtns" &&
         "$CUZK" setup --seed 10 "$fx/s.r1cs" "$fx/s.zkey" --vk "$fx/svk.json"
@@ -27,7 +27,7 @@ eight=$(for _ in 1 2 3 4 5 6 7 8; do printf '{"path":"%s"},' "$fx/w.wtns"; done)
 records() { grep -c '"op":"partition"' "$journal/jobs/$1.job" 2>/dev/null; }
 
 # ---- kill -9 in the middle of a job ----------------------------------------------
-start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2 --trusted-keys yes
 check "cuzkd starts with a journal" $? "$(tail -n 3 "$log")"
 api POST /v1/keys "{\"name\":\"big\",\"path\":\"$fx/k.zkey\"}"
 api POST /v1/keys "{\"name\":\"small\",\"path\":\"$fx/s.zkey\"}"
@@ -55,7 +55,7 @@ check "killed with $k of 8 partitions journaled, no end record" $?
 printf '{"op":"partition","index":7,"proof_js' >>"$journal/jobs/crash-1.job"
 printf '{"op":"submit","id":"torn","key' >"$journal/jobs/torn.job"
 
-start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2 --trusted-keys yes
 check "cuzkd restarts" $? "$(tail -n 5 "$log")"
 api GET /v1/keys
 printf '%s' "$BODY" | grep -q '"name":"big"' && printf '%s' "$BODY" | grep -q '"name":"small"'
@@ -110,7 +110,7 @@ d=$(records drain-1)
 ! grep -q '"op":"end"' "$journal/jobs/drain-1.job" && [ "$d" -ge 1 ] && [ "$d" -lt 8 ]
 check "drain-1 stopped at a partition boundary ($d of 8 journaled)" $?
 
-start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2 --trusted-keys yes
 check "cuzkd starts again" $? "$(tail -n 5 "$log")"
 api GET /v1/proofs/drain-1?wait=60
 [ "$(jstr state)" = done ] && printf '%s' "$BODY" | grep -q '"progress":{"done":8,"total":8}'
@@ -121,7 +121,7 @@ check "the job that was queued at SIGTERM completes" $? "$BODY"
 api DELETE /v1/keys/small
 check "evict a key" $([ "$HTTP" = 200 ]; echo $?) "$HTTP $BODY"
 stop_daemon
-start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2 --trusted-keys yes
 api GET /v1/keys
 ! printf '%s' "$BODY" | grep -q '"name":"small"' && printf '%s' "$BODY" | grep -q '"name":"big"'
 check "an evicted key is not reloaded; the others are" $? "$BODY"
