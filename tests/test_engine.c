@@ -654,6 +654,7 @@ typedef struct {
     int parts, ends;
     engine_state_t last;
     bool visible_early; /* a partition or end visible before its hook returned */
+    int msm_events;     /* the event hook's MSM stages */
 } hook_log_t;
 
 static hook_log_t hook_log;
@@ -680,11 +681,18 @@ static void hook_end(void *ctx, engine_job_t *job, engine_state_t state, const c
     h->last = state;
 }
 
+static void hook_event(void *ctx, const engine_event_t *ev)
+{
+    hook_log_t *h = ctx;
+    if (ev->stage == ENGINE_STAGE_MSM)
+        __atomic_add_fetch(&h->msm_events, 1, __ATOMIC_SEQ_CST);
+}
+
 static void test_hooks_restore_prune(void **state)
 {
     (void)state;
     fake_reset(false);
-    engine_hooks_t hooks = {&hook_log, hook_part, hook_end};
+    engine_hooks_t hooks = {&hook_log, hook_part, hook_end, hook_event};
     memset(&hook_log, 0, sizeof hook_log);
     engine_t *e = new_engine(1, 0, 0, &hooks);
     hook_log.e = e;
@@ -695,6 +703,7 @@ static void test_hooks_restore_prune(void **state)
     assert_int_equal(hook_log.ends, 1);
     assert_int_equal(hook_log.last, ENGINE_DONE);
     assert_false(hook_log.visible_early);
+    assert_int_equal(__atomic_load_n(&hook_log.msm_events, __ATOMIC_SEQ_CST), 2);
     engine_job_unref(e, j);
 
     /* an ended job comes back for lookup only, with its results */

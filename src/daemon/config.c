@@ -58,6 +58,8 @@ static const config_option_t config_options[] = {
         "finished jobs kept for GET /v1/proofs/ID"),
     OPT("engine", timeline_events, "--timeline-events", CONFIG_UINT, "8192", 1, 10000000,
         "events the timeline keeps"),
+    OPT("engine", timeline_log, "--timeline-log", CONFIG_BOOL, "no", 0, 0,
+        "log every stage as TIMELINE,ms,stage,job,detail on stderr"),
     OPT("engine", trusted_keys, "--trusted-keys", CONFIG_BOOL, "no", 0, 0,
         "skip the subgroup checks of key query points"),
     OPT("paths", allow, "--allow", CONFIG_STRING, "", 0, 0,

@@ -9,7 +9,7 @@
  *
  *   [server]  listen, token_file, max_body, max_connections, max_wait
  *   [engine]  threads, workers, devices, host_memory_budget, max_jobs,
- *             keep_jobs, timeline_events, trusted_keys
+ *             keep_jobs, timeline_events, timeline_log, trusted_keys
  *   [paths]   allow, journal
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
  */
@@ -44,6 +44,7 @@ typedef struct cuzkd_config {
     unsigned keep_jobs;
     unsigned timeline_events;
     bool trusted_keys;
+    bool timeline_log; /* TIMELINE,... lines on stderr */
     /* [paths] */
     char *allow;   /* comma-separated directories for key and witness paths */
     char *journal; /* directory ("": no journal, nothing survives a restart) */

@@ -74,6 +74,16 @@ static void cuzkd_hook_end(void *ctx, engine_job_t *job, engine_state_t state, c
         cuzkd_log("job %s failed: %s", engine_job_id(job), error ? error : "");
 }
 
+/* DESIGN.md's log form of the timeline: TIMELINE,<ms>,<event>,<job>,<detail>
+ * with ms from the engine's start, one line per stage. */
+static void cuzkd_hook_event(void *ctx, const engine_event_t *ev)
+{
+    cuzkd_t *d = ctx;
+    fprintf(stderr, "TIMELINE,%.3f,%s,%s,partition=%u worker=%d ms=%.3f bytes=%llu\n",
+            1e3 * (ev->start - engine_started(d->engine)), engine_stage_name(ev->stage), ev->job,
+            ev->partition, ev->worker, 1e3 * (ev->end - ev->start), (unsigned long long)ev->bytes);
+}
+
 static void cuzkd_forget(void *ctx, engine_job_t *job)
 {
     cuzkd_t *d = ctx;
@@ -184,7 +194,8 @@ static int cuzkd_setup_engine(cuzkd_t *d)
         return -1;
     }
     d->backend = engine_cpu_backend(d->cpu);
-    d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end};
+    d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
+                                d->cfg->timeline_log ? cuzkd_hook_event : NULL};
     engine_config_t ec = {.backend = &d->backend,
                           .hooks = &d->hooks,
                           .workers = d->cfg->workers,

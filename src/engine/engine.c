@@ -225,6 +225,14 @@ struct engine {
     double started_mono, started_wall;
 };
 
+/* Records ev in the timeline and hands it to the event hook. */
+static void engine_record(engine_t *e, const engine_event_t *ev)
+{
+    engine_timeline_record(e->tl, ev);
+    if (e->cfg.hooks && e->cfg.hooks->event)
+        e->cfg.hooks->event(e->cfg.hooks->ctx, ev);
+}
+
 /* ---- the id map -------------------------------------------------------------- */
 
 static uint64_t id_hash(const char *s)
@@ -445,7 +453,7 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
                          .end = t1,
                          .bytes = bytes};
     snprintf(ev.job, sizeof ev.job, "%s", name);
-    engine_timeline_record(e->tl, &ev);
+    engine_record(e, &ev);
 
     pthread_mutex_lock(&e->lock);
     engine_rc_t rc = ENGINE_OK;
@@ -1125,7 +1133,7 @@ static bool engine_report(void *ctx, engine_stage_t stage, double start, double 
                          .end = end,
                          .bytes = bytes};
     memcpy(ev.job, r->job->id, sizeof ev.job);
-    engine_timeline_record(e->tl, &ev);
+    engine_record(e, &ev);
     pthread_mutex_lock(&e->lock);
     if ((unsigned)stage < ENGINE_STAGES) {
         r->job->parts[r->index].seconds[stage] += end - start;

@@ -104,6 +104,9 @@ typedef struct engine_hooks {
     /* job ends in state (DONE, FAILED with error, CANCELLED); called before
      * the state is visible. */
     void (*job_ended)(void *ctx, engine_job_t *job, engine_state_t state, const char *error);
+    /* Every timeline event as it is recorded (NULL: not wanted); from any
+     * thread, several at once. */
+    void (*event)(void *ctx, const engine_event_t *ev);
 } engine_hooks_t;
 
 typedef struct engine_config {

@@ -184,7 +184,8 @@ static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool, const
     double t1 = engine_now();
     if (s != CUZK_OK)
         return s;
-    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, in->kind == ENGINE_INPUT_WTNS_PATH ? 0 : in->len))
+    /* bytes: the witness values read (32 each, as in the file) */
+    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, 32ull * w.n))
         goto done;
     snarkjs_proof_t proof;
     groth16_timings_t t;
@@ -215,7 +216,7 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
     double t1 = engine_now();
     if (s != CUZK_OK)
         return s;
-    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, 0))
+    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, a.map.size))
         goto done;
     bp_proof_t proof;
     groth16_timings_t t;

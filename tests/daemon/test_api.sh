@@ -10,14 +10,14 @@
 #   checked by `cuzk verify --vk`; a client id submitted twice is one job;
 #   cancel (a queued job and a running one: its partition is discarded);
 #   priorities (a critical job submitted behind many normal ones finishes
-#   first); /v1/status sections, /metrics, /v1/timeline.
+#   first); /v1/status sections, /metrics, /v1/timeline, TIMELINE log lines.
 #   tests/daemon/test_api.sh CUZKD CUZK
 . "$(dirname "$0")/lib.sh"
 
 make_fixtures
 check "fixtures (cuzk gen, setup, assign)" $? "$(tail -n 5 "$work/fixtures.log")"
 log=$work/cuzkd.log
-start_daemon "$log" --allow "$FX" --workers 1 --threads 2
+start_daemon "$log" --allow "$FX" --workers 1 --threads 2 --timeline-log yes
 check "cuzkd starts and listens" $? "$(tail -n 5 "$log")"
 
 # ---- keys ----------------------------------------------------------------------
@@ -201,6 +201,10 @@ api GET /v1/timeline
 printf '%s' "$BODY" | grep -q '"traceEvents":\[' && printf '%s' "$BODY" | grep -q '"name":"msm"' &&
     printf '%s' "$BODY" | grep -q '"ph":"X"'
 check "GET /v1/timeline: Chrome trace events" $?
+
+grep -q '^TIMELINE,[0-9.]*,msm,[0-9a-f]*,partition=0 worker=0 ms=' "$log" &&
+    grep -q '^TIMELINE,[0-9.]*,load,bn,' "$log"
+check "--timeline-log: TIMELINE,ms,stage,job,detail lines on stderr" $?
 
 api DELETE /v1/keys/slow
 [ "$HTTP" = 200 ]

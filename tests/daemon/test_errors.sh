@@ -218,6 +218,18 @@ check "a missing allowed directory: refused" $? "$out"
 out=$("$CUZKD" --frobnicate 2>&1)
 [ $? -eq 2 ] && printf '%s' "$out" | grep -q "unknown option '--frobnicate'"
 check "an unknown flag: exit 2" $? "$out"
+# contrib/: the unit's command line and the example configuration, with the
+# paths moved under the test's directory
+mkdir -p "$work/etc" "$work/lib/keys" "$work/lib/witnesses"
+printf 'tok\n' >"$work/etc/token"
+sed -e "s#/etc/cuzk/#$work/etc/#; s#/var/lib/cuzk#$work/lib#g" "$root/contrib/cuzkd.conf" \
+    >"$work/etc/cuzkd.conf"
+exec_start=$(sed -n 's/^ExecStart=[^ ]* //p' "$root/contrib/cuzkd.service" |
+    sed "s#/etc/cuzk/#$work/etc/#")
+# shellcheck disable=SC2086 # the unit's arguments, split as systemd splits them
+out=$("$CUZKD" $exec_start --check-config 2>&1)
+check "contrib/cuzkd.service's command line with contrib/cuzkd.conf passes --check-config" $? \
+    "$out"
 start_daemon "$log" --config "$work/good.ini"
 check "cuzkd runs from the file" $? "$(tail -n 3 "$log")"
 api GET /v1/keys/bn
