@@ -2,13 +2,15 @@
  * cuzk_gpu_bench: the GPU kernels' benchmark (scripts/gpu-check.sh runs it).
  *
  *   cuzk_gpu_bench [--msm-max-log K] [--g2-log K] [--ntt-logs a,b,c] [--reps R]
+ *                  [--windows c1,c2,..]
  *
  * For each curve: random distinct bases (a random walk per chunk of 4096,
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
  * is timed; then G1 MSM at 2^20, 2^22, .. 2^K and G2 at 2^g2 (default 20),
  * the largest G1 MSM again streamed from pinned host memory in chunks
- * (checked against the resident result), and forward / inverse / coset NTTs
+ * (checked against the resident result), with --windows the largest G1 MSM
+ * again at each forced window, and forward / inverse / coset NTTs
  * (checked against the CPU at 2^20 first), and the multiplication and
  * mixed-addition throughput of every field and group.
  * Host-to-device bandwidth from pinned and pageable memory. Every figure is
@@ -207,6 +209,47 @@ static const group_t groups[4] = {
 };
 
 static unsigned reps = 5;
+/* --windows: forced windows timed at the largest G1 size, besides the model's. */
+static unsigned sweep[8];
+static int nsweep;
+
+/* One table row: the median of `reps` MSMs of 2^lg resident points after a
+ * warm-up, with the window forced (window != 0) or the model's, and the
+ * median time of each phase. */
+static void time_msm(const group_t *G, cuzk_gpu_msm_t *m, void *dr, const void *db, const void *ds,
+                     unsigned lg, unsigned window, cuzk_gpu_stream_t s, cuzk_gpu_event_t e0,
+                     cuzk_gpu_event_t e1)
+{
+    size_t k = (size_t)1 << lg;
+    float t[MAX_REPS], ph[CUZK_GPU_MSM_PHASES][MAX_REPS];
+    cuzk_gpu_msm_set_window(m, window);
+    CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s)); /* warm-up, allocations */
+    CHECK(cuzk_gpu_stream_sync(&gpu, s));
+    for (unsigned r = 0; r < reps; r++) {
+        CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+        CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s));
+        CHECK(cuzk_gpu_event_record(&gpu, e1, s));
+        CHECK(cuzk_gpu_event_sync(&gpu, e1));
+        CHECK(cuzk_gpu_event_ms(&gpu, &t[r], e0, e1));
+        float p[CUZK_GPU_MSM_PHASES];
+        CHECK(cuzk_gpu_msm_phase_ms(m, p));
+        for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
+            ph[i][r] = p[i];
+    }
+    cuzk_gpu_msm_set_window(m, 0);
+    cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
+    char note[128], what[48];
+    float p[CUZK_GPU_MSM_PHASES];
+    for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
+        p[i] = median(ph[i], (int)reps);
+    /* Bucket additions: one a point a window, bar the zero digits. */
+    double madds = (double)k * plan.windows * (1.0 - 1.0 / (double)(1u << plan.window));
+    snprintf(note, sizeof(note),
+             "c=%u W=%u; ms: sort %.1f, buckets %.1f (%.2f G madd/s), reduce %.1f+%.1f+%.1f",
+             plan.window, plan.windows, p[0], p[1], madds / (p[1] * 1e6), p[2], p[3], p[4]);
+    snprintf(what, sizeof(what), "MSM %s%s", G->name, window ? ", window forced" : "");
+    add_row(what, lg, median(t, (int)reps), note);
+}
 
 /* Times MSMs of 2^lo .. 2^hi (step 2) over one set of resident inputs,
  * after checking 2^check against the CPU (check 0: no check); then, when
@@ -253,35 +296,11 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     cuzk_gpu_event_t e0, e1;
     CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
     CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
-    for (unsigned lg = lo; lg <= hi; lg += 2) {
-        size_t k = (size_t)1 << lg;
-        float t[MAX_REPS], ph[CUZK_GPU_MSM_PHASES][MAX_REPS];
-        CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s)); /* warm-up, allocations */
-        CHECK(cuzk_gpu_stream_sync(&gpu, s));
-        for (unsigned r = 0; r < reps; r++) {
-            CHECK(cuzk_gpu_event_record(&gpu, e0, s));
-            CHECK(cuzk_gpu_msm_launch(m, dr, db, ds, k, true, s));
-            CHECK(cuzk_gpu_event_record(&gpu, e1, s));
-            CHECK(cuzk_gpu_event_sync(&gpu, e1));
-            CHECK(cuzk_gpu_event_ms(&gpu, &t[r], e0, e1));
-            float p[CUZK_GPU_MSM_PHASES];
-            CHECK(cuzk_gpu_msm_phase_ms(m, p));
-            for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
-                ph[i][r] = p[i];
-        }
-        cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
-        char note[128], what[48];
-        float p[CUZK_GPU_MSM_PHASES];
-        for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
-            p[i] = median(ph[i], (int)reps);
-        /* Bucket additions: one a point a window, bar the zero digits. */
-        double madds = (double)k * plan.windows * (1.0 - 1.0 / (double)(1u << plan.window));
-        snprintf(note, sizeof(note),
-                 "c=%u W=%u; ms: sort %.1f, buckets %.1f (%.2f G madd/s), reduce %.1f+%.1f+%.1f",
-                 plan.window, plan.windows, p[0], p[1], madds / (p[1] * 1e6), p[2], p[3], p[4]);
-        snprintf(what, sizeof(what), "MSM %s", G->name);
-        add_row(what, lg, median(t, (int)reps), note);
-    }
+    for (unsigned lg = lo; lg <= hi; lg += 2)
+        time_msm(G, m, dr, db, ds, lg, 0, s, e0, e1);
+    for (int wi = 0; stream_min && wi < nsweep; wi++)
+        time_msm(G, m, dr, db, ds, hi, sweep[wi], s, e0, e1);
+    cuzk_gpu_msm_set_window(m, 0);
     if (stream_min && hi >= stream_min) {
         /* Streamed from pinned memory in chunks, checked against the
          * resident run of the same size. */
@@ -601,6 +620,18 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--reps")) {
             reps = (unsigned)strtoul(argv[i + 1], NULL, 10);
             reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+        } else if (!strcmp(argv[i], "--windows")) {
+            nsweep = 0;
+            for (char *p = argv[i + 1]; *p && nsweep < 8;) {
+                sweep[nsweep] = (unsigned)strtoul(p, &p, 10);
+                if (sweep[nsweep] < 1 || sweep[nsweep] > CUZK_GPU_MSM_WINDOW_MAX) {
+                    fprintf(stderr, "--windows: 1 .. %d\n", CUZK_GPU_MSM_WINDOW_MAX);
+                    return 2;
+                }
+                nsweep++;
+                if (*p == ',')
+                    p++;
+            }
         } else if (!strcmp(argv[i], "--ntt-logs")) {
             n_ntt = 0;
             for (char *p = argv[i + 1]; *p && n_ntt < 8;) {

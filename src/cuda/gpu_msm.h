@@ -51,8 +51,8 @@ typedef struct cuzk_gpu_msm_plan {
  * otherwise c minimises the modelled time W·(n + 3·2^(c-1)): n bucket
  * additions a window plus about 3 additions' worth per bucket to reduce
  * (two XYZZ additions, 12M + 2S each against the 8M + 2S of a bucket
- * addition, and the bucket's store and load), among the windows whose
- * workspace fits in mem_budget bytes (0: no limit).
+ * addition, and the bucket's store and load), among the windows up to 20
+ * (measured: msm.c) whose workspace fits in mem_budget bytes (0: no limit).
  */
 enum { CUZK_GPU_MSM_WINDOW_MAX = 24 };
 void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,

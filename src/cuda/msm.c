@@ -20,6 +20,13 @@
  * (c doublings each) outweigh their 2·2^s additions. */
 enum { MSM_SEG_THREADS_LOG = 16 };
 
+/* The model's largest window. H200, 2^26 uniform scalars: BLS12-381 G1 at
+ * c = 22 (the model's pick without a cap) 846 ms, forced c = 20 688 ms;
+ * BN254 G1 resident at c = 22 546 ms, streamed in chunks of 2^24 at c = 20
+ * 494 ms. The bucket phase slows as the buckets grow past what the model
+ * counts (W·2^(c-1) XYZZ points: 4.8 GB at c = 22). */
+enum { MSM_WINDOW_AUTO_MAX = 20 };
+
 typedef struct {
     void *p;
     size_t cap;
@@ -93,7 +100,7 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
     unsigned best = window;
     if (!best) {
         double best_cost = 0;
-        for (unsigned c = 1; c <= 22; c++) {
+        for (unsigned c = 1; c <= MSM_WINDOW_AUTO_MAX; c++) {
             unsigned W = bits / c + 1, s = seg_log_for(c, W);
             double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
             if (mem_budget && plan_bytes(n, c, W, s, xyzz) > mem_budget && c > 1)
