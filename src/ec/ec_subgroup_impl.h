@@ -17,30 +17,32 @@
  *       (psi^2 - t·psi + p = 0 on the whole twist: N(a + b·psi) = a^2 +
  *       t·ab + p·b^2).
  * scripts/check_subgroup_tests.py computes (a) and (b) for each test, and
- * the two relations above, from the curve parameters; tests/test_ec checks
- * the implementation against the definition ([r]P = O) on random points of
- * the whole curve.
+ * the two relations above, from the curve parameters; tests/test_ec and
+ * tests/test_subgroup check the implementation against the definition
+ * ([r]P = O) on random points of the whole curve and on points of every
+ * small prime order of each cofactor.
  *
  * The tests (z, u the seeds below):
  *  - BLS12-381 G1: phi(P) = [-z^2]P (Scott, "A note on group membership
  *    tests for G1, G2 and GT on BLS pairing-friendly curves", ePrint
  *    2021/1130, section 4): alpha = z^2 + phi, N(alpha) = z^4 - z^2 + 1 = r.
  *    [z^2]P = [|z|]([|z|]P): |z| has 6 bits set, so 126 doublings and 10
- *    additions, against 128 doublings and about 28 additions for a width-5
- *    NAF of z^2 (17 bits set). Any alpha of norm >= r has a coefficient of
- *    at least sqrt(r) ~ 2^127, so about 127 doublings is the floor of an
- *    endomorphism test in the two-dimensional Z[phi]; the Tate-pairing test
- *    of Dai, He, Koshelev, Peng, Yang (ePrint 2024/1790) is reported within
- *    3 % of it.
+ *    additions (5 of them mixed), against 125 doublings and 15 full
+ *    additions (7 to build the table) for a width-5 NAF of z^2. Any
+ *    alpha of norm >= r has a coefficient of at least sqrt(r) ~ 2^127,
+ *    so about 127 doublings is the floor of an endomorphism test in the
+ *    two-dimensional Z[phi]; the Tate-pairing test of Dai, He, Koshelev,
+ *    Peng, Yang (ePrint 2024/1790) is reported within 3 % of it.
  *  - BLS12-381 G2: psi(P) = [z]P (same paper): alpha = psi - z,
  *    N(alpha) = p - z = r·(z - 1)^2/3, coprime to the G2 cofactor apart
  *    from r. 63 doublings and 5 mixed additions.
  *  - BN254 G2: [u + 1]P + psi([u]P) + psi^2([u]P) = psi^3([2u]P) (Dai, Lin,
  *    Zhao, Zhou, "Fast subgroup membership testings for G1, G2 and GT on
- *    pairing-friendly curves", ePrint 2022/348, section 5), a 64-bit
- *    multiplication where psi(P) = [6u^2]P needs a 127-bit one: 62
- *    doublings and 23 mixed additions (the NAF of u), then 1 doubling,
- *    3 additions and 4 psi.
+ *    pairing-friendly curves", ePrint 2022/348; valid for BN seeds with
+ *    u != 4 mod 13 and u != 92 mod 97, which the script's gcd confirms for
+ *    this u), a 64-bit multiplication where psi(P) = [6u^2]P needs a 127-bit
+ *    one: 62 doublings and 23 mixed additions (the NAF of u), then 1
+ *    doubling, 3 additions and 4 psi.
  *  - BN254 G1: the curve has prime order r: nothing to test.
  * The scalars are public constants, so the chains are plain double-and-add
  * over their fixed digits: no table, no recoding per call.
