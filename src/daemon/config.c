@@ -39,6 +39,9 @@ static const config_option_t config_options[] = {
         "HOST:PORT to listen on (port 0: a free one) or unix:PATH"),
     OPT("server", token_file, "--token-file", CONFIG_STRING, "", 0, 0,
         "file whose first line is the bearer token clients must send"),
+    /* The token itself: in the file only (a flag would show it in ps), and
+     * never printed; token_file wins when both are set. */
+    OPT("server", token, NULL, CONFIG_STRING, "", 0, 0, "the bearer token (prefer token_file)"),
     OPT("server", max_body, "--max-body", CONFIG_BYTES, "256M", 0, 0,
         "largest request body (413 beyond)"),
     OPT("server", max_connections, "--max-connections", CONFIG_UINT, "256", 1, 65536,
@@ -195,7 +198,7 @@ static const config_option_t *config_find(const char *section, const char *name,
 {
     for (size_t i = 0; i < CONFIG_N_OPTIONS; i++) {
         const config_option_t *o = &config_options[i];
-        if ((flag && !strcmp(o->flag, flag)) ||
+        if ((flag && o->flag && !strcmp(o->flag, flag)) ||
             (section && !strcmp(o->section, section) && !strcmp(o->name, name)))
             return o;
     }
@@ -324,10 +327,17 @@ int config_load(cuzkd_config_t *cfg, int argc, char **argv, char *err, size_t er
 
 int config_finish(cuzkd_config_t *cfg, char *err, size_t err_size)
 {
+    if (!cfg->token_file[0]) {
+        if (!cfg->token[0]) { /* no token: every request is let in */
+            free(cfg->token);
+            cfg->token = NULL;
+        }
+        return 0;
+    }
+    if (cfg->token)
+        memset(cfg->token, 0, strlen(cfg->token));
     free(cfg->token);
     cfg->token = NULL;
-    if (!cfg->token_file[0])
-        return 0;
     FILE *f = fopen(cfg->token_file, "r");
     if (!f) {
         config_err(err, err_size, "token_file %s: %s", cfg->token_file, strerror(errno));
@@ -359,7 +369,11 @@ void config_print(const cuzkd_config_t *cfg, FILE *f)
         const void *field = (const char *)cfg + o->offset;
         fprintf(f, "%s = ", o->name);
         switch (o->type) {
-        case CONFIG_STRING: fprintf(f, "%s\n", *(char *const *)field); break;
+        case CONFIG_STRING:
+            fprintf(f, "%s\n",
+                    field == (const void *)&cfg->token ? (cfg->token ? "(set)" : "")
+                                                       : *(char *const *)field);
+            break;
         case CONFIG_UINT: fprintf(f, "%u\n", *(const unsigned *)field); break;
         case CONFIG_BYTES:
             fprintf(f, "%llu\n", (unsigned long long)*(const uint64_t *)field);
@@ -388,6 +402,8 @@ void config_usage(FILE *f)
                "  --preload NAME=FMT:PATH  load a key at start (repeatable; FMT zkey|params)\n");
     for (size_t i = 0; i < CONFIG_N_OPTIONS; i++) {
         const config_option_t *o = &config_options[i];
+        if (!o->flag)
+            continue;
         char left[64];
         snprintf(left, sizeof left, "%s %s", o->flag,
                  o->type == CONFIG_UINT      ? "N"
@@ -401,6 +417,8 @@ void config_usage(FILE *f)
 
 void config_free(cuzkd_config_t *cfg)
 {
+    if (cfg->token)
+        memset(cfg->token, 0, strlen(cfg->token));
     for (size_t i = 0; i < CONFIG_N_OPTIONS; i++)
         if (config_options[i].type == CONFIG_STRING)
             free(*(char **)((char *)cfg + config_options[i].offset));
@@ -409,9 +427,6 @@ void config_free(cuzkd_config_t *cfg)
         free(cfg->preload[k].format);
         free(cfg->preload[k].path);
     }
-    if (cfg->token)
-        memset(cfg->token, 0, strlen(cfg->token));
-    free(cfg->token);
     free(cfg->config_path);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -7,7 +7,8 @@
  *
  * Precedence: defaults < the file named by --config < command-line flags.
  *
- *   [server]  listen, token_file, max_body, max_connections, max_wait
+ *   [server]  listen, token_file (or token, in the file only), max_body,
+ *             max_connections, max_wait
  *   [engine]  threads, workers, devices, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, timeline_log, trusted_keys
  *   [paths]   allow, journal
@@ -31,7 +32,8 @@ typedef struct cuzkd_config {
     /* [server] */
     char *listen;     /* HOST:PORT (port 0: any free one) or unix:PATH */
     char *token_file; /* a file holding the bearer token ("": no token) */
-    char *token;      /* read from token_file by config_finish; never printed */
+    char *token;      /* [server] token or token_file's first line (config_finish);
+                         NULL: none; never printed */
     uint64_t max_body;
     unsigned max_connections;
     double max_wait; /* the longest ?wait= honoured, seconds */

@@ -230,10 +230,18 @@ exec_start=$(sed -n 's/^ExecStart=[^ ]* //p' "$root/contrib/cuzkd.service" |
 out=$("$CUZKD" $exec_start --check-config 2>&1)
 check "contrib/cuzkd.service's command line with contrib/cuzkd.conf passes --check-config" $? \
     "$out"
+printf '[server]\ntoken = file-token\n' >>"$work/good.ini"
+out=$("$CUZKD" --config "$work/good.ini" --check-config 2>&1)
+printf '%s' "$out" | grep -q '^token = (set)$' && ! printf '%s' "$out" | grep -q 'file-token'
+check "a token in the file is never printed" $? "$out"
 start_daemon "$log" --config "$work/good.ini"
 check "cuzkd runs from the file" $? "$(tail -n 3 "$log")"
 api GET /v1/keys/bn
-[ "$HTTP" = 200 ]
-check "with the preloaded key" $? "$HTTP $BODY"
+[ "$HTTP" = 401 ]
+check "the file's token is required" $? "$HTTP"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer file-token' \
+    "$U/v1/keys/bn")
+[ "$code" = 200 ]
+check "with the preloaded key" $? "$code"
 stop_daemon
 finish
