@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,50 @@ static double bench_median(double *v, unsigned n)
 {
     qsort(v, n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- interruption ----------------------------------------------------------- */
+
+/* The signal that asked the bench to stop (SIGINT, SIGTERM, SIGHUP), 0 if
+ * none. The handler only records it; the bench checks it between steps,
+ * removes its temporary files (hundreds of MB at 2^18) and then dies of the
+ * same signal. */
+static volatile sig_atomic_t bench_stop;
+
+static void bench_on_signal(int sig)
+{
+    bench_stop = sig;
+}
+
+static void bench_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = bench_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    /* A closed stdout (`| head`) makes writes fail instead of killing the
+     * bench before it cleans up. */
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* After cleaning up: die of the signal that stopped the bench, if any. */
+static void bench_reraise(void)
+{
+    int sig = bench_stop;
+    if (!sig)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static cuzk_status_t bench_check_stop(char *err, size_t err_size)
+{
+    return bench_stop
+               ? io_fail(err, err_size, CUZK_EINVAL, "interrupted by signal %d", (int)bench_stop)
+               : CUZK_OK;
 }
 
 /* ---- options -------------------------------------------------------------- */
@@ -325,13 +370,17 @@ static double bench_run_snarkjs(const char *snarkjs, const char *zkey, const cha
     int status;
     struct rusage ru;
     while (wait4(pid, &status, 0, &ru) < 0) {
-        if (errno != EINTR) {
+        if (errno == EINTR && bench_stop)
+            kill(pid, SIGTERM); /* then wait for it to go */
+        else if (errno != EINTR) {
             fprintf(stderr, "cuzk bench snarkjs: waiting for snarkjs: %s\n", strerror(errno));
             return -1;
         }
     }
     double t = bench_now() - t0;
     *cpu = bench_cpu(&ru);
+    if (bench_stop)
+        return -1; /* stopped on our request: no message */
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "cuzk bench snarkjs: %s groth16 prove failed (status %d); its output:\n",
                 snarkjs, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -488,6 +537,8 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
     fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: generating the circuit and the key in %s\n",
             r1cs_curve_name(row->curve), row->log2n, dir);
     cuzk_status_t s = bench_make_files(&f, row, o->seed + row->log2n, err, err_size);
+    if (s == CUZK_OK)
+        s = bench_check_stop(err, err_size);
 
     /* The key read without the subgroup checks, once. */
     if (s == CUZK_OK) {
@@ -501,6 +552,8 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
     for (unsigned i = 0; i < o->runs && s == CUZK_OK; i++) {
         double t[BS_STAGES];
         s = bench_cuzk_prove(&f, t, pool, err, err_size);
+        if (s == CUZK_OK)
+            s = bench_check_stop(err, err_size);
         for (int j = 0; j < BS_STAGES; j++)
             runs[j][i] = t[j];
         fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: cuzk run %u: %.3f s\n",
@@ -517,12 +570,13 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
         for (; n < o->snarkjs_runs; n++) {
             t[n] =
                 bench_run_snarkjs(snarkjs, f.zkey, f.wtns, f.sj_proof, f.sj_pub, f.sj_log, &cpu[n]);
-            if (t[n] < 0)
+            if (t[n] < 0 || bench_stop)
                 break;
             fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: snarkjs run %u: %.3f s\n",
                     r1cs_curve_name(row->curve), row->log2n, n + 1, t[n]);
         }
-        if (n == o->snarkjs_runs) {
+        s = bench_check_stop(err, err_size);
+        if (s == CUZK_OK && n == o->snarkjs_runs) {
             row->snarkjs_s = bench_median(t, n);
             row->snarkjs_cpu = bench_median(cpu, n);
         }
@@ -775,6 +829,7 @@ int cli_bench_snarkjs(int argc, char **argv)
                 "--snarkjs PATH): cuzk's numbers only\n",
                 o.snarkjs ? o.snarkjs : "node_modules/.bin/snarkjs");
     cuzk_status_t st;
+    bench_catch_signals();
     cuzk_pool_t *pool = cuzk_pool_new(o.threads, &st);
     if (!pool) {
         fprintf(stderr, "cuzk bench snarkjs: cannot start the threads (%s)\n", cuzk_strerror(st));
@@ -812,6 +867,7 @@ int cli_bench_snarkjs(int argc, char **argv)
                 fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s (%s)\n", r1cs_curve_name(r->curve),
                         r->log2n, err, cuzk_strerror(st));
                 cuzk_pool_free(pool);
+                bench_reraise();
                 return BENCH_EFAIL;
             }
             all_valid &= r->cuzk_verified && (r->snarkjs_s < 0 || r->snarkjs_verified);
@@ -820,6 +876,10 @@ int cli_bench_snarkjs(int argc, char **argv)
     }
     bench_print(rows, n, have_snarkjs);
     fflush(stdout);
+    /* The kernels make no files: a signal may end them at once. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     if (!o.no_kernels)
         rc = bench_kernels_run(&o, pool);
     cuzk_pool_free(pool);
