@@ -1,10 +1,11 @@
 /*
- * The engine: key registry, jobs, the partition queue and the workers
- * (engine.h). One mutex (e->lock) guards every field below that is not
- * marked otherwise; it is released while keys load, partitions run and
- * hooks run.
+ * The engine (engine.h): jobs, the workers, the engine's life and its
+ * counters; the key registry is engine_keys.c, the id map and the queue
+ * engine_queue.c, the state they share engine_impl.h. The engine's mutex
+ * is released while keys load, partitions run and hooks run.
  */
 #include "engine/engine.h"
+#include "engine/engine_impl.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -131,416 +132,12 @@ void engine_result_free(engine_result_t *r)
     memset(r, 0, sizeof *r);
 }
 
-static bool state_ended(engine_state_t s)
-{
-    return s == ENGINE_DONE || s == ENGINE_FAILED || s == ENGINE_CANCELLED;
-}
-
-/* ---- the state ------------------------------------------------------------- */
-
-typedef struct engine_key {
-    struct engine_key *next; /* the registry, in load order */
-    char name[ENGINE_ID_MAX + 1];
-    char *path;
-    engine_key_format_t format;
-    void *data; /* the backend's key; NULL while loading */
-    bool loading;
-    uint64_t bytes;
-    uint32_t users; /* jobs that hold it */
-    uint64_t proofs;
-    double loaded_at, load_seconds, last_used;
-} engine_key_t;
-
-typedef struct engine_part {
-    engine_state_t state;
-    int worker;
-    double seconds[ENGINE_STAGES];
-    double started_at, finished_at;
-    engine_result_t result; /* DONE */
-} engine_part_t;
-
-struct engine_job {
-    char id[ENGINE_ID_MAX + 1];
-    char key_name[ENGINE_ID_MAX + 1];
-    engine_key_t *key; /* held while the job may still run a partition */
-    engine_key_format_t format;
-    engine_priority_t priority;
-    uint64_t seq;
-    uint32_t n;
-    engine_input_t *inputs; /* copies */
-    engine_part_t *parts;
-    engine_state_t state;
-    bool held;   /* submitted, not started */
-    bool ending; /* the end transition is in progress or done */
-    bool active; /* counts against max_jobs */
-    uint32_t n_done, n_running, n_queued;
-    double submitted_at, started_at, finished_at, queue_seconds;
-    double submitted_mono;
-    char *error;
-    unsigned refs;
-    void *user;
-    pthread_mutex_t hook_lock; /* one hook call at a time for this job */
-    struct engine_job *hnext;  /* the id map's chain */
-    struct engine_job *ended_prev, *ended_next;
-    bool in_map, in_ended;
-};
-
-typedef struct engine_qitem {
-    engine_job_t *job;
-    uint32_t index;
-} engine_qitem_t;
-
-typedef struct engine_worker {
-    engine_t *e;
-    unsigned index, threads;
-    pthread_t thread;
-    void *wctx;
-} engine_worker_t;
-
-struct engine {
-    engine_config_t cfg;
-    pthread_mutex_t lock;
-    pthread_cond_t work_cv;  /* workers: a partition may be startable */
-    pthread_cond_t ended_cv; /* waiters: a job ended */
-    pthread_cond_t idle_cv;  /* drain and key loads: a partition stopped, a load ended */
-    pthread_mutex_t load_lock;
-
-    engine_key_t *keys;
-    engine_qitem_t *heap;
-    size_t heap_n, heap_cap;
-    engine_job_t **buckets;
-    size_t n_buckets, n_jobs;
-    engine_job_t *ended_head, *ended_tail;
-    size_t n_ended;
-
-    engine_counters_t c;
-    size_t active_jobs;
-    uint64_t next_seq;
-    bool stop, draining, waking;
-
-    engine_worker_t *workers;
-    unsigned n_workers_started, n_workers_ready;
-    cuzk_status_t worker_status;
-    engine_timeline_t *tl;
-    double started_mono, started_wall;
-};
-
 /* Records ev in the timeline and hands it to the event hook. */
-static void engine_record(engine_t *e, const engine_event_t *ev)
+void engine_record(engine_t *e, const engine_event_t *ev)
 {
     engine_timeline_record(e->tl, ev);
     if (e->cfg.hooks && e->cfg.hooks->event)
         e->cfg.hooks->event(e->cfg.hooks->ctx, ev);
-}
-
-/* ---- the id map -------------------------------------------------------------- */
-
-static uint64_t id_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static engine_job_t *map_find(engine_t *e, const char *id)
-{
-    for (engine_job_t *j = e->buckets[id_hash(id) % e->n_buckets]; j; j = j->hnext)
-        if (!strcmp(j->id, id))
-            return j;
-    return NULL;
-}
-
-/* Inserts job; grows the table at two jobs per bucket. Returns 0 or -1. */
-static int map_insert(engine_t *e, engine_job_t *job)
-{
-    if (e->n_jobs + 1 > 2 * e->n_buckets) {
-        size_t nb = 2 * e->n_buckets;
-        engine_job_t **b = calloc(nb, sizeof(engine_job_t *));
-        if (!b)
-            return -1;
-        for (size_t i = 0; i < e->n_buckets; i++)
-            for (engine_job_t *j = e->buckets[i], *next; j; j = next) {
-                next = j->hnext;
-                j->hnext = b[id_hash(j->id) % nb];
-                b[id_hash(j->id) % nb] = j;
-            }
-        free(e->buckets);
-        e->buckets = b;
-        e->n_buckets = nb;
-    }
-    engine_job_t **slot = &e->buckets[id_hash(job->id) % e->n_buckets];
-    job->hnext = *slot;
-    *slot = job;
-    job->in_map = true;
-    e->n_jobs++;
-    return 0;
-}
-
-static void map_remove(engine_t *e, engine_job_t *job)
-{
-    for (engine_job_t **p = &e->buckets[id_hash(job->id) % e->n_buckets]; *p; p = &(*p)->hnext)
-        if (*p == job) {
-            *p = job->hnext;
-            job->in_map = false;
-            e->n_jobs--;
-            return;
-        }
-}
-
-/* ---- the partition queue: a binary heap ------------------------------------- */
-
-/* Whether a goes before b: higher priority, then earlier arrival, then
- * lower partition index. */
-static bool q_before(engine_qitem_t a, engine_qitem_t b)
-{
-    if (a.job->priority != b.job->priority)
-        return a.job->priority > b.job->priority;
-    if (a.job->seq != b.job->seq)
-        return a.job->seq < b.job->seq;
-    return a.index < b.index;
-}
-
-static void q_sift_up(engine_t *e, size_t i)
-{
-    while (i > 0 && q_before(e->heap[i], e->heap[(i - 1) / 2])) {
-        engine_qitem_t t = e->heap[i];
-        e->heap[i] = e->heap[(i - 1) / 2];
-        e->heap[(i - 1) / 2] = t;
-        i = (i - 1) / 2;
-    }
-}
-
-static void q_sift_down(engine_t *e, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < e->heap_n && q_before(e->heap[l], e->heap[m]))
-            m = l;
-        if (r < e->heap_n && q_before(e->heap[r], e->heap[m]))
-            m = r;
-        if (m == i)
-            return;
-        engine_qitem_t t = e->heap[i];
-        e->heap[i] = e->heap[m];
-        e->heap[m] = t;
-        i = m;
-    }
-}
-
-static int q_push(engine_t *e, engine_job_t *job, uint32_t index)
-{
-    if (e->heap_n == e->heap_cap) {
-        size_t cap = e->heap_cap ? 2 * e->heap_cap : 64;
-        engine_qitem_t *h = realloc(e->heap, cap * sizeof *h);
-        if (!h)
-            return -1;
-        e->heap = h;
-        e->heap_cap = cap;
-    }
-    e->heap[e->heap_n] = (engine_qitem_t){job, index};
-    q_sift_up(e, e->heap_n++);
-    return 0;
-}
-
-static engine_qitem_t q_pop(engine_t *e)
-{
-    engine_qitem_t top = e->heap[0];
-    e->heap[0] = e->heap[--e->heap_n];
-    q_sift_down(e, 0);
-    return top;
-}
-
-/* Removes every queued partition of job (a cancel or a failure: rare, so a
- * linear pass and a rebuild are fine). */
-static void q_remove_job(engine_t *e, const engine_job_t *job)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < e->heap_n; i++)
-        if (e->heap[i].job != job)
-            e->heap[k++] = e->heap[i];
-    e->heap_n = k;
-    for (size_t i = k / 2; i-- > 0;)
-        q_sift_down(e, i);
-}
-
-/* ---- keys ----------------------------------------------------------------------- */
-
-static engine_key_t *key_find(engine_t *e, const char *name)
-{
-    for (engine_key_t *k = e->keys; k; k = k->next)
-        if (!strcmp(k->name, name))
-            return k;
-    return NULL;
-}
-
-static void key_unlink(engine_t *e, engine_key_t *key)
-{
-    for (engine_key_t **p = &e->keys; *p; p = &(*p)->next)
-        if (*p == key) {
-            *p = key->next;
-            return;
-        }
-}
-
-static void key_destroy(engine_t *e, engine_key_t *key)
-{
-    if (key->data)
-        e->cfg.backend->key_free(e->cfg.backend->ctx, key->data);
-    free(key->path);
-    free(key);
-}
-
-engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t format,
-                            const char *path, bool *loaded, cuzk_status_t *status, char *err,
-                            size_t err_size)
-{
-    if (loaded)
-        *loaded = false;
-    if (status)
-        *status = CUZK_OK;
-    if (!engine_id_valid(name) || (unsigned)format >= ENGINE_KEY_FORMATS || !path)
-        return ENGINE_EINVAL;
-    pthread_mutex_lock(&e->lock);
-    engine_key_t *key;
-    while ((key = key_find(e, name)) && key->loading &&
-           (!strcmp(key->path, path) && key->format == format))
-        pthread_cond_wait(&e->idle_cv, &e->lock);
-    if (key) {
-        engine_rc_t rc = ENGINE_EEXIST;
-        if (!strcmp(key->path, path) && key->format == format) {
-            e->c.key_hits++;
-            if (loaded)
-                *loaded = true;
-            rc = ENGINE_OK;
-        } else {
-            snprintf(err, err_size, "key '%s' is already loaded from %s (%s)", name, key->path,
-                     engine_key_format_name(key->format));
-        }
-        pthread_mutex_unlock(&e->lock);
-        return rc;
-    }
-    key = calloc(1, sizeof *key);
-    char *p = strdup(path);
-    if (!key || !p) {
-        pthread_mutex_unlock(&e->lock);
-        free(key);
-        free(p);
-        return ENGINE_ENOMEM;
-    }
-    snprintf(key->name, sizeof key->name, "%s", name);
-    key->path = p;
-    key->format = format;
-    key->loading = true;
-    engine_key_t **tail = &e->keys;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = key;
-    pthread_mutex_unlock(&e->lock);
-
-    pthread_mutex_lock(&e->load_lock);
-    double t0 = engine_now();
-    void *data = NULL;
-    uint64_t bytes = 0;
-    cuzk_status_t s =
-        e->cfg.backend->key_load(e->cfg.backend->ctx, format, path, &data, &bytes, err, err_size);
-    double t1 = engine_now();
-    pthread_mutex_unlock(&e->load_lock);
-    engine_event_t ev = {.partition = 0,
-                         .worker = ENGINE_TIMELINE_LOADER,
-                         .stage = ENGINE_STAGE_LOAD,
-                         .start = t0,
-                         .end = t1,
-                         .bytes = bytes};
-    snprintf(ev.job, sizeof ev.job, "%s", name);
-    engine_record(e, &ev);
-
-    pthread_mutex_lock(&e->lock);
-    engine_rc_t rc = ENGINE_OK;
-    if (s != CUZK_OK) {
-        rc = ENGINE_ELOAD;
-        e->c.key_load_failures++;
-    } else if (e->cfg.host_budget && e->c.host_key_bytes + bytes > e->cfg.host_budget) {
-        rc = ENGINE_EBUDGET;
-        snprintf(err, err_size,
-                 "%s needs %llu bytes but %llu of the host memory budget of %llu are taken by "
-                 "keys",
-                 path, (unsigned long long)bytes, (unsigned long long)e->c.host_key_bytes,
-                 (unsigned long long)e->cfg.host_budget);
-    }
-    if (status)
-        *status = s;
-    if (rc != ENGINE_OK) {
-        key_unlink(e, key);
-        key->data = data;
-    } else {
-        key->data = data;
-        key->bytes = bytes;
-        key->loading = false;
-        key->loaded_at = engine_wall();
-        key->load_seconds = t1 - t0;
-        e->c.key_loads++;
-        e->c.keys++;
-        e->c.host_key_bytes += bytes;
-    }
-    e->c.stage_seconds[ENGINE_STAGE_LOAD] += t1 - t0;
-    pthread_cond_broadcast(&e->idle_cv);
-    pthread_mutex_unlock(&e->lock);
-    if (rc != ENGINE_OK)
-        key_destroy(e, key);
-    return rc;
-}
-
-engine_rc_t engine_key_evict(engine_t *e, const char *name)
-{
-    pthread_mutex_lock(&e->lock);
-    engine_key_t *key = name ? key_find(e, name) : NULL;
-    engine_rc_t rc = !key ? ENGINE_ENOKEY : key->loading || key->users ? ENGINE_EBUSY : ENGINE_OK;
-    if (rc == ENGINE_OK) {
-        key_unlink(e, key);
-        e->c.keys--;
-        e->c.key_evictions++;
-        e->c.host_key_bytes -= key->bytes;
-    }
-    pthread_mutex_unlock(&e->lock);
-    if (rc == ENGINE_OK)
-        key_destroy(e, key);
-    return rc;
-}
-
-size_t engine_keys_info(engine_t *e, engine_key_info_t **out)
-{
-    pthread_mutex_lock(&e->lock);
-    size_t n = 0;
-    for (engine_key_t *k = e->keys; k; k = k->next)
-        n += !k->loading;
-    engine_key_info_t *info = calloc(n ? n : 1, sizeof *info);
-    size_t i = 0;
-    for (engine_key_t *k = e->keys; info && k; k = k->next) {
-        if (k->loading)
-            continue;
-        engine_key_info_t *o = &info[i++];
-        snprintf(o->name, sizeof o->name, "%s", k->name);
-        o->path = strdup(k->path);
-        o->format = k->format;
-        o->tier = "host";
-        o->bytes = k->bytes;
-        o->users = k->users;
-        o->proofs = k->proofs;
-        o->loaded_at = k->loaded_at;
-        o->load_seconds = k->load_seconds;
-        o->last_used = k->last_used;
-    }
-    pthread_mutex_unlock(&e->lock);
-    *out = info;
-    return info ? n : 0;
-}
-
-void engine_keys_info_free(engine_key_info_t *info, size_t n)
-{
-    for (size_t i = 0; info && i < n; i++)
-        free(info[i].path);
-    free(info);
 }
 
 /* ---- jobs -------------------------------------------------------------------- */
@@ -569,7 +166,7 @@ static void job_unref_locked(engine_job_t *job)
 /* The key goes back once the job has ended and nothing of it runs. */
 static void job_release_key_locked(engine_job_t *job)
 {
-    if (job->key && state_ended(job->state) && job->n_running == 0) {
+    if (job->key && engine_state_ended(job->state) && job->n_running == 0) {
         job->key->users--;
         job->key = NULL;
     }
@@ -623,10 +220,10 @@ static void job_deactivate(engine_t *e, engine_job_t *job)
  */
 static void job_end_locked(engine_t *e, engine_job_t *job, engine_state_t state, char *error)
 {
-    assert(!job->ending && !state_ended(job->state));
+    assert(!job->ending && !engine_state_ended(job->state));
     job->ending = true;
     if (job->n_queued > 0) {
-        q_remove_job(e, job);
+        engine_q_remove_job(e, job);
         e->c.partitions_queued -= job->n_queued;
         job->n_queued = 0;
     }
@@ -739,7 +336,7 @@ static void job_draw_id(engine_t *e, char *id)
         if (cuzk_random_bytes(NULL, &r, sizeof r) != CUZK_OK)
             r = e->next_seq * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(engine_now() * 1e9);
         snprintf(id, ENGINE_ID_MAX + 1, "%016llx", (unsigned long long)r);
-    } while (map_find(e, id));
+    } while (engine_map_find(e, id));
 }
 
 /* Registers job (locked): id, seq, map. Returns ENGINE_OK or ENGINE_ENOMEM. */
@@ -750,7 +347,7 @@ static engine_rc_t job_register_locked(engine_t *e, engine_job_t *job,
         snprintf(job->id, sizeof job->id, "%s", spec->id);
     else
         job_draw_id(e, job->id);
-    if (map_insert(e, job) != 0)
+    if (engine_map_insert(e, job) != 0)
         return ENGINE_ENOMEM;
     job->seq = spec->seq ? spec->seq : e->next_seq;
     if (job->seq >= e->next_seq)
@@ -765,7 +362,7 @@ static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, 
 {
     if (e->draining && !restoring)
         return ENGINE_EDRAINING;
-    *key = spec->key ? key_find(e, spec->key) : NULL;
+    *key = spec->key ? engine_key_find(e, spec->key) : NULL;
     if (!*key || (*key)->loading)
         return ENGINE_ENOKEY;
     for (uint32_t i = 0; i < spec->n_inputs; i++)
@@ -798,7 +395,7 @@ engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine
     if (!job)
         return ENGINE_ENOMEM;
     pthread_mutex_lock(&e->lock);
-    engine_job_t *old = spec->id ? map_find(e, spec->id) : NULL;
+    engine_job_t *old = spec->id ? engine_map_find(e, spec->id) : NULL;
     engine_key_t *key = NULL;
     engine_rc_t rc = old ? ENGINE_EEXIST : job_admit_locked(e, spec, &key, false);
     if (old)
@@ -840,10 +437,10 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
     }
     pthread_mutex_lock(&e->lock);
     engine_key_t *key = NULL;
-    bool ended = state_ended(state);
-    engine_rc_t rc = map_find(e, spec->id) ? ENGINE_EEXIST
-                     : ended               ? ENGINE_OK
-                                           : job_admit_locked(e, spec, &key, true);
+    bool ended = engine_state_ended(state);
+    engine_rc_t rc = engine_map_find(e, spec->id) ? ENGINE_EEXIST
+                     : ended                      ? ENGINE_OK
+                                                  : job_admit_locked(e, spec, &key, true);
     if (rc == ENGINE_OK)
         rc = job_register_locked(e, job, spec);
     if (rc == ENGINE_OK) {
@@ -894,7 +491,7 @@ void engine_job_start(engine_t *e, engine_job_t *job)
     e->c.jobs_queued++;
     for (uint32_t i = 0; i < job->n; i++)
         if (job->parts[i].state == ENGINE_QUEUED) {
-            if (q_push(e, job, i) != 0) {
+            if (engine_q_push(e, job, i) != 0) {
                 char *msg = strdup("out of memory for the queue");
                 job_end_locked(e, job, ENGINE_FAILED, msg);
                 pthread_mutex_unlock(&e->lock);
@@ -917,7 +514,7 @@ void engine_job_abort(engine_t *e, engine_job_t *job)
         job->held = false;
         job->ending = true;
         job->state = ENGINE_CANCELLED;
-        map_remove(e, job);
+        engine_map_remove(e, job);
         e->c.jobs_submitted--;
         job_release_key_locked(job);
         job_unref_locked(job); /* the map's */
@@ -928,7 +525,7 @@ void engine_job_abort(engine_t *e, engine_job_t *job)
 engine_job_t *engine_job_find(engine_t *e, const char *id)
 {
     pthread_mutex_lock(&e->lock);
-    engine_job_t *job = id ? map_find(e, id) : NULL;
+    engine_job_t *job = id ? engine_map_find(e, id) : NULL;
     if (job)
         job->refs++;
     pthread_mutex_unlock(&e->lock);
@@ -1034,7 +631,7 @@ void engine_job_info_free(engine_job_info_t *info)
 engine_rc_t engine_job_cancel(engine_t *e, engine_job_t *job)
 {
     pthread_mutex_lock(&e->lock);
-    engine_rc_t rc = job->ending || state_ended(job->state) ? ENGINE_EENDED : ENGINE_OK;
+    engine_rc_t rc = job->ending || engine_state_ended(job->state) ? ENGINE_EENDED : ENGINE_OK;
     if (rc == ENGINE_OK)
         job_end_locked(e, job, ENGINE_CANCELLED, NULL);
     pthread_mutex_unlock(&e->lock);
@@ -1053,10 +650,10 @@ bool engine_job_wait(engine_t *e, engine_job_t *job, double timeout)
         deadline.tv_nsec -= 1000000000L;
     }
     pthread_mutex_lock(&e->lock);
-    while (!state_ended(job->state) && !e->waking && timeout > 0)
+    while (!engine_state_ended(job->state) && !e->waking && timeout > 0)
         if (pthread_cond_timedwait(&e->ended_cv, &e->lock, &deadline) == ETIMEDOUT)
             break;
-    bool ended = state_ended(job->state);
+    bool ended = engine_state_ended(job->state);
     pthread_mutex_unlock(&e->lock);
     return ended;
 }
@@ -1081,7 +678,7 @@ size_t engine_jobs_prune(engine_t *e, size_t keep, void (*forget)(void *ctx, eng
         if (!job)
             break;
         ended_remove(e, job);
-        map_remove(e, job);
+        engine_map_remove(e, job);
         pthread_mutex_unlock(&e->lock);
         if (forget)
             forget(ctx, job);
@@ -1208,7 +805,7 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
 /* Takes the next partition (locked): marks it running. */
 static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve)
 {
-    engine_qitem_t it = q_pop(e);
+    engine_qitem_t it = engine_q_pop(e);
     engine_job_t *job = it.job;
     engine_part_t *p = &job->parts[it.index];
     p->state = ENGINE_RUNNING;
@@ -1382,7 +979,7 @@ void engine_free(engine_t *e)
         }
     for (engine_key_t *k = e->keys, *next; k; k = next) {
         next = k->next;
-        key_destroy(e, k);
+        engine_key_destroy(e, k);
     }
     engine_timeline_free(e->tl);
     pthread_mutex_destroy(&e->lock);
