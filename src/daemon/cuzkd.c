@@ -256,6 +256,8 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
     engine_wake_waiters(d->engine);
     http_stop(d->http);
     d->http = NULL;
+    if (!strncmp(d->cfg->listen, "unix:", 5))
+        unlink(d->cfg->listen + 5); /* the socket file goes with the server */
     uint64_t left = c.jobs_queued + c.jobs_running;
     cuzkd_log("drained: %llu job%s left queued%s", (unsigned long long)left, left == 1 ? "" : "s",
               d->journal ? " in the journal" : " (no journal: they are lost)");

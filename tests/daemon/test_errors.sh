@@ -179,6 +179,8 @@ out=$("$CUZK" submit --server "unix:$sock" --token-file "$work/token" --key bn \
 check "cuzk submit --token-file over the Unix socket" $? "$(printf '%s' "$out" | tail -n 3)"
 stop_daemon
 check "exit 0" $?
+[ ! -e "$sock" ]
+check "the socket file is removed at exit" $?
 
 # ---- configuration ------------------------------------------------------------------------
 cat >"$work/good.ini" <<EOF
