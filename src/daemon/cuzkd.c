@@ -160,7 +160,9 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
         bad = -1;
     }
     if (strcmp(cfg->devices, "cpu") != 0) {
-        fprintf(stderr, "cuzkd: devices = %s: this build proves on the CPU only (devices = cpu)\n",
+        fprintf(stderr,
+                "cuzkd: devices = %s: cuzkd proves on the CPU only so far (devices = cpu); the "
+                "GPU engine comes with issue 6\n",
                 cfg->devices);
         bad = -1;
     }
