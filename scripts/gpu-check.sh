@@ -67,7 +67,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 t0=$(date +%s)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
-targets=(test_cuda_ff test_cuda_msm test_cuda_ntt cuzk_gpu_bench)
+targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove cuzk_gpu_bench)
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     echo "gpu-check: build failed (full log: $out/build.log)"
@@ -78,7 +78,7 @@ echo "built in $(($(date +%s) - t0)) s"
 
 echo "== GPU tests"
 status=0 results=()
-for t in test_cuda_ff test_cuda_msm test_cuda_ntt; do
+for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove; do
     t1=$(date +%s)
     if "$build/tests/$t" >"$out/$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     skipped=$(grep -c "SKIPPED \]" "$out/$t.log" || true)

@@ -7,7 +7,11 @@
  *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
  *    the model's window and forced windows 1 .. 16, Montgomery and
  *    canonical scalars, resident on the device or streamed from host
- *    memory in chunks.
+ *    memory in chunks;
+ *  - the sum of the bases whose scalar is one (src/cuda/prove.cuh), driven
+ *    by the bitmap the device classification writes, against the CPU's sum
+ *    by mixed additions: 0 .. 2^21 + 4321 points, about 45 % of scalars one,
+ *    bases at infinity, repeated and negated among them.
  * Skips, saying why, when CUDA is not built or no GPU is present.
  */
 #include <inttypes.h>
@@ -29,6 +33,7 @@
 #include "cuda/gpu.h"
 #include "cuda/gpu_kernels.h"
 #include "cuda/gpu_msm.h"
+#include "cuda/gpu_prove.h"
 #include "msm/bls381_msm.h"
 #include "msm/bn254_msm.h"
 
@@ -55,6 +60,10 @@ typedef struct {
     void (*scalar_random)(void *k);
     void (*scalar_special)(void *k, unsigned which); /* 0, 1, r - 1 */
     void (*to_canonical)(uint64_t out[4], const void *k);
+    /* The CPU's classes of n scalars (NAME_msm_classify). */
+    cuzk_status_t (*classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k, size_t n);
+    /* r (XYZZ) = Σ bases[i] over cls[i] == CUZK_MSM_ONE, by mixed additions. */
+    void (*sum_ones)(void *r, const void *bases, const uint8_t *cls, size_t n);
 } group_t;
 
 #define GROUP_WRAP(G, FR)                                                                          \
@@ -136,6 +145,20 @@ typedef struct {
     static void G##_to_canonical_(uint64_t out[4], const void *k)                                  \
     {                                                                                              \
         FR##_to_canonical(out, k);                                                                 \
+    }                                                                                              \
+    static cuzk_status_t G##_classify_(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k,     \
+                                       size_t n)                                                   \
+    {                                                                                              \
+        return G##_msm_classify(cls, counts, k, n, NULL);                                          \
+    }                                                                                              \
+    static void G##_sum_ones_(void *r, const void *bases, const uint8_t *cls, size_t n)            \
+    {                                                                                              \
+        G##_xyzz_t acc;                                                                            \
+        G##_xyzz_set_infinity(&acc);                                                               \
+        for (size_t i = 0; i < n; i++)                                                             \
+            if (cls[i] == CUZK_MSM_ONE)                                                            \
+                G##_xyzz_add_affine_vartime(&acc, &acc, (const G##_affine_t *)bases + i);          \
+        *(G##_xyzz_t *)r = acc;                                                                    \
     }
 
 GROUP_WRAP(bls381_g1, bls381_fr)
@@ -147,7 +170,8 @@ GROUP_WRAP(bn254_g2, bn254_fr)
     {                                                                                              \
         GRP, &cuzk_gpu_##curve##_kernels.member, sizeof(G##_affine_t), sizeof(G##_xyzz_t),         \
             sizeof(G##_jac_t), G##_points_, G##_neg_, G##_dbl_, G##_eop_, G##_xyzz_equal_,         \
-            G##_msm_, G##_msm_equal_, G##_scalar_random_, G##_scalar_special_, G##_to_canonical_   \
+            G##_msm_, G##_msm_equal_, G##_scalar_random_, G##_scalar_special_, G##_to_canonical_,  \
+            G##_classify_, G##_sum_ones_                                                           \
     }
 
 static const group_t groups[] = {
@@ -359,6 +383,84 @@ static void test_msm_one_bucket(void **state)
     }
 }
 
+/* ---- the sum of the scalar-one bases ------------------------------------- */
+
+static void test_sum_ones(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    static const size_t fixed[] = {0, 1, 2, 33, 1000};
+    enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+    for (int gi = 0; gi < NGROUPS; gi++) {
+        const group_t *G = &groups[gi];
+        cuzk_gpu_curve_t curve = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BLS381_G2
+                                     ? CUZK_GPU_BLS381
+                                     : CUZK_GPU_BN254;
+        for (int iter = 0; iter < test_iters(NFIXED + 3); iter++) {
+            /* 300000: many first-level threads; 2^21 + 4321: more bitmap
+             * words than the first level has threads (2^16), so that
+             * threads take two words each */
+            size_t n = iter < NFIXED        ? fixed[iter]
+                       : iter == NFIXED     ? 300000
+                       : iter == NFIXED + 1 ? ((size_t)1 << 21) + 4321
+                                            : 1 + (size_t)(cuzk_rng_next(&test_rng) % 20000);
+            size_t words = (n + 31) / 32;
+            unsigned char *bases = calloc(n + 1, G->affine);
+            unsigned char *k = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
+            uint8_t *cls = calloc(n + 1, 1);
+            unsigned char want[4 * 2 * 48], got[4 * 2 * 48];
+            assert_non_null(bases && k && cls);
+            assert_true(G->xyzz <= sizeof(want));
+            /* Distinct points are slow to make on the CPU: a few thousand,
+             * repeated and negated. */
+            size_t distinct = n < 4000 ? n : 4000;
+            G->points(bases, distinct);
+            for (size_t i = distinct; i < n; i++) {
+                const unsigned char *e = bases + (i % distinct) * G->affine;
+                if (cuzk_rng_next(&test_rng) & 1)
+                    memcpy(bases + i * G->affine, e, G->affine);
+                else
+                    G->neg(bases + i * G->affine, e);
+            }
+            for (size_t i = 0; i < n; i++) {
+                if (cuzk_rng_next(&test_rng) % 16 == 0)
+                    memset(bases + i * G->affine, 0, G->affine);
+                /* 45 % zero, 45 % one, 5 % r - 1, 5 % random */
+                uint64_t roll = cuzk_rng_next(&test_rng) % 20;
+                unsigned char *ki = k + i * CUZK_GPU_SCALAR_BYTES;
+                if (roll < 19)
+                    G->scalar_special(ki, roll < 9 ? 0 : roll < 18 ? 1 : 2);
+                else
+                    G->scalar_random(ki);
+            }
+            cuzk_msm_counts_t counts;
+            assert_int_equal(G->classify(cls, &counts, k, n), CUZK_OK);
+            G->sum_ones(want, bases, cls, n);
+            void *dk = to_device(k, n * CUZK_GPU_SCALAR_BYTES),
+                 *db = to_device(bases, n * G->affine);
+            void *dbm = NULL, *dr = NULL, *scratch = NULL;
+            GPU_OK(cuzk_gpu_alloc(&gpu, &dbm, (words + 1) * sizeof(uint32_t)));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &scratch, cuzk_gpu_msm_ones_scratch_bytes(G->grp, n)));
+            GPU_OK(cuzk_gpu_memset(&gpu, dr, 0xa5, G->xyzz, NULL));
+            GPU_OK(cuzk_gpu_msm_classify(&gpu, curve, NULL, dbm, dk, n, &counts, NULL));
+            GPU_OK(cuzk_gpu_msm_sum_ones_launch(&gpu, G->grp, dr, dbm, db, n, scratch, NULL));
+            GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
+            GPU_OK(cuzk_gpu_sync(&gpu));
+            if (!G->xyzz_equal(got, want))
+                fail_msg("%s n = %zu (%zu ones): wrong sum", G->k->name, n, counts.one);
+            cuzk_gpu_free(dk);
+            cuzk_gpu_free(db);
+            cuzk_gpu_free(dbm);
+            cuzk_gpu_free(dr);
+            cuzk_gpu_free(scratch);
+            free(bases);
+            free(k);
+            free(cls);
+        }
+    }
+}
+
 int main(void)
 {
     test_seed_init("test_cuda_msm");
@@ -366,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_msm),
         cmocka_unit_test(test_msm_one_bucket),
+        cmocka_unit_test(test_sum_ones),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

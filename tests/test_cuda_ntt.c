@@ -3,7 +3,8 @@
  * byte, on both curves: dif in both directions, bit reversal, forward,
  * inverse, coset forward and coset inverse, for sizes 2^0 .. 2^17 (every
  * shape of pass: block only, and 1, 2 or 3 wide stages in the last wide
- * pass), on random vectors with 0, 1 and r - 1 mixed in. Skips, saying why,
+ * pass), on random vectors with 0, 1 and r - 1 mixed in; evals_to_coset and
+ * the H chains of both conventions (a byte for byte). Skips, saying why,
  * when CUDA is not built or no GPU is present.
  */
 #include <inttypes.h>
@@ -33,10 +34,20 @@ static bool have_gpu;
 enum { FR_BYTES = 32 };
 
 /* The transforms compared. */
-enum { T_DIF_FWD, T_DIF_INV, T_BITREV, T_FORWARD, T_INVERSE, T_COSET_FWD, T_COSET_INV, T_COUNT };
-static const char *const t_names[T_COUNT] = {"dif forward",  "dif inverse", "bit_reverse",
-                                             "forward",      "inverse",     "coset_forward",
-                                             "coset_inverse"};
+enum {
+    T_DIF_FWD,
+    T_DIF_INV,
+    T_BITREV,
+    T_FORWARD,
+    T_INVERSE,
+    T_COSET_FWD,
+    T_COSET_INV,
+    T_TO_COSET,
+    T_COUNT
+};
+static const char *const t_names[T_COUNT] = {"dif forward",   "dif inverse",   "bit_reverse",
+                                             "forward",       "inverse",       "coset_forward",
+                                             "coset_inverse", "evals_to_coset"};
 
 /* One curve's CPU side behind void pointers (CURVE_WRAP writes it). */
 typedef struct {
@@ -48,6 +59,9 @@ typedef struct {
     void (*consts)(const void *d, const void **omega, const void **omega_inv, const void **n_inv);
     void (*transform)(const void *d, int t, void *a, const void *c);
     void (*element)(void *x, unsigned which); /* random, 0, 1, r - 1 */
+    /* The H chain on the CPU: NAME_ntt_h_bellperson (bp) or _h_snarkjs. */
+    void (*h)(const void *d, bool bp, void *a, void *b, void *c, const void *g);
+    void (*from_u64)(void *x, uint64_t v);
 } curve_t;
 
 #define CURVE_WRAP(C, FR)                                                                          \
@@ -78,8 +92,20 @@ typedef struct {
         case T_FORWARD: C##_ntt_forward(d, a, NULL); break;                                        \
         case T_INVERSE: C##_ntt_inverse(d, a, NULL); break;                                        \
         case T_COSET_FWD: C##_ntt_coset_forward(d, a, c, NULL); break;                             \
+        case T_TO_COSET: C##_ntt_evals_to_coset(d, a, c, NULL); break;                             \
         default: C##_ntt_coset_inverse(d, a, c, NULL); break;                                      \
         }                                                                                          \
+    }                                                                                              \
+    static void C##_h_(const void *d, bool bp, void *a, void *b, void *c, const void *g)           \
+    {                                                                                              \
+        if (bp)                                                                                    \
+            C##_ntt_h_bellperson(d, a, b, c, g, NULL);                                             \
+        else                                                                                       \
+            C##_ntt_h_snarkjs(d, a, b, c, g, NULL);                                                \
+    }                                                                                              \
+    static void C##_from_u64_(void *x, uint64_t v)                                                 \
+    {                                                                                              \
+        FR##_from_u64(x, v);                                                                       \
     }                                                                                              \
     static void C##_element_(void *x, unsigned which)                                              \
     {                                                                                              \
@@ -99,7 +125,8 @@ CURVE_WRAP(bn254, bn254_fr)
 
 #define CURVE_ENTRY(C, CURVE)                                                                      \
     {                                                                                              \
-#C, CURVE, C##_domain_new_, C##_domain_free_, C##_consts_, C##_transform_, C##_element_    \
+#C, CURVE, C##_domain_new_, C##_domain_free_, C##_consts_, C##_transform_, C##_element_,   \
+            C##_h_, C##_from_u64_                                                                  \
     }
 
 static const curve_t curves[] = {
@@ -120,6 +147,17 @@ static int setup(void **state)
             fail_msg("%s: %s", #call, gpu.err);                                                    \
     } while (0)
 
+/* The CPU domain of 2^log2n (*cd) and the GPU's with the same constants. */
+static cuzk_gpu_ntt_domain_t *domains_new(const curve_t *C, unsigned log2n, void **cd)
+{
+    *cd = C->domain_new(log2n);
+    const void *w, *wi, *ni;
+    C->consts(*cd, &w, &wi, &ni);
+    cuzk_gpu_ntt_domain_t *gd = NULL;
+    GPU_OK(cuzk_gpu_ntt_domain_new(&gd, &gpu, C->curve, log2n, w, wi, ni, NULL));
+    return gd;
+}
+
 static void gpu_transform(cuzk_gpu_ntt_domain_t *d, int t, void *a, const void *c)
 {
     switch (t) {
@@ -129,6 +167,7 @@ static void gpu_transform(cuzk_gpu_ntt_domain_t *d, int t, void *a, const void *
     case T_FORWARD: GPU_OK(cuzk_gpu_ntt_forward(d, a, NULL)); break;
     case T_INVERSE: GPU_OK(cuzk_gpu_ntt_inverse(d, a, NULL)); break;
     case T_COSET_FWD: GPU_OK(cuzk_gpu_ntt_coset_forward(d, a, c, NULL)); break;
+    case T_TO_COSET: GPU_OK(cuzk_gpu_ntt_evals_to_coset(d, a, c, NULL)); break;
     default: GPU_OK(cuzk_gpu_ntt_coset_inverse(d, a, c, NULL)); break;
     }
 }
@@ -148,11 +187,8 @@ static void test_ntt(void **state)
         for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
             unsigned log2n = sizes[si];
             size_t n = (size_t)1 << log2n, bytes = n * FR_BYTES;
-            void *cd = C->domain_new(log2n);
-            const void *w, *wi, *ni;
-            C->consts(cd, &w, &wi, &ni);
-            cuzk_gpu_ntt_domain_t *gd = NULL;
-            GPU_OK(cuzk_gpu_ntt_domain_new(&gd, &gpu, C->curve, log2n, w, wi, ni, NULL));
+            void *cd = NULL;
+            cuzk_gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
             unsigned char *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
             unsigned char c[FR_BYTES];
             assert_non_null(in && want && got);
@@ -184,10 +220,68 @@ static void test_ntt(void **state)
     }
 }
 
+/* The H chains (snarkjs with a random shift, bellperson with g = 7) on
+ * random a, b, c against the CPU: a byte for byte. */
+static void test_h(void **state)
+{
+    (void)state;
+    if (!have_gpu) {
+        print_message("no GPU (%s): skipped\n", gpu.err);
+        skip();
+    }
+    static const unsigned sizes[] = {0, 1, 2, 5, 10, 11, 13, 14, 17};
+    for (size_t ci = 0; ci < sizeof(curves) / sizeof(curves[0]); ci++) {
+        const curve_t *C = &curves[ci];
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+            unsigned log2n = sizes[si];
+            size_t n = (size_t)1 << log2n, bytes = n * FR_BYTES;
+            void *cd = NULL;
+            cuzk_gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
+            unsigned char *in = malloc(3 * bytes), *want = malloc(3 * bytes), *got = malloc(bytes);
+            assert_non_null(in && want && got);
+            void *dv[3] = {NULL, NULL, NULL};
+            for (int v = 0; v < 3; v++)
+                GPU_OK(cuzk_gpu_alloc(&gpu, &dv[v], bytes));
+            for (int bp = 0; bp < 2; bp++) {
+                unsigned char g[FR_BYTES];
+                if (bp)
+                    C->from_u64(g, 7);
+                else
+                    C->element(g, 0);
+                for (size_t i = 0; i < 3 * n; i++) {
+                    uint64_t roll = cuzk_rng_next(&test_rng) % 32;
+                    C->element(in + i * FR_BYTES, roll < 4 ? (unsigned)roll : 0);
+                }
+                memcpy(want, in, 3 * bytes);
+                C->h(cd, bp, want, want + bytes, want + 2 * bytes, g);
+                for (int v = 0; v < 3; v++)
+                    GPU_OK(cuzk_gpu_upload(&gpu, dv[v], in + v * bytes, bytes, NULL));
+                if (bp)
+                    GPU_OK(cuzk_gpu_ntt_h_bellperson(gd, dv[0], dv[1], dv[2], g, NULL));
+                else
+                    GPU_OK(cuzk_gpu_ntt_h_snarkjs(gd, dv[0], dv[1], dv[2], g, NULL));
+                GPU_OK(cuzk_gpu_download(&gpu, got, dv[0], bytes, NULL));
+                GPU_OK(cuzk_gpu_sync(&gpu));
+                for (size_t i = 0; i < n; i++)
+                    if (memcmp(want + i * FR_BYTES, got + i * FR_BYTES, FR_BYTES) != 0)
+                        fail_msg("%s 2^%u h_%s: element %zu differs", C->name, log2n,
+                                 bp ? "bellperson" : "snarkjs", i);
+            }
+            for (int v = 0; v < 3; v++)
+                cuzk_gpu_free(dv[v]);
+            cuzk_gpu_ntt_domain_free(gd);
+            C->domain_free(cd);
+            free(in);
+            free(want);
+            free(got);
+        }
+    }
+}
+
 int main(void)
 {
     test_seed_init("test_cuda_ntt");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_ntt)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_ntt), cmocka_unit_test(test_h)};
     return cmocka_run_group_tests(tests, setup, NULL);
 }
 

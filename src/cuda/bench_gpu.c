@@ -2,7 +2,7 @@
  * cuzk_gpu_bench: the GPU kernels' benchmark (scripts/gpu-check.sh runs it).
  *
  *   cuzk_gpu_bench [--msm-max-log K] [--g2-log K] [--ntt-logs a,b,c] [--reps R]
- *                  [--windows c1,c2,..]
+ *                  [--windows c1,c2,..] [--h-logs a,b,c]
  *
  * For each curve: random distinct bases (a random walk per chunk of 4096,
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
@@ -12,7 +12,9 @@
  * (checked against the resident result), with --windows the largest G1 MSM
  * again at each forced window, and forward / inverse / coset NTTs
  * (checked against the CPU at 2^20 first), and the multiplication and
- * mixed-addition throughput of every field and group.
+ * mixed-addition throughput of every field and group; the H chains of
+ * both conventions (snarkjs, bellperson) at 2^20 and 2^24 (--h-logs),
+ * checked against the CPU at 2^20 first.
  * Host-to-device bandwidth from pinned and pageable memory. Every figure is
  * the median of R runs (default 5) timed with CUDA events after one warm-up
  * run. The last lines are a table; everything is also printed as it goes.
@@ -36,7 +38,7 @@
 #include "util/pool.h"
 #include "util/rng.h"
 
-enum { FR_BYTES = 32, CHUNK = 4096, MAX_REPS = 31, MAX_ROWS = 64 };
+enum { FR_BYTES = 32, CHUNK = 4096, MAX_REPS = 31, MAX_ROWS = 128 };
 
 static cuzk_gpu_t gpu;
 static cuzk_pool_t *pool;
@@ -382,6 +384,66 @@ static const curve_t curves[2] = {
     {"bn254", CUZK_GPU_BN254, &groups[2].gen, bn254_consts_, bn254_cpu_forward_},
 };
 
+/* One timed transform: kind 0..3 = forward, inverse, coset forward, coset
+ * inverse of a (c the coset), or kind 4 = an H chain on v (bp: bellperson)
+ * with shift c. */
+typedef struct {
+    cuzk_gpu_ntt_domain_t *d;
+    void *a;
+    const void *c;
+    int kind;
+    bool bp;
+    void *v[3];
+} ntt_run_t;
+
+static cuzk_status_t ntt_run(const ntt_run_t *r, cuzk_gpu_stream_t s)
+{
+    if (r->v[0])
+        return r->bp ? cuzk_gpu_ntt_h_bellperson(r->d, r->v[0], r->v[1], r->v[2], r->c, s)
+                     : cuzk_gpu_ntt_h_snarkjs(r->d, r->v[0], r->v[1], r->v[2], r->c, s);
+    switch (r->kind) {
+    case 0: return cuzk_gpu_ntt_forward(r->d, r->a, s);
+    case 1: return cuzk_gpu_ntt_inverse(r->d, r->a, s);
+    case 2: return cuzk_gpu_ntt_coset_forward(r->d, r->a, r->c, s);
+    default: return cuzk_gpu_ntt_coset_inverse(r->d, r->a, r->c, s);
+    }
+}
+
+/* The median of reps runs after one warm-up, timed by events on s. */
+static double time_median(cuzk_gpu_stream_t s, cuzk_gpu_event_t e0, cuzk_gpu_event_t e1,
+                          const ntt_run_t *run)
+{
+    float t[MAX_REPS];
+    for (unsigned r = 0; r <= reps; r++) { /* r = 0: warm-up */
+        CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+        CHECK(ntt_run(run, s));
+        CHECK(cuzk_gpu_event_record(&gpu, e1, s));
+        CHECK(cuzk_gpu_event_sync(&gpu, e1));
+        if (r > 0)
+            CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+    }
+    return median(t, (int)reps);
+}
+
+/* A stream and two timing events. */
+static void timing_new(cuzk_gpu_stream_t *s, cuzk_gpu_event_t *e0, cuzk_gpu_event_t *e1)
+{
+    CHECK(cuzk_gpu_stream_new(&gpu, s));
+    CHECK(cuzk_gpu_event_new(&gpu, e0, true));
+    CHECK(cuzk_gpu_event_new(&gpu, e1, true));
+}
+
+/* The GPU domain of 2^lg from g = 5; c = the coset shift 7. */
+static cuzk_gpu_ntt_domain_t *domain_new(const curve_t *C, unsigned lg, void *c,
+                                         cuzk_gpu_stream_t s)
+{
+    unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES];
+    C->consts(lg, w, wi, ni, c);
+    cuzk_gpu_ntt_domain_t *d = NULL;
+    CHECK(cuzk_gpu_ntt_domain_new(&d, &gpu, C->curve, lg, w, wi, ni, s));
+    return d;
+}
+
 static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
 {
     unsigned top = 0;
@@ -400,17 +462,13 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
     void *da = NULL;
     CHECK(cuzk_gpu_alloc(&gpu, &da, nmax * FR_BYTES));
     cuzk_gpu_stream_t s = NULL;
-    CHECK(cuzk_gpu_stream_new(&gpu, &s));
     cuzk_gpu_event_t e0, e1;
-    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
-    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
-    unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES], c[FR_BYTES];
+    timing_new(&s, &e0, &e1);
+    unsigned char c[FR_BYTES];
     for (int li = 0; li < nlogs; li++) {
         unsigned lg = logs[li];
         size_t n = (size_t)1 << lg;
-        C->consts(lg, w, wi, ni, c);
-        cuzk_gpu_ntt_domain_t *d = NULL;
-        CHECK(cuzk_gpu_ntt_domain_new(&d, &gpu, C->curve, lg, w, wi, ni, s));
+        cuzk_gpu_ntt_domain_t *d = domain_new(C, lg, c, s);
         CHECK(cuzk_gpu_upload(&gpu, da, a, n * FR_BYTES, s));
         if (lg == 20) {
             CHECK(cuzk_gpu_ntt_forward(d, da, s));
@@ -431,25 +489,10 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
         static const char *const names[4] = {"forward", "inverse", "coset forward",
                                              "coset inverse"};
         for (int kind = 0; kind < 4; kind++) {
-            float t[MAX_REPS];
-            for (unsigned r = 0; r <= reps; r++) { /* r = 0: warm-up */
-                CHECK(cuzk_gpu_event_record(&gpu, e0, s));
-                if (kind == 0)
-                    CHECK(cuzk_gpu_ntt_forward(d, da, s));
-                else if (kind == 1)
-                    CHECK(cuzk_gpu_ntt_inverse(d, da, s));
-                else if (kind == 2)
-                    CHECK(cuzk_gpu_ntt_coset_forward(d, da, c, s));
-                else
-                    CHECK(cuzk_gpu_ntt_coset_inverse(d, da, c, s));
-                CHECK(cuzk_gpu_event_record(&gpu, e1, s));
-                CHECK(cuzk_gpu_event_sync(&gpu, e1));
-                if (r > 0)
-                    CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
-            }
+            ntt_run_t run = {d, da, c, kind, false, {NULL, NULL, NULL}};
             char what[48], note[96];
             snprintf(what, sizeof(what), "NTT %s %s", C->name, names[kind]);
-            double ms = median(t, (int)reps);
+            double ms = time_median(s, e0, e1, &run);
             /* Bytes each pass reads and writes: 64 per element. */
             unsigned passes = (lg > 10 ? (lg - 10 + 2) / 3 : 0) + 2;
             snprintf(note, sizeof(note), "%u passes, %.0f GB/s if memory-bound", passes,
@@ -464,6 +507,112 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
     cuzk_gpu_free(da);
     free(a);
     free(b);
+}
+
+/* ---- the H chain --------------------------------------------------------- */
+
+/* The CPU's chain (bp: bellperson with g, else snarkjs with shift g) on
+ * 2^log2n elements of a, b, c. */
+#define H_WRAP(C)                                                                                  \
+    static void C##_cpu_h_(unsigned log2n, bool bp, void *a, void *b, void *c, const void *g)      \
+    {                                                                                              \
+        C##_ntt_domain_t *d = C##_ntt_domain_new(log2n, 5, NULL);                                  \
+        if (!d) {                                                                                  \
+            fprintf(stderr, "CPU domain 2^%u failed\n", log2n);                                    \
+            exit(1);                                                                               \
+        }                                                                                          \
+        if (bp)                                                                                    \
+            C##_ntt_h_bellperson(d, a, b, c, g, pool);                                             \
+        else                                                                                       \
+            C##_ntt_h_snarkjs(d, a, b, c, g, pool);                                                \
+        C##_ntt_domain_free(d);                                                                    \
+    }
+
+H_WRAP(bls381)
+H_WRAP(bn254)
+
+static void (*const cpu_h[2])(unsigned, bool, void *, void *, void *,
+                              const void *) = {bls381_cpu_h_, bn254_cpu_h_};
+
+/* Both chains at each size in logs: inputs resident on the device (one
+ * random vector uploaded as a, b and c; the chain runs on its own output
+ * rep after rep), shift = g = 7. At 2^20 the GPU's a is first checked
+ * against the CPU's on three distinct vectors. */
+static void bench_h(int ci, const unsigned *logs, int nlogs)
+{
+    const curve_t *C = &curves[ci];
+    unsigned top = 0;
+    for (int i = 0; i < nlogs; i++)
+        top = logs[i] > top ? logs[i] : top;
+    if (nlogs == 0)
+        return;
+    size_t nmax = (size_t)1 << top, n20 = (size_t)1 << 20;
+    size_t ngen = nmax < 3 * n20 ? 3 * n20 : nmax;
+    printf("-- H chain %s: generating %zu elements\n", C->name, ngen);
+    fflush(stdout);
+    unsigned char *a = malloc(ngen * FR_BYTES);
+    if (!a) {
+        fprintf(stderr, "out of host memory for the H chain at 2^%u\n", top);
+        exit(1);
+    }
+    generate(C->gen, a, ngen, true, 91);
+    void *v[3] = {NULL, NULL, NULL};
+    for (int j = 0; j < 3; j++)
+        CHECK(cuzk_gpu_alloc(&gpu, &v[j], (nmax < n20 ? n20 : nmax) * FR_BYTES));
+    cuzk_gpu_stream_t s = NULL;
+    cuzk_gpu_event_t e0, e1;
+    timing_new(&s, &e0, &e1);
+    unsigned char g[FR_BYTES];
+    for (int li = 0; li < nlogs; li++) {
+        unsigned lg = logs[li];
+        size_t n = (size_t)1 << lg;
+        cuzk_gpu_ntt_domain_t *d = domain_new(C, lg, g, s);
+        for (int bp = 0; bp < 2; bp++) {
+            if (lg == 20) {
+                unsigned char *want = malloc(3 * n * FR_BYTES), *got = malloc(n * FR_BYTES);
+                if (!want || !got)
+                    exit(1);
+                memcpy(want, a, 3 * n * FR_BYTES);
+                for (int j = 0; j < 3; j++)
+                    CHECK(cuzk_gpu_upload(&gpu, v[j], a + j * n * FR_BYTES, n * FR_BYTES, s));
+                ntt_run_t run = {d, NULL, g, 0, bp == 1, {v[0], v[1], v[2]}};
+                CHECK(ntt_run(&run, s));
+                CHECK(cuzk_gpu_download(&gpu, got, v[0], n * FR_BYTES, s));
+                CHECK(cuzk_gpu_stream_sync(&gpu, s));
+                cpu_h[ci](lg, bp, want, want + n * FR_BYTES, want + 2 * n * FR_BYTES, g);
+                if (memcmp(want, got, n * FR_BYTES) != 0) {
+                    fprintf(stderr, "FAILED H chain (%s) %s 2^20: GPU and CPU differ\n",
+                            bp ? "bellperson" : "snarkjs", C->name);
+                    exit(1);
+                }
+                printf("H chain (%s) %s 2^20: GPU = CPU\n", bp ? "bellperson" : "snarkjs", C->name);
+                free(want);
+                free(got);
+            }
+            for (int j = 0; j < 3; j++)
+                CHECK(cuzk_gpu_upload(&gpu, v[j], a, n * FR_BYTES, s));
+            ntt_run_t run = {d, NULL, g, 0, bp == 1, {v[0], v[1], v[2]}};
+            char what[48], note[128];
+            snprintf(what, sizeof(what), "H chain %s %s", bp ? "bellperson" : "snarkjs", C->name);
+            double ms = time_median(s, e0, e1, &run);
+            /* Passes over one vector: a dif is the wide passes and the block
+             * pass; 3 × (2 dif + permutation) + the fused a·b − c (3 vectors
+             * read), + dif + permutation for bellperson. */
+            unsigned dif = (lg > 10 ? (lg - 10 + 2) / 3 : 0) + 1;
+            unsigned passes = 3 * (2 * dif + 1) + 2 + (bp ? dif + 1 : 0);
+            snprintf(note, sizeof(note), "%u passes, %.0f GB/s if memory-bound; %s", passes,
+                     (double)passes * 64.0 * (double)n / (ms * 1e6),
+                     bp ? "3 inv + 3 coset fwd + 1 coset inv" : "3 inv + 3 coset fwd");
+            add_row(what, lg, ms, note);
+        }
+        cuzk_gpu_ntt_domain_free(d);
+    }
+    cuzk_gpu_event_free(e0);
+    cuzk_gpu_event_free(e1);
+    cuzk_gpu_stream_free(s);
+    for (int j = 0; j < 3; j++)
+        cuzk_gpu_free(v[j]);
+    free(a);
 }
 
 /* ---- arithmetic throughput ----------------------------------------------- */
@@ -610,8 +759,8 @@ static void bench_h2d(void)
 
 int main(int argc, char **argv)
 {
-    unsigned msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27};
-    int n_ntt = 3;
+    unsigned msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27}, h_logs[8] = {20, 24};
+    int n_ntt = 3, n_h = 2;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--msm-max-log")) {
             msm_max = (unsigned)strtoul(argv[i + 1], NULL, 10);
@@ -636,6 +785,13 @@ int main(int argc, char **argv)
             n_ntt = 0;
             for (char *p = argv[i + 1]; *p && n_ntt < 8;) {
                 ntt_logs[n_ntt++] = (unsigned)strtoul(p, &p, 10);
+                if (*p == ',')
+                    p++;
+            }
+        } else if (!strcmp(argv[i], "--h-logs")) {
+            n_h = 0;
+            for (char *p = argv[i + 1]; *p && n_h < 8;) {
+                h_logs[n_h++] = (unsigned)strtoul(p, &p, 10);
                 if (*p == ',')
                     p++;
             }
@@ -666,6 +822,7 @@ int main(int argc, char **argv)
         bench_msm(g1, 20, msm_max, 20, 24);
         bench_msm(g2, g2_log, g2_log, g2_log == 20 ? 20 : 0, 0);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
+        bench_h(ci, h_logs, n_h);
     }
 
     printf("\n| what | size | median ms | notes |\n| --- | --- | ---: | --- |\n");

@@ -82,6 +82,10 @@ typedef struct cuzk_gpu_group_kernels {
     int (*msm_reduce_windows)(void *win, const void *seg, size_t G, unsigned W,
                               cuzk_gpu_stream_t s);
     int (*msm_combine)(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s);
+    /* prove.cuh: part[t] (XYZZ, t < T) = the sum of bases[i] over the set
+     * bits i of bitmap words [t·per, min((t + 1)·per, words)). */
+    int (*msm_ones_partial)(void *part, const uint32_t *bitmap, const void *bases, size_t words,
+                            size_t per, size_t T, cuzk_gpu_stream_t s);
 } cuzk_gpu_group_kernels_t;
 
 typedef struct cuzk_gpu_curve_kernels {
@@ -108,6 +112,18 @@ typedef struct cuzk_gpu_curve_kernels {
                        cuzk_gpu_stream_t s);
     int (*ntt_scale)(void *a, size_t n, const void *lo, const void *hi, unsigned b,
                      cuzk_gpu_stream_t s);
+    /* prove.cuh. Classes of n Montgomery scalars: cls (n bytes) and bitmap
+     * (ceil(n / 32) words of the ones) when non-NULL; acc (56 bytes: three
+     * u64 counts zero, one, other, then the OR of the other scalars'
+     * canonical value as eight u32 limbs) is zeroed, then accumulated. */
+    int (*msm_classify)(uint8_t *cls, uint32_t *bitmap, void *acc, const void *scalars, size_t n,
+                        cuzk_gpu_stream_t s);
+    /* y = M·w, M in CSR with `rows` rows (row_ptr: rows + 1 entries). */
+    int (*r1cs_mul_vec)(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
+                        const void *w, size_t rows, cuzk_gpu_stream_t s);
+    /* a_i = a_rev(i)·b_rev(i) - c_rev(i), i < 2^log2n, in place in a. */
+    int (*ntt_abc_permute)(void *a, const void *b, const void *c, unsigned log2n,
+                           cuzk_gpu_stream_t s);
 } cuzk_gpu_curve_kernels_t;
 
 extern const cuzk_gpu_curve_kernels_t cuzk_gpu_bls381_kernels;

@@ -14,6 +14,7 @@
 #include "cuda/gpu_kernels.h"
 #include "cuda/msm.cuh"
 #include "cuda/ntt.cuh"
+#include "cuda/prove.cuh"
 
 namespace cuzk
 {
@@ -283,6 +284,60 @@ int ntt_scale(void *a, size_t n, const void *lo, const void *hi, unsigned b, cuz
     return cudaGetLastError();
 }
 
+/* ---- prove.cuh ----------------------------------------------------------- */
+
+template <class R>
+int msm_classify(uint8_t *cls, uint32_t *bitmap, void *acc, const void *scalars, size_t n,
+                 cuzk_gpu_stream_t s)
+{
+    static_assert(sizeof(classify_acc_t) == 56, "the layout gpu_kernels.h documents");
+    int e = cudaMemsetAsync(acc, 0, sizeof(classify_acc_t), s);
+    if (e != cudaSuccess || n == 0)
+        return e;
+    msm_classify_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(cls, bitmap, (classify_acc_t *)acc,
+                                                            (const fp_t<R> *)scalars, n);
+    return cudaGetLastError();
+}
+
+template <class F>
+int msm_ones_partial(void *part, const uint32_t *bitmap, const void *bases, size_t words,
+                     size_t per, size_t T, cuzk_gpu_stream_t s)
+{
+    if (T == 0)
+        return cudaSuccess;
+    msm_ones_partial_kernel<F><<<grid_for(T, 128), 128, 0, s>>>(
+        (xyzz_t<F> *)part, bitmap, (const affine_t<F> *)bases, words, per, T);
+    return cudaGetLastError();
+}
+
+template <class R>
+int r1cs_mul_vec(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
+                 const void *w, size_t rows, cuzk_gpu_stream_t s)
+{
+    if (rows == 0)
+        return cudaSuccess;
+    fp_t<R> *yy = (fp_t<R> *)y;
+    const fp_t<R> *v = (const fp_t<R> *)val, *ww = (const fp_t<R> *)w;
+    r1cs_rows_kernel<R><<<grid_for(rows, 256), 256, 0, s>>>(yy, row_ptr, col, v, ww, rows);
+    int e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    /* One warp a row; grid-stride, so the cap on blocks only bounds the
+     * launch (a warp then walks several rows). */
+    size_t blocks = (rows + 7) / 8;
+    blocks = blocks > 8192 ? 8192 : blocks;
+    r1cs_long_kernel<R><<<(unsigned)blocks, 256, 0, s>>>(yy, row_ptr, col, v, ww, rows);
+    return cudaGetLastError();
+}
+
+template <class P>
+int ntt_abc_permute(void *a, const void *b, const void *c, unsigned log2n, cuzk_gpu_stream_t s)
+{
+    ntt_abc_permute_kernel<P><<<grid_for((size_t)1 << log2n, 256), 256, 0, s>>>(
+        (fp_t<P> *)a, (const fp_t<P> *)b, (const fp_t<P> *)c, log2n);
+    return cudaGetLastError();
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t, unsigned,
@@ -296,7 +351,7 @@ constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn p
     return cuzk_gpu_group_kernels_t{name,           sizeof(affine_t<F>),    sizeof(xyzz_t<F>),
                                     ec_batch<F>,    madd_probe<F>,          probe_alt,
                                     msm_buckets<F>, msm_reduce_segments<F>, msm_reduce_windows<F>,
-                                    msm_combine<F>};
+                                    msm_combine<F>, msm_ones_partial<F>};
 }
 
 template <class F> constexpr cuzk_gpu_field_kernels_t field_table(const char *name)
@@ -323,7 +378,10 @@ constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp,
                                     ntt_dif_radix<FR>,
                                     ntt_dif_block<FR>,
                                     ntt_permute<FR>,
-                                    ntt_scale<FR>};
+                                    ntt_scale<FR>,
+                                    msm_classify<FR>,
+                                    r1cs_mul_vec<FR>,
+                                    ntt_abc_permute<FR>};
 }
 
 } // namespace cuzk

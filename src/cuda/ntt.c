@@ -24,7 +24,7 @@ enum { NTT_POW_LOG = 10 };
 enum { FR_BYTES = 32 };
 
 /* Slots of the constants buffer. */
-enum { K_OMEGA, K_OMEGA_INV, K_N_INV, K_ONE, K_C, K_C_INV, K_COUNT };
+enum { K_OMEGA, K_OMEGA_INV, K_N_INV, K_ONE, K_C, K_C_INV, K_F, K_T0, K_T1, K_COUNT };
 
 struct cuzk_gpu_ntt_domain {
     cuzk_gpu_t *g;
@@ -181,5 +181,70 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
     CUZK_TRY(powers(d, K_C_INV, K_N_INV, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
+    return CUZK_OK;
+}
+
+/* ---- the H chain ---------------------------------------------------------- */
+
+/* Natural evaluations at ω^j → bit-reversed evaluations at c·ω^j, for the
+ * powers c^i/n already in lo/hi: after the inverse dif, position p holds
+ * n·coefficient rev(p); the permutation brings it to rev(p) and scales
+ * position i by c^i/n (the coefficients of A(c·x)); the forward dif leaves
+ * A(c·ω^rev(p)) at p. The bit reversal of the result is left to the caller
+ * (the H chain folds it into the pointwise step). */
+static cuzk_status_t to_coset_bitrev(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
+    return cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, s);
+}
+
+cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
+                                          cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    CUZK_TRY(powers(d, K_C, K_N_INV, s));
+    CUZK_TRY(to_coset_bitrev(d, a, s));
+    return cuzk_gpu_ntt_bit_reverse(d, a, s);
+}
+
+/* a = A·B − C on the coset shift·⟨ω⟩, natural order; b and c left as the
+ * bit-reversed coset evaluations of B and C. */
+static cuzk_status_t h_coset(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *shift,
+                             cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), shift, FR_BYTES, s));
+    CUZK_TRY(powers(d, K_C, K_N_INV, s));
+    CUZK_TRY(to_coset_bitrev(d, a, s));
+    CUZK_TRY(to_coset_bitrev(d, b, s));
+    CUZK_TRY(to_coset_bitrev(d, c, s));
+    GPU_TRY(d->g, d->k->ntt_abc_permute(a, b, c, d->log2n, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
+                                     const void *shift, cuzk_gpu_stream_t s)
+{
+    return h_coset(d, a, b, c, shift, s);
+}
+
+cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
+                                        const void *g, cuzk_gpu_stream_t s)
+{
+    const cuzk_gpu_curve_kernels_t *k = d->k;
+    CUZK_TRY(h_coset(d, a, b, c, g, s));
+    /* f = 1/(g^n − 1)/n (Z is g^n − 1 all over the coset), and g^-1; the
+     * pow table of two entries from f = 1 puts g^n in K_T1. */
+    GPU_TRY(d->g, k->ntt_pow_table(slot(d, K_T0), slot(d, K_C), d->n, slot(d, K_ONE), 2, s));
+    GPU_TRY(d->g,
+            k->fr.batch(slot(d, K_T1), slot(d, K_T1), slot(d, K_ONE), 1, CUZK_GPU_FOP_SUB, s));
+    GPU_TRY(d->g, k->ntt_inv(slot(d, K_T1), slot(d, K_T1), s));
+    GPU_TRY(d->g,
+            k->fr.batch(slot(d, K_F), slot(d, K_T1), slot(d, K_N_INV), 1, CUZK_GPU_FOP_MUL, s));
+    GPU_TRY(d->g, k->ntt_inv(slot(d, K_C_INV), slot(d, K_C), s));
+    /* the coset inverse of A·B − C times 1/Z: see cuzk_gpu_ntt_coset_inverse */
+    CUZK_TRY(powers(d, K_C_INV, K_F, s));
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    GPU_TRY(d->g, k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
     return CUZK_OK;
 }

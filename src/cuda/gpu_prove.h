@@ -1,0 +1,81 @@
+/*
+ * The prover's steps around the MSM and the NTT on the GPU, the host side
+ * (prove.c; kernels in prove.cuh): the classification of MSM scalars, the
+ * sum of the bases whose scalar is one, and the R1CS products a = A·w,
+ * b = B·w, c = C·w. (The H chain is in gpu_ntt.h.)
+ *
+ * Contract: pointers named d_* are device memory; every *_launch call only
+ * queues work on stream s and returns; element types and bytes are the
+ * CPU's (Montgomery Fr scalars, affine points, XYZZ points).
+ */
+#ifndef CUZK_CUDA_GPU_PROVE_H
+#define CUZK_CUDA_GPU_PROVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_msm.h"
+#include "cuda/gpu_ntt.h"
+#include "msm/msm.h"
+
+/* ---- classification ------------------------------------------------------ */
+
+/* The device totals of a classification (see cuzk_gpu_msm_classify_launch). */
+enum { CUZK_GPU_CLASSIFY_ACC_BYTES = 56 };
+
+/*
+ * Classifies n Montgomery-form scalars as src/msm's NAME_msm_classify does:
+ * d_cls[i] (n bytes; NULL: not wanted) = CUZK_MSM_ZERO, _ONE or _OTHER;
+ * d_bitmap (ceil(n / 32) words; NULL: not wanted) gets bit i % 32 of word
+ * i / 32 set iff scalar i is one (bits past n clear); d_acc
+ * (CUZK_GPU_CLASSIFY_ACC_BYTES) receives the totals, which
+ * cuzk_gpu_msm_counts_decode turns into NAME_msm_classify's counts.
+ */
+cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
+                                           uint32_t *d_bitmap, void *d_acc, const void *d_scalars,
+                                           size_t n, cuzk_gpu_stream_t s);
+/* counts from a host copy of the device totals. */
+void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc);
+/* The launch, then the counts to the host, waiting for them. */
+cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
+                                    uint32_t *d_bitmap, const void *d_scalars, size_t n,
+                                    cuzk_msm_counts_t *counts, cuzk_gpu_stream_t s);
+
+/* ---- the sum of the scalar-one bases ------------------------------------- */
+
+/* Device scratch for cuzk_gpu_msm_sum_ones_launch over n points. */
+size_t cuzk_gpu_msm_ones_scratch_bytes(cuzk_gpu_group_t grp, size_t n);
+/*
+ * d_r (one XYZZ point) = Σ d_bases[i] over the bits i set in d_bitmap
+ * (ceil(n / 32) words, as the classification writes it): mixed additions
+ * over ranges of the bitmap, then two tree levels. d_scratch holds
+ * cuzk_gpu_msm_ones_scratch_bytes(grp, n) bytes. No bit set: infinity.
+ */
+cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, void *d_r,
+                                           const uint32_t *d_bitmap, const void *d_bases, size_t n,
+                                           void *d_scratch, cuzk_gpu_stream_t s);
+
+/* ---- R1CS ------------------------------------------------------------------ */
+
+/* A CSR matrix in device memory, src/r1cs's layout (r1cs_tmpl.h): row i is
+ * entries [row_ptr[i], row_ptr[i + 1]), val[k] (Montgomery Fr) at col[k]. */
+typedef struct cuzk_gpu_csr {
+    size_t n_rows;
+    const uint64_t *row_ptr; /* n_rows + 1 */
+    const uint32_t *col;
+    const void *val;
+} cuzk_gpu_csr_t;
+
+/* d_y (m->n_rows elements) = M·d_w, as NAME_csr_mul_vec, byte for byte. */
+cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
+                                          const cuzk_gpu_csr_t *m, const void *d_w, void *d_y,
+                                          cuzk_gpu_stream_t s);
+/* a = A·w, b = B·w, c = C·w, as NAME_r1cs_eval (outputs must not alias w
+ * or each other). */
+cuzk_status_t cuzk_gpu_r1cs_eval_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
+                                        const cuzk_gpu_csr_t *A, const cuzk_gpu_csr_t *B,
+                                        const cuzk_gpu_csr_t *C, const void *d_w, void *d_a,
+                                        void *d_b, void *d_c, cuzk_gpu_stream_t s);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * The prover's steps around the MSM and the NTT, the host side (contracts
+ * in gpu_prove.h, kernels in prove.cuh).
+ */
+#include "cuda/gpu_prove.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_kernels.h"
+
+static const cuzk_gpu_curve_kernels_t *curve_kernels(cuzk_gpu_curve_t curve)
+{
+    return curve == CUZK_GPU_BLS381 ? &cuzk_gpu_bls381_kernels : &cuzk_gpu_bn254_kernels;
+}
+
+static const cuzk_gpu_group_kernels_t *group_kernels(cuzk_gpu_group_t grp)
+{
+    switch (grp) {
+    case CUZK_GPU_BLS381_G1: return &cuzk_gpu_bls381_kernels.g1;
+    case CUZK_GPU_BLS381_G2: return &cuzk_gpu_bls381_kernels.g2;
+    case CUZK_GPU_BN254_G1: return &cuzk_gpu_bn254_kernels.g1;
+    default: return &cuzk_gpu_bn254_kernels.g2;
+    }
+}
+
+/* ---- classification ------------------------------------------------------ */
+
+cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
+                                           uint32_t *d_bitmap, void *d_acc, const void *d_scalars,
+                                           size_t n, cuzk_gpu_stream_t s)
+{
+    assert(d_acc && (n == 0 || d_scalars));
+    GPU_TRY(g, curve_kernels(curve)->msm_classify(d_cls, d_bitmap, d_acc, d_scalars, n, s));
+    return CUZK_OK;
+}
+
+void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc)
+{
+    uint64_t c[3];
+    uint32_t or_bits[8];
+    memcpy(c, acc, sizeof(c));
+    memcpy(or_bits, (const unsigned char *)acc + sizeof(c), sizeof(or_bits));
+    *counts = (cuzk_msm_counts_t){.zero = c[0], .one = c[1], .other = c[2], .bits = 0};
+    for (int j = 8; j-- > 0;) {
+        if (or_bits[j]) {
+            counts->bits = 32 * (unsigned)j + 32 - (unsigned)__builtin_clz(or_bits[j]);
+            break;
+        }
+    }
+}
+
+cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
+                                    uint32_t *d_bitmap, const void *d_scalars, size_t n,
+                                    cuzk_msm_counts_t *counts, cuzk_gpu_stream_t s)
+{
+    unsigned char acc[CUZK_GPU_CLASSIFY_ACC_BYTES];
+    void *d_acc = NULL;
+    cuzk_status_t st = cuzk_gpu_alloc(g, &d_acc, sizeof(acc));
+    if (st != CUZK_OK)
+        return st;
+    CUZK_GOTO(cuzk_gpu_msm_classify_launch(g, curve, d_cls, d_bitmap, d_acc, d_scalars, n, s), st,
+              out);
+    CUZK_GOTO(cuzk_gpu_download(g, acc, d_acc, sizeof(acc), s), st, out);
+    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
+    cuzk_gpu_msm_counts_decode(counts, acc);
+out:
+    cuzk_gpu_free(d_acc);
+    return st;
+}
+
+/* ---- the sum of the scalar-one bases ------------------------------------- */
+
+/* The first level: T = ONES_GROUPS·m threads, m = ceil(words / ONES_GROUPS)
+ * clamped to [1, ONES_GROUPS], each over `per` bitmap words; then
+ * ONES_GROUPS blocks of m partial sums, then one block of ONES_GROUPS. */
+enum { ONES_GROUPS = 256 };
+
+typedef struct {
+    size_t words, m, T, per;
+} ones_plan_t;
+
+static ones_plan_t ones_plan(size_t n)
+{
+    ones_plan_t p;
+    p.words = (n + 31) / 32;
+    p.m = (p.words + ONES_GROUPS - 1) / ONES_GROUPS;
+    p.m = p.m < 1 ? 1 : p.m > ONES_GROUPS ? ONES_GROUPS : p.m;
+    p.T = ONES_GROUPS * p.m;
+    p.per = (p.words + p.T - 1) / p.T;
+    return p;
+}
+
+size_t cuzk_gpu_msm_ones_scratch_bytes(cuzk_gpu_group_t grp, size_t n)
+{
+    return (ones_plan(n).T + ONES_GROUPS) * cuzk_gpu_xyzz_bytes(grp);
+}
+
+cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, void *d_r,
+                                           const uint32_t *d_bitmap, const void *d_bases, size_t n,
+                                           void *d_scratch, cuzk_gpu_stream_t s)
+{
+    assert(d_r && d_scratch && (n == 0 || (d_bitmap && d_bases)));
+    const cuzk_gpu_group_kernels_t *k = group_kernels(grp);
+    ones_plan_t p = ones_plan(n);
+    unsigned char *part = d_scratch, *mid = part + p.T * k->xyzz_bytes;
+    GPU_TRY(g, k->msm_ones_partial(part, d_bitmap, d_bases, p.words, p.per, p.T, s));
+    GPU_TRY(g, k->msm_reduce_windows(mid, part, p.m, ONES_GROUPS, s));
+    GPU_TRY(g, k->msm_reduce_windows(d_r, mid, ONES_GROUPS, 1, s));
+    return CUZK_OK;
+}
+
+/* ---- R1CS ------------------------------------------------------------------ */
+
+cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
+                                          const cuzk_gpu_csr_t *m, const void *d_w, void *d_y,
+                                          cuzk_gpu_stream_t s)
+{
+    assert(m && (m->n_rows == 0 || (m->row_ptr && d_y)));
+    GPU_TRY(g,
+            curve_kernels(curve)->r1cs_mul_vec(d_y, m->row_ptr, m->col, m->val, d_w, m->n_rows, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_r1cs_eval_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
+                                        const cuzk_gpu_csr_t *A, const cuzk_gpu_csr_t *B,
+                                        const cuzk_gpu_csr_t *C, const void *d_w, void *d_a,
+                                        void *d_b, void *d_c, cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, curve, A, d_w, d_a, s));
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, curve, B, d_w, d_b, s));
+    return cuzk_gpu_csr_mul_vec_launch(g, curve, C, d_w, d_c, s);
+}

@@ -1,0 +1,232 @@
+/*
+ * The prover's steps around the MSM and the NTT, on the device: the kernels.
+ * Host side: prove.c (gpu_prove.h) and ntt.c (the H chain).
+ *
+ *   classify     scalar i → CUZK_MSM_ZERO / _ONE / _OTHER, exactly as the
+ *                CPU's NAME_msm_classify: zero and one are tested on the
+ *                Montgomery form (0 and R), the rest converted to canonical
+ *                limbs; the class bytes, a bitmap of the ones (bit i mod 32
+ *                of word i / 32) and the totals (counts, OR of the "other"
+ *                canonical limbs) through warp votes and one atomic a warp.
+ *   ones         Σ of the bases whose bit is set: thread t adds the points of
+ *                its range of bitmap words by mixed XYZZ additions; the
+ *                partial sums are then added up by msm_reduce_windows_kernel
+ *                (two levels of one block each).
+ *   r1cs         y = M·w for M in CSR (row_ptr u64, col u32, val Montgomery
+ *                Fr): one thread per row of at most R1CS_LONG entries, one
+ *                warp per longer row (the lanes' partial dot products summed
+ *                by shuffles). Sums mod r are exact, so the order of the
+ *                additions does not change the bytes.
+ *   abc_permute  the H chain's pointwise step fused with its bit reversal:
+ *                a_i = a_rev(i)·b_rev(i) − c_rev(i).
+ */
+#ifndef CUZK_CUDA_PROVE_CUH
+#define CUZK_CUDA_PROVE_CUH
+
+#include "cuda/ec.cuh"
+#include "cuda/load.cuh"
+#include "cuda/ntt.cuh"
+
+namespace cuzk
+{
+
+/* The classes, as src/msm/msm.h numbers them. */
+enum : unsigned { CLS_ZERO = 0, CLS_ONE = 1, CLS_OTHER = 2, CLS_NONE = 0xff };
+
+/* The totals of a classification in device memory (prove.c reads the same
+ * layout): counts of zero, one and other, then the OR of the "other"
+ * scalars' canonical 32-bit limbs. */
+struct classify_acc_t {
+    unsigned long long zero, one, other;
+    uint32_t or_bits[8];
+};
+
+/*
+ * cls[i] (cls non-NULL), bitmap[i / 32] bit i % 32 = (class of scalars[i]
+ * is one) (bitmap non-NULL; ceil(n / 32) words, bits past n clear), and the
+ * totals added into *acc (zeroed by the launcher). The loop steps whole
+ * blocks, so that every lane of a warp reaches each vote (blockDim a
+ * multiple of 32).
+ */
+template <class R>
+__global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, classify_acc_t *acc,
+                                    const fp_t<R> *scalars, size_t n)
+{
+    static_assert(R::N == 8, "scalars are 256-bit");
+    const unsigned lane = threadIdx.x & 31;
+    unsigned cz = 0, c1 = 0, co = 0;
+    uint32_t orb[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t base = blockIdx.x * (size_t)blockDim.x; base < n;
+         base += (size_t)gridDim.x * blockDim.x) {
+        size_t i = base + threadIdx.x;
+        unsigned c = CLS_NONE;
+        if (i < n) {
+            fp_t<R> k, one;
+            ld_vec(k, &scalars[i]);
+            f_set_one<R>(one);
+            if (f_is_zero<R>(k)) {
+                c = CLS_ZERO;
+            } else if (f_equal<R>(k, one)) {
+                c = CLS_ONE;
+            } else {
+                f_from_mont<R>(k, k);
+                uint32_t high = 0;
+#pragma unroll
+                for (int j = 1; j < 8; j++)
+                    high |= k.l[j];
+                if (high == 0 && k.l[0] <= 1) {
+                    c = k.l[0]; /* CLS_ZERO or CLS_ONE: not for reduced input */
+                } else {
+                    c = CLS_OTHER;
+#pragma unroll
+                    for (int j = 0; j < 8; j++)
+                        orb[j] |= k.l[j];
+                }
+            }
+            if (cls)
+                cls[i] = (uint8_t)c;
+            cz += c == CLS_ZERO;
+            c1 += c == CLS_ONE;
+            co += c == CLS_OTHER;
+        }
+        uint32_t ones = __ballot_sync(0xffffffffu, c == CLS_ONE);
+        size_t first = base + (threadIdx.x & ~31u);
+        if (bitmap && lane == 0 && first < n)
+            bitmap[first / 32] = ones;
+    }
+    cz = __reduce_add_sync(0xffffffffu, cz);
+    c1 = __reduce_add_sync(0xffffffffu, c1);
+    co = __reduce_add_sync(0xffffffffu, co);
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        orb[j] = __reduce_or_sync(0xffffffffu, orb[j]);
+    if (lane == 0) {
+        if (cz)
+            atomicAdd(&acc->zero, (unsigned long long)cz);
+        if (c1)
+            atomicAdd(&acc->one, (unsigned long long)c1);
+        if (co)
+            atomicAdd(&acc->other, (unsigned long long)co);
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (orb[j])
+                atomicOr(&acc->or_bits[j], orb[j]);
+    }
+}
+
+/* part[t] = Σ bases[i] over the set bits i of bitmap words [t·per,
+ * min((t + 1)·per, words)), t < T. */
+template <class F>
+__global__ void msm_ones_partial_kernel(xyzz_t<F> *part, const uint32_t *bitmap,
+                                        const affine_t<F> *bases, size_t words, size_t per,
+                                        size_t T)
+{
+    CUZK_GRID_STRIDE(t, T)
+    {
+        xyzz_t<F> acc;
+        xyzz_set_inf(acc);
+        size_t w0 = t * per, w1 = w0 + per < words ? w0 + per : words;
+        for (size_t w = w0; w < w1; w++) {
+            uint32_t bits = bitmap[w];
+            while (bits) {
+                unsigned b = __ffs(bits) - 1;
+                bits &= bits - 1;
+                affine_t<F> p;
+                ld_vec(p, &bases[w * 32 + b]);
+                xyzz_add_affine(acc, acc, p);
+            }
+        }
+        st_vec(&part[t], acc);
+    }
+}
+
+/* Rows longer than this go to the warp kernel. */
+enum { R1CS_LONG = 32 };
+
+/* y[i] = Σ val[k]·w[col[k]] over row i, for the rows of at most R1CS_LONG
+ * entries (the others are left to r1cs_long_kernel). */
+template <class R>
+__global__ void r1cs_rows_kernel(fp_t<R> *y, const uint64_t *row_ptr, const uint32_t *col,
+                                 const fp_t<R> *val, const fp_t<R> *w, size_t rows)
+{
+    CUZK_GRID_STRIDE(i, rows)
+    {
+        uint64_t s = row_ptr[i], e = row_ptr[i + 1];
+        if (e - s > R1CS_LONG)
+            continue;
+        fp_t<R> acc;
+        f_set_zero<R>(acc);
+        for (uint64_t k = s; k < e; k++) {
+            fp_t<R> a, b;
+            ld_vec(a, &val[k]);
+            ld_vec(b, &w[col[k]]);
+            f_add<R>(acc, acc, f_mul_call<R>(a, b));
+        }
+        st_vec(&y[i], acc);
+    }
+}
+
+/* The same for the rows longer than R1CS_LONG: one warp a row. */
+template <class R>
+__global__ void r1cs_long_kernel(fp_t<R> *y, const uint64_t *row_ptr, const uint32_t *col,
+                                 const fp_t<R> *val, const fp_t<R> *w, size_t rows)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+    for (size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32; i < rows; i += warps) {
+        uint64_t s = row_ptr[i], e = row_ptr[i + 1];
+        if (e - s <= R1CS_LONG)
+            continue; /* the same for every lane */
+        fp_t<R> acc, o;
+        f_set_zero<R>(acc);
+        for (uint64_t k = s + lane; k < e; k += 32) {
+            fp_t<R> a, b;
+            ld_vec(a, &val[k]);
+            ld_vec(b, &w[col[k]]);
+            f_add<R>(acc, acc, f_mul_call<R>(a, b));
+        }
+#pragma unroll
+        for (unsigned off = 16; off > 0; off /= 2) {
+#pragma unroll
+            for (int j = 0; j < R::N; j++)
+                o.l[j] = __shfl_down_sync(0xffffffffu, acc.l[j], off);
+            f_add<R>(acc, acc, o);
+        }
+        if (lane == 0)
+            st_vec(&y[i], acc);
+    }
+}
+
+/* a_i = a_rev(i)·b_rev(i) − c_rev(i) for every i < 2^log2n, in place: one
+ * thread per pair {i, rev(i)}, both read before either is written. */
+template <class P>
+__global__ void ntt_abc_permute_kernel(fp_t<P> *a, const fp_t<P> *b, const fp_t<P> *c,
+                                       unsigned log2n)
+{
+    CUZK_GRID_STRIDE(i, (size_t)1 << log2n)
+    {
+        size_t r = log2n ? __brevll((unsigned long long)i) >> (64 - log2n) : 0;
+        if (r < i)
+            continue;
+        fp_t<P> x, y, t;
+        ld_vec(x, &a[r]);
+        ld_vec(y, &b[r]);
+        ld_vec(t, &c[r]);
+        x = f_mul_call<P>(x, y);
+        f_sub<P>(x, x, t);
+        if (r != i) {
+            fp_t<P> u;
+            ld_vec(u, &a[i]);
+            ld_vec(y, &b[i]);
+            ld_vec(t, &c[i]);
+            u = f_mul_call<P>(u, y);
+            f_sub<P>(u, u, t);
+            st_vec(&a[r], u);
+        }
+        st_vec(&a[i], x);
+    }
+}
+
+} // namespace cuzk
+
+#endif
