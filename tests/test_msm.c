@@ -133,10 +133,52 @@ static void test_plan(void **state)
 #define TM_R bn254_fr
 #include "test_msm_tmpl.h"
 
+/*
+ * The batch-affine path (windows >= CUZK_MSM_BATCH_MIN_WINDOW) on inputs
+ * that make its batches collide: every scalar equal (one bucket per window,
+ * so every addition after the first waits for the next batch), bases that
+ * repeat (doublings in the batch) and alternate P, -P (cancellations that
+ * empty a bucket), infinity among them; then scalars s and -s on P.
+ */
+#define BATCH_TEST(G, R)                                                                           \
+    static void test_##G##_batch(void **state)                                                     \
+    {                                                                                              \
+        (void)state;                                                                               \
+        enum { N = 300 };                                                                          \
+        static const unsigned windows[] = {CUZK_MSM_BATCH_MIN_WINDOW, 12};                         \
+        G##_affine_t *b = test_##G##_bases_new(N);                                                 \
+        R##_t *k = malloc(N * sizeof(R##_t)), s;                                                   \
+        assert_non_null(k);                                                                        \
+        assert_int_equal(R##_random(&s, &test_rng), CUZK_OK);                                      \
+        for (int pass = 0; pass < 4; pass++) {                                                     \
+            for (size_t i = 0; i < N; i++) {                                                       \
+                k[i] = s;                                                                          \
+                if (pass >= 1 && i % 3 != 2)                                                       \
+                    b[i] = b[0];                                                                   \
+                if (pass >= 2 && i % 2 == 1)                                                       \
+                    G##_affine_neg(&b[i], &b[0]);                                                  \
+                if (pass >= 2 && i % 7 == 3)                                                       \
+                    G##_affine_set_infinity(&b[i]);                                                \
+                if (pass == 3) {                                                                   \
+                    b[i] = b[0];                                                                   \
+                    if (i % 2 == 1)                                                                \
+                        R##_neg(&k[i], &s);                                                        \
+                }                                                                                  \
+            }                                                                                      \
+            test_##G##_check(b, k, N, windows, sizeof(windows) / sizeof(windows[0]));              \
+        }                                                                                          \
+        free(b);                                                                                   \
+        free(k);                                                                                   \
+    }
+BATCH_TEST(bls381_g1, bls381_fr)
+BATCH_TEST(bls381_g2, bls381_fr)
+BATCH_TEST(bn254_g1, bn254_fr)
+BATCH_TEST(bn254_g2, bn254_fr)
+
 #define GROUP_TESTS(g)                                                                             \
     cmocka_unit_test(test_##g##_small), cmocka_unit_test(test_##g##_special_bases),                \
         cmocka_unit_test(test_##g##_large), cmocka_unit_test(test_##g##_canonical),                \
-        cmocka_unit_test(test_##g##_classify)
+        cmocka_unit_test(test_##g##_classify), cmocka_unit_test(test_##g##_batch)
 
 int main(void)
 {

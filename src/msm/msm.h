@@ -9,7 +9,9 @@
  *   digits    each "other" scalar k is cut into W windows of c bits recoded
  *             as signed digits d_w in [-2^(c-1), 2^(c-1)], k = Σ d_w 2^(wc);
  *   buckets   window w adds ±P_i into bucket |d_w| - 1 (XYZZ accumulators,
- *             mixed additions with the affine base);
+ *             mixed additions with the affine base; from
+ *             CUZK_MSM_BATCH_MIN_WINDOW on, affine buckets filled in
+ *             batches that share one inversion);
  *   reduce    each window's buckets are summed with weights 1 .. 2^(c-1) by a
  *             running sum, and the windows combined with c doublings apiece.
  */
@@ -42,6 +44,12 @@ typedef struct cuzk_msm_counts {
  * 11.53, 11.92 (ns per addition 499, 459, 497, 630, 609).
  */
 enum { CUZK_MSM_WINDOW_MAX = 24, CUZK_MSM_WINDOW_AUTO_MAX = 16 };
+
+/* Windows of at least CUZK_MSM_BATCH_MIN_WINDOW bits fill affine buckets in
+ * batches of up to CUZK_MSM_BATCH_MAX additions sharing one inversion
+ * (msm_tmpl_impl.h); smaller ones have too few buckets for a batch to find
+ * distinct ones, and keep XYZZ buckets. */
+enum { CUZK_MSM_BATCH_MIN_WINDOW = 10, CUZK_MSM_BATCH_MAX = 1024 };
 
 /* Knobs for tests and benchmarks; NULL options mean all zero. */
 typedef struct cuzk_msm_opts {

@@ -21,7 +21,9 @@
  *    pool (util/pool.h).
  *  - Allocation per call: per worker that runs a task, one bucket array of
  *    2^(c-1) XYZZ points (c <= CUZK_MSM_WINDOW_AUTO_MAX = 16: 6 MiB for
- *    BLS12-381 G1, 12 MiB for its G2), plus O(threads + W·P) points. A
+ *    BLS12-381 G1, 12 MiB for its G2; the batch path uses them as affine
+ *    points and adds 4 bytes per bucket and CUZK_MSM_BATCH_MAX batch
+ *    entries), plus O(threads + W·P) points. A
  *    failed allocation returns CUZK_ENOMEM with r unspecified; otherwise
  *    CUZK_OK.
  *  - Variable-time in the scalars and the points: public data only.

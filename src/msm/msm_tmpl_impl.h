@@ -23,6 +23,12 @@ typedef struct {
     const uint64_t (*canon)[EC_SCALAR_LIMBS];
 } MSG(msm_src_t);
 
+/* One bucket addition bucket[|d| - 1] += sign(d)·bases[i]. */
+typedef struct {
+    size_t i;
+    int d;
+} MSG(msm_pending_t);
+
 /* What one worker owns; 64-byte aligned so that workers do not share lines. */
 typedef struct {
     _Alignas(64) size_t zero, one, other;
@@ -30,6 +36,10 @@ typedef struct {
     MSX ones;                          /* Σ of its scalar-one bases */
     uint64_t ones_adds, bucket_adds;
     MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */
+    /* The batch-affine path's scratch (msm_batch_*), allocated with buckets. */
+    uint32_t *busy;                 /* per bucket: the batch number that holds it */
+    MSG(msm_pending_t) * ent, *def; /* the batch; the deferred additions */
+    MSQT *num, *den, *scr;          /* λ = num/den per batch entry; inversion scratch */
     bool nomem;
 } MSG(msm_worker_t);
 
@@ -106,8 +116,15 @@ static MSG(msm_worker_t) * MSG(msm_workers_new_)(unsigned T)
 
 static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
 {
-    for (unsigned t = 0; t < T; t++)
+    for (unsigned t = 0; t < T; t++) {
         free(w[t].buckets);
+        free(w[t].busy);
+        free(w[t].ent);
+        free(w[t].def);
+        free(w[t].num);
+        free(w[t].den);
+        free(w[t].scr);
+    }
     free(w);
 }
 
@@ -163,31 +180,176 @@ static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSA *p, int d)
 }
 
 /*
+ * Batch-affine bucket accumulation (c >= CUZK_MSM_BATCH_MIN_WINDOW). The
+ * buckets are affine; the additions of one batch go to distinct buckets and
+ * share one inversion (Montgomery's trick, 3M per element), so an addition
+ * costs 5M + 1S plus its share of one inversion, against madd-2008-s's
+ * 8M + 2S, on buckets of half the size:
+ *     λ = (y2 - y1)/(x2 - x1)  (doubling: 3x1^2 / 2y1)
+ *     x3 = λ^2 - x1 - x2,  y3 = λ(x1 - x3) - y1.
+ * An addition whose bucket is already in the batch is deferred to the next
+ * one; an empty bucket takes the point as it is, and P + (-P) empties the
+ * bucket at once, so neither enters the batch (no zero denominator).
+ */
+
+/* The batch size for c: 1/8 of the buckets (about 6 % of the additions
+ * collide and wait for the next batch), at most CUZK_MSM_BATCH_MAX. */
+static size_t MSG(msm_batch_size_)(unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1), b = nb / 8;
+    return b < CUZK_MSM_BATCH_MAX ? b : CUZK_MSM_BATCH_MAX;
+}
+
+typedef struct {
+    const MSA *bases;
+    MSA *bucket;
+    MSG(msm_worker_t) * w;
+    size_t k, ndef, max; /* entries in the batch, deferred, capacity of both */
+    uint32_t epoch;      /* the batch's number: busy[j] == epoch, j in it */
+} MSG(msm_batch_t);
+
+/* Starts bucket[|d| - 1] += sign(d)·bases[i]: at once when the bucket is
+ * empty, the point infinity or the sum infinity, else as a batch entry;
+ * false (nothing done) when the bucket is in the batch. k < max. */
+static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t i, int d)
+{
+    size_t j = (size_t)(d > 0 ? d : -d) - 1;
+    MSG(msm_worker_t) *w = bt->w;
+    if (w->busy[j] == bt->epoch)
+        return false;
+    const MSA *q = &bt->bases[i];
+    MSA *b = &bt->bucket[j];
+    if (MSG(affine_is_infinity)(q))
+        return true;
+    MSQT y2 = q->y;
+    if (d < 0)
+        MSQ(neg)(&y2, &q->y);
+    if (MSG(affine_is_infinity)(b)) {
+        b->x = q->x;
+        b->y = y2;
+        return true;
+    }
+    size_t e = bt->k;
+    if (MSQ(equal)(&b->x, &q->x)) {
+        if (!MSQ(equal)(&b->y, &y2)) { /* b = -q: the x are equal, the y not */
+            MSG(affine_set_infinity)(b);
+            return true;
+        }
+        if (MSQ(is_zero)(&b->y)) { /* 2-torsion: 2b = infinity */
+            MSG(affine_set_infinity)(b);
+            return true;
+        }
+        MSQT t; /* doubling: λ = 3x^2 / 2y */
+        MSQ(sqr)(&t, &b->x);
+        MSQ(dbl)(&w->num[e], &t);
+        MSQ(add)(&w->num[e], &w->num[e], &t);
+        MSQ(dbl)(&w->den[e], &b->y);
+    } else {
+        MSQ(sub)(&w->num[e], &y2, &b->y);
+        MSQ(sub)(&w->den[e], &q->x, &b->x);
+    }
+    w->ent[e] = (MSG(msm_pending_t)){i, d};
+    w->busy[j] = bt->epoch;
+    bt->k = e + 1;
+    return true;
+}
+
+/* Finishes the batch with one inversion, then starts the deferred
+ * additions in a new one; those whose bucket is taken again stay deferred
+ * (at least the first one leaves, so ndef < max afterwards). */
+static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
+{
+    MSG(msm_worker_t) *w = bt->w;
+    MSQS(inv_vartime)(w->den, w->scr, bt->k);
+    for (size_t e = 0; e < bt->k; e++) {
+        int d = w->ent[e].d;
+        MSA *b = &bt->bucket[(d > 0 ? d : -d) - 1];
+        const MSQT *x2 = &bt->bases[w->ent[e].i].x;
+        MSQT l, x3, t;
+        MSQ(mul)(&l, &w->num[e], &w->den[e]); /* λ: 1M */
+        MSQ(sqr)(&x3, &l);                    /* 1S */
+        MSQ(sub)(&x3, &x3, &b->x);
+        MSQ(sub)(&x3, &x3, x2);
+        MSQ(sub)(&t, &b->x, &x3);
+        MSQ(mul)(&t, &t, &l); /* 1M */
+        MSQ(sub)(&b->y, &t, &b->y);
+        b->x = x3;
+    }
+    bt->k = 0;
+    bt->epoch++;
+    size_t kept = 0;
+    for (size_t e = 0; e < bt->ndef; e++)
+        if (!MSG(msm_batch_try_)(bt, w->def[e].i, w->def[e].d))
+            w->def[kept++] = w->def[e];
+    bt->ndef = kept;
+}
+
+/* Queues bucket[|d| - 1] += sign(d)·bases[i], flushing first when the batch
+ * or the deferred list is full. */
+static void MSG(msm_batch_add_)(MSG(msm_batch_t) * bt, size_t i, int d)
+{
+    if (bt->k == bt->max || bt->ndef == bt->max)
+        MSG(msm_batch_flush_)(bt);
+    if (!MSG(msm_batch_try_)(bt, i, d))
+        bt->w->def[bt->ndef++] = (MSG(msm_pending_t)){i, d};
+}
+
+/* The worker's scratch for windows of c bits; false when out of memory. */
+static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
+{
+    size_t nb = (size_t)1 << (c - 1);
+    wk->buckets = malloc(nb * sizeof(MSX));
+    if (!wk->buckets)
+        return false;
+    if (c < CUZK_MSM_BATCH_MIN_WINDOW)
+        return true;
+    size_t m = MSG(msm_batch_size_)(c);
+    wk->busy = malloc(nb * sizeof(uint32_t));
+    wk->ent = malloc(m * sizeof(MSG(msm_pending_t)));
+    wk->def = malloc(m * sizeof(MSG(msm_pending_t)));
+    wk->num = malloc(m * sizeof(MSQT));
+    wk->den = malloc(m * sizeof(MSQT));
+    wk->scr = malloc(m * sizeof(MSQT));
+    return wk->busy && wk->ent && wk->def && wk->num && wk->den && wk->scr;
+}
+
+/*
  * Task t = (window t / P, point range t % P): fill the buckets from the
  * range's digits, then r = Σ_j (j + 1)·bucket[j] by the running sum
  *     run = Σ_{i >= j} bucket[i],  sum = Σ_j run_j,
- * 2 XYZZ additions per bucket. The bucket of the next point is prefetched
- * while the current one is added (the arrays exceed L2 for c >= 13).
+ * 2 XYZZ additions per bucket (the first mixed when the buckets are
+ * affine). The bucket of the next point is prefetched while the current
+ * one is added (the arrays exceed L2 for c >= 13).
  */
 static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     const MSG(msm_bucket_ctx_t) *ctx = vctx;
     MSG(msm_worker_t) *wk = &ctx->w[worker];
     size_t nb = (size_t)1 << (ctx->c - 1);
-    if (!wk->buckets) {
-        wk->buckets = malloc(nb * sizeof(MSX));
-        if (!wk->buckets) {
-            wk->nomem = true;
-            return;
-        }
+    bool batch = ctx->c >= CUZK_MSM_BATCH_MIN_WINDOW;
+    if (!wk->buckets && !MSG(msm_worker_alloc_)(wk, ctx->c)) {
+        wk->nomem = true;
+        return;
     }
+    if (wk->nomem)
+        return;
     MSX *b = wk->buckets;
+    MSA *ba = (MSA *)(void *)wk->buckets; /* the same memory, affine */
     for (size_t t = begin; t < end; t++) {
         unsigned w = (unsigned)(t / ctx->chunks);
         size_t p = t % ctx->chunks;
         size_t lo = ctx->n * p / ctx->chunks, hi = ctx->n * (p + 1) / ctx->chunks;
-        for (size_t j = 0; j < nb; j++)
-            MSG(xyzz_set_infinity)(&b[j]);
+        MSG(msm_batch_t) bt = {ctx->bases, ba, wk, 0, 0, 0, 1};
+        if (batch) {
+            bt.max = MSG(msm_batch_size_)(ctx->c);
+            for (size_t j = 0; j < nb; j++) {
+                MSG(affine_set_infinity)(&ba[j]);
+                wk->busy[j] = 0;
+            }
+        } else {
+            for (size_t j = 0; j < nb; j++)
+                MSG(xyzz_set_infinity)(&b[j]);
+        }
         size_t pending_i = 0;
         int pending_d = 0;
         for (size_t i = lo; i < hi; i++) {
@@ -198,22 +360,41 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
             int d = cuzk_msm_digit(k, w, ctx->c);
             if (d == 0)
                 continue;
-            __builtin_prefetch(&b[(d > 0 ? d : -d) - 1], 1);
+            size_t j = (size_t)(d > 0 ? d : -d) - 1;
+            if (batch)
+                __builtin_prefetch(&ba[j], 1);
+            else
+                __builtin_prefetch(&b[j], 1);
             __builtin_prefetch(&ctx->bases[i]);
-            if (pending_d)
-                MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+            if (pending_d) {
+                if (batch)
+                    MSG(msm_batch_add_)(&bt, pending_i, pending_d);
+                else
+                    MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+            }
             pending_i = i;
             pending_d = d;
             wk->bucket_adds++;
         }
-        if (pending_d)
-            MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
         MSX run, sum;
         MSG(xyzz_set_infinity)(&run);
         MSG(xyzz_set_infinity)(&sum);
-        for (size_t j = nb; j-- > 0;) {
-            MSG(xyzz_add_vartime)(&run, &run, &b[j]);
-            MSG(xyzz_add_vartime)(&sum, &sum, &run);
+        if (batch) {
+            if (pending_d)
+                MSG(msm_batch_add_)(&bt, pending_i, pending_d);
+            while (bt.k > 0 || bt.ndef > 0)
+                MSG(msm_batch_flush_)(&bt);
+            for (size_t j = nb; j-- > 0;) {
+                MSG(xyzz_add_affine_vartime)(&run, &run, &ba[j]);
+                MSG(xyzz_add_vartime)(&sum, &sum, &run);
+            }
+        } else {
+            if (pending_d)
+                MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+            for (size_t j = nb; j-- > 0;) {
+                MSG(xyzz_add_vartime)(&run, &run, &b[j]);
+                MSG(xyzz_add_vartime)(&sum, &sum, &run);
+            }
         }
         ctx->partial[t] = sum;
     }

@@ -2,6 +2,8 @@
  * instantiation can follow in the same translation unit. No include guard. */
 #undef MSM_GROUP
 #undef MSM_FR
+#undef MSM_FQ
+#undef MSM_FQS
 #undef MSM_CAT2
 #undef MSM_CAT
 #undef MSG
@@ -11,3 +13,6 @@
 #undef MSX
 #undef MSF
 #undef MSFT
+#undef MSQ
+#undef MSQS
+#undef MSQT
