@@ -10,8 +10,9 @@ set -euo pipefail
 # (HTTP), libinih (configuration files)
 packages=(build-essential cmake pkg-config libjansson-dev libmicrohttpd-dev libinih-dev)
 if [ "${1:-}" != "--build" ]; then
-    # tests: cmocka, GMP, curl (the cuzkd tests); static checks: cppcheck, clang-tidy
-    packages+=(libgmp-dev libcmocka-dev curl cppcheck clang-tidy)
+    # tests: cmocka, GMP, curl (the cuzkd tests), python3 (the subgroup
+    # tests' proof); static checks: cppcheck, clang-tidy
+    packages+=(libgmp-dev libcmocka-dev curl python3 cppcheck clang-tidy)
 fi
 
 missing=()
