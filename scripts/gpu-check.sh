@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check in one command: build the CUDA backend for sm_90 (H100/H200),
-# run the GPU tests (tests/test_cuda_*.c, GPU against CPU), then the
-# benchmarks (cuzk_gpu_bench), and print a short table last.
+# run the GPU tests (tests/test_cuda_*.c and test_engine_gpu.c, GPU against
+# CPU), prove end to end with `cuzk prove` on both, then the benchmarks
+# (cuzk_gpu_bench), and print a short table last.
 #
 #   scripts/gpu-check.sh [options] [-- bench arguments]
 #     --prefix DIR   libraries the build needs (jansson, cmocka, GMP) unpacked
@@ -14,12 +15,14 @@
 #     --no-bench     build and test only
 #     --build-only   build only
 #     --jobs N       parallel build jobs (default: all processors)
+#     --e2e-log K    `cuzk prove` on the GPU and the CPU with a porep32-shaped
+#                    circuit of 2^K constraints per curve (default 16; 0: skip)
 # Bench arguments, e.g. `-- --msm-max-log 26 --reps 7`: see src/cuda/bench_gpu.c.
 # Exit status: non-zero when the build, a test or a benchmark's own check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc)
+prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --no-bench) bench=0; shift ;;
     --build-only) bench=0 tests=0; shift ;;
     --jobs) jobs=$2; shift 2 ;;
+    --e2e-log) e2e_log=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
@@ -67,7 +71,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 t0=$(date +%s)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
-targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove cuzk_gpu_bench)
+targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu cuzk_gpu_bench cuzk_cli)
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     echo "gpu-check: build failed (full log: $out/build.log)"
@@ -78,7 +82,7 @@ echo "built in $(($(date +%s) - t0)) s"
 
 echo "== GPU tests"
 status=0 results=()
-for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove; do
+for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu; do
     t1=$(date +%s)
     if "$build/tests/$t" >"$out/$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     skipped=$(grep -c "SKIPPED \]" "$out/$t.log" || true)
@@ -86,6 +90,30 @@ for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove; do
     results+=("| $t | $r | $(($(date +%s) - t1)) s |")
     grep -E "seed|PASSED|FAILED|SKIPPED|Failure|differs|wrong|error" "$out/$t.log" | head -20
 done
+
+# One proof end to end through `cuzk prove`, on the GPU and on the CPU: a
+# porep32-shaped circuit of 2^e2e_log constraints per curve, development keys.
+e2e_rows=()
+if [ "$status" = 0 ] && [ "$e2e_log" -gt 0 ]; then
+    echo "== cuzk prove, GPU against CPU (2^$e2e_log constraints, porep32 shape)"
+    cuzk=$build/cuzk e2e=$out/e2e
+    mkdir -p "$e2e"
+    for curve in bn128 bls12381; do
+        n=$((1 << e2e_log))
+        "$cuzk" gen --curve $curve --constraints $n --shape porep32 --seed 1 "$e2e/$curve.r1cs" \
+            "$e2e/$curve.wtns" >/dev/null &&
+            "$cuzk" setup --seed 2 "$e2e/$curve.r1cs" "$e2e/$curve.zkey" >/dev/null || { status=1; break; }
+        for be in cuda cpu; do
+            if "$cuzk" prove --backend $be --trusted --json "$e2e/$curve.zkey" "$e2e/$curve.wtns" \
+                "$e2e/$curve.$be.proof.json" "$e2e/$curve.$be.public.json" >"$e2e/$curve.$be.json"; then
+                e2e_rows+=("| $curve | $be | $(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["timings"]; print(" | ".join("%.3f" % t[k] for k in ("read","synth","h","msm","finish","verify","total")))' "$e2e/$curve.$be.json") |")
+            else
+                status=1
+                cat "$e2e/$curve.$be.json"
+            fi
+        done
+    done
+fi
 
 if [ "$bench" = 1 ] && [ "$status" = 0 ]; then
     echo "== benchmarks"
@@ -96,6 +124,12 @@ echo
 echo "| test | result | time |"
 echo "| --- | --- | --- |"
 printf '%s\n' "${results[@]}"
+if [ ${#e2e_rows[@]} -gt 0 ]; then
+    echo
+    echo "| cuzk prove 2^$e2e_log | backend | read s | synth s | h s | msm s | finish s | verify s | total s |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    printf '%s\n' "${e2e_rows[@]}"
+fi
 if [ -f "$out/bench.log" ]; then
     echo
     sed -n '/^| what |/,$p' "$out/bench.log"

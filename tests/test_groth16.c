@@ -136,7 +136,7 @@ static void prove_verify_tamper(r1cs_curve_t curve)
         snarkjs_proof_t proof;
         groth16_timings_t t;
         char err[IO_ERR_MAX];
-        groth16_prove_opts_t opts = {&test_rng, false};
+        groth16_prove_opts_t opts = {&test_rng, false, NULL};
         cuzk_status_t s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, NULL, err, sizeof err);
         if (s != CUZK_OK)
             fail_msg("prove: %s", err);
@@ -177,7 +177,7 @@ static void prove_verify_tamper(r1cs_curve_t curve)
                 assert_non_null(strstr(err, "does not satisfy"));
                 assert_int_equal(p2.n, 0);
                 /* without the self-verification the proof comes out, invalid */
-                groth16_prove_opts_t no_verify = {&test_rng, true};
+                groth16_prove_opts_t no_verify = {&test_rng, true, NULL};
                 assert_int_equal(
                     groth16_prove(&proof, &p2, &k, &w, &no_verify, NULL, NULL, err, sizeof err),
                     CUZK_OK);
@@ -231,7 +231,7 @@ static void test_reproducible(void **state)
     cuzk_rng_t a, b;
     cuzk_rng_seed(&a, test_seed);
     cuzk_rng_seed(&b, test_seed);
-    groth16_prove_opts_t oa = {&a, false}, ob = {&b, true};
+    groth16_prove_opts_t oa = {&a, false, NULL}, ob = {&b, true, NULL};
     assert_int_equal(groth16_prove(&p1, &pub1, &k, &w, &oa, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_int_equal(groth16_prove(&p2, &pub2, &k, &w, &ob, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_memory_equal(&p1, &p2, sizeof p1);

@@ -110,7 +110,7 @@ static void bls381_once(void)
     assert_int_equal(p.n_l, a.n_aux);
 
     char err[IO_ERR_MAX];
-    groth16_prove_opts_t opts = {&test_rng, false};
+    groth16_prove_opts_t opts = {&test_rng, false, NULL};
     groth16_timings_t t;
     bp_proof_t proof;
     cuzk_status_t s = groth16_bp_prove(&proof, &p, &a, &opts, &t, NULL, err, sizeof err);
@@ -225,7 +225,7 @@ static void test_bls381_batch(void **state)
     bls381_fr_t *in = malloc(N * (ni ? ni : 1) * sizeof *in);
     assert_non_null(in);
     bls381_fr_t *one = inputs_of(&a);
-    groth16_prove_opts_t opts = {&test_rng, false};
+    groth16_prove_opts_t opts = {&test_rng, false, NULL};
     char err[IO_ERR_MAX];
     for (int i = 0; i < N; i++) {
         assert_int_equal(groth16_bp_prove(&proofs[i], &p, &a, &opts, NULL, NULL, err, sizeof err),

@@ -166,6 +166,8 @@ static void bp_prove_usage(FILE *f)
                "  --trusted          skip the subgroup check of the parameters' query points\n"
                "                     (for parameters that were checked before)\n"
                "  --threads N        worker threads (default: one per processor)\n"
+               "  --backend B        where synth, h and the MSMs run: auto (the first GPU\n"
+               "                     when there is one, else the CPU; the default), cpu, cuda\n"
                "  --json             print the result and the stage timings as JSON\n"
                "  --no-verify        skip the verification of the proofs\n"
                "  -h, --help         this text\n");
@@ -176,6 +178,7 @@ typedef struct bp_prove_args {
     const char *asgn[BP_MAX_PARTITIONS];
     size_t n_asgn;
     unsigned threads;
+    cli_backend_kind_t backend;
     bool json, no_verify, trusted;
 } bp_prove_args_t;
 
@@ -195,7 +198,8 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
         } else if (!strcmp(o, "--trusted")) {
             a->trusted = true;
         } else if (!strcmp(o, "--params") || !strcmp(o, "--assignment") || !strcmp(o, "--out") ||
-                   !strcmp(o, "--inputs-out") || !strcmp(o, "--threads")) {
+                   !strcmp(o, "--inputs-out") || !strcmp(o, "--threads") ||
+                   !strcmp(o, "--backend")) {
             if (i + 1 == argc) {
                 fprintf(stderr, "cuzk prove: %s needs a value\n", o);
                 return BP_EFAIL;
@@ -213,6 +217,11 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
                     return BP_EFAIL;
                 }
                 a->asgn[a->n_asgn++] = v;
+            } else if (!strcmp(o, "--backend")) {
+                if (cli_parse_backend(&a->backend, v) != 0) {
+                    fprintf(stderr, "cuzk prove: --backend wants auto, cpu or cuda, not '%s'\n", v);
+                    return BP_EFAIL;
+                }
             } else if (cli_parse_threads(&a->threads, v) != 0) {
                 fprintf(stderr, "cuzk prove: --threads wants a number from 1 to 4096, not '%s'\n",
                         v);
@@ -284,8 +293,12 @@ int cli_prove_bp(int argc, char **argv)
         s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
     if (s == CUZK_OK)
         s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
+    cli_backend_t *be = NULL;
+    const groth16_accel_t *accel = NULL;
+    if (s == CUZK_OK)
+        s = cli_backend_new(&be, a.backend, NULL, &p, &accel, err, sizeof err);
     read_s = cuzk_seconds() - t_start;
-    groth16_prove_opts_t opts = {NULL, a.no_verify};
+    groth16_prove_opts_t opts = {NULL, a.no_verify, accel};
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
         double t0 = cuzk_seconds();
         s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
@@ -310,9 +323,9 @@ int cli_prove_bp(int argc, char **argv)
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
     if (a.json) {
-        printf("{\"status\": \"%s\", \"partitions\": %zu, \"verified\": %s, \"timings\": "
-               "{\"read\": %.6f",
-               s == CUZK_OK ? "ok" : cuzk_strerror(s), a.n_asgn,
+        printf("{\"status\": \"%s\", \"backend\": \"%s\", \"partitions\": %zu, \"verified\": "
+               "%s, \"timings\": {\"read\": %.6f",
+               s == CUZK_OK ? "ok" : cuzk_strerror(s), cli_backend_name(be), a.n_asgn,
                s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
         for (int k = 0; k < GROTH16_STAGES; k++)
             printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
@@ -322,6 +335,7 @@ int cli_prove_bp(int argc, char **argv)
         asgn_free(&as[i]);
     free(as);
     free(proofs);
+    cli_backend_free(be);
     bp_params_free(&p);
     cuzk_pool_free(pool);
     return s == CUZK_OK ? BP_OK : s == CUZK_EWITNESS ? BP_INVALID : BP_EFAIL;

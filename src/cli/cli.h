@@ -22,6 +22,7 @@ int cli_status(int argc, char **argv);
 int cli_wait(int argc, char **argv);
 int cli_cancel(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
+int cli_convert(int argc, char **argv);
 
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove
  * and cli_verify hand over to when they see --params or --vk. */
@@ -36,6 +37,8 @@ int cli_parse_threads(unsigned *out, const char *v);
 
 struct snarkjs_vk;
 struct zkey;
+struct bp_params;
+struct groth16_accel;
 struct r1cs;
 struct cuzk_rng;
 
@@ -48,6 +51,33 @@ struct cuzk_rng;
 cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, const char *out,
                                const char *vk_path, struct cuzk_rng *rng, char *err,
                                size_t err_size);
+
+/* Where a proof's stages run (backend.c): --backend auto|cpu|cuda. */
+typedef enum cli_backend_kind {
+    CLI_BACKEND_AUTO, /* the first GPU when there is one (and CUDA was built), else the CPU */
+    CLI_BACKEND_CPU,
+    CLI_BACKEND_CUDA, /* the first GPU, or an error */
+} cli_backend_kind_t;
+
+/* *out = the kind named v: 0, else -1. */
+int cli_parse_backend(cli_backend_kind_t *out, const char *v);
+
+typedef struct cli_backend cli_backend_t;
+
+/*
+ * The backend of kind for the key z (a zkey) or p (bellperson parameters;
+ * z NULL): *accel = the accelerator to put in groth16_prove_opts_t (NULL:
+ * the CPU). The key is placed on the device here (its queries resident
+ * when they fit). Fails (CUZK_EDEVICE with the reason) when kind is CUDA
+ * and no device can be used, or when the device fails; AUTO falls back to
+ * the CPU only when there is no device at all.
+ */
+cuzk_status_t cli_backend_new(cli_backend_t **b, cli_backend_kind_t kind, const struct zkey *z,
+                              const struct bp_params *p, const struct groth16_accel **accel,
+                              char *err, size_t err_size);
+/* "cpu", or "cuda: NVIDIA H200 (device 0, 139.8 GiB), key device-resident". */
+const char *cli_backend_name(const cli_backend_t *b);
+void cli_backend_free(cli_backend_t *b);
 
 /*
  * vk = the verification key of the key k, with vk_alphabeta_12 = e(alpha1,

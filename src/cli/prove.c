@@ -26,6 +26,7 @@ enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
 typedef struct prove_args {
     const char *zkey, *wtns, *proof, *public, *r1cs;
     unsigned threads;
+    cli_backend_kind_t backend;
     bool json, no_verify, trusted;
 } prove_args_t;
 
@@ -44,6 +45,8 @@ static void prove_usage(FILE *f)
             "  --trusted     skip the subgroup check of the key's query points (for keys\n"
             "                that were checked before)\n"
             "  --threads N   worker threads (default: one per processor)\n"
+            "  --backend B   where synth, h and the MSMs run: auto (the first GPU when\n"
+            "                there is one, else the CPU; the default), cpu, or cuda\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
             "  --no-verify   skip the verification of the proof before writing it\n"
             "  -h, --help    this text\n"
@@ -69,7 +72,7 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             a->no_verify = true;
         } else if (!strcmp(o, "--trusted")) {
             a->trusted = true;
-        } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads")) {
+        } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads") || !strcmp(o, "--backend")) {
             if (i + 1 == argc) {
                 fprintf(stderr, "cuzk prove: %s needs a value\n", o);
                 return PROVE_EFAIL;
@@ -77,6 +80,13 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             const char *v = argv[++i];
             if (!strcmp(o, "--r1cs")) {
                 a->r1cs = v;
+                continue;
+            }
+            if (!strcmp(o, "--backend")) {
+                if (cli_parse_backend(&a->backend, v) != 0) {
+                    fprintf(stderr, "cuzk prove: --backend wants auto, cpu or cuda, not '%s'\n", v);
+                    return PROVE_EFAIL;
+                }
                 continue;
             }
             if (cli_parse_threads(&a->threads, v) != 0) {
@@ -182,12 +192,14 @@ static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
     return s;
 }
 
-static void prove_report_json(const prove_args_t *a, const zkey_t *k, cuzk_status_t s,
-                              const char *err, const groth16_timings_t *t, double read_s,
-                              double write_s, double total_s)
+static void prove_report_json(const prove_args_t *a, const zkey_t *k, const char *backend,
+                              cuzk_status_t s, const char *err, const groth16_timings_t *t,
+                              double read_s, double write_s, double total_s)
 {
     printf("{\"status\": ");
     prove_json_string(s == CUZK_OK ? "ok" : cuzk_strerror(s));
+    printf(", \"backend\": ");
+    prove_json_string(backend);
     if (s != CUZK_OK) {
         printf(", \"error\": ");
         prove_json_string(err);
@@ -254,9 +266,13 @@ int cli_prove(int argc, char **argv)
                     w.n, a.zkey, k.n_vars);
     if (s == CUZK_OK && a.r1cs)
         s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
+    cli_backend_t *be = NULL;
+    const groth16_accel_t *accel = NULL;
+    if (s == CUZK_OK)
+        s = cli_backend_new(&be, a.backend, &k, NULL, &accel, err, sizeof err);
     read_s = cuzk_seconds() - t_start;
     if (s == CUZK_OK) {
-        groth16_prove_opts_t opts = {NULL, a.no_verify};
+        groth16_prove_opts_t opts = {NULL, a.no_verify, accel};
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
     }
     if (s == CUZK_OK) {
@@ -267,8 +283,10 @@ int cli_prove(int argc, char **argv)
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
     if (a.json)
-        prove_report_json(&a, &k, s, err, &t, read_s, write_s, cuzk_seconds() - t_start);
+        prove_report_json(&a, &k, cli_backend_name(be), s, err, &t, read_s, write_s,
+                          cuzk_seconds() - t_start);
 
+    cli_backend_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
     zkey_free(&k);

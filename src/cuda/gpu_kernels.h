@@ -124,6 +124,11 @@ typedef struct cuzk_gpu_curve_kernels {
     /* a_i = a_rev(i)·b_rev(i) - c_rev(i), i < 2^log2n, in place in a. */
     int (*ntt_abc_permute)(void *a, const void *b, const void *c, unsigned log2n,
                            cuzk_gpu_stream_t s);
+    /* out_i = in_i ⊗ k (Montgomery product; k: one Fr element in host
+     * memory, read before the launch returns). */
+    int (*fr_mul_const)(void *out, const void *in, size_t n, const void *k, cuzk_gpu_stream_t s);
+    /* scalars_i = 0 where bit i % 32 of bitmap[i / 32] is set. */
+    int (*clear_marked)(void *scalars, const uint32_t *bitmap, size_t n, cuzk_gpu_stream_t s);
 } cuzk_gpu_curve_kernels_t;
 
 extern const cuzk_gpu_curve_kernels_t cuzk_gpu_bls381_kernels;

@@ -108,4 +108,15 @@ cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_ba
                                     const void *h_scalars, size_t n, bool mont, size_t chunk,
                                     cuzk_gpu_stream_t s);
 
+/*
+ * The same without any host wait: the sum lands in d_r (device memory, one
+ * XYZZ point) when stream s gets there. The scalars are in host memory
+ * (uploaded chunk by chunk beside the bases) or, with scalars_on_device,
+ * already in device memory (only the bases stream). Runs on one workspace
+ * are ordered by its events, so the caller may queue several in a row.
+ */
+cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                           const void *scalars, bool scalars_on_device, size_t n,
+                                           bool mont, size_t chunk, cuzk_gpu_stream_t s);
+
 #endif

@@ -56,6 +56,26 @@ cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, 
                                            const uint32_t *d_bitmap, const void *d_bases, size_t n,
                                            void *d_scratch, cuzk_gpu_stream_t s);
 
+/* d_scalars[i] = 0 (n scalars) where bit i % 32 of d_bitmap[i / 32] is set:
+ * the scalar-one entries, once their bases are summed apart. */
+cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_scalars,
+                                             const uint32_t *d_bitmap, size_t n,
+                                             cuzk_gpu_stream_t s);
+
+/* ---- Fr vectors ------------------------------------------------------------ */
+
+/* d_out[i] = d_in[i] ⊗ k for n elements (in place when d_out = d_in): the
+ * Montgomery product with the constant k (one Fr element in host memory, as
+ * its raw limbs): k = R² mod r takes canonical values to Montgomery form,
+ * k = 1 takes Montgomery values to canonical limbs. */
+cuzk_status_t cuzk_gpu_fr_mul_const_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_out,
+                                           const void *d_in, size_t n, const void *k,
+                                           cuzk_gpu_stream_t s);
+/* d_c[i] = d_a[i]·d_b[i] (Montgomery form; d_c may be d_a or d_b). */
+cuzk_status_t cuzk_gpu_fr_mul_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_c,
+                                     const void *d_a, const void *d_b, size_t n,
+                                     cuzk_gpu_stream_t s);
+
 /* ---- R1CS ------------------------------------------------------------------ */
 
 /* A CSR matrix in device memory, src/r1cs's layout (r1cs_tmpl.h): row i is

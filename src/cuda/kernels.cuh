@@ -338,6 +338,27 @@ int ntt_abc_permute(void *a, const void *b, const void *c, unsigned log2n, cuzk_
     return cudaGetLastError();
 }
 
+template <class R>
+int fr_mul_const(void *out, const void *in, size_t n, const void *k, cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    fp_t<R> kk;
+    memcpy(&kk, k, sizeof kk);
+    fr_mul_const_kernel<R>
+        <<<grid_for(n, 256), 256, 0, s>>>((fp_t<R> *)out, (const fp_t<R> *)in, n, kk);
+    return cudaGetLastError();
+}
+
+template <class R>
+int clear_marked(void *scalars, const uint32_t *bitmap, size_t n, cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    clear_marked_kernel<R><<<grid_for(n, 256), 256, 0, s>>>((fp_t<R> *)scalars, bitmap, n);
+    return cudaGetLastError();
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t, unsigned,
@@ -381,7 +402,9 @@ constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp,
                                     ntt_scale<FR>,
                                     msm_classify<FR>,
                                     r1cs_mul_vec<FR>,
-                                    ntt_abc_permute<FR>};
+                                    ntt_abc_permute<FR>,
+                                    fr_mul_const<FR>,
+                                    clear_marked<FR>};
 }
 
 } // namespace cuzk

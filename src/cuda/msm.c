@@ -291,38 +291,56 @@ static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk, size_t chun
     return grow(g, &m->partial, (chunks + 1) * m->k->xyzz_bytes);
 }
 
-cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,
-                                    const void *h_scalars, size_t n, bool mont, size_t chunk,
-                                    cuzk_gpu_stream_t s)
+cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                           const void *scalars, bool scalars_on_device, size_t n,
+                                           bool mont, size_t chunk, cuzk_gpu_stream_t s)
 {
-    assert(m && r && (n == 0 || (h_bases && h_scalars)));
+    assert(m && d_r && (n == 0 || (h_bases && scalars)));
     cuzk_gpu_t *g = m->g;
     size_t ab = m->k->affine_bytes, xb = m->k->xyzz_bytes;
     chunk = chunk ? chunk : (size_t)1 << 22;
     chunk = chunk < n ? chunk : (n ? n : 1);
     size_t chunks = (n + chunk - 1) / chunk;
     CUZK_TRY(streamed_setup(m, chunk, chunks));
-    unsigned char *partial = m->partial.p, *out = partial + chunks * xb;
+    unsigned char *partial = m->partial.p;
     if (n == 0)
-        CUZK_TRY(cuzk_gpu_memset(g, out, 0, xb, s));
+        return cuzk_gpu_memset(g, d_r, 0, xb, s);
     for (size_t k = 0; k < chunks; k++) {
         int b = (int)(k & 1);
         size_t lo = k * chunk, len = n - lo < chunk ? n - lo : chunk;
-        /* Buffer b is free once chunk k - 2's MSM has read it. */
-        if (k >= 2)
-            CUZK_TRY(cuzk_gpu_stream_wait(g, m->copy, m->consumed[b]));
+        /* Buffer b is free once the last MSM that read it (chunk k - 2, or
+         * an earlier run's) has; an event never recorded is no wait. */
+        CUZK_TRY(cuzk_gpu_stream_wait(g, m->copy, m->consumed[b]));
         CUZK_TRY(cuzk_gpu_upload(g, m->cb[b].p, (const unsigned char *)h_bases + lo * ab, len * ab,
                                  m->copy));
-        CUZK_TRY(cuzk_gpu_upload(g, m->cs[b].p,
-                                 (const unsigned char *)h_scalars + lo * CUZK_GPU_SCALAR_BYTES,
-                                 len * CUZK_GPU_SCALAR_BYTES, m->copy));
+        const unsigned char *sc = (const unsigned char *)scalars + lo * CUZK_GPU_SCALAR_BYTES;
+        if (!scalars_on_device) {
+            CUZK_TRY(cuzk_gpu_upload(g, m->cs[b].p, sc, len * CUZK_GPU_SCALAR_BYTES, m->copy));
+            sc = m->cs[b].p;
+        }
         CUZK_TRY(cuzk_gpu_event_record(g, m->uploaded[b], m->copy));
         CUZK_TRY(cuzk_gpu_stream_wait(g, s, m->uploaded[b]));
-        CUZK_TRY(cuzk_gpu_msm_launch(m, partial + k * xb, m->cb[b].p, m->cs[b].p, len, mont, s));
+        CUZK_TRY(cuzk_gpu_msm_launch(m, partial + k * xb, m->cb[b].p, sc, len, mont, s));
         CUZK_TRY(cuzk_gpu_event_record(g, m->consumed[b], s));
     }
-    if (chunks > 0 && n > 0)
-        GPU_TRY(g, m->k->msm_reduce_windows(out, partial, chunks, 1, s));
+    GPU_TRY(g, m->k->msm_reduce_windows(d_r, partial, chunks, 1, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,
+                                    const void *h_scalars, size_t n, bool mont, size_t chunk,
+                                    cuzk_gpu_stream_t s)
+{
+    assert(m && r);
+    cuzk_gpu_t *g = m->g;
+    size_t xb = m->k->xyzz_bytes;
+    chunk = chunk ? chunk : (size_t)1 << 22;
+    chunk = chunk < n ? chunk : (n ? n : 1);
+    size_t chunks = (n + chunk - 1) / chunk;
+    /* The result goes to the slot after the chunk sums. */
+    CUZK_TRY(streamed_setup(m, chunk, chunks));
+    unsigned char *out = (unsigned char *)m->partial.p + chunks * xb;
+    CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, out, h_bases, h_scalars, false, n, mont, chunk, s));
     CUZK_TRY(cuzk_gpu_download(g, r, out, xb, s));
     return cuzk_gpu_stream_sync(g, s);
 }

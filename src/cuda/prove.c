@@ -111,6 +111,34 @@ cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, 
     return CUZK_OK;
 }
 
+cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_scalars,
+                                             const uint32_t *d_bitmap, size_t n,
+                                             cuzk_gpu_stream_t s)
+{
+    GPU_TRY(g, curve_kernels(curve)->clear_marked(d_scalars, d_bitmap, n, s));
+    return CUZK_OK;
+}
+
+/* ---- Fr vectors ------------------------------------------------------------ */
+
+cuzk_status_t cuzk_gpu_fr_mul_const_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_out,
+                                           const void *d_in, size_t n, const void *k,
+                                           cuzk_gpu_stream_t s)
+{
+    GPU_TRY(g, curve_kernels(curve)->fr_mul_const(d_out, d_in, n, k, s));
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_fr_mul_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_c,
+                                     const void *d_a, const void *d_b, size_t n,
+                                     cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return CUZK_OK;
+    GPU_TRY(g, curve_kernels(curve)->fr.batch(d_c, d_a, d_b, n, CUZK_GPU_FOP_MUL, s));
+    return CUZK_OK;
+}
+
 /* ---- R1CS ------------------------------------------------------------------ */
 
 cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,

@@ -19,6 +19,11 @@
  *                additions does not change the bytes.
  *   abc_permute  the H chain's pointwise step fused with its bit reversal:
  *                a_i = a_rev(i)·b_rev(i) − c_rev(i).
+ *   mul_const    out_i = in_i ⊗ k, the Montgomery product with one constant:
+ *                k = R² mod r takes canonical values to Montgomery form,
+ *                k = 1 takes them back.
+ *   clear_marked scalar i = 0 where bit i of a bitmap is set (the scalars
+ *                whose bases the ones sum has already added).
  */
 #ifndef CUZK_CUDA_PROVE_CUH
 #define CUZK_CUDA_PROVE_CUH
@@ -224,6 +229,32 @@ __global__ void ntt_abc_permute_kernel(fp_t<P> *a, const fp_t<P> *b, const fp_t<
             st_vec(&a[r], u);
         }
         st_vec(&a[i], x);
+    }
+}
+
+/* out[i] = in[i] ⊗ k (in may be out). */
+template <class R>
+__global__ void fr_mul_const_kernel(fp_t<R> *out, const fp_t<R> *in, size_t n, fp_t<R> k)
+{
+    CUZK_GRID_STRIDE(i, n)
+    {
+        fp_t<R> x;
+        ld_vec(x, &in[i]);
+        st_vec(&out[i], f_mul_call<R>(x, k));
+    }
+}
+
+/* scalars[i] = 0 where bit i % 32 of bitmap[i / 32] is set. */
+template <class R>
+__global__ void clear_marked_kernel(fp_t<R> *scalars, const uint32_t *bitmap, size_t n)
+{
+    CUZK_GRID_STRIDE(i, n)
+    {
+        if (bitmap[i / 32] >> (i % 32) & 1) {
+            fp_t<R> z;
+            f_set_zero<R>(z);
+            st_vec(&scalars[i], z);
+        }
     }
 }
 

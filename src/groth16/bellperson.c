@@ -46,7 +46,7 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
                                const groth16_prove_opts_t *opts, groth16_timings_t *t,
                                cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false};
+    static const groth16_prove_opts_t defaults = {NULL, false, NULL};
     if (!opts)
         opts = &defaults;
     if (t)
@@ -58,9 +58,26 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
                        r1cs_curve_name(a->curve));
     bls381_groth16_bp_key_t key = bp_key_of(p);
     bls381_groth16_proof_t pr;
-    cuzk_status_t s = bls381_groth16_bp_prove(&pr, &key, a, opts->rng, t, pool, err, err_size);
-    if (s != CUZK_OK)
-        return s;
+    cuzk_status_t s;
+    if (opts->accel) {
+        s = bls381_groth16_bp_check(&key, a, err, err_size);
+        groth16_msms_t m = {.curve = R1CS_CURVE_BLS12_381};
+        if (s == CUZK_OK)
+            s = opts->accel->bp_msms(opts->accel->ctx, p, a, &m, t, err, err_size);
+        if (s != CUZK_OK)
+            return s;
+        double t0 = cuzk_seconds();
+        s = bls381_groth16_bp_finish_msms(&pr, &key, &m.u.bls381, opts->rng);
+        if (t)
+            t->seconds[GROTH16_STAGE_FINISH] = cuzk_seconds() - t0;
+        if (s != CUZK_OK)
+            return io_fail(err, err_size, s,
+                           "drawing r and s: the operating system's generator failed");
+    } else {
+        s = bls381_groth16_bp_prove(&pr, &key, a, opts->rng, t, pool, err, err_size);
+        if (s != CUZK_OK)
+            return s;
+    }
     proof->a = pr.a;
     proof->b = pr.b;
     proof->c = pr.c;

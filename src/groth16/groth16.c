@@ -68,14 +68,56 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
     return CUZK_OK;
 }
 
+/* Stages synth, h and msm by the accelerator, then finish here: the proof
+ * of k and w, the stages timed; no verification. */
+static cuzk_status_t groth16_prove_accel(snarkjs_proof_t *proof, const zkey_t *k,
+                                         const r1cs_witness_t *w, const groth16_accel_t *accel,
+                                         cuzk_rng_t *rng, groth16_timings_t *t, char *err,
+                                         size_t err_size)
+{
+    groth16_msms_t m = {.curve = k->curve};
+    const void *wv =
+        k->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
+    cuzk_status_t s = accel->zkey_msms(accel->ctx, k, wv, w->n, &m, t, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    double t0 = cuzk_seconds();
+    if (k->curve == R1CS_CURVE_BN254) {
+        bn254_groth16_proof_t p;
+        s = bn254_groth16_finish_msms(&p, k, &m.u.bn254, rng);
+        if (s == CUZK_OK) {
+            proof->u.bn254.a = p.a;
+            proof->u.bn254.b = p.b;
+            proof->u.bn254.c = p.c;
+        }
+    } else {
+        bls381_groth16_proof_t p;
+        s = bls381_groth16_finish_msms(&p, k, &m.u.bls381, rng);
+        if (s == CUZK_OK) {
+            proof->u.bls381.a = p.a;
+            proof->u.bls381.b = p.b;
+            proof->u.bls381.c = p.c;
+        }
+    }
+    if (t)
+        t->seconds[GROTH16_STAGE_FINISH] = cuzk_seconds() - t0;
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s,
+                       "drawing r and s: the operating system's generator failed");
+    return CUZK_OK;
+}
+
 /* The proof of k and w, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k,
-                                         const r1cs_witness_t *w, cuzk_rng_t *rng,
+                                         const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
                                          groth16_timings_t *t, cuzk_pool_t *pool, char *err,
                                          size_t err_size)
 {
     memset(proof, 0, sizeof *proof);
     proof->curve = k->curve;
+    cuzk_rng_t *rng = opts->rng;
+    if (opts->accel)
+        return groth16_prove_accel(proof, k, w, opts->accel, rng, t, err, err_size);
     cuzk_status_t s;
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
@@ -101,7 +143,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
                             const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
                             groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false};
+    static const groth16_prove_opts_t defaults = {NULL, false, NULL};
     if (!opts)
         opts = &defaults;
     memset(pub, 0, sizeof *pub);
@@ -113,7 +155,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
     if (w->n != k->n_vars)
         return io_fail(err, err_size, CUZK_EINVAL,
                        "the witness has %u values but the key has %u wires", w->n, k->n_vars);
-    cuzk_status_t s = groth16_prove_curve(proof, k, w, opts->rng, t, pool, err, err_size);
+    cuzk_status_t s = groth16_prove_curve(proof, k, w, opts, t, pool, err, err_size);
     if (s != CUZK_OK)
         return s;
     s = r1cs_witness_alloc(pub, k->curve, k->n_public);

@@ -22,6 +22,7 @@
 typedef struct groth16_prove_opts {
     cuzk_rng_t *rng; /* NULL (production): r and s from getrandom; seeded: tests only */
     bool no_verify;  /* skip the self-verification */
+    const groth16_accel_t *accel; /* NULL: every stage on the CPU; else synth, h, msm there */
 } groth16_prove_opts_t;
 
 /*

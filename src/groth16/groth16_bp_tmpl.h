@@ -84,6 +84,20 @@ cuzk_status_t G16N(bp_h)(G16N(bp_prover_t) * st, cuzk_pool_t *pool);
  * over the selected scalars. CUZK_ENOMEM. */
 cuzk_status_t G16N(bp_msm)(G16N(bp_prover_t) * st, cuzk_pool_t *pool);
 
+/*
+ * The checks of bp_synth alone: asgn is over this curve and its counts
+ * and densities select exactly the key's query sizes (CUZK_EINVAL with the
+ * first difference named). For accelerators, which take the assignment as
+ * it is.
+ */
+cuzk_status_t G16N(bp_check)(const G16N(bp_key_t) * key, const asgn_t *asgn, char *err,
+                             size_t err_size);
+
+/* bp_finish from the MSM results m of an accelerator (groth16_accel_t;
+ * m's c is L̃). CUZK_ERANDOM. */
+cuzk_status_t G16N(bp_finish_msms)(G16N(proof_t) * proof, const G16N(bp_key_t) * key,
+                                   const G16MS *m, cuzk_rng_t *rng);
+
 /* Stage finish: r and s, then the assembly of FORMATS.md §8.3 (as
  * NAME_groth16_finish, with L in place of snarkjs' C query). CUZK_ERANDOM. */
 cuzk_status_t G16N(bp_finish)(G16N(bp_prover_t) * st, G16N(proof_t) * proof, cuzk_rng_t *rng);

@@ -46,10 +46,9 @@ static void G16N(bp_select)(uint64_t (*out)[EC_SCALAR_LIMBS], const asgn_t *as,
             memcpy(out[k++], as->aux[j], sizeof out[0]);
 }
 
-cuzk_status_t G16N(bp_synth)(G16N(bp_prover_t) * st, const G16N(bp_key_t) * key, const asgn_t *asgn,
-                             cuzk_pool_t *pool, char *err, size_t err_size)
+cuzk_status_t G16N(bp_check)(const G16N(bp_key_t) * key, const asgn_t *asgn, char *err,
+                             size_t err_size)
 {
-    memset(st, 0, sizeof *st);
     if (asgn->curve != G16_CURVE_ID)
         return io_fail(err, err_size, CUZK_EINVAL,
                        "the assignment is over %s but the key is over %s",
@@ -81,6 +80,18 @@ cuzk_status_t G16N(bp_synth)(G16N(bp_prover_t) * st, const G16N(bp_key_t) * key,
                        "the assignment's B densities select %" PRIu64
                        " points but the key's B queries have %u",
                        n_b, key->n_b);
+    return CUZK_OK;
+}
+
+cuzk_status_t G16N(bp_synth)(G16N(bp_prover_t) * st, const G16N(bp_key_t) * key, const asgn_t *asgn,
+                             cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    memset(st, 0, sizeof *st);
+    cuzk_status_t s = G16N(bp_check)(key, asgn, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    uint64_t m = (uint64_t)key->n_h + 1;
+    uint64_t n_a = key->n_a, n_b = key->n_b;
     st->key = key;
     st->asgn = asgn;
     st->m = m;
@@ -162,6 +173,13 @@ cuzk_status_t G16N(bp_finish)(G16N(bp_prover_t) * st, G16N(proof_t) * proof, cuz
     G16G1(jac_add)(&lh, &st->msm_l, &st->msm_h);
     return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
                           &st->msm_a, &st->msm_b1, &st->msm_b2, &lh, rng);
+}
+
+cuzk_status_t G16N(bp_finish_msms)(G16N(proof_t) * proof, const G16N(bp_key_t) * key,
+                                   const G16MS *m, cuzk_rng_t *rng)
+{
+    return G16N(assemble_msms)(proof, &key->alpha1, &key->beta1, &key->delta1, &key->beta2,
+                               &key->delta2, m, rng);
 }
 
 void G16N(bp_prover_free)(G16N(bp_prover_t) * st)

@@ -93,6 +93,14 @@ cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool);
 cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng);
 
 /*
+ * Stage finish after an accelerator (groth16_accel_t) ran synth, h and msm
+ * for key: the same draw of r and s and the same assembly, from the MSM
+ * results m. CUZK_ERANDOM.
+ */
+cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const G16MS *m,
+                                cuzk_rng_t *rng);
+
+/*
  * The four stages in order on a fresh state, each one's wall-clock time in
  * t (stages synth .. finish; t may be NULL); arguments and failures as the
  * stages'. The state is released before returning.

@@ -17,7 +17,10 @@
  * §1); on the largest domain (log2 n = the 2-adicity, where ω_2n does not
  * exist) it shifts by Fr.shift = 25 instead (FORMATS.md §5, unverified:
  * no snarkjs key of that size has been tried). */
-enum { G16N(SNARKJS_GENERATOR) = 5, G16N(SNARKJS_SHIFT) = 25 };
+enum {
+    G16N(SNARKJS_GENERATOR) = GROTH16_SNARKJS_GENERATOR,
+    G16N(SNARKJS_SHIFT) = GROTH16_SNARKJS_SHIFT
+};
 
 /* ---- synth ---------------------------------------------------------- */
 
@@ -258,6 +261,31 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
     G16G1(jac_add)(&ch, &st->msm_c, &st->msm_h);
     return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
                           &st->msm_a, &st->msm_b1, &st->msm_b2, &ch, rng);
+}
+
+/* The assembly from an accelerator's XYZZ results (c: C̃ or L̃). */
+static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *alpha1,
+                                         const G16G1A *beta1, const G16G1A *delta1,
+                                         const G16G2A *beta2, const G16G2A *delta2, const G16MS *m,
+                                         cuzk_rng_t *rng)
+{
+    G16G1J a, b1, c, h;
+    G16G2J b2;
+    G16G1(xyzz_to_jac)(&a, &m->a);
+    G16G1(xyzz_to_jac)(&b1, &m->b1);
+    G16G1(xyzz_to_jac)(&c, &m->c);
+    G16G1(xyzz_to_jac)(&h, &m->h);
+    G16G2(xyzz_to_jac)(&b2, &m->b2);
+    G16G1(jac_add)(&c, &c, &h);
+    return G16N(assemble)(proof, alpha1, beta1, delta1, beta2, delta2, &a, &b1, &b2, &c, rng);
+}
+
+cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const G16MS *m,
+                                cuzk_rng_t *rng)
+{
+    const G16HDR *k = &key->u.G16_CURVE;
+    return G16N(assemble_msms)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2, m,
+                               rng);
 }
 
 void G16N(prover_free)(G16ST *st)

@@ -13,6 +13,7 @@
 #undef G16G2A
 #undef G16G2J
 #undef G16ST
+#undef G16MS
 #undef G16HDR
 #undef G16_CURVE
 #undef G16_CURVE_ID

@@ -1,0 +1,971 @@
+/* One partition on a GPU (engine_gpu.h). */
+#include "engine/engine_gpu.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_msm.h"
+#include "cuda/gpu_ntt.h"
+#include "cuda/gpu_prove.h"
+#include "ec/bls381_g1.h"
+#include "ec/bls381_g2.h"
+#include "ec/bn254_g1.h"
+#include "ec/bn254_g2.h"
+#include "ff/bls381_fr.h"
+#include "ff/bn254_fr.h"
+#include "io/iden3.h"
+#include "io/io_error.h"
+#include "util/clock.h"
+
+/* The five queries, in the order of the results: Q_C is C for zkeys and L
+ * for bellperson parameters. */
+enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
+/* Results on the device: the five MSMs, then the ones sums of A, B1, B2, C. */
+enum { RESULTS = QUERIES + 4, ONES_OFFSET = QUERIES };
+/* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */
+enum { BITMAPS = 3 };
+enum { FR_BYTES = 32, BOUNCE_BYTES = 64u << 20 };
+
+typedef struct {
+    void *p;
+    size_t size;
+} dbuf_t;
+
+struct engine_gpu_dev {
+    cuzk_gpu_t g;
+    char name[320];
+    pthread_mutex_t lock; /* the compute lock */
+    cuzk_gpu_stream_t stream;
+    cuzk_gpu_event_t ev[4];
+    cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
+    /* Compute buffers, touched under the lock only. */
+    dbuf_t wp, a, b, c, bits[BITMAPS], acc, ones, res;
+    void *h_res; /* pinned: the results come back here */
+};
+
+struct engine_gpu_key {
+    engine_gpu_dev_t *d;
+    bool params; /* bellperson convention */
+    cuzk_gpu_curve_t curve;
+    engine_gpu_tier_t tier;
+    uint32_t n_vars, n_public, domain;   /* zkey */
+    uint32_t n_in, n_aux, n_h, n_a, n_b; /* params */
+    unsigned log2n;
+    const void *q[QUERIES]; /* device or pinned host memory, as tier says */
+    size_t qn[QUERIES];
+    void *dmem, *hmem, *csr_mem;
+    uint64_t dbytes, hbytes;
+    cuzk_gpu_csr_t csr[2]; /* zkey: A and B over domain rows */
+    cuzk_gpu_ntt_domain_t *dom;
+    unsigned char shift[FR_BYTES]; /* zkey: the coset shift; params: g */
+};
+
+struct engine_gpu_slot {
+    engine_gpu_dev_t *d;
+    cuzk_gpu_stream_t copy;
+    cuzk_gpu_event_t staged;
+    void *h_in;
+    size_t h_size;
+    dbuf_t in;
+    const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
+    double stage_s;
+    uint64_t h2d;
+};
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static cuzk_status_t gpu_fail(cuzk_gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
+                              const char *what)
+{
+    return io_fail(err, err_size, s, "%s on %s: %s", what, g->name, g->err);
+}
+
+static cuzk_status_t dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes)
+{
+    if (b->size >= bytes)
+        return CUZK_OK;
+    cuzk_gpu_free(b->p);
+    b->p = NULL;
+    b->size = 0;
+    cuzk_status_t s = cuzk_gpu_alloc(g, &b->p, bytes);
+    if (s == CUZK_OK)
+        b->size = bytes;
+    return s;
+}
+
+static void dbuf_free(dbuf_t *b)
+{
+    cuzk_gpu_free(b->p);
+    b->p = NULL;
+    b->size = 0;
+}
+
+static size_t align256(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+static cuzk_gpu_group_t group_of(cuzk_gpu_curve_t curve, bool g2)
+{
+    if (curve == CUZK_GPU_BLS381)
+        return g2 ? CUZK_GPU_BLS381_G2 : CUZK_GPU_BLS381_G1;
+    return g2 ? CUZK_GPU_BN254_G2 : CUZK_GPU_BN254_G1;
+}
+
+static cuzk_gpu_group_t query_group(const engine_gpu_key_t *k, int q)
+{
+    return group_of(k->curve, q == Q_B2);
+}
+
+static unsigned log2_ceil(uint64_t n)
+{
+    unsigned k = 0;
+    while (((uint64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+/* The field constants of a domain of 2^log2n from generator gen: ω, ω^-1,
+ * 1/n, and the H chain's constant (snarkjs: the shift ω_2n, or 25 on the
+ * largest domain; bellperson: gen itself), all Montgomery form. */
+static void domain_constants(cuzk_gpu_curve_t curve, unsigned log2n, uint64_t gen, bool bellperson,
+                             unsigned char omega[FR_BYTES], unsigned char omega_inv[FR_BYTES],
+                             unsigned char n_inv[FR_BYTES], unsigned char konst[FR_BYTES])
+{
+    if (curve == CUZK_GPU_BLS381) {
+        bls381_fr_t w, wi, n, ni, c;
+        bls381_fr_root_of_unity(&w, log2n, gen);
+        bls381_fr_inv_vartime(&wi, &w);
+        bls381_fr_from_u64(&n, (uint64_t)1 << log2n);
+        bls381_fr_inv_vartime(&ni, &n);
+        if (bellperson)
+            bls381_fr_from_u64(&c, gen);
+        else if (log2n < bls381_fr_two_adicity())
+            bls381_fr_root_of_unity(&c, log2n + 1, gen);
+        else
+            bls381_fr_from_u64(&c, GROTH16_SNARKJS_SHIFT);
+        memcpy(omega, &w, FR_BYTES);
+        memcpy(omega_inv, &wi, FR_BYTES);
+        memcpy(n_inv, &ni, FR_BYTES);
+        memcpy(konst, &c, FR_BYTES);
+    } else {
+        bn254_fr_t w, wi, n, ni, c;
+        bn254_fr_root_of_unity(&w, log2n, gen);
+        bn254_fr_inv_vartime(&wi, &w);
+        bn254_fr_from_u64(&n, (uint64_t)1 << log2n);
+        bn254_fr_inv_vartime(&ni, &n);
+        if (bellperson)
+            bn254_fr_from_u64(&c, gen);
+        else if (log2n < bn254_fr_two_adicity())
+            bn254_fr_root_of_unity(&c, log2n + 1, gen);
+        else
+            bn254_fr_from_u64(&c, GROTH16_SNARKJS_SHIFT);
+        memcpy(omega, &w, FR_BYTES);
+        memcpy(omega_inv, &wi, FR_BYTES);
+        memcpy(n_inv, &ni, FR_BYTES);
+        memcpy(konst, &c, FR_BYTES);
+    }
+}
+
+/* R² mod r as raw limbs (the Montgomery form of R): the constant that takes
+ * canonical values to Montgomery form by one Montgomery product. */
+static void fr_r2(cuzk_gpu_curve_t curve, unsigned char out[FR_BYTES])
+{
+    if (curve == CUZK_GPU_BLS381) {
+        bls381_fr_t one, r2;
+        bls381_fr_set_one(&one);
+        (void)bls381_fr_from_canonical(&r2, one.l);
+        memcpy(out, &r2, FR_BYTES);
+    } else {
+        bn254_fr_t one, r2;
+        bn254_fr_set_one(&one);
+        (void)bn254_fr_from_canonical(&r2, one.l);
+        memcpy(out, &r2, FR_BYTES);
+    }
+}
+
+/* ---- the device ---------------------------------------------------------- */
+
+cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, size_t err_size)
+{
+    *out = NULL;
+    engine_gpu_dev_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+    cuzk_status_t s = cuzk_gpu_open(&d->g, device);
+    if (s != CUZK_OK) {
+        io_fail(err, err_size, s, "opening CUDA device %d: %s", device, d->g.err);
+        free(d);
+        return s;
+    }
+    snprintf(d->name, sizeof d->name, "%s (device %d, %.1f GiB)", d->g.name, device,
+             (double)d->g.mem_total / (1u << 30));
+    pthread_mutex_init(&d->lock, NULL);
+    s = cuzk_gpu_stream_new(&d->g, &d->stream);
+    for (int i = 0; s == CUZK_OK && i < 4; i++)
+        s = cuzk_gpu_event_new(&d->g, &d->ev[i], true);
+    if (s == CUZK_OK)
+        s = cuzk_gpu_host_alloc(&d->g, &d->h_res,
+                                RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2));
+    if (s != CUZK_OK) {
+        gpu_fail(&d->g, s, err, err_size, "setting up the device");
+        engine_gpu_dev_free(d);
+        return s;
+    }
+    *out = d;
+    return CUZK_OK;
+}
+
+void engine_gpu_dev_free(engine_gpu_dev_t *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < 4; i++) {
+        cuzk_gpu_msm_free(d->msm[i]);
+        cuzk_gpu_event_free(d->ev[i]);
+    }
+    dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->acc, &d->ones, &d->res};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        dbuf_free(bufs[i]);
+    for (int i = 0; i < BITMAPS; i++)
+        dbuf_free(&d->bits[i]);
+    cuzk_gpu_host_free(d->h_res);
+    cuzk_gpu_stream_free(d->stream);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+const char *engine_gpu_dev_name(const engine_gpu_dev_t *d)
+{
+    return d->name;
+}
+
+int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d)
+{
+    return d->g.device;
+}
+
+uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d)
+{
+    size_t f = 0, t = 0;
+    return cuzk_gpu_mem_info(&d->g, &f, &t) == CUZK_OK ? f : 0;
+}
+
+const char *engine_gpu_tier_name(engine_gpu_tier_t t)
+{
+    return t == ENGINE_GPU_TIER_DEVICE ? "device" : t == ENGINE_GPU_TIER_PINNED ? "pinned" : "auto";
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+/* Copies bytes from host memory src (pageable: a mapped file, malloc'd
+ * arrays) to device memory dst through two pinned bounce buffers, so that
+ * the bus runs at its pinned speed and the host copies overlap the DMA. */
+static cuzk_status_t upload_bounced(engine_gpu_dev_t *d, void *dst, const void *src, size_t bytes)
+{
+    cuzk_gpu_t *g = &d->g;
+    void *bounce[2] = {NULL, NULL};
+    cuzk_gpu_event_t done[2] = {NULL, NULL};
+    cuzk_status_t s = CUZK_OK;
+    for (int i = 0; s == CUZK_OK && i < 2; i++) {
+        s = cuzk_gpu_host_alloc(g, &bounce[i], BOUNCE_BYTES);
+        if (s == CUZK_OK)
+            s = cuzk_gpu_event_new(g, &done[i], false);
+    }
+    for (size_t off = 0, k = 0; s == CUZK_OK && off < bytes; off += BOUNCE_BYTES, k++) {
+        int b = (int)(k & 1);
+        size_t len = bytes - off < BOUNCE_BYTES ? bytes - off : BOUNCE_BYTES;
+        if (k >= 2)
+            s = cuzk_gpu_event_sync(g, done[b]);
+        if (s != CUZK_OK)
+            break;
+        memcpy(bounce[b], (const unsigned char *)src + off, len);
+        s = cuzk_gpu_upload(g, (unsigned char *)dst + off, bounce[b], len, d->stream);
+        if (s == CUZK_OK)
+            s = cuzk_gpu_event_record(g, done[b], d->stream);
+    }
+    if (s == CUZK_OK)
+        s = cuzk_gpu_stream_sync(g, d->stream);
+    for (int i = 0; i < 2; i++) {
+        cuzk_gpu_event_free(done[i]);
+        cuzk_gpu_host_free(bounce[i]);
+    }
+    return s;
+}
+
+/* The query sources (host), sizes and point sizes of a key being made. */
+typedef struct {
+    const void *src[QUERIES];
+    size_t bytes[QUERIES];
+} key_src_t;
+
+uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
+{
+    size_t nmax = 0;
+    for (int q = 0; q < QUERIES; q++)
+        nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
+    size_t dn = (size_t)1 << k->log2n;
+    cuzk_gpu_msm_plan_t p1, p2;
+    cuzk_gpu_msm_plan(&p1, query_group(k, Q_A), nmax, 0, 0);
+    cuzk_gpu_msm_plan(&p2, query_group(k, Q_B2), k->qn[Q_B2] ? k->qn[Q_B2] : 1, 0, 0);
+    uint64_t inputs = k->params ? (3 * (uint64_t)dn + k->n_a + k->n_b + k->n_aux) * FR_BYTES
+                                : (uint64_t)k->n_vars * FR_BYTES;
+    uint64_t compute = k->params ? 0 : (3 * (uint64_t)dn + k->n_vars) * FR_BYTES;
+    uint64_t ones = cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax);
+    return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
+}
+
+/* Places the queries: on the device (one allocation) or in pinned host
+ * memory (one allocation), from the tier and the budget. */
+static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine_gpu_tier_t tier,
+                               uint64_t budget, unsigned workers, char *err, size_t err_size)
+{
+    engine_gpu_dev_t *d = k->d;
+    size_t total = 0;
+    for (int q = 0; q < QUERIES; q++)
+        total += align256(src->bytes[q]);
+    if (tier == ENGINE_GPU_TIER_AUTO) {
+        if (budget == 0) {
+            uint64_t free_b = engine_gpu_dev_free_bytes(d);
+            uint64_t need = engine_gpu_work_bytes(k) * (workers ? workers : 1);
+            budget = free_b > need ? free_b - need : 0;
+        }
+        tier = total <= budget ? ENGINE_GPU_TIER_DEVICE : ENGINE_GPU_TIER_PINNED;
+    }
+    k->tier = tier;
+    cuzk_status_t s;
+    unsigned char *base;
+    if (tier == ENGINE_GPU_TIER_DEVICE) {
+        s = cuzk_gpu_alloc(&d->g, &k->dmem, total);
+        if (s != CUZK_OK)
+            return gpu_fail(&d->g, s, err, err_size, "placing the key's queries");
+        k->dbytes += total;
+        base = k->dmem;
+    } else {
+        s = cuzk_gpu_host_alloc(&d->g, &k->hmem, total);
+        if (s != CUZK_OK)
+            return gpu_fail(&d->g, s, err, err_size, "pinning the key's queries");
+        k->hbytes = total;
+        base = k->hmem;
+    }
+    size_t off = 0;
+    for (int q = 0; q < QUERIES; q++) {
+        k->q[q] = base + off;
+        if (src->bytes[q]) {
+            if (tier == ENGINE_GPU_TIER_DEVICE)
+                s = upload_bounced(d, base + off, src->src[q], src->bytes[q]);
+            else
+                memcpy(base + off, src->src[q], src->bytes[q]);
+        }
+        if (s != CUZK_OK)
+            return gpu_fail(&d->g, s, err, err_size, "uploading the key's queries");
+        off += align256(src->bytes[q]);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status_t key_domain(engine_gpu_key_t *k, uint64_t gen, char *err, size_t err_size)
+{
+    unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES];
+    domain_constants(k->curve, k->log2n, gen, k->params, w, wi, ni, k->shift);
+    cuzk_status_t s =
+        cuzk_gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, k->d->stream);
+    if (s == CUZK_OK)
+        s = cuzk_gpu_stream_sync(&k->d->g, k->d->stream);
+    if (s != CUZK_OK)
+        return gpu_fail(&k->d->g, s, err, err_size, "building the NTT tables");
+    /* tw (n/2 + 1), block tables, coset tables: gpu_ntt.h */
+    size_t n = (size_t)1 << k->log2n;
+    k->dbytes += 32 * (n / 2 + 1) + 64 * (n < 1024 ? n : 1024) + 32 * (1024 + n / 1024);
+    return CUZK_OK;
+}
+
+/* The zkey's coefficient entries as two CSR matrices (A, B) over the
+ * domain's rows, built on the host and placed on the device. */
+static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, size_t err_size)
+{
+    size_t rows = z->domain_size;
+    uint64_t *ptr = calloc(2 * (rows + 1), sizeof *ptr);
+    if (!ptr)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+    uint64_t nnz[2] = {0, 0};
+    for (uint32_t i = 0; i < z->n_coeffs; i++) {
+        zkey_coeff_t e = zkey_coeff(z, i);
+        if (e.m > 1 || e.c >= z->domain_size || e.s >= z->n_vars) {
+            free(ptr);
+            return io_fail(err, err_size, CUZK_EBADFILE,
+                           "the key's coefficient %u is outside its matrices", i);
+        }
+        ptr[e.m * (rows + 1) + e.c + 1]++;
+        nnz[e.m]++;
+    }
+    for (int m = 0; m < 2; m++)
+        for (size_t r = 0; r < rows; r++)
+            ptr[m * (rows + 1) + r + 1] += ptr[m * (rows + 1) + r];
+    size_t ptr_b = align256((rows + 1) * 8);
+    size_t col_b[2] = {align256(nnz[0] * 4), align256(nnz[1] * 4)};
+    size_t val_b[2] = {align256(nnz[0] * FR_BYTES), align256(nnz[1] * FR_BYTES)};
+    size_t total = 2 * ptr_b + col_b[0] + col_b[1] + val_b[0] + val_b[1];
+    unsigned char *h = malloc(total);
+    uint64_t *fill = malloc(2 * rows * sizeof *fill);
+    if (!h || !fill) {
+        free(h);
+        free(fill);
+        free(ptr);
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+    }
+    size_t off_ptr[2], off_col[2], off_val[2], off = 0;
+    for (int m = 0; m < 2; m++) {
+        off_ptr[m] = off;
+        off += ptr_b;
+        off_col[m] = off;
+        off += col_b[m];
+        off_val[m] = off;
+        off += val_b[m];
+        memcpy(h + off_ptr[m], ptr + m * (rows + 1), (rows + 1) * 8);
+        memcpy(fill + m * rows, ptr + m * (rows + 1), rows * 8);
+    }
+    for (uint32_t i = 0; i < z->n_coeffs; i++) {
+        zkey_coeff_t e = zkey_coeff(z, i);
+        uint64_t at = fill[e.m * rows + e.c]++;
+        uint32_t col = e.s;
+        memcpy(h + off_col[e.m] + at * 4, &col, 4);
+        memcpy(h + off_val[e.m] + at * FR_BYTES, e.value, FR_BYTES);
+    }
+    free(fill);
+    free(ptr);
+    cuzk_status_t s = cuzk_gpu_alloc(&k->d->g, &k->csr_mem, total);
+    if (s == CUZK_OK)
+        s = upload_bounced(k->d, k->csr_mem, h, total);
+    free(h);
+    if (s != CUZK_OK)
+        return gpu_fail(&k->d->g, s, err, err_size, "placing the key's coefficients");
+    k->dbytes += total;
+    unsigned char *dm = k->csr_mem;
+    for (int m = 0; m < 2; m++)
+        k->csr[m] = (cuzk_gpu_csr_t){rows, (const uint64_t *)(dm + off_ptr[m]),
+                                     (const uint32_t *)(dm + off_col[m]), dm + off_val[m]};
+    return CUZK_OK;
+}
+
+cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, const zkey_t *z,
+                                  engine_gpu_tier_t tier, uint64_t device_budget, unsigned workers,
+                                  char *err, size_t err_size)
+{
+    *out = NULL;
+    engine_gpu_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
+    k->d = d;
+    k->curve = z->curve == R1CS_CURVE_BLS12_381 ? CUZK_GPU_BLS381 : CUZK_GPU_BN254;
+    k->n_vars = z->n_vars;
+    k->n_public = z->n_public;
+    k->domain = z->domain_size;
+    k->log2n = log2_ceil(z->domain_size);
+    static const uint32_t sections[QUERIES] = {ZKEY_SECTION_POINTS_A, ZKEY_SECTION_POINTS_B1,
+                                               ZKEY_SECTION_POINTS_B2, ZKEY_SECTION_POINTS_C,
+                                               ZKEY_SECTION_POINTS_H};
+    key_src_t src;
+    for (int q = 0; q < QUERIES; q++) {
+        zkey_points_t p = zkey_points(z, sections[q]);
+        src.src[q] = p.data;
+        src.bytes[q] = p.count * p.point_bytes;
+        k->qn[q] = p.count;
+    }
+    cuzk_status_t s = key_place(k, &src, tier, device_budget, workers, err, err_size);
+    if (s == CUZK_OK)
+        s = key_csr(k, z, err, err_size);
+    if (s == CUZK_OK)
+        s = key_domain(k, GROTH16_SNARKJS_GENERATOR, err, err_size);
+    if (s != CUZK_OK) {
+        engine_gpu_key_free(k);
+        return s;
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
+                                    const bp_params_t *p, engine_gpu_tier_t tier,
+                                    uint64_t device_budget, unsigned workers, char *err,
+                                    size_t err_size)
+{
+    *out = NULL;
+    engine_gpu_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
+    k->d = d;
+    k->params = true;
+    k->curve = CUZK_GPU_BLS381;
+    k->n_in = p->vk.n_ic;
+    k->n_aux = p->n_l;
+    k->n_h = p->n_h;
+    k->n_a = p->n_a;
+    k->n_b = p->n_b;
+    k->log2n = log2_ceil((uint64_t)p->n_h + 1);
+    key_src_t src = {
+        {p->a, p->b_g1, p->b_g2, p->l, p->h},
+        {(size_t)p->n_a * sizeof(bls381_g1_affine_t), (size_t)p->n_b * sizeof(bls381_g1_affine_t),
+         (size_t)p->n_b * sizeof(bls381_g2_affine_t), (size_t)p->n_l * sizeof(bls381_g1_affine_t),
+         (size_t)p->n_h * sizeof(bls381_g1_affine_t)}};
+    size_t counts[QUERIES] = {p->n_a, p->n_b, p->n_b, p->n_l, p->n_h};
+    memcpy(k->qn, counts, sizeof counts);
+    cuzk_status_t s = key_place(k, &src, tier, device_budget, workers, err, err_size);
+    if (s == CUZK_OK)
+        s = key_domain(k, GROTH16_BP_GENERATOR_BLS381, err, err_size);
+    if (s != CUZK_OK) {
+        engine_gpu_key_free(k);
+        return s;
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+void engine_gpu_key_free(engine_gpu_key_t *k)
+{
+    if (!k)
+        return;
+    cuzk_gpu_ntt_domain_free(k->dom);
+    cuzk_gpu_free(k->csr_mem);
+    cuzk_gpu_free(k->dmem);
+    cuzk_gpu_host_free(k->hmem);
+    free(k);
+}
+
+engine_gpu_tier_t engine_gpu_key_tier(const engine_gpu_key_t *k)
+{
+    return k->tier;
+}
+
+uint64_t engine_gpu_key_device_bytes(const engine_gpu_key_t *k)
+{
+    return k->dbytes;
+}
+
+uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k)
+{
+    return k->hbytes;
+}
+
+/* ---- slots and staging --------------------------------------------------- */
+
+cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d, char *err,
+                                  size_t err_size)
+{
+    *out = NULL;
+    engine_gpu_slot_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
+    s->d = d;
+    cuzk_status_t st = cuzk_gpu_stream_new(&d->g, &s->copy);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_event_new(&d->g, &s->staged, false);
+    if (st != CUZK_OK) {
+        gpu_fail(&d->g, st, err, err_size, "making a device slot");
+        engine_gpu_slot_free(s);
+        return st;
+    }
+    *out = s;
+    return CUZK_OK;
+}
+
+void engine_gpu_slot_free(engine_gpu_slot_t *s)
+{
+    if (!s)
+        return;
+    if (s->copy)
+        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+    cuzk_gpu_event_free(s->staged);
+    cuzk_gpu_stream_free(s->copy);
+    cuzk_gpu_host_free(s->h_in);
+    dbuf_free(&s->in);
+    free(s);
+}
+
+/* The slot's pinned and device input buffers hold at least bytes. */
+static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err, size_t err_size)
+{
+    cuzk_gpu_t *g = &s->d->g;
+    /* The previous partition's upload must be over before the buffers
+     * change or are written again. */
+    cuzk_status_t st = cuzk_gpu_stream_sync(g, s->copy);
+    if (st == CUZK_OK && s->h_size < bytes) {
+        cuzk_gpu_host_free(s->h_in);
+        s->h_in = NULL;
+        s->h_size = 0;
+        st = cuzk_gpu_host_alloc(g, &s->h_in, bytes);
+        if (st == CUZK_OK)
+            s->h_size = bytes;
+    }
+    if (st == CUZK_OK)
+        st = dbuf_grow(g, &s->in, bytes);
+    if (st != CUZK_OK)
+        return gpu_fail(g, st, err, err_size, "reserving the partition's input buffers");
+    return CUZK_OK;
+}
+
+cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
+                                    uint32_t n, char *err, size_t err_size)
+{
+    assert(!k->params && n == k->n_vars);
+    double t0 = cuzk_seconds();
+    s->key = NULL;
+    size_t bytes = (size_t)n * FR_BYTES;
+    CUZK_TRY(slot_reserve(s, bytes ? bytes : FR_BYTES, err, err_size));
+    memcpy(s->h_in, w, bytes);
+    cuzk_gpu_t *g = &s->d->g;
+    cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_event_record(g, s->staged, s->copy);
+    if (st != CUZK_OK)
+        return gpu_fail(g, st, err, err_size, "uploading the witness");
+    s->key = k;
+    s->h2d = bytes;
+    s->stage_s = cuzk_seconds() - t0;
+    return CUZK_OK;
+}
+
+/* out = the inputs (all, or those whose bit is set in in_bits), then the
+ * aux values whose bit is set in aux_bits; returns how many. */
+static size_t select_scalars(unsigned char *out, const asgn_t *a, const uint64_t *in_bits,
+                             const uint64_t *aux_bits)
+{
+    size_t k = 0;
+    for (uint64_t i = 0; i < a->n_inputs; i++)
+        if (!in_bits || asgn_bit(in_bits, i))
+            memcpy(out + FR_BYTES * k++, a->inputs[i], FR_BYTES);
+    for (uint64_t j = 0; j < a->n_aux; j++)
+        if (asgn_bit(aux_bits, j))
+            memcpy(out + FR_BYTES * k++, a->aux[j], FR_BYTES);
+    return k;
+}
+
+/* The layout of a params slot: a, b, c (m each), sa (n_a), sb (n_b), aux
+ * (n_aux), in scalars. */
+typedef struct {
+    size_t m, a, b, c, sa, sb, aux, end;
+} params_layout_t;
+
+static params_layout_t params_layout(const engine_gpu_key_t *k)
+{
+    params_layout_t l;
+    l.m = (size_t)1 << k->log2n;
+    l.a = 0;
+    l.b = l.m;
+    l.c = 2 * l.m;
+    l.sa = 3 * l.m;
+    l.sb = l.sa + k->n_a;
+    l.aux = l.sb + k->n_b;
+    l.end = l.aux + k->n_aux;
+    return l;
+}
+
+cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                      const asgn_t *a, char *err, size_t err_size)
+{
+    assert(k->params && a->n_aux == k->n_aux && a->n_constraints <= ((size_t)1 << k->log2n));
+    double t0 = cuzk_seconds();
+    s->key = NULL;
+    params_layout_t l = params_layout(k);
+    CUZK_TRY(slot_reserve(s, l.end * FR_BYTES, err, err_size));
+    unsigned char *h = s->h_in;
+    size_t rows = a->n_constraints * FR_BYTES;
+    memcpy(h + l.a * FR_BYTES, a->a, rows);
+    memcpy(h + l.b * FR_BYTES, a->b, rows);
+    memcpy(h + l.c * FR_BYTES, a->c, rows);
+    size_t na = select_scalars(h + l.sa * FR_BYTES, a, NULL, a->a_aux_density);
+    size_t nb = select_scalars(h + l.sb * FR_BYTES, a, a->b_input_density, a->b_aux_density);
+    assert(na == k->n_a && nb == k->n_b);
+    (void)na;
+    (void)nb;
+    memcpy(h + l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES);
+    cuzk_gpu_t *g = &s->d->g;
+    unsigned char *dv = s->in.p;
+    size_t pad = (l.m - a->n_constraints) * FR_BYTES;
+    cuzk_status_t st = CUZK_OK;
+    /* a, b, c: the rows, then zeros up to the domain; the scalars. */
+    for (size_t v = 0; st == CUZK_OK && v < 3; v++) {
+        size_t at = v * l.m * FR_BYTES;
+        st = cuzk_gpu_upload(g, dv + at, h + at, rows, s->copy);
+        if (st == CUZK_OK && pad)
+            st = cuzk_gpu_memset(g, dv + at + rows, 0, pad, s->copy);
+    }
+    size_t sc = (l.end - l.sa) * FR_BYTES;
+    if (st == CUZK_OK && sc)
+        st = cuzk_gpu_upload(g, dv + l.sa * FR_BYTES, h + l.sa * FR_BYTES, sc, s->copy);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_event_record(g, s->staged, s->copy);
+    if (st != CUZK_OK)
+        return gpu_fail(g, st, err, err_size, "uploading the assignment");
+    s->key = k;
+    s->h2d = 3 * rows + sc;
+    s->stage_s = cuzk_seconds() - t0;
+    return CUZK_OK;
+}
+
+/* ---- compute ------------------------------------------------------------- */
+
+static cuzk_status_t dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, cuzk_gpu_msm_t **m)
+{
+    if (!d->msm[grp])
+        CUZK_TRY(cuzk_gpu_msm_new(&d->msm[grp], &d->g, grp));
+    *m = d->msm[grp];
+    return CUZK_OK;
+}
+
+/* The compute buffers for k: bitmaps, totals, ones scratch, results, and
+ * for zkeys the plain witness and a, b, c. */
+static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
+{
+    cuzk_gpu_t *g = &d->g;
+    size_t nmax = 0;
+    for (int q = 0; q < QUERIES; q++)
+        nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
+    if (!k->params) {
+        size_t dn = (size_t)1 << k->log2n;
+        CUZK_TRY(dbuf_grow(g, &d->wp, (size_t)k->n_vars * FR_BYTES + FR_BYTES));
+        CUZK_TRY(dbuf_grow(g, &d->a, dn * FR_BYTES));
+        CUZK_TRY(dbuf_grow(g, &d->b, dn * FR_BYTES));
+        CUZK_TRY(dbuf_grow(g, &d->c, dn * FR_BYTES));
+    }
+    for (int i = 0; i < BITMAPS; i++)
+        CUZK_TRY(dbuf_grow(g, &d->bits[i], ((nmax + 31) / 32 + 1) * 4));
+    CUZK_TRY(dbuf_grow(g, &d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES));
+    CUZK_TRY(dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)));
+    return dbuf_grow(g, &d->res, RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2));
+}
+
+/* The device address of result i. */
+static void *res_at(engine_gpu_dev_t *d, int i)
+{
+    return (unsigned char *)d->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+}
+
+/* MSM of query q with n device scalars (Montgomery form) into result q,
+ * and, when bitmap is not NULL, the sum of the bases of the scalar-one
+ * entries into result ONES_OFFSET + q. */
+static cuzk_status_t run_query(engine_gpu_dev_t *d, const engine_gpu_key_t *k, int q,
+                               const void *scalars, size_t n, const uint32_t *bitmap, uint64_t *h2d)
+{
+    cuzk_gpu_group_t grp = query_group(k, q);
+    cuzk_gpu_msm_t *m;
+    CUZK_TRY(dev_msm_ws(d, grp, &m));
+    if (k->tier == ENGINE_GPU_TIER_DEVICE) {
+        CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(d, q), k->q[q], scalars, n, true, d->stream));
+    } else {
+        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, res_at(d, q), k->q[q], scalars, true, n, true, 0,
+                                              d->stream));
+        *h2d += n * cuzk_gpu_affine_bytes(grp);
+    }
+    /* Pinned bases are read in place by the ones sum: host memory from
+     * cudaHostAlloc is addressable by the device (unified addressing). */
+    if (bitmap)
+        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(d, ONES_OFFSET + q), bitmap,
+                                              k->q[q], n, d->ones.p, d->stream));
+    return CUZK_OK;
+}
+
+static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *w,
+                                  uint64_t *h2d)
+{
+    cuzk_gpu_t *g = &d->g;
+    cuzk_gpu_curve_t cv = k->curve;
+    size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
+    size_t n_priv = n - off;
+    unsigned char *wc = (unsigned char *)w + off * FR_BYTES;
+    unsigned char one[FR_BYTES] = {1};
+    unsigned char *acc = d->acc.p;
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[0], d->stream));
+    /* synth: the plain witness for the products, the ones of w and of its
+     * C slice, a = A·w, b = B·w, c = a·b */
+    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[0].p, acc, w, n, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_classify_launch(
+        g, cv, NULL, d->bits[1].p, acc + CUZK_GPU_CLASSIFY_ACC_BYTES, wc, n_priv, d->stream));
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
+    CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[1], d->stream));
+    /* h */
+    CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[2], d->stream));
+    /* msm: the ones apart, then the five sums */
+    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, w, d->bits[0].p, n, d->stream));
+    CUZK_TRY(run_query(d, k, Q_A, w, n, d->bits[0].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_B1, w, n, d->bits[0].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_B2, w, n, d->bits[0].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_C, wc, n_priv, d->bits[1].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_H, d->a.p, dn, NULL, h2d));
+    return cuzk_gpu_event_record(g, d->ev[3], d->stream);
+}
+
+static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *in,
+                                    uint64_t *h2d)
+{
+    cuzk_gpu_t *g = &d->g;
+    cuzk_gpu_curve_t cv = k->curve;
+    params_layout_t l = params_layout(k);
+    unsigned char *v = in, *acc = d->acc.p;
+    unsigned char *a = v + l.a * FR_BYTES, *b = v + l.b * FR_BYTES, *c = v + l.c * FR_BYTES;
+    unsigned char *sa = v + l.sa * FR_BYTES, *sb = v + l.sb * FR_BYTES, *aux = v + l.aux * FR_BYTES;
+    unsigned char r2[FR_BYTES];
+    fr_r2(cv, r2);
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[0], d->stream));
+    /* synth: everything to Montgomery form, the ones of each scalar vector */
+    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, v, v, l.end, r2, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[0].p, acc, sa, k->n_a, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_classify_launch(
+        g, cv, NULL, d->bits[1].p, acc + CUZK_GPU_CLASSIFY_ACC_BYTES, sb, k->n_b, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[2].p,
+                                          acc + 2 * CUZK_GPU_CLASSIFY_ACC_BYTES, aux, k->n_aux,
+                                          d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[1], d->stream));
+    /* h: the coefficients of H in a */
+    CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[2], d->stream));
+    /* msm */
+    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sa, d->bits[0].p, k->n_a, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sb, d->bits[1].p, k->n_b, d->stream));
+    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, aux, d->bits[2].p, k->n_aux, d->stream));
+    CUZK_TRY(run_query(d, k, Q_A, sa, k->n_a, d->bits[0].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_B1, sb, k->n_b, d->bits[1].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_B2, sb, k->n_b, d->bits[1].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_C, aux, k->n_aux, d->bits[2].p, h2d));
+    CUZK_TRY(run_query(d, k, Q_H, a, k->n_h, NULL, h2d));
+    return cuzk_gpu_event_record(g, d->ev[3], d->stream);
+}
+
+/* out = the MSM results in h plus the ones sums. */
+static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h)
+{
+    size_t st = cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    const unsigned char *r[RESULTS];
+    for (int i = 0; i < RESULTS; i++)
+        r[i] = h + (size_t)i * st;
+    if (k->curve == CUZK_GPU_BLS381) {
+        out->curve = R1CS_CURVE_BLS12_381;
+        groth16_msms_bls381_t *m = &out->u.bls381;
+        bls381_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};
+        for (int q = 0; q < 4; q++) {
+            if (!g1[q])
+                continue;
+            bls381_g1_xyzz_t x, o;
+            memcpy(&x, r[q], sizeof x);
+            memcpy(&o, r[ONES_OFFSET + q], sizeof o);
+            bls381_g1_xyzz_add_vartime(g1[q], &x, &o);
+        }
+        bls381_g2_xyzz_t x2, o2;
+        memcpy(&x2, r[Q_B2], sizeof x2);
+        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);
+        bls381_g2_xyzz_add_vartime(&m->b2, &x2, &o2);
+        memcpy(&m->h, r[Q_H], sizeof m->h);
+    } else {
+        out->curve = R1CS_CURVE_BN254;
+        groth16_msms_bn254_t *m = &out->u.bn254;
+        bn254_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};
+        for (int q = 0; q < 4; q++) {
+            if (!g1[q])
+                continue;
+            bn254_g1_xyzz_t x, o;
+            memcpy(&x, r[q], sizeof x);
+            memcpy(&o, r[ONES_OFFSET + q], sizeof o);
+            bn254_g1_xyzz_add_vartime(g1[q], &x, &o);
+        }
+        bn254_g2_xyzz_t x2, o2;
+        memcpy(&x2, r[Q_B2], sizeof x2);
+        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);
+        bn254_g2_xyzz_add_vartime(&m->b2, &x2, &o2);
+        memcpy(&m->h, r[Q_H], sizeof m->h);
+    }
+}
+
+cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                 groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
+                                 size_t err_size)
+{
+    assert(s->key == k);
+    engine_gpu_dev_t *d = s->d;
+    cuzk_gpu_t *g = &d->g;
+    double t0 = cuzk_seconds();
+    pthread_mutex_lock(&d->lock);
+    double t1 = cuzk_seconds();
+    uint64_t h2d = s->h2d;
+    size_t res_bytes = RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    cuzk_status_t st = dev_reserve(d, k);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
+    if (st == CUZK_OK)
+        st = k->params ? compute_params(d, k, s->in.p, &h2d) : compute_zkey(d, k, s->in.p, &h2d);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_download(g, d->h_res, d->res.p, res_bytes, d->stream);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_sync(g, d->stream);
+    float ms[3] = {0, 0, 0};
+    for (int i = 0; st == CUZK_OK && i < 3; i++)
+        st = cuzk_gpu_event_ms(g, &ms[i], d->ev[i], d->ev[i + 1]);
+    if (st == CUZK_OK)
+        collect(out, k, d->h_res);
+    pthread_mutex_unlock(&d->lock);
+    s->key = NULL;
+    if (st != CUZK_OK)
+        return gpu_fail(g, st, err, err_size, "proving on the device");
+    if (stats) {
+        *stats = (engine_gpu_stats_t){.stage_s = s->stage_s,
+                                      .synth_ms = ms[0],
+                                      .h_ms = ms[1],
+                                      .msm_ms = ms[2],
+                                      .wait_s = t1 - t0,
+                                      .h2d_bytes = h2d,
+                                      .d2h_bytes = res_bytes,
+                                      .pageable_bytes = 0};
+    }
+    return CUZK_OK;
+}
+
+/* ---- the Groth16 accelerator --------------------------------------------- */
+
+static void accel_times(groth16_timings_t *t, const engine_gpu_stats_t *st)
+{
+    if (!t)
+        return;
+    t->seconds[GROTH16_STAGE_SYNTH] = st->stage_s + st->wait_s + st->synth_ms / 1e3;
+    t->seconds[GROTH16_STAGE_H] = st->h_ms / 1e3;
+    t->seconds[GROTH16_STAGE_MSM] = st->msm_ms / 1e3;
+}
+
+static cuzk_status_t accel_zkey(void *ctx, const struct zkey *key, const void *w, uint32_t n,
+                                groth16_msms_t *out, groth16_timings_t *t, char *err,
+                                size_t err_size)
+{
+    engine_gpu_accel_t *a = ctx;
+    if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
+        return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+    CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, w, n, err, err_size));
+    CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
+    accel_times(t, &a->stats);
+    return CUZK_OK;
+}
+
+static cuzk_status_t accel_params(void *ctx, const struct bp_params *key, const struct asgn *as,
+                                  groth16_msms_t *out, groth16_timings_t *t, char *err,
+                                  size_t err_size)
+{
+    engine_gpu_accel_t *a = ctx;
+    if (!a->key->params || key->n_h != a->key->n_h || key->n_l != a->key->n_aux)
+        return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+    CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, as, err, err_size));
+    CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
+    accel_times(t, &a->stats);
+    return CUZK_OK;
+}
+
+groth16_accel_t engine_gpu_accel(engine_gpu_accel_t *a)
+{
+    groth16_accel_t acc = {a, accel_zkey, accel_params};
+    return acc;
+}

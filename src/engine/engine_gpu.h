@@ -1,0 +1,153 @@
+/*
+ * One partition on a GPU (DESIGN.md sections 3 and 4): the device work of a
+ * Groth16 proof, split so that the engine can overlap partitions.
+ *
+ *   engine_gpu_dev_t   one device: its compute stream, the compute lock,
+ *                      the MSM workspaces and the work buffers that only
+ *                      the compute section touches (shared by the device's
+ *                      workers, one compute at a time);
+ *   engine_gpu_key_t   a proving key's copy for one device, in one of two
+ *                      residency tiers: "device" (every query and the
+ *                      R1CS on the device) or "pinned" (the queries in
+ *                      pinned host memory, streamed to the device in
+ *                      double-buffered chunks by each MSM; the R1CS and
+ *                      the NTT tables on the device);
+ *   engine_gpu_slot_t  one worker's staging: pinned host buffers, device
+ *                      input buffers and a copy stream.
+ *
+ * A partition is staged (engine_gpu_stage_*: host work into the slot's
+ * pinned buffers, then uploads on the slot's copy stream; no lock), then
+ * computed (engine_gpu_compute: under the device's compute lock, the
+ * compute stream waits for the slot's uploads by an event, then runs
+ * synth, the H chain and the five MSMs, and the host waits only for the
+ * nine result points). While one worker computes, another stages.
+ *
+ * What runs where, zkey (snarkjs convention): the witness goes up in
+ * Montgomery form; on the device its plain copy, the classification of
+ * the MSM scalars (bitmaps of the ones), a = A·w and b = B·w from the
+ * key's coefficients in CSR form (built once when the key is loaded),
+ * c = a·b, the H chain, then the MSMs A, B1, B2 (G2), C and H with the
+ * scalar-one bases summed apart. params (bellperson): the assignment's
+ * a, b, c and the density-selected scalars go up; the rest as for zkeys
+ * with the bellperson H chain and L in place of C. The results are XYZZ
+ * points (groth16_msms_t) that the Groth16 layer assembles and verifies
+ * on the CPU.
+ *
+ * Failures carry a one-line message (the CUDA call and its error text for
+ * device errors). A device error leaves the device unusable for later
+ * partitions when it is sticky (a kernel fault); the engine then fails
+ * those partitions with the same message.
+ */
+#ifndef CUZK_ENGINE_ENGINE_GPU_H
+#define CUZK_ENGINE_ENGINE_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk.h"
+#include "groth16/groth16.h"
+#include "io/asgn_file.h"
+#include "io/params_file.h"
+#include "io/zkey_file.h"
+
+typedef struct engine_gpu_dev engine_gpu_dev_t;
+typedef struct engine_gpu_key engine_gpu_key_t;
+typedef struct engine_gpu_slot engine_gpu_slot_t;
+
+/* Opens CUDA device `device` (the calling thread's current device after). */
+cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **d, int device, char *err, size_t err_size);
+/* NULL is a no-op; nothing may run on d. */
+void engine_gpu_dev_free(engine_gpu_dev_t *d);
+/* "NVIDIA H200 (device 0, 139.8 GiB)". */
+const char *engine_gpu_dev_name(const engine_gpu_dev_t *d);
+int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d);
+/* Device memory the driver reports free now (0 when the query fails). */
+uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d);
+
+typedef enum engine_gpu_tier {
+    ENGINE_GPU_TIER_AUTO,   /* device when it fits the budget, else pinned */
+    ENGINE_GPU_TIER_DEVICE, /* queries on the device (fails when they do not fit) */
+    ENGINE_GPU_TIER_PINNED, /* queries in pinned host memory, streamed */
+} engine_gpu_tier_t;
+
+/* "auto", "device", "pinned". */
+const char *engine_gpu_tier_name(engine_gpu_tier_t t);
+
+/*
+ * The device copy of a loaded key (borrowed: it must outlive *k; a .zkey of
+ * either curve or a bellperson .params). device_budget: bytes of device
+ * memory the key may take (0: what is free now less the working set of
+ * `workers` slots and the MSM workspaces, engine_gpu_work_bytes). tier
+ * AUTO chooses from the budget.
+ */
+cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **k, engine_gpu_dev_t *d, const zkey_t *z,
+                                  engine_gpu_tier_t tier, uint64_t device_budget, unsigned workers,
+                                  char *err, size_t err_size);
+cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **k, engine_gpu_dev_t *d, const bp_params_t *p,
+                                    engine_gpu_tier_t tier, uint64_t device_budget,
+                                    unsigned workers, char *err, size_t err_size);
+/* NULL is a no-op; nothing may run on k. */
+void engine_gpu_key_free(engine_gpu_key_t *k);
+
+/* The tier chosen (DEVICE or PINNED), and the bytes the key holds on the
+ * device (queries, CSR, NTT tables) and in pinned host memory. */
+engine_gpu_tier_t engine_gpu_key_tier(const engine_gpu_key_t *k);
+uint64_t engine_gpu_key_device_bytes(const engine_gpu_key_t *k);
+uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k);
+/* An estimate of the device memory one partition on k uses beyond the key:
+ * one slot's inputs, the compute buffers and the MSM workspaces. */
+uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k);
+
+/* A worker's staging area on d (buffers grow to the largest partition). */
+cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **s, engine_gpu_dev_t *d, char *err,
+                                  size_t err_size);
+/* NULL is a no-op; waits for the slot's copies. */
+void engine_gpu_slot_free(engine_gpu_slot_t *s);
+
+/* What a partition moved and how long its parts took. */
+typedef struct engine_gpu_stats {
+    double stage_s;          /* host staging and the upload (wall clock, to the last byte) */
+    double synth_ms, h_ms;   /* device time of synth and of the H chain (events) */
+    double msm_ms;           /* device time of the five MSMs and the ones sums */
+    double wait_s;           /* wall time waiting for the compute lock */
+    uint64_t h2d_bytes;      /* host to device: inputs, and queries streamed (pinned tier) */
+    uint64_t d2h_bytes;      /* device to host: the results */
+    uint64_t pageable_bytes; /* bytes that reached the device from pageable memory: 0 */
+} engine_gpu_stats_t;
+
+/*
+ * Stages a zkey partition: w = n Montgomery-form Fr values (n = the key's
+ * n_vars, checked by the caller) copied into the slot's pinned buffer and
+ * uploaded on its copy stream. Returns once the copy is queued.
+ */
+cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
+                                    uint32_t n, char *err, size_t err_size);
+/* Stages a params partition: a (checked against the key by the caller,
+ * NAME_groth16_bp_check). */
+cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                      const asgn_t *a, char *err, size_t err_size);
+
+/*
+ * Computes the staged partition on the slot's device under its compute
+ * lock: out = the five MSM results (with the ones sums added), stats (NULL:
+ * not wanted) filled. The slot may be staged again afterwards.
+ */
+cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                 groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
+                                 size_t err_size);
+
+/*
+ * A Groth16 accelerator (groth16_accel_t) over slot s and key k: stage then
+ * compute, the stages' times in groth16_timings_t (synth = staging plus
+ * device synth). The last partition's stats in *stats (NULL: not kept).
+ */
+typedef struct engine_gpu_accel {
+    engine_gpu_slot_t *slot;
+    const engine_gpu_key_t *key;
+    engine_gpu_stats_t stats;
+} engine_gpu_accel_t;
+
+groth16_accel_t engine_gpu_accel(engine_gpu_accel_t *a);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * The GPU partition prover (src/engine/engine_gpu.c) against the CPU prover:
+ * with the same seeded r and s, a proof made on the device must be the CPU's
+ * proof byte for byte (and it verifies, since groth16_prove checks it). For
+ * snarkjs keys on both curves and for bellperson parameters, on circuits of
+ * porep32's proportions (90 % bit-valued witness entries: many zero and one
+ * scalars, so the ones sums and the cleared scalars are exercised) and of
+ * random shapes, with the key's queries resident on the device and streamed
+ * from pinned memory; a slot reused across keys; a witness that does not
+ * satisfy the circuit is refused by the self-verification.
+ * Skips, saying why, when CUDA is not built or no GPU is present.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#ifdef CUZK_HAVE_CUDA
+
+#include "cuda/gpu.h"
+#include "engine/engine_gpu.h"
+#include "groth16/bellperson.h"
+#include "groth16/groth16.h"
+#include "io/io_error.h"
+#include "r1cs/r1cs.h"
+
+static engine_gpu_dev_t *dev;
+static char why[IO_ERR_MAX];
+
+#define REQUIRE_GPU()                                                                              \
+    do {                                                                                           \
+        if (!dev) {                                                                                \
+            print_message("no GPU (%s): skipped\n", why);                                          \
+            skip();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+static int setup(void **state)
+{
+    (void)state;
+    int n = 0;
+    if (cuzk_gpu_count(&n, why, sizeof why) != CUZK_OK)
+        return -1;
+    if (n == 0)
+        return 0;
+    return engine_gpu_dev_new(&dev, 0, why, sizeof why) == CUZK_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    engine_gpu_dev_free(dev);
+    return 0;
+}
+
+/* A porep32-shaped circuit of n rows (or a denser random shape). */
+static void circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, uint32_t n, bool porep)
+{
+    r1cs_gen_params_t p = r1cs_gen_porep32(n);
+    if (!porep) {
+        p.n_public = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 5);
+        p.n_public = p.n_public > n / 2 ? n / 2 : p.n_public;
+        p.nnz_a = 3.5;
+        p.nnz_b = 2.0;
+        p.nnz_c = 3.0;
+        p.bits = 0.3;
+        p.b_share = 1.0;
+    }
+    assert_int_equal(r1cs_generate(r, w, curve, &p, &test_rng), CUZK_OK);
+}
+
+/* The CPU's proof and the device's, from the same seed, for a zkey. */
+static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tier_t tier,
+                      engine_gpu_slot_t *slot)
+{
+    r1cs_t r;
+    r1cs_witness_t w, pub_cpu = {0}, pub_gpu = {0};
+    circuit(&r, &w, curve, n, porep);
+    zkey_t k;
+    assert_int_equal(groth16_dev_setup(&k, &r, &test_rng), CUZK_OK);
+    engine_gpu_key_t *gk = NULL;
+    char err[IO_ERR_MAX] = "";
+    if (engine_gpu_key_zkey(&gk, dev, &k, tier, 0, 1, err, sizeof err) != CUZK_OK)
+        fail_msg("device key: %s", err);
+    assert_int_equal(engine_gpu_key_tier(gk), tier);
+
+    uint64_t seed = cuzk_rng_next(&test_rng);
+    cuzk_rng_t ra, rb;
+    cuzk_rng_seed(&ra, seed);
+    cuzk_rng_seed(&rb, seed);
+    snarkjs_proof_t pc, pg;
+    groth16_prove_opts_t cpu = {&ra, false, NULL};
+    assert_int_equal(groth16_prove(&pc, &pub_cpu, &k, &w, &cpu, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
+    engine_gpu_accel_t acc = {.slot = slot, .key = gk};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    groth16_prove_opts_t gpu = {&rb, false, &table};
+    groth16_timings_t t;
+    if (groth16_prove(&pg, &pub_gpu, &k, &w, &gpu, &t, NULL, err, sizeof err) != CUZK_OK)
+        fail_msg("%s %u rows (%s, %s): %s", r1cs_curve_name(curve), n, porep ? "porep" : "random",
+                 engine_gpu_tier_name(tier), err);
+    if (memcmp(&pc.u, &pg.u, sizeof pc.u) != 0)
+        fail_msg("%s %u rows (%s, %s): the device's proof differs from the CPU's",
+                 r1cs_curve_name(curve), n, porep ? "porep" : "random", engine_gpu_tier_name(tier));
+    assert_true(acc.stats.h2d_bytes >= (uint64_t)w.n * 32);
+    assert_int_equal(acc.stats.pageable_bytes, 0);
+
+    /* A witness that does not satisfy the circuit: refused. */
+    r1cs_witness_t bad = {0};
+    assert_int_equal(r1cs_witness_alloc(&bad, curve, w.n), CUZK_OK);
+    size_t fr = curve == R1CS_CURVE_BN254 ? sizeof(bn254_fr_t) : sizeof(bls381_fr_t);
+    void *bv = curve == R1CS_CURVE_BN254 ? (void *)bad.v.bn254 : (void *)bad.v.bls381;
+    const void *wv = curve == R1CS_CURVE_BN254 ? (void *)w.v.bn254 : (void *)w.v.bls381;
+    memcpy(bv, wv, fr * w.n);
+    unsigned char *last = (unsigned char *)bv + fr * (w.n - 1);
+    if (curve == R1CS_CURVE_BN254)
+        bn254_fr_add((bn254_fr_t *)last, (bn254_fr_t *)last, &bad.v.bn254[0]);
+    else
+        bls381_fr_add((bls381_fr_t *)last, (bls381_fr_t *)last, &bad.v.bls381[0]);
+    r1cs_witness_t pub_bad = {0};
+    assert_int_equal(groth16_prove(&pg, &pub_bad, &k, &bad, &gpu, NULL, NULL, err, sizeof err),
+                     CUZK_EWITNESS);
+
+    r1cs_witness_free(&bad);
+    r1cs_witness_free(&pub_cpu);
+    r1cs_witness_free(&pub_gpu);
+    engine_gpu_key_free(gk);
+    groth16_dev_key_free(&k);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+}
+
+static void test_zkey(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    engine_gpu_slot_t *slot = NULL;
+    char err[IO_ERR_MAX];
+    if (engine_gpu_slot_new(&slot, dev, err, sizeof err) != CUZK_OK)
+        fail_msg("%s", err);
+    static const uint32_t sizes[] = {2, 3, 17, 200, 1000, 5000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        for (int c = 0; c < 2; c++) {
+            r1cs_curve_t curve = c ? R1CS_CURVE_BLS12_381 : R1CS_CURVE_BN254;
+            zkey_case(curve, sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot);
+            zkey_case(curve, sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot);
+            zkey_case(curve, sizes[i], true, ENGINE_GPU_TIER_PINNED, slot);
+        }
+    }
+    engine_gpu_slot_free(slot);
+}
+
+/* The same for bellperson parameters and assignments. */
+static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_gpu_slot_t *slot)
+{
+    r1cs_t r;
+    r1cs_witness_t w;
+    circuit(&r, &w, R1CS_CURVE_BLS12_381, n, porep);
+    bp_params_t p;
+    asgn_t a;
+    void *mem = NULL;
+    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
+    engine_gpu_key_t *gk = NULL;
+    char err[IO_ERR_MAX] = "";
+    if (engine_gpu_key_params(&gk, dev, &p, tier, 0, 1, err, sizeof err) != CUZK_OK)
+        fail_msg("device key: %s", err);
+
+    uint64_t seed = cuzk_rng_next(&test_rng);
+    cuzk_rng_t ra, rb;
+    cuzk_rng_seed(&ra, seed);
+    cuzk_rng_seed(&rb, seed);
+    bp_proof_t pc, pg;
+    groth16_prove_opts_t cpu = {&ra, false, NULL};
+    assert_int_equal(groth16_bp_prove(&pc, &p, &a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
+    engine_gpu_accel_t acc = {.slot = slot, .key = gk};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    groth16_prove_opts_t gpu = {&rb, false, &table};
+    if (groth16_bp_prove(&pg, &p, &a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+        fail_msg("params %u rows (%s, %s): %s", n, porep ? "porep" : "random",
+                 engine_gpu_tier_name(tier), err);
+    if (memcmp(&pc, &pg, sizeof pc) != 0)
+        fail_msg("params %u rows (%s, %s): the device's proof differs from the CPU's", n,
+                 porep ? "porep" : "random", engine_gpu_tier_name(tier));
+
+    engine_gpu_key_free(gk);
+    free(mem);
+    bp_params_free(&p);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    engine_gpu_slot_t *slot = NULL;
+    char err[IO_ERR_MAX];
+    if (engine_gpu_slot_new(&slot, dev, err, sizeof err) != CUZK_OK)
+        fail_msg("%s", err);
+    static const uint32_t sizes[] = {2, 5, 100, 1000, 4000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        params_case(sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot);
+        params_case(sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot);
+        params_case(sizes[i], true, ENGINE_GPU_TIER_PINNED, slot);
+    }
+    engine_gpu_slot_free(slot);
+}
+
+int main(void)
+{
+    test_seed_init("test_engine_gpu");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zkey),
+        cmocka_unit_test(test_params),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
+
+#else /* !CUZK_HAVE_CUDA */
+
+int main(void)
+{
+    printf("test_engine_gpu: CUDA backend not built (no nvcc at configure time): skipped\n");
+    return 0;
+}
+
+#endif
