@@ -3,7 +3,8 @@
  * whether it validates.
  *
  * The kind is told by content, never by the name: the iden3 magic (.r1cs,
- * .wtns, .zkey, .ptau), the .asgn magic, the shape of JSON text (snarkjs
+ * .wtns, .zkey, .ptau), the .asgn magic, the key cache's magic
+ * (docs/KEYCACHE.md), the shape of JSON text (snarkjs
  * verification_key.json, proof.json, public.json), and for the bellperson
  * files, which have no magic, the size formulas of FORMATS.md section 8.2
  * (.params, .vk) and 8.4 (192 bytes a proof, each element compressed). A
@@ -30,6 +31,7 @@
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "io/io_map.h"
+#include "io/key_cache.h"
 #include "io/params_file.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
@@ -60,12 +62,13 @@ static void inspect_usage(FILE *f)
                "Prints what FILE holds (kind, curve, counts, sections) and whether it\n"
                "validates: the last line is 'valid' or 'INVALID: <reason>'. The kind is told\n"
                "by content: .r1cs, .wtns, .zkey, .ptau, .asgn, bellperson .params, .vk and\n"
-               "proof files, snarkjs verification_key.json, proof.json, public.json.\n"
+               "proof files, snarkjs verification_key.json, proof.json, public.json, and\n"
+               "cuzk key caches (cuzk convert).\n"
                "Exit status 0 valid, 1 invalid or unknown, 2 bad arguments or unreadable.\n"
                "\n"
                "options:\n"
                "  --trusted     skip the subgroup check of the query vectors (.zkey,\n"
-               "                .params), the slow part for large keys\n"
+               "                .params, key caches), the slow part for large keys\n"
                "  --threads N   check points on N threads (default: all processors)\n"
                "  -h, --help    this text\n");
 }
@@ -527,6 +530,50 @@ static int inspect_json(inspect_t *in)
                                        in->path));
 }
 
+/* ---- cuzk key caches ------------------------------------------------------------ */
+
+static int inspect_key_cache(inspect_t *in)
+{
+    key_cache_header_t h;
+    uint64_t page = in->size < KEY_CACHE_ALIGN ? in->size : KEY_CACHE_ALIGN;
+    cuzk_status_t st =
+        key_cache_header_parse(&h, in->data, page, in->size, in->path, in->err, sizeof in->err);
+    printf("kind: cuzk key cache (%s)\n", st != CUZK_OK ? "header not readable"
+                                          : h.kind == KEY_CACHE_PARAMS
+                                              ? "bellperson parameters, proves with .asgn"
+                                              : "snarkjs Groth16 key, proves with .wtns");
+    if (st != CUZK_OK)
+        return inspect_verdict(in, st);
+    printf("version: %" PRIu32 "\n", h.version);
+    printf("curve: %s\n", r1cs_curve_name(h.curve));
+    if (h.kind == KEY_CACHE_ZKEY) {
+        printf("nVars: %" PRIu32 " (wires, ONE included)\n", h.n_vars);
+        printf("nPublic: %" PRIu32 "\n", h.n_public);
+        printf("domainSize: %" PRIu32 "\n", h.domain_size);
+        printf("coefficients: %" PRIu32 "\n", h.n_coeffs);
+    } else {
+        printf("inputs: %" PRIu32 " (ic_len, ONE included)\n", h.n_ic);
+        printf("domain: m = %" PRIu64 " (h_len + 1)\n", (uint64_t)h.n_h + 1);
+        printf("aux: %" PRIu32 " (l_len)\n", h.n_l);
+    }
+    printf("sections:\n  %-8s %14s %12s %6s %14s\n", "name", "offset", "count", "item", "bytes");
+    printf("  %-8s %14d %12s %6s %14d\n", "header", 0, "-", "-", KEY_CACHE_ALIGN);
+    for (uint32_t i = 0; i < h.n_sections; i++) {
+        const key_cache_section_t *s = &h.sections[i];
+        printf("  %-8s %14" PRIu64 " %12" PRIu64 " %6" PRIu32 " %14" PRIu64 "\n",
+               key_cache_section_name(h.kind, s->id), s->offset, s->count, s->item_bytes, s->bytes);
+    }
+    printf("checks: header, sizes, verifying key and IC in full%s; %s\n",
+           h.kind == KEY_CACHE_ZKEY ? ", coefficients" : "",
+           in->trusted ? "query points skipped (--trusted)"
+                       : "every query point on the curve and in the subgroup");
+    key_cache_t kc;
+    st = key_cache_parse(&kc, in->data, in->size, in->path, in->pool,
+                         in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->err, sizeof in->err);
+    key_cache_free(&kc);
+    return inspect_verdict(in, st);
+}
+
 /* ---- dispatch -------------------------------------------------------------------------- */
 
 static int inspect_file(inspect_t *in)
@@ -539,6 +586,8 @@ static int inspect_file(inspect_t *in)
             return inspect_iden3(in, iden3_magics[i]);
     if (in->size >= 8 && memcmp(in->data, "cuzkasgn", 8) == 0)
         return inspect_asgn(in);
+    if (key_cache_has_magic(in->data, in->size))
+        return inspect_key_cache(in);
     if (inspect_looks_json(in))
         return inspect_json(in);
     if (inspect_is_vk(in))

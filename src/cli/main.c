@@ -26,6 +26,8 @@ static void usage(FILE *f)
             "                  file a bellperson-style synthesizer hands to the prover\n"
             "  inspect         <file>: what a key, circuit, witness, proof or assignment\n"
             "                  file holds, and whether it is valid\n"
+            "  convert         <in.zkey | in.params> <out.cuzkkey>: the key as cuzk's key\n"
+            "                  cache, which loads with one sequential read\n"
             "  submit          --key NAME --witness W.wtns ...: a proof job for cuzkd\n"
             "  status [ID]     cuzkd's status, or a job's state and result\n"
             "  wait ID         wait for a cuzkd job; --proof/--public write its result\n"
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
         return cli_assign(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect"))
         return cli_inspect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert"))
+        return cli_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "submit"))
         return cli_submit(argc - 1, argv + 1);
     if (!strcmp(cmd, "status"))
