@@ -33,6 +33,7 @@
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/key_cache.h"
 #include "io/params_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -1089,6 +1090,81 @@ static void test_cpu_backend(void **state)
     cpu_files_free(&f);
 }
 
+/* Key caches (io/key_cache.h) of both kinds through the CPU backend: each
+ * proves as its kind says, takes only its kind's inputs, and a file that
+ * is no cache does not load. */
+static void test_cpu_backend_cache(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    char zc[96], pc[96], err[IO_ERR_MAX];
+    snprintf(zc, sizeof zc, "%s/k.cuzkkey", f.dir);
+    snprintf(pc, sizeof pc, "%s/p.cuzkkey", f.dir);
+    assert_int_equal(key_cache_write_zkey(zc, &f.key, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(pc, &f.params, err, sizeof err), CUZK_OK);
+    cuzk_status_t st;
+    engine_cpu_options_t opt = {1, false};
+    engine_cpu_t *cpu = engine_cpu_new(&opt, &st);
+    assert_non_null(cpu);
+    engine_backend_t be = engine_cpu_backend(cpu);
+    engine_config_t cfg = {.backend = &be, .workers = 1, .threads = 2};
+    engine_t *e = engine_new(&cfg, &st);
+    assert_non_null(e);
+    assert_int_equal(engine_key_load(e, "zc", ENGINE_KEY_CACHE, zc, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(engine_key_load(e, "pc", ENGINE_KEY_CACHE, pc, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(engine_key_load(e, "no", ENGINE_KEY_CACHE, f.zkey, NULL, &st, err, sizeof err),
+                     ENGINE_ELOAD);
+    assert_int_equal(st, CUZK_EBADFILE);
+    assert_non_null(strstr(err, "not a cuzk key cache"));
+    engine_key_info_t *ki;
+    size_t nk = engine_keys_info(e, &ki);
+    assert_int_equal(nk, 2);
+    assert_int_equal(ki[0].format, ENGINE_KEY_CACHE);
+    assert_int_equal(ki[0].proves_as, ENGINE_KEY_ZKEY);
+    assert_int_equal(ki[1].proves_as, ENGINE_KEY_PARAMS);
+    engine_keys_info_free(ki, nk);
+
+    engine_input_t wtns = {ENGINE_INPUT_WTNS_PATH, f.wtns, NULL, 0};
+    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f.asgn, NULL, 0};
+    engine_job_spec_t zs = {
+        .key = "zc", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &wtns};
+    engine_job_spec_t ps = {
+        .key = "pc", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &asgn};
+    engine_job_t *jz, *jp, *no;
+    assert_int_equal(engine_job_submit(e, &zs, &jz), ENGINE_OK);
+    assert_int_equal(engine_job_submit(e, &ps, &jp), ENGINE_OK);
+    assert_int_equal(engine_job_format(jz), ENGINE_KEY_ZKEY);
+    assert_int_equal(engine_job_format(jp), ENGINE_KEY_PARAMS);
+    engine_job_start(e, jz);
+    engine_job_start(e, jp);
+    zs.inputs = &asgn;
+    ps.inputs = &wtns;
+    assert_int_equal(engine_job_submit(e, &zs, &no), ENGINE_EMISMATCH);
+    assert_int_equal(engine_job_submit(e, &ps, &no), ENGINE_EMISMATCH);
+    assert_true(engine_job_wait(e, jz, 60));
+    assert_true(engine_job_wait(e, jp, 60));
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, jz, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    assert_true(zkey_result_verifies(&f, info.partitions[0].result));
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_info(e, jp, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_DONE);
+    assert_true(params_result_verifies(&f, info.partitions[0].result));
+    engine_job_info_free(&info);
+    engine_job_unref(e, jz);
+    engine_job_unref(e, jp);
+    engine_free(e);
+    engine_cpu_free(cpu);
+    unlink(zc);
+    unlink(pc);
+    cpu_files_free(&f);
+}
+
 int main(void)
 {
     test_seed_init("test_engine");
@@ -1107,6 +1183,7 @@ int main(void)
         cmocka_unit_test(test_timeline),
         cmocka_unit_test(test_engine_timeline),
         cmocka_unit_test(test_cpu_backend),
+        cmocka_unit_test(test_cpu_backend_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,8 +116,9 @@ static bool api_draining(cuzkd_t *d, http_response_t *resp)
 
 static json_t *api_key_json(const engine_key_info_t *k)
 {
-    return json_pack("{s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:o, s:f, s:o}", "name", k->name, "path",
-                     k->path ? k->path : "", "format", engine_key_format_name(k->format), "bytes",
+    return json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:o, s:f, s:o}", "name", k->name,
+                     "path", k->path ? k->path : "", "format", engine_key_format_name(k->format),
+                     "proves_as", engine_key_format_name(k->proves_as), "bytes",
                      (json_int_t)k->bytes, "tier", k->tier, "use_count", (json_int_t)k->users,
                      "proofs", (json_int_t)k->proofs, "loaded_at", api_time(k->loaded_at),
                      "load_seconds", k->load_seconds, "last_used", api_time(k->last_used));
@@ -149,23 +150,19 @@ static void api_keys_list(cuzkd_t *d, http_response_t *resp)
     http_json(resp, 200, json_pack("{s:o}", "keys", keys));
 }
 
-/* The format named by the request, or inferred from the file's extension. */
+/* The format named by the request, or inferred from the file's extension
+ * (.zkey, .params; .cuzkkey for a key cache, which `cuzk convert` writes). */
 static int api_key_format(const char *format, const char *path, http_response_t *resp)
 {
-    if (format && !strcmp(format, "cache")) {
-        http_error(resp, 400, "unsupported",
-                   "format \"cache\" (cuzk's key cache) is not implemented yet: load the .zkey or "
-                   ".params itself");
-        return -1;
-    }
     if (!format) {
         const char *dot = strrchr(path, '.');
-        format = dot ? dot + 1 : "";
+        format = !dot ? "" : !strcmp(dot, ".cuzkkey") ? "cache" : dot + 1;
     }
     int f = engine_key_format_from_name(format);
     if (f < 0)
         http_error(resp, 400, "invalid_request",
-                   "format: expected \"zkey\" or \"params\" (or a path ending in one), not '%s'",
+                   "format: expected \"zkey\", \"params\" or \"cache\" (or a path ending in "
+                   ".zkey, .params or .cuzkkey), not '%s'",
                    format);
     return f;
 }

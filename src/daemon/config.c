@@ -399,7 +399,7 @@ void config_usage(FILE *f)
                "\n"
                "  --config FILE            read the INI file FILE; flags override it\n"
                "  --check-config           validate the configuration, print it, exit\n"
-               "  --preload NAME=FMT:PATH  load a key at start (repeatable; FMT zkey|params)\n");
+               "  --preload NAME=FMT:PATH  load a key at start (repeatable; zkey|params|cache)\n");
     for (size_t i = 0; i < CONFIG_N_OPTIONS; i++) {
         const config_option_t *o = &config_options[i];
         if (!o->flag)

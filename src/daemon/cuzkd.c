@@ -120,7 +120,8 @@ static int cuzkd_preload(cuzkd_t *d)
         int f = engine_key_format_from_name(p->format);
         char err[1024];
         if (f < 0) {
-            cuzkd_log("preload %s: format must be zkey or params, not '%s'", p->name, p->format);
+            cuzkd_log("preload %s: format must be zkey, params or cache, not '%s'", p->name,
+                      p->format);
             return -1;
         }
         bool loaded = false;
@@ -171,8 +172,8 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
         char resolved[4096];
         if (!engine_id_valid(p->name) || engine_key_format_from_name(p->format) < 0) {
             fprintf(stderr,
-                    "cuzkd: preload %s: a name of A-Z a-z 0-9 . _ - and a format zkey "
-                    "or params are needed\n",
+                    "cuzkd: preload %s: a name of A-Z a-z 0-9 . _ - and a format zkey, "
+                    "params or cache are needed\n",
                     p->name);
             bad = -1;
         } else if (paths_resolve(allow, p->path, resolved, sizeof resolved, err, sizeof err) !=

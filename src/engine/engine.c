@@ -43,7 +43,7 @@ double engine_wall(void)
 static const char *const priority_names[ENGINE_PRIORITIES] = {"low", "normal", "high", "critical"};
 static const char *const state_names[ENGINE_STATES] = {"queued", "running", "done", "failed",
                                                        "cancelled"};
-static const char *const format_names[ENGINE_KEY_FORMATS] = {"zkey", "params"};
+static const char *const format_names[ENGINE_KEY_FORMATS] = {"zkey", "params", "cache"};
 static const char *const stage_names[ENGINE_STAGES] = {"read",   "synth",  "h",      "msm",
                                                        "finish", "verify", "encode", "load"};
 
@@ -292,6 +292,8 @@ static bool spec_inputs_valid(const engine_job_spec_t *spec)
     return true;
 }
 
+/* Whether in can be proven by a key that proves as format (ENGINE_KEY_ZKEY
+ * or ENGINE_KEY_PARAMS: a cache key's kind). */
 static bool input_fits(engine_key_format_t format, const engine_input_t *in)
 {
     return format == ENGINE_KEY_PARAMS ? in->kind == ENGINE_INPUT_ASGN_PATH
@@ -366,7 +368,7 @@ static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, 
     if (!*key || (*key)->loading)
         return ENGINE_ENOKEY;
     for (uint32_t i = 0; i < spec->n_inputs; i++)
-        if (!input_fits((*key)->format, &spec->inputs[i]))
+        if (!input_fits((*key)->proves_as, &spec->inputs[i]))
             return ENGINE_EMISMATCH;
     if (e->cfg.max_jobs && e->active_jobs >= e->cfg.max_jobs && !restoring)
         return ENGINE_EFULL;
@@ -376,7 +378,7 @@ static engine_rc_t job_admit_locked(engine_t *e, const engine_job_spec_t *spec, 
 static void job_hold_locked(engine_t *e, engine_job_t *job, engine_key_t *key)
 {
     job->key = key;
-    job->format = key->format;
+    job->format = key->proves_as;
     key->users++;
     job->held = true;
     job->active = true;

@@ -133,7 +133,9 @@ void engine_free(engine_t *e);
 /*
  * Loads the key at path under name (engine_id_valid), or finds it loaded:
  * *loaded (NULL: not wanted) says which. The same name with another path
- * or format is ENGINE_EEXIST. A failed load is ENGINE_ELOAD with the
+ * or format is ENGINE_EEXIST. A key cache (ENGINE_KEY_CACHE) is probed
+ * first: its header says whether it proves as a zkey or as params (a file
+ * that is no cache fails the load). A failed load is ENGINE_ELOAD with the
  * reader's message in err (and *status = its cuzk_status_t, NULL: not
  * wanted); a key that does not fit the budget ENGINE_EBUDGET. Loads run one
  * at a time; a second caller for the same name waits for the first.
@@ -149,11 +151,12 @@ typedef struct engine_key_info {
     char name[ENGINE_ID_MAX + 1];
     char *path; /* malloc'd */
     engine_key_format_t format;
-    const char *tier; /* residency: "host" (the CPU backend) */
-    uint64_t bytes;   /* host memory */
-    uint32_t users;   /* jobs queued or running on it */
-    uint64_t proofs;  /* partitions proven with it */
-    double loaded_at; /* wall-clock seconds */
+    engine_key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
+    const char *tier;              /* residency: "host" (the CPU backend) */
+    uint64_t bytes;                /* host memory */
+    uint32_t users;                /* jobs queued or running on it */
+    uint64_t proofs;               /* partitions proven with it */
+    double loaded_at;              /* wall-clock seconds */
     double load_seconds;
     double last_used; /* wall-clock seconds (0: never) */
 } engine_key_info_t;
@@ -214,6 +217,8 @@ void engine_job_unref(engine_t *e, engine_job_t *job);
 /* Immutable facts of a job, valid while a reference is held. */
 const char *engine_job_id(const engine_job_t *job);
 const char *engine_job_key(const engine_job_t *job);
+/* The format the job proves in: ENGINE_KEY_ZKEY or ENGINE_KEY_PARAMS (for a
+ * key cache, its kind). */
 engine_key_format_t engine_job_format(const engine_job_t *job);
 uint64_t engine_job_seq(const engine_job_t *job);
 uint32_t engine_job_partitions(const engine_job_t *job);

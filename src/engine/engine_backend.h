@@ -23,6 +23,11 @@
 typedef enum engine_key_format {
     ENGINE_KEY_ZKEY,   /* snarkjs .zkey (BN254 or BLS12-381) */
     ENGINE_KEY_PARAMS, /* bellperson .params (BLS12-381) */
+    /* cuzk's key cache (io/key_cache.h, docs/KEYCACHE.md): a zkey or params
+     * as its header says, loaded with one sequential read. It proves as the
+     * format of its kind: the engine hands prove ENGINE_KEY_ZKEY or
+     * ENGINE_KEY_PARAMS for it, never ENGINE_KEY_CACHE. */
+    ENGINE_KEY_CACHE,
     ENGINE_KEY_FORMATS
 } engine_key_format_t;
 

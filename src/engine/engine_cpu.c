@@ -1,5 +1,6 @@
 /* The CPU backend (engine_cpu.h). */
 #include "engine/engine_cpu.h"
+#include "engine/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "io/asgn_file.h"
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "io/key_cache.h"
 #include "io/params_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -22,10 +24,15 @@ struct engine_cpu {
     cuzk_pool_t *load_pool;
 };
 
+/* A loaded key: zkey or params live as proves_as says. From a key cache
+ * they are copies of cache.zkey or cache.params, pointing into the cache's
+ * buffer, which cpu_key_free releases (never zkey_free or bp_params_free). */
 typedef struct cpu_key {
-    engine_key_format_t format;
+    engine_key_format_t format;    /* as it was loaded */
+    engine_key_format_t proves_as; /* ENGINE_KEY_ZKEY or ENGINE_KEY_PARAMS */
     zkey_t zkey;
     bp_params_t params;
+    key_cache_t cache;
     uint64_t work_bytes; /* partition_bytes' estimate */
 } cpu_key_t;
 
@@ -77,6 +84,38 @@ static uint64_t cpu_zkey_work_bytes(const zkey_t *k)
     return b;
 }
 
+/* The host memory of params' points and the partition estimate. */
+static void cpu_params_sizes(cpu_key_t *k, uint64_t *bytes)
+{
+    const bp_params_t *p = &k->params;
+    *bytes =
+        (uint64_t)(p->n_h + p->n_l + p->n_a + p->n_b + p->vk.n_ic) * sizeof(bls381_g1_affine_t) +
+        (uint64_t)p->n_b * sizeof(bls381_g2_affine_t);
+    k->work_bytes = 4ull * 32 * ((uint64_t)p->n_h + 1);
+}
+
+/* A key cache: one sequential read into host memory (the tier "host");
+ * its query points are trusted (docs/KEYCACHE.md). */
+static cuzk_status_t cpu_cache_load(engine_cpu_t *cpu, cpu_key_t *k, const char *path,
+                                    uint64_t *bytes, char *err, size_t err_size)
+{
+    cuzk_status_t s = key_cache_read(&k->cache, path, NULL, cpu->load_pool, 0, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    if (k->cache.hdr.kind == KEY_CACHE_ZKEY) {
+        k->proves_as = ENGINE_KEY_ZKEY;
+        k->zkey = k->cache.zkey;
+        k->work_bytes = cpu_zkey_work_bytes(&k->zkey);
+    } else {
+        k->proves_as = ENGINE_KEY_PARAMS;
+        k->params = k->cache.params;
+        uint64_t points; /* what the cache occupies is its own size, below */
+        cpu_params_sizes(k, &points);
+    }
+    *bytes = k->cache.hdr.file_size;
+    return CUZK_OK;
+}
+
 static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const char *path,
                                   void **out, uint64_t *bytes, char *err, size_t err_size)
 {
@@ -87,8 +126,11 @@ static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const c
     if (!k)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key");
     k->format = format;
+    k->proves_as = format;
     cuzk_status_t s;
-    if (format == ENGINE_KEY_ZKEY) {
+    if (format == ENGINE_KEY_CACHE) {
+        s = cpu_cache_load(cpu, k, path, bytes, err, err_size);
+    } else if (format == ENGINE_KEY_ZKEY) {
         s = zkey_file_read(&k->zkey, path, cpu->load_pool, cpu->opt.trusted_keys ? ZKEY_TRUSTED : 0,
                            err, err_size);
         if (s == CUZK_OK) {
@@ -98,13 +140,8 @@ static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const c
     } else {
         s = bp_params_read(&k->params, path, cpu->load_pool,
                            cpu->opt.trusted_keys ? BP_PARAMS_TRUSTED : 0, err, err_size);
-        if (s == CUZK_OK) {
-            const bp_params_t *p = &k->params;
-            *bytes = (uint64_t)(p->n_h + p->n_l + p->n_a + p->n_b + p->vk.n_ic) *
-                         sizeof(bls381_g1_affine_t) +
-                     (uint64_t)p->n_b * sizeof(bls381_g2_affine_t);
-            k->work_bytes = 4ull * 32 * ((uint64_t)p->n_h + 1);
-        }
+        if (s == CUZK_OK)
+            cpu_params_sizes(k, bytes);
     }
     if (s != CUZK_OK) {
         free(k);
@@ -118,7 +155,9 @@ static void cpu_key_free(void *ctx, void *key)
 {
     (void)ctx;
     cpu_key_t *k = key;
-    if (k->format == ENGINE_KEY_ZKEY)
+    if (k->format == ENGINE_KEY_CACHE)
+        key_cache_free(&k->cache);
+    else if (k->format == ENGINE_KEY_ZKEY)
         zkey_free(&k->zkey);
     else
         bp_params_free(&k->params);
@@ -247,6 +286,9 @@ static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_ke
     (void)ctx;
     const cpu_key_t *k = key;
     memset(out, 0, sizeof *out);
+    if (format != k->proves_as) /* a cache file replaced by another kind between probe and load */
+        return io_fail(err, err_size, CUZK_EINVAL, "the key is a %s key, the job is for a %s key",
+                       engine_key_format_name(k->proves_as), engine_key_format_name(format));
     cuzk_status_t s = format == ENGINE_KEY_ZKEY
                           ? cpu_prove_zkey(k, wctx, in, report, rctx, out, err, err_size)
                           : cpu_prove_params(k, wctx, in, report, rctx, out, err, err_size);

@@ -1,10 +1,12 @@
 /*
  * The CPU backend of the engine (engine_backend.h): keys are read into host
- * memory (a .zkey stays mapped, .params points are decoded into arrays: the
+ * memory (a .zkey stays mapped, .params points are decoded into arrays, a
+ * key cache is read with one sequential read into one buffer: the
  * residency tier "host"), and every stage runs on the worker's own thread
  * pool through the Groth16 layer (groth16_prove for zkeys with .wtns
- * witnesses, groth16_bp_prove for .params with .asgn assignments). Every
- * proof is verified against the key before it is returned.
+ * witnesses, groth16_bp_prove for .params with .asgn assignments; a key
+ * cache as its kind says). Every proof is verified against the key before
+ * it is returned.
  */
 #ifndef CUZK_ENGINE_ENGINE_CPU_H
 #define CUZK_ENGINE_ENGINE_CPU_H
@@ -18,7 +20,8 @@ typedef struct engine_cpu engine_cpu_t;
 
 typedef struct engine_cpu_options {
     unsigned load_threads; /* threads that check a key's points while it loads (0: all) */
-    bool trusted_keys;     /* skip the subgroup checks of query points (ZKEY_TRUSTED) */
+    bool trusted_keys;     /* skip the subgroup checks of query points (ZKEY_TRUSTED);
+                              a key cache is always trusted for them (docs/KEYCACHE.md) */
 } engine_cpu_options_t;
 
 /* NULL with *st = CUZK_ENOMEM when the load pool cannot start. */

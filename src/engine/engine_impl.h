@@ -21,7 +21,8 @@ typedef struct engine_key {
     char name[ENGINE_ID_MAX + 1];
     char *path;
     engine_key_format_t format;
-    void *data; /* the backend's key; NULL while loading */
+    engine_key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
+    void *data;                    /* the backend's key; NULL while loading */
     bool loading;
     uint64_t bytes;
     uint32_t users; /* jobs that hold it */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine_impl.h"
+#include "io/key_cache.h"
 
 engine_key_t *engine_key_find(engine_t *e, const char *name)
 {
@@ -74,6 +75,7 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     snprintf(key->name, sizeof key->name, "%s", name);
     key->path = p;
     key->format = format;
+    key->proves_as = format;
     key->loading = true;
     engine_key_t **tail = &e->keys;
     while (*tail)
@@ -85,8 +87,19 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     double t0 = engine_now();
     void *data = NULL;
     uint64_t bytes = 0;
-    cuzk_status_t s =
-        e->cfg.backend->key_load(e->cfg.backend->ctx, format, path, &data, &bytes, err, err_size);
+    engine_key_format_t proves_as = format;
+    cuzk_status_t s = CUZK_OK;
+    if (format == ENGINE_KEY_CACHE) {
+        /* One page: the kind decides which inputs the key takes. The
+         * backend reads the same header again and refuses a file whose
+         * kind changed meanwhile (prove checks it against its key). */
+        key_cache_header_t h;
+        s = key_cache_probe(&h, path, err, err_size);
+        proves_as = h.kind == KEY_CACHE_PARAMS ? ENGINE_KEY_PARAMS : ENGINE_KEY_ZKEY;
+    }
+    if (s == CUZK_OK)
+        s = e->cfg.backend->key_load(e->cfg.backend->ctx, format, path, &data, &bytes, err,
+                                     err_size);
     double t1 = engine_now();
     pthread_mutex_unlock(&e->load_lock);
     engine_event_t ev = {.partition = 0,
@@ -118,6 +131,7 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
         key->data = data;
     } else {
         key->data = data;
+        key->proves_as = proves_as;
         key->bytes = bytes;
         key->loading = false;
         key->loaded_at = engine_wall();
@@ -166,6 +180,7 @@ size_t engine_keys_info(engine_t *e, engine_key_info_t **out)
         snprintf(o->name, sizeof o->name, "%s", k->name);
         o->path = strdup(k->path);
         o->format = k->format;
+        o->proves_as = k->proves_as;
         o->tier = "host";
         o->bytes = k->bytes;
         o->users = k->users;

@@ -5,7 +5,7 @@
 #   unknown key, job and route, a wrong method, oversized bodies (by
 #   Content-Length and chunked), paths outside the allowed directories
 #   (absolute, through "..", through a symbolic link), relative and missing
-#   paths, a file that is no key, the unimplemented key cache, an assignment
+#   paths, a file that is no key, a .zkey loaded as a key cache, an assignment
 #   for a zkey, a truncated base64 witness, a truncated witness file, an
 #   unsatisfied witness, a witness of the other curve, a full queue (429),
 #   the bearer token (401), a Unix socket, and the configuration file with
@@ -91,7 +91,9 @@ expect_error "a file that is not a key" 400 bad_key
 printf '%s' "$BODY" | grep -q "$FX/bn/w.wtns"
 check "the message names the file" $? "$BODY"
 api POST /v1/keys "{\"name\":\"c\",\"path\":\"$FX/bn/k.zkey\",\"format\":\"cache\"}"
-expect_error "the key cache format" 400 unsupported
+expect_error "a .zkey loaded as a key cache" 400 bad_key
+printf '%s' "$BODY" | grep -q "not a cuzk key cache"
+check "the message says it is no key cache" $? "$BODY"
 api POST /v1/keys "{\"name\":\"c\",\"path\":\"$FX/bn/w.wtns\"}"
 expect_error "a path whose format cannot be told" 400 invalid_request
 api POST /v1/proofs "{\"key\":\"bn\",\"witness\":{\"assignment_path\":\"$FX/bp/a.asgn\"}}"
