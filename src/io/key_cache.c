@@ -669,7 +669,7 @@ cuzk_status_t key_cache_probe(key_cache_header_t *h, const char *path, char *err
 {
     memset(h, 0, sizeof(*h));
     unsigned char page[KEY_CACHE_ALIGN];
-    uint64_t file_size, n;
+    uint64_t file_size = 0, n = 0;
     cuzk_status_t st = kc_open_(NULL, &file_size, page, &n, path, err, err_size);
     return st != CUZK_OK ? st : key_cache_header_parse(h, page, n, file_size, path, err, err_size);
 }
@@ -713,7 +713,7 @@ cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_
     memset(kc, 0, sizeof(*kc));
     static const key_cache_alloc_t dflt = {kc_default_alloc_, kc_default_free_, NULL};
     unsigned char page[KEY_CACHE_ALIGN];
-    uint64_t size, page_bytes;
+    uint64_t size = 0, page_bytes = 0;
     int fd;
     cuzk_status_t st = kc_open_(&fd, &size, page, &page_bytes, path, err, err_size);
     if (st != CUZK_OK)
