@@ -3,7 +3,7 @@
  * running cuzkd (docs/DAEMON.md). Plain HTTP/1.1 over a TCP or Unix socket,
  * one request per connection; answers are JSON.
  *
- *   cuzk submit --key NAME [--key-path FILE [--format zkey|params]]
+ *   cuzk submit --key NAME [--key-path FILE [--format zkey|params|cache]]
  *               (--witness W.wtns | --wtns-inline W.wtns | --assignment A.asgn)...
  *               [--priority P] [--id ID] [--wait [--timeout S] [--proof F] [--public F]]
  *   cuzk status [ID]
@@ -498,7 +498,7 @@ static void submit_usage(FILE *f)
                "\n"
                "options:\n"
                "  --key-path FILE    load the key from FILE first (if it is not loaded)\n"
-               "  --format F         zkey or params (default: from the key's extension)\n"
+               "  --format F         zkey, params or cache (default: from the extension)\n"
                "  --priority P       low, normal (default), high or critical\n"
                "  --id ID            the job's id (submitting it again returns the same job)\n"
                "  --wait             wait for the job, as cuzk wait does; with --timeout S,\n"
