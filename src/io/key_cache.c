@@ -640,7 +640,7 @@ static int kc_pread_all_(int fd, unsigned char *buf, uint64_t n, uint64_t off, u
 static cuzk_status_t kc_open_(int *fdp, uint64_t *size, unsigned char *page, uint64_t *page_bytes,
                               const char *path, char *err, size_t err_size)
 {
-    int fd_, *fd = fdp ? fdp : &fd_;
+    int fd_ = -1, *fd = fdp ? fdp : &fd_;
     *fd = open(path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0)
         return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
