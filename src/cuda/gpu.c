@@ -53,6 +53,12 @@ cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen)
     return CUZK_OK;
 }
 
+cuzk_status_t cuzk_gpu_use(cuzk_gpu_t *g)
+{
+    GPU_TRY(g, cudaSetDevice(g->device));
+    return CUZK_OK;
+}
+
 cuzk_status_t cuzk_gpu_open(cuzk_gpu_t *g, int device)
 {
     assert(g);

@@ -54,6 +54,10 @@ cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen);
 /* Makes device `device` current for the calling thread and fills *g. */
 cuzk_status_t cuzk_gpu_open(cuzk_gpu_t *g, int device);
 
+/* Makes g's device current for the calling thread (each thread that uses
+ * a device other than its first must call it before its first CUDA call). */
+cuzk_status_t cuzk_gpu_use(cuzk_gpu_t *g);
+
 /* Opens device 0 when there is one (*found = true); otherwise *found =
  * false, CUZK_OK, and g->err says why there is none (no driver, no device),
  * so that callers can skip. */

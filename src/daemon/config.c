@@ -52,7 +52,9 @@ static const config_option_t config_options[] = {
         "CPU threads for proving (0: all)"),
     OPT("engine", workers, "--workers", CONFIG_UINT, "1", 1, 64,
         "workers per device (partitions at once)"),
-    OPT("engine", devices, "--devices", CONFIG_STRING, "cpu", 0, 0, "devices to prove on: cpu"),
+    OPT("engine", devices, "--devices", CONFIG_STRING, "auto", 0, 0,
+        "devices to prove on: auto (the GPUs when there are any, else the CPU), cpu, cuda (every "
+        "GPU) or a number of GPUs"),
     OPT("engine", host_memory_budget, "--host-memory-budget", CONFIG_BYTES, "0", 0, 0,
         "bytes for keys and running partitions (0: no limit)"),
     OPT("engine", max_jobs, "--max-jobs", CONFIG_UINT, "1000", 1, 10000000,

@@ -40,7 +40,7 @@ typedef struct cuzkd_config {
     /* [engine] */
     unsigned threads; /* 0: one per processor */
     unsigned workers; /* per device; the CPU counts as one device */
-    char *devices;    /* "cpu" (a CUDA build: GPU indices too) */
+    char *devices;    /* auto, cpu, cuda or a number of GPUs */
     uint64_t host_memory_budget;
     unsigned max_jobs;
     unsigned keep_jobs;

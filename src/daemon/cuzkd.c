@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#if CUZK_HAVE_CUDA
+#include "engine/engine_cuda.h"
+#endif
 #include "io/io_error.h"
 
 static volatile sig_atomic_t cuzkd_stop_signal;
@@ -148,6 +151,30 @@ static int cuzkd_preload(cuzkd_t *d)
 
 /* The checks --check-config makes and a start makes before opening
  * anything: -1 after printing what is wrong. */
+enum { DEVICES_AUTO, DEVICES_CPU, DEVICES_CUDA };
+
+/* [engine] devices: auto, cpu, cuda (every GPU) or a number N of GPUs
+ * (0 .. N-1): *mode, and *gpus = the GPUs wanted (0: all). -1 otherwise. */
+static int cuzkd_devices_parse(const char *s, int *mode, int *gpus)
+{
+    *gpus = 0;
+    if (!strcmp(s, "auto"))
+        *mode = DEVICES_AUTO;
+    else if (!strcmp(s, "cpu"))
+        *mode = DEVICES_CPU;
+    else if (!strcmp(s, "cuda"))
+        *mode = DEVICES_CUDA;
+    else {
+        char *end;
+        long n = strtol(s, &end, 10);
+        if (end == s || *end || n < 1 || n > 16)
+            return -1;
+        *mode = DEVICES_CUDA;
+        *gpus = (int)n;
+    }
+    return 0;
+}
+
 static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
 {
     char err[CONFIG_ERR_MAX];
@@ -160,10 +187,11 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
         fprintf(stderr, "cuzkd: %s\n", err);
         bad = -1;
     }
-    if (strcmp(cfg->devices, "cpu") != 0) {
+    int mode, gpus;
+    if (cuzkd_devices_parse(cfg->devices, &mode, &gpus) != 0) {
         fprintf(stderr,
-                "cuzkd: devices = %s: cuzkd proves on the CPU only so far (devices = cpu); the "
-                "GPU engine comes with issue 6\n",
+                "cuzkd: devices = %s: expected auto (the GPUs when there are any, else the CPU), "
+                "cpu, cuda (every GPU) or a number of GPUs\n",
                 cfg->devices);
         bad = -1;
     }
@@ -187,21 +215,70 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
 
 /* ---- main ------------------------------------------------------------------------ */
 
-static int cuzkd_setup_engine(cuzkd_t *d)
+/* The backend devices names: CUDA when it asks for GPUs and there are
+ * some (auto: else the CPU), else the CPU. *workers = workers per device
+ * times the devices. -1 when devices cannot be honoured. */
+static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
 {
     cuzk_status_t st;
     engine_cpu_options_t opt = {d->cfg->threads, d->cfg->trusted_keys};
+    int mode, gpus;
+    (void)cuzkd_devices_parse(d->cfg->devices, &mode, &gpus); /* checked by cuzkd_check */
+    *workers = d->cfg->workers;
+    snprintf(d->devices_desc, sizeof d->devices_desc, "cpu");
+    if (mode != DEVICES_CPU) {
+        char err[IO_ERR_MAX] = "";
+#if CUZK_HAVE_CUDA
+        engine_cuda_options_t co = {.cpu = opt,
+                                    .devices = gpus,
+                                    .tier = ENGINE_GPU_TIER_AUTO,
+                                    .workers_per_device = d->cfg->workers};
+        d->cuda = engine_cuda_new(&co, &st, err, sizeof err);
+        if (d->cuda && gpus > engine_cuda_devices(d->cuda)) {
+            snprintf(err, sizeof err, "%d GPUs asked for, %d found", gpus,
+                     engine_cuda_devices(d->cuda));
+            engine_cuda_free(d->cuda);
+            d->cuda = NULL;
+        }
+        if (d->cuda) {
+            int n = engine_cuda_devices(d->cuda);
+            size_t at = 0;
+            for (int i = 0; i < n && at < sizeof d->devices_desc; i++)
+                at += (size_t)snprintf(d->devices_desc + at, sizeof d->devices_desc - at, "%s%s",
+                                       i ? ", " : "", engine_cuda_device_name(d->cuda, i));
+            d->backend = engine_cuda_backend(d->cuda);
+            *workers = d->cfg->workers * (unsigned)n;
+            return 0;
+        }
+#else
+        snprintf(err, sizeof err, "this cuzkd was built without CUDA (no nvcc at build time)");
+#endif
+        if (mode != DEVICES_AUTO) {
+            cuzkd_log("devices = %s: %s", d->cfg->devices, err);
+            return -1;
+        }
+        cuzkd_log("devices = auto: no GPU (%s); proving on the CPU", err);
+    }
     d->cpu = engine_cpu_new(&opt, &st);
     if (!d->cpu) {
         cuzkd_log("cannot start the key loader: %s", cuzk_strerror(st));
         return -1;
     }
     d->backend = engine_cpu_backend(d->cpu);
+    return 0;
+}
+
+static int cuzkd_setup_engine(cuzkd_t *d)
+{
+    cuzk_status_t st;
+    unsigned workers;
+    if (cuzkd_setup_backend(d, &workers) != 0)
+        return -1;
     d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
                                 d->cfg->timeline_log ? cuzkd_hook_event : NULL};
     engine_config_t ec = {.backend = &d->backend,
                           .hooks = &d->hooks,
-                          .workers = d->cfg->workers,
+                          .workers = workers,
                           .threads = d->cfg->threads,
                           .max_jobs = d->cfg->max_jobs,
                           .host_budget = d->cfg->host_memory_budget,
@@ -323,6 +400,9 @@ int main(int argc, char **argv)
     }
     engine_free(d.engine);
     engine_cpu_free(d.cpu);
+#if CUZK_HAVE_CUDA
+    engine_cuda_free(d.cuda);
+#endif
     journal_close(d.journal);
     paths_free(&d.allow);
     pthread_mutex_destroy(&d.keys_lock);

@@ -46,7 +46,9 @@ typedef struct cuzkd_latency {
 
 typedef struct cuzkd {
     const cuzkd_config_t *cfg;
-    engine_cpu_t *cpu;
+    engine_cpu_t *cpu;        /* the CPU backend (NULL when proving on GPUs) */
+    struct engine_cuda *cuda; /* the CUDA backend (NULL: the CPU's) */
+    char devices_desc[1024];  /* "cpu", or the GPUs' names */
     engine_backend_t backend;
     engine_hooks_t hooks;
     engine_t *engine;

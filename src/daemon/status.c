@@ -97,7 +97,7 @@ void status_answer(cuzkd_t *d, http_response_t *resp)
         (json_int_t)c.jobs_running, "partitions_queued", (json_int_t)c.partitions_queued,
         "partitions_running", (json_int_t)c.partitions_running, "jobs_accepting",
         (json_int_t)c.jobs_held, "jobs_kept", (json_int_t)c.jobs_ended_kept, "max_jobs",
-        (json_int_t)cfg->max_jobs, "devices", "name", "cpu", "kind", c.backend, "workers",
+        (json_int_t)cfg->max_jobs, "devices", "name", d->devices_desc, "kind", c.backend, "workers",
         (json_int_t)c.workers, "threads", (json_int_t)c.threads, "busy_percent", busy, "memory",
         "host_budget", (json_int_t)c.host_budget, "host_key_bytes", (json_int_t)c.host_key_bytes,
         "host_reserved_bytes", (json_int_t)c.host_reserved_bytes, "counters",

@@ -152,7 +152,7 @@ typedef struct engine_key_info {
     char *path; /* malloc'd */
     engine_key_format_t format;
     engine_key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
-    const char *tier;              /* residency: "host" (the CPU backend) */
+    const char *tier;              /* residency: "host" (CPU backend), "device" or "pinned" */
     uint64_t bytes;                /* host memory */
     uint32_t users;                /* jobs queued or running on it */
     uint64_t proofs;               /* partitions proven with it */

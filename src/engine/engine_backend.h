@@ -103,6 +103,8 @@ typedef struct engine_backend {
     cuzk_status_t (*key_load)(void *ctx, engine_key_format_t format, const char *path, void **key,
                               uint64_t *bytes, char *err, size_t err_size);
     void (*key_free)(void *ctx, void *key);
+    /* Where the key's points live: "host" (NULL: that), "device", "pinned". */
+    const char *(*key_tier)(void *ctx, const void *key);
 
     /* An estimate of the host memory one partition on key needs while it
      * runs (the memory budget reserves it). */

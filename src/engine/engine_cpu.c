@@ -211,7 +211,8 @@ static cuzk_status_t cpu_asgn_inputs(r1cs_witness_t *pub, const asgn_t *a)
     return s;
 }
 
-static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool, const engine_input_t *in,
+static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool,
+                                    const groth16_accel_t *accel, const engine_input_t *in,
                                     engine_stage_report_fn report, void *rctx, engine_result_t *out,
                                     char *err, size_t err_size)
 {
@@ -228,7 +229,8 @@ static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool, const
         goto done;
     snarkjs_proof_t proof;
     groth16_timings_t t;
-    s = groth16_prove(&proof, &pub, &k->zkey, &w, NULL, &t, pool, err, err_size);
+    groth16_prove_opts_t opts = {NULL, false, accel};
+    s = groth16_prove(&proof, &pub, &k->zkey, &w, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
@@ -245,8 +247,9 @@ done:
 }
 
 static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
-                                      const engine_input_t *in, engine_stage_report_fn report,
-                                      void *rctx, engine_result_t *out, char *err, size_t err_size)
+                                      const groth16_accel_t *accel, const engine_input_t *in,
+                                      engine_stage_report_fn report, void *rctx,
+                                      engine_result_t *out, char *err, size_t err_size)
 {
     double t0 = engine_now();
     asgn_t a = {0};
@@ -259,7 +262,8 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
         goto done;
     bp_proof_t proof;
     groth16_timings_t t;
-    s = groth16_bp_prove(&proof, &k->params, &a, NULL, &t, pool, err, err_size);
+    groth16_prove_opts_t opts = {NULL, false, accel};
+    s = groth16_bp_prove(&proof, &k->params, &a, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
@@ -279,22 +283,37 @@ done:
     return s;
 }
 
-static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
-                               const engine_input_t *in, engine_stage_report_fn report, void *rctx,
-                               engine_result_t *out, char *err, size_t err_size)
+cuzk_status_t engine_cpu_prove_with(const void *key, engine_key_format_t format, cuzk_pool_t *pool,
+                                    const groth16_accel_t *accel, const engine_input_t *in,
+                                    engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                                    char *err, size_t err_size)
 {
-    (void)ctx;
     const cpu_key_t *k = key;
     memset(out, 0, sizeof *out);
     if (format != k->proves_as) /* a cache file replaced by another kind between probe and load */
         return io_fail(err, err_size, CUZK_EINVAL, "the key is a %s key, the job is for a %s key",
                        engine_key_format_name(k->proves_as), engine_key_format_name(format));
     cuzk_status_t s = format == ENGINE_KEY_ZKEY
-                          ? cpu_prove_zkey(k, wctx, in, report, rctx, out, err, err_size)
-                          : cpu_prove_params(k, wctx, in, report, rctx, out, err, err_size);
+                          ? cpu_prove_zkey(k, pool, accel, in, report, rctx, out, err, err_size)
+                          : cpu_prove_params(k, pool, accel, in, report, rctx, out, err, err_size);
     if (s != CUZK_OK)
         engine_result_free(out);
     return s;
+}
+
+void engine_cpu_key_view(const void *key, const zkey_t **z, const bp_params_t **p)
+{
+    const cpu_key_t *k = key;
+    *z = k->proves_as == ENGINE_KEY_ZKEY ? &k->zkey : NULL;
+    *p = k->proves_as == ENGINE_KEY_PARAMS ? &k->params : NULL;
+}
+
+static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+                               const engine_input_t *in, engine_stage_report_fn report, void *rctx,
+                               engine_result_t *out, char *err, size_t err_size)
+{
+    (void)ctx;
+    return engine_cpu_prove_with(key, format, wctx, NULL, in, report, rctx, out, err, err_size);
 }
 
 engine_backend_t engine_cpu_backend(engine_cpu_t *cpu)

@@ -31,4 +31,22 @@ void engine_cpu_free(engine_cpu_t *cpu);
 /* The backend table over cpu (which must outlive the engine using it). */
 engine_backend_t engine_cpu_backend(engine_cpu_t *cpu);
 
+/* For backends built on this one (engine_cuda.h), which load keys through
+ * its key_load and add a device copy. */
+struct zkey;
+struct bp_params;
+struct groth16_accel;
+struct cuzk_pool;
+
+/* The loaded key (from key_load) as the Groth16 layer sees it: *z for a
+ * zkey (or a zkey cache), else *p; the other NULL. */
+void engine_cpu_key_view(const void *key, const struct zkey **z, const struct bp_params **p);
+
+/* One partition as the CPU backend's prove does it, on pool's threads,
+ * with the stages synth, h and msm handed to accel (NULL: the CPU). */
+cuzk_status_t engine_cpu_prove_with(const void *key, engine_key_format_t format,
+                                    struct cuzk_pool *pool, const struct groth16_accel *accel,
+                                    const engine_input_t *in, engine_stage_report_fn report,
+                                    void *rctx, engine_result_t *out, char *err, size_t err_size);
+
 #endif

@@ -250,6 +250,11 @@ int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d)
     return d->g.device;
 }
 
+bool engine_gpu_dev_healthy(engine_gpu_dev_t *d)
+{
+    return cuzk_gpu_use(&d->g) == CUZK_OK && cuzk_gpu_sync(&d->g) == CUZK_OK;
+}
+
 uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d)
 {
     size_t f = 0, t = 0;
@@ -462,6 +467,11 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, c
     if (!k)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
     k->d = d;
+    cuzk_status_t s = cuzk_gpu_use(&d->g);
+    if (s != CUZK_OK) {
+        free(k);
+        return gpu_fail(&d->g, s, err, err_size, "selecting the device");
+    }
     k->curve = z->curve == R1CS_CURVE_BLS12_381 ? CUZK_GPU_BLS381 : CUZK_GPU_BN254;
     k->n_vars = z->n_vars;
     k->n_public = z->n_public;
@@ -477,7 +487,7 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, c
         src.bytes[q] = p.count * p.point_bytes;
         k->qn[q] = p.count;
     }
-    cuzk_status_t s = key_place(k, &src, tier, device_budget, workers, err, err_size);
+    s = key_place(k, &src, tier, device_budget, workers, err, err_size);
     if (s == CUZK_OK)
         s = key_csr(k, z, err, err_size);
     if (s == CUZK_OK)
@@ -500,6 +510,11 @@ cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
     if (!k)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
     k->d = d;
+    cuzk_status_t s = cuzk_gpu_use(&d->g);
+    if (s != CUZK_OK) {
+        free(k);
+        return gpu_fail(&d->g, s, err, err_size, "selecting the device");
+    }
     k->params = true;
     k->curve = CUZK_GPU_BLS381;
     k->n_in = p->vk.n_ic;
@@ -515,7 +530,7 @@ cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
          (size_t)p->n_h * sizeof(bls381_g1_affine_t)}};
     size_t counts[QUERIES] = {p->n_a, p->n_b, p->n_b, p->n_l, p->n_h};
     memcpy(k->qn, counts, sizeof counts);
-    cuzk_status_t s = key_place(k, &src, tier, device_budget, workers, err, err_size);
+    s = key_place(k, &src, tier, device_budget, workers, err, err_size);
     if (s == CUZK_OK)
         s = key_domain(k, GROTH16_BP_GENERATOR_BLS381, err, err_size);
     if (s != CUZK_OK) {
@@ -562,7 +577,9 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d, 
     if (!s)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     s->d = d;
-    cuzk_status_t st = cuzk_gpu_stream_new(&d->g, &s->copy);
+    cuzk_status_t st = cuzk_gpu_use(&d->g);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_new(&d->g, &s->copy);
     if (st == CUZK_OK)
         st = cuzk_gpu_event_new(&d->g, &s->staged, false);
     if (st != CUZK_OK) {
@@ -593,7 +610,9 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err,
     cuzk_gpu_t *g = &s->d->g;
     /* The previous partition's upload must be over before the buffers
      * change or are written again. */
-    cuzk_status_t st = cuzk_gpu_stream_sync(g, s->copy);
+    cuzk_status_t st = cuzk_gpu_use(g);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_sync(g, s->copy);
     if (st == CUZK_OK && s->h_size < bytes) {
         cuzk_gpu_host_free(s->h_in);
         s->h_in = NULL;
@@ -896,7 +915,9 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     double t1 = cuzk_seconds();
     uint64_t h2d = s->h2d;
     size_t res_bytes = RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
-    cuzk_status_t st = dev_reserve(d, k);
+    cuzk_status_t st = cuzk_gpu_use(g);
+    if (st == CUZK_OK)
+        st = dev_reserve(d, k);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)

@@ -62,6 +62,9 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d);
 /* "NVIDIA H200 (device 0, 139.8 GiB)". */
 const char *engine_gpu_dev_name(const engine_gpu_dev_t *d);
 int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d);
+/* Whether the device still works: false after a sticky error (a kernel
+ * fault), which fails every later call on it. */
+bool engine_gpu_dev_healthy(engine_gpu_dev_t *d);
 /* Device memory the driver reports free now (0 when the query fails). */
 uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d);
 

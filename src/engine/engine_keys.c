@@ -181,7 +181,8 @@ size_t engine_keys_info(engine_t *e, engine_key_info_t **out)
         o->path = strdup(k->path);
         o->format = k->format;
         o->proves_as = k->proves_as;
-        o->tier = "host";
+        const engine_backend_t *be = e->cfg.backend;
+        o->tier = be->key_tier ? be->key_tier(be->ctx, k->data) : "host";
         o->bytes = k->bytes;
         o->users = k->users;
         o->proofs = k->proofs;

@@ -1,0 +1,287 @@
+/* The CUDA backend (engine_cuda.h). */
+#include "engine/engine_cuda.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/gpu.h"
+#include "groth16/groth16.h"
+#include "io/io_error.h"
+#include "util/pool.h"
+
+struct engine_cuda {
+    engine_cuda_options_t opt;
+    engine_cpu_t *cpu;
+    engine_backend_t cpu_be;
+    int ndev;
+    engine_gpu_dev_t *dev[ENGINE_CUDA_MAX_DEVICES];
+    pthread_mutex_t lock; /* n */
+    engine_cuda_counters_t n;
+};
+
+/* A key: the CPU backend's host copy and one device copy per device. */
+typedef struct cuda_key {
+    void *host;
+    engine_gpu_key_t *dev[ENGINE_CUDA_MAX_DEVICES];
+} cuda_key_t;
+
+typedef struct cuda_worker {
+    cuzk_pool_t *pool;
+    int dev;
+    engine_gpu_slot_t *slot;
+} cuda_worker_t;
+
+engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *st, char *err,
+                               size_t err_size)
+{
+    engine_cuda_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        *st = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the CUDA backend");
+        return NULL;
+    }
+    if (opt)
+        c->opt = *opt;
+    if (!c->opt.workers_per_device)
+        c->opt.workers_per_device = 2;
+    pthread_mutex_init(&c->lock, NULL);
+    char why[CUZK_GPU_ERR_MAX] = "";
+    int n = 0;
+    *st = cuzk_gpu_count(&n, why, sizeof why);
+    if (*st != CUZK_OK || n == 0) {
+        *st = io_fail(err, err_size, CUZK_EDEVICE, "no CUDA device: %s",
+                      why[0] ? why : "the driver shows none");
+        engine_cuda_free(c);
+        return NULL;
+    }
+    if (c->opt.devices > 0 && c->opt.devices < n)
+        n = c->opt.devices;
+    n = n > ENGINE_CUDA_MAX_DEVICES ? ENGINE_CUDA_MAX_DEVICES : n;
+    for (int i = 0; i < n; i++) {
+        *st = engine_gpu_dev_new(&c->dev[i], i, err, err_size);
+        if (*st != CUZK_OK) {
+            engine_cuda_free(c);
+            return NULL;
+        }
+        c->ndev = i + 1;
+    }
+    c->cpu = engine_cpu_new(&c->opt.cpu, st);
+    if (!c->cpu) {
+        io_fail(err, err_size, *st, "cannot start the key loading threads");
+        engine_cuda_free(c);
+        return NULL;
+    }
+    c->cpu_be = engine_cpu_backend(c->cpu);
+    *st = CUZK_OK;
+    return c;
+}
+
+void engine_cuda_free(engine_cuda_t *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->ndev; i++)
+        engine_gpu_dev_free(c->dev[i]);
+    engine_cpu_free(c->cpu);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+int engine_cuda_devices(const engine_cuda_t *c)
+{
+    return c->ndev;
+}
+
+const char *engine_cuda_device_name(const engine_cuda_t *c, int i)
+{
+    return engine_gpu_dev_name(c->dev[i]);
+}
+
+void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out)
+{
+    pthread_mutex_lock(&c->lock);
+    *out = c->n;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static void cuda_key_free(void *ctx, void *key)
+{
+    engine_cuda_t *c = ctx;
+    cuda_key_t *k = key;
+    for (int i = 0; i < c->ndev; i++)
+        engine_gpu_key_free(k->dev[i]);
+    if (k->host)
+        c->cpu_be.key_free(c->cpu_be.ctx, k->host);
+    free(k);
+}
+
+static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const char *path,
+                                   void **out, uint64_t *bytes, char *err, size_t err_size)
+{
+    engine_cuda_t *c = ctx;
+    *out = NULL;
+    cuda_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key");
+    cuzk_status_t s =
+        c->cpu_be.key_load(c->cpu_be.ctx, format, path, &k->host, bytes, err, err_size);
+    if (s != CUZK_OK) {
+        free(k);
+        return s;
+    }
+    const zkey_t *z;
+    const bp_params_t *p;
+    engine_cpu_key_view(k->host, &z, &p);
+    for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
+        char why[IO_ERR_MAX];
+        s = z ? engine_gpu_key_zkey(&k->dev[i], c->dev[i], z, c->opt.tier, c->opt.device_budget,
+                                    c->opt.workers_per_device, why, sizeof why)
+              : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier, c->opt.device_budget,
+                                      c->opt.workers_per_device, why, sizeof why);
+        if (s != CUZK_OK)
+            io_fail(err, err_size, s, "%s: placing the key on %s: %s", path,
+                    engine_gpu_dev_name(c->dev[i]), why);
+        else
+            *bytes += engine_gpu_key_pinned_bytes(k->dev[i]);
+    }
+    if (s != CUZK_OK) {
+        cuda_key_free(c, k);
+        return s;
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+static uint64_t cuda_partition_bytes(void *ctx, const void *key)
+{
+    engine_cuda_t *c = ctx;
+    return c->cpu_be.partition_bytes(c->cpu_be.ctx, ((const cuda_key_t *)key)->host);
+}
+
+static const char *cuda_key_tier(void *ctx, const void *key)
+{
+    (void)ctx;
+    const cuda_key_t *k = key;
+    return k->dev[0] ? engine_gpu_tier_name(engine_gpu_key_tier(k->dev[0])) : "host";
+}
+
+/* ---- workers --------------------------------------------------------------- */
+
+static cuzk_status_t cuda_worker_new(void *ctx, unsigned worker, unsigned threads, void **wctx)
+{
+    engine_cuda_t *c = ctx;
+    cuda_worker_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return CUZK_ENOMEM;
+    w->dev = (int)(worker % (unsigned)c->ndev);
+    cuzk_status_t s;
+    w->pool = cuzk_pool_new(threads, &s);
+    char err[IO_ERR_MAX];
+    if (w->pool)
+        s = engine_gpu_slot_new(&w->slot, c->dev[w->dev], err, sizeof err);
+    if (s != CUZK_OK) {
+        cuzk_pool_free(w->pool);
+        free(w);
+        return s;
+    }
+    *wctx = w;
+    return CUZK_OK;
+}
+
+static void cuda_worker_free(void *ctx, void *wctx)
+{
+    (void)ctx;
+    cuda_worker_t *w = wctx;
+    engine_gpu_slot_free(w->slot);
+    cuzk_pool_free(w->pool);
+    free(w);
+}
+
+/* The engine's report, with the bytes each way added to the stages that
+ * moved them: uploads to synth, the results' download to msm. */
+typedef struct {
+    engine_stage_report_fn report;
+    void *rctx;
+    const engine_gpu_accel_t *acc;
+} cuda_report_t;
+
+static bool cuda_report(void *ctx, engine_stage_t stage, double start, double end, uint64_t bytes)
+{
+    const cuda_report_t *r = ctx;
+    if (stage == ENGINE_STAGE_SYNTH)
+        bytes += r->acc->stats.h2d_bytes;
+    else if (stage == ENGINE_STAGE_MSM)
+        bytes += r->acc->stats.d2h_bytes;
+    return r->report(r->rctx, stage, start, end, bytes);
+}
+
+static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+                                const engine_input_t *in, engine_stage_report_fn report, void *rctx,
+                                engine_result_t *out, char *err, size_t err_size)
+{
+    engine_cuda_t *c = ctx;
+    cuda_worker_t *w = wctx;
+    const cuda_key_t *k = key;
+    pthread_mutex_lock(&c->lock);
+    bool lost = c->n.lost[w->dev];
+    pthread_mutex_unlock(&c->lock);
+    if (lost || !k->dev[w->dev])
+        return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
+                                     err_size);
+
+    engine_gpu_accel_t acc = {.slot = w->slot, .key = k->dev[w->dev]};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    cuda_report_t rep = {report, rctx, &acc};
+    cuzk_status_t s = engine_cpu_prove_with(k->host, format, w->pool, &table, in, cuda_report, &rep,
+                                            out, err, err_size);
+    if (s == CUZK_OK) {
+        const engine_gpu_stats_t *st = &acc.stats;
+        pthread_mutex_lock(&c->lock);
+        c->n.partitions++;
+        c->n.h2d_bytes += st->h2d_bytes;
+        c->n.d2h_bytes += st->d2h_bytes;
+        c->n.pageable_bytes += st->pageable_bytes;
+        c->n.device_ms[w->dev] += st->synth_ms + st->h_ms + st->msm_ms;
+        c->n.synth_ms += st->synth_ms;
+        c->n.h_ms += st->h_ms;
+        c->n.msm_ms += st->msm_ms;
+        c->n.stage_s += st->stage_s;
+        c->n.lock_wait_s += st->wait_s;
+        pthread_mutex_unlock(&c->lock);
+        return CUZK_OK;
+    }
+    if (s != CUZK_EDEVICE && s != CUZK_ENOMEM)
+        return s; /* the input's fault: the CPU would refuse it too */
+
+    /* The device failed this partition: prove it on the CPU, and take the
+     * device out when its error is sticky. */
+    bool sticky = !engine_gpu_dev_healthy(c->dev[w->dev]);
+    fprintf(stderr, "cuzk engine: %s failed a partition (%s)%s; proving it on the CPU\n",
+            engine_gpu_dev_name(c->dev[w->dev]), err,
+            sticky ? ", and the device is lost to later partitions" : "");
+    pthread_mutex_lock(&c->lock);
+    c->n.cpu_fallbacks++;
+    c->n.lost[w->dev] = c->n.lost[w->dev] || sticky;
+    pthread_mutex_unlock(&c->lock);
+    return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
+                                 err_size);
+}
+
+engine_backend_t engine_cuda_backend(engine_cuda_t *c)
+{
+    engine_backend_t be = {
+        .name = "cuda",
+        .ctx = c,
+        .key_load = cuda_key_load,
+        .key_free = cuda_key_free,
+        .key_tier = cuda_key_tier,
+        .partition_bytes = cuda_partition_bytes,
+        .worker_new = cuda_worker_new,
+        .worker_free = cuda_worker_free,
+        .prove = cuda_prove,
+    };
+    return be;
+}
