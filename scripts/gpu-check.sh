@@ -17,12 +17,14 @@
 #     --jobs N       parallel build jobs (default: all processors)
 #     --e2e-log K    `cuzk prove` on the GPU and the CPU with a porep32-shaped
 #                    circuit of 2^K constraints per curve (default 16; 0: skip)
+#     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
+#                    mixed` at 2^K constraints a partition (default 20; 0: skip)
 # Bench arguments, e.g. `-- --msm-max-log 26 --reps 7`: see src/cuda/bench_gpu.c.
 # Exit status: non-zero when the build, a test or a benchmark's own check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16
+prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16 porep_log=20
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
     --build-only) bench=0 tests=0; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --e2e-log) e2e_log=$2; shift 2 ;;
+    --porep-log) porep_log=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
@@ -113,6 +116,15 @@ if [ "$status" = 0 ] && [ "$e2e_log" -gt 0 ]; then
             fi
         done
     done
+fi
+
+# The engine: PoRep-shaped proofs, then a winning32 proof behind them.
+if [ "$status" = 0 ] && [ "$porep_log" -gt 0 ]; then
+    echo "== cuzk bench porep32 / mixed (2^$porep_log constraints a partition)"
+    "$build/cuzk" bench porep32 --constraints "2^$porep_log" --proofs 3 --seed 7 \
+        --trace "$out/porep32.trace.json" 2>&1 | tee "$out/porep32.log" || status=1
+    "$build/cuzk" bench mixed --constraints "2^$porep_log" --proofs 2 --seed 8 2>&1 |
+        tee "$out/mixed.log" || status=1
 fi
 
 if [ "$bench" = 1 ] && [ "$status" = 0 ]; then

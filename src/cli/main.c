@@ -40,6 +40,9 @@ static void usage(FILE *f)
             "                  with GMP's multiplication for comparison\n"
             "  bench snarkjs   cuzk against `snarkjs groth16 prove` on the same keys at 2^14,\n"
             "                  2^16, 2^18, then MSM, NTT and subgroup-check throughput\n"
+            "  bench porep32   Filecoin-shaped proofs through the engine (also snap32,\n"
+            "                  winning32, mixed): seconds per partition and per proof,\n"
+            "                  device busy %%, stages\n"
             "  version         print the version\n"
             "\n"
             "options:\n"
@@ -93,7 +96,12 @@ int main(int argc, char **argv)
             return cli_bench_arith(argc - 2, argv + 2);
         if (argc >= 3 && !strcmp(argv[2], "snarkjs"))
             return cli_bench_snarkjs(argc - 2, argv + 2);
-        fprintf(stderr, "cuzk bench: unknown benchmark '%s' (available: arith, snarkjs)\n",
+        if (argc >= 3 && (!strcmp(argv[2], "porep32") || !strcmp(argv[2], "snap32") ||
+                          !strcmp(argv[2], "winning32") || !strcmp(argv[2], "mixed")))
+            return cli_bench_porep(argc - 1, argv + 1);
+        fprintf(stderr,
+                "cuzk bench: unknown benchmark '%s' (available: arith, snarkjs, porep32, snap32, "
+                "winning32, mixed)\n",
                 argc >= 3 ? argv[2] : "");
         return 2;
     }

@@ -1,0 +1,554 @@
+/*
+ * cuzk bench porep32 | snap32 | winning32 | mixed: the engine under
+ * Filecoin-shaped work (DESIGN.md section 6). Generates a synthetic circuit
+ * of the workload's proportions with a satisfying witness, an INSECURE
+ * development key in bellperson's layout (written as a key cache) and the
+ * assignment file, loads the key into an engine on the GPUs (or the CPU),
+ * submits the proofs (each of the workload's partitions), waits, checks
+ * every proof again by batch verification, and prints seconds per partition
+ * and per proof in steady state, device busy %, bytes moved and the time of
+ * each stage. `mixed` queues PoRep proofs, then submits a winning32 proof
+ * at critical priority behind them and reports how long it took.
+ *
+ * Every partition of a proof proves the same assignment (one witness is
+ * generated per workload); the work per partition is that of distinct
+ * witnesses of the same shape.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "engine/engine.h"
+#include "engine/engine_cpu.h"
+#include "groth16/bellperson.h"
+#include "io/asgn_file.h"
+#include "io/io_error.h"
+#include "io/key_cache.h"
+#include "r1cs/r1cs.h"
+#include "util/clock.h"
+#include "util/pool.h"
+#include "util/rng.h"
+#if CUZK_HAVE_CUDA
+#include "engine/engine_cuda.h"
+#endif
+
+typedef struct workload {
+    const char *name;
+    uint32_t full;       /* constraints per partition at full size */
+    uint32_t partitions; /* per proof */
+} workload_t;
+
+static const workload_t workloads[] = {
+    {"porep32", 130278869u, 10},
+    {"snap32", 81000000u, 16},
+    {"winning32", 370590u, 1},
+};
+enum { W_POREP, W_SNAP, W_WINNING, W_COUNT };
+
+/* Constraints used when --constraints is not given: the full size where
+ * the CPU can make the development key in reasonable time. */
+enum { DEFAULT_SCALED = 1u << 20 };
+
+typedef struct bench_args {
+    int workload; /* W_*, or -1: mixed */
+    uint32_t constraints;
+    uint32_t partitions, proofs;
+    cli_backend_kind_t backend;
+    unsigned workers, threads;
+    const char *dir, *trace;
+    bool keep;
+    uint64_t seed;
+    bool seeded;
+} bench_args_t;
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk bench porep32|snap32|winning32|mixed [options]\n"
+               "\n"
+               "Proves Filecoin-shaped work through the engine (DESIGN.md section 6): a\n"
+               "synthetic circuit of porep32's proportions (90 %% bit-valued witness, A 2.4 /\n"
+               "B 1.0 / C 2.2 non-zeros a row), an INSECURE development key in bellperson's\n"
+               "layout, every proof verified. Prints seconds per partition and per proof in\n"
+               "steady state, device busy %%, bytes moved and the stages' times.\n"
+               "mixed: PoRep proofs queued, then a winning32 proof at critical priority\n"
+               "behind them; reports its latency.\n"
+               "\n"
+               "options:\n"
+               "  --constraints N    constraints per partition, N or 2^K (default: winning32's\n"
+               "                     370590; porep32 and snap32 2^20, scaled down: their full\n"
+               "                     sizes need the key made on the device, not done yet)\n"
+               "  --partitions P     partitions per proof (default: porep32 10, snap32 16,\n"
+               "                     winning32 1)\n"
+               "  --proofs K         proofs (default 3); steady state is measured from the\n"
+               "                     first proof's end to the last's\n"
+               "  --backend B        auto (default: the GPUs when there are any), cpu, cuda\n"
+               "  --workers W        workers per device (default 2)\n"
+               "  --threads N        CPU threads (default: one per processor)\n"
+               "  --dir DIR          where the key and assignment files go (default: a new\n"
+               "                     directory under $TMPDIR or /tmp, removed afterwards)\n"
+               "  --keep             keep the files\n"
+               "  --trace FILE       write the engine's timeline as Chrome trace JSON\n"
+               "  --seed S           seed of the circuit and the key (default: drawn)\n"
+               "  -h, --help         this text\n");
+}
+
+static int parse_u32(uint32_t *out, const char *v, uint32_t min)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x;
+    if (!strncmp(v, "2^", 2)) {
+        unsigned long k = strtoul(v + 2, &end, 10);
+        if (errno || *end || end == v + 2 || k > 31)
+            return -1;
+        x = 1ull << k;
+    } else {
+        x = strtoull(v, &end, 10);
+        if (errno || *end || end == v || v[0] == '-')
+            return -1;
+    }
+    if (x < min || x > UINT32_MAX - 1)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* -1 when args are fine, else the exit status. */
+static int bench_parse(bench_args_t *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->proofs = 3;
+    a->workers = 2;
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        bench_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    a->workload = -2;
+    for (int i = 0; i < W_COUNT; i++)
+        if (!strcmp(argv[1], workloads[i].name))
+            a->workload = i;
+    if (!strcmp(argv[1], "mixed"))
+        a->workload = -1;
+    if (a->workload == -2) {
+        fprintf(stderr, "cuzk bench: unknown workload '%s'\n", argv[1]);
+        return 2;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            bench_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(o, "--keep")) {
+            a->keep = true;
+            continue;
+        }
+        if (i + 1 == argc) {
+            fprintf(stderr, "cuzk bench: %s needs a value (try --help)\n", o);
+            return 2;
+        }
+        const char *v = argv[++i];
+        int bad = 0;
+        if (!strcmp(o, "--constraints"))
+            bad = parse_u32(&a->constraints, v, 2);
+        else if (!strcmp(o, "--partitions"))
+            bad = parse_u32(&a->partitions, v, 1);
+        else if (!strcmp(o, "--proofs"))
+            bad = parse_u32(&a->proofs, v, 1);
+        else if (!strcmp(o, "--workers"))
+            bad = parse_u32(&a->workers, v, 1) || a->workers > 16;
+        else if (!strcmp(o, "--threads"))
+            bad = cli_parse_threads(&a->threads, v);
+        else if (!strcmp(o, "--backend"))
+            bad = cli_parse_backend(&a->backend, v);
+        else if (!strcmp(o, "--dir"))
+            a->dir = v;
+        else if (!strcmp(o, "--trace"))
+            a->trace = v;
+        else if (!strcmp(o, "--seed")) {
+            char *end;
+            errno = 0;
+            a->seed = strtoull(v, &end, 0);
+            bad = errno || *end || end == v;
+            a->seeded = true;
+        } else {
+            fprintf(stderr, "cuzk bench: unknown option '%s' (try --help)\n", o);
+            return 2;
+        }
+        if (bad) {
+            fprintf(stderr, "cuzk bench: %s: bad value '%s'\n", o, v);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* One workload's files and what verifies its proofs. */
+typedef struct prepared {
+    char key_path[4096], asgn_path[4096];
+    uint32_t constraints;
+    bp_vk_t vk;      /* the key's verifying key (its ic owned here) */
+    bls381_fr_t *in; /* the public inputs (ONE excluded) */
+    size_t n_in;
+    double gen_s, setup_s, write_s;
+} prepared_t;
+
+static void prepared_free(prepared_t *p, bool keep)
+{
+    if (!keep) {
+        remove(p->key_path);
+        remove(p->asgn_path);
+    }
+    bp_vk_free(&p->vk);
+    free(p->in);
+}
+
+/* The circuit, key and assignment of n constraints under name in dir. */
+static cuzk_status_t prepare(prepared_t *p, const char *dir, const char *name, uint32_t n,
+                             cuzk_rng_t *rng, cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    memset(p, 0, sizeof *p);
+    p->constraints = n;
+    snprintf(p->key_path, sizeof p->key_path, "%s/%s.cuzkkey", dir, name);
+    snprintf(p->asgn_path, sizeof p->asgn_path, "%s/%s.asgn", dir, name);
+    r1cs_t r = {0};
+    r1cs_witness_t w = {0};
+    bp_params_t params = {0};
+    asgn_t a = {0};
+    void *mem = NULL;
+    double t0 = cuzk_seconds();
+    r1cs_gen_params_t gp = r1cs_gen_porep32(n);
+    cuzk_status_t s = r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, rng);
+    if (s != CUZK_OK) {
+        io_fail(err, err_size, s, "generating a %s circuit of %u constraints", name, n);
+        goto out;
+    }
+    double t1 = cuzk_seconds();
+    p->gen_s = t1 - t0;
+    s = groth16_bp_dev_setup(&params, &r, rng);
+    if (s == CUZK_OK)
+        s = groth16_bp_assign(&a, &mem, &r, &w, pool);
+    if (s != CUZK_OK) {
+        io_fail(err, err_size, s, "the development key of a %s circuit", name);
+        goto out;
+    }
+    double t2 = cuzk_seconds();
+    p->setup_s = t2 - t1;
+    s = key_cache_write_params(p->key_path, &params, err, err_size);
+    if (s == CUZK_OK)
+        s = asgn_file_write(p->asgn_path, &a, err, err_size);
+    if (s != CUZK_OK)
+        goto out;
+    p->write_s = cuzk_seconds() - t2;
+    /* What verifies: the vk (its ic moved here) and the inputs. */
+    p->vk = params.vk;
+    params.vk.ic = NULL;
+    params.vk.n_ic = 0;
+    p->n_in = a.n_inputs - 1;
+    p->in = malloc((p->n_in ? p->n_in : 1) * sizeof *p->in);
+    if (!p->in) {
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < p->n_in; i++)
+        (void)bls381_fr_from_canonical(&p->in[i], a.inputs[i + 1]);
+out:
+    free(mem);
+    bp_params_free(&params);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+    return s;
+}
+
+/* Submits k proofs of p partitions on key with priority; jobs[i] set. */
+static engine_rc_t submit(engine_t *e, const char *key, const prepared_t *w, uint32_t parts,
+                          uint32_t k, engine_priority_t prio, engine_job_t **jobs)
+{
+    engine_input_t *in = calloc(parts, sizeof *in);
+    if (!in)
+        return ENGINE_ENOMEM;
+    for (uint32_t i = 0; i < parts; i++)
+        in[i] = (engine_input_t){.kind = ENGINE_INPUT_ASGN_PATH, .path = w->asgn_path};
+    engine_rc_t rc = ENGINE_OK;
+    for (uint32_t j = 0; j < k && rc == ENGINE_OK; j++) {
+        engine_job_spec_t spec = {.key = key, .priority = prio, .n_inputs = parts, .inputs = in};
+        rc = engine_job_submit(e, &spec, &jobs[j]);
+        if (rc == ENGINE_OK)
+            engine_job_start(e, jobs[j]);
+    }
+    free(in);
+    return rc;
+}
+
+/* Waits for job, checks it is DONE and that its proofs verify as a batch;
+ * *finished = its wall-clock end, *started its first partition's start. */
+static cuzk_status_t collect(engine_t *e, engine_job_t *job, const prepared_t *w, double *started,
+                             double *finished, double *submitted, char *err, size_t err_size)
+{
+    while (!engine_job_wait(e, job, 3600))
+        ;
+    engine_job_info_t info;
+    if (engine_job_info(e, job, &info) != ENGINE_OK)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+    cuzk_status_t s = CUZK_OK;
+    uint32_t n = info.n_partitions;
+    bp_proof_t *proofs = calloc(n, sizeof *proofs);
+    bls381_fr_t *in = calloc((size_t)n * (w->n_in ? w->n_in : 1), sizeof *in);
+    if (info.state != ENGINE_DONE) {
+        s = io_fail(err, err_size, CUZK_EINVAL, "job %s ended %s: %s", engine_job_id(job),
+                    engine_state_name(info.state), info.error ? info.error : "");
+    } else if (!proofs || !in) {
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+    } else {
+        for (uint32_t i = 0; i < n && s == CUZK_OK; i++) {
+            const engine_result_t *r = info.partitions[i].result;
+            s = bp_proof_decode(&proofs[i], r->proof_bytes, engine_job_id(job), i, err, err_size);
+            memcpy(in + (size_t)i * w->n_in, w->in, w->n_in * sizeof *in);
+        }
+        bool valid = false;
+        if (s == CUZK_OK)
+            s = groth16_bp_verify(&valid, &w->vk, in, proofs, n, NULL, NULL, err, err_size);
+        if (s == CUZK_OK && !valid)
+            s = io_fail(err, err_size, CUZK_EWITNESS, "job %s: its proofs do not verify",
+                        engine_job_id(job));
+    }
+    *started = info.started_at;
+    *finished = info.finished_at;
+    *submitted = info.submitted_at;
+    free(proofs);
+    free(in);
+    engine_job_info_free(&info);
+    return s;
+}
+
+static void print_stages(const engine_counters_t *c)
+{
+    uint64_t n = c->partitions_done ? c->partitions_done : 1;
+    printf("\n| stage | seconds per partition (worker wall time) |\n| --- | --- |\n");
+    for (int i = 0; i < ENGINE_STAGES; i++)
+        if (i != ENGINE_STAGE_LOAD)
+            printf("| %s | %.4f |\n", engine_stage_name((engine_stage_t)i),
+                   c->stage_seconds[i] / (double)n);
+}
+
+int cli_bench_porep(int argc, char **argv)
+{
+    bench_args_t a;
+    int rc = bench_parse(&a, argc, argv);
+    if (rc >= 0)
+        return rc;
+    bool mixed = a.workload < 0;
+    const workload_t *wl = &workloads[mixed ? W_POREP : a.workload];
+    uint32_t n =
+        a.constraints ? a.constraints : (wl->full <= DEFAULT_SCALED ? wl->full : DEFAULT_SCALED);
+    uint32_t parts = a.partitions ? a.partitions : wl->partitions;
+    char err[IO_ERR_MAX] = "";
+    cuzk_status_t s = CUZK_OK;
+    cuzk_rng_t rng;
+    if (!a.seeded && cuzk_random_bytes(NULL, &a.seed, sizeof a.seed) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench: the operating system's generator failed\n");
+        return 2;
+    }
+    cuzk_rng_seed(&rng, a.seed);
+
+    char dir[4096];
+    bool made_dir = false;
+    if (a.dir) {
+        snprintf(dir, sizeof dir, "%s", a.dir);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/cuzk-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "cuzk bench: cannot make a directory under %s: %s\n",
+                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            return 2;
+        }
+        made_dir = true;
+    }
+    printf("cuzk bench %s: %u constraints a partition (%s%u), %u partitions a proof, %u proofs, "
+           "seed %" PRIu64 "\n",
+           mixed ? "mixed" : wl->name, n, n == wl->full ? "full size " : "scaled from ", wl->full,
+           parts, a.proofs, a.seed);
+
+    /* The work, prepared on all CPU threads. */
+    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
+    prepared_t main_w = {0}, win_w = {0};
+    bool have_main = false, have_win = false;
+    if (pool) {
+        s = prepare(&main_w, dir, mixed ? "porep32" : wl->name, n, &rng, pool, err, sizeof err);
+        have_main = s == CUZK_OK;
+        if (s == CUZK_OK && mixed) {
+            s = prepare(&win_w, dir, "winning32", workloads[W_WINNING].full, &rng, pool, err,
+                        sizeof err);
+            have_win = s == CUZK_OK;
+        }
+    }
+    cuzk_pool_free(pool);
+    if (s == CUZK_OK)
+        printf("prepared in %.1f s: circuit %.1f s, INSECURE development key and assignment "
+               "%.1f s, files %.1f s (%s)\n",
+               main_w.gen_s + main_w.setup_s + main_w.write_s + win_w.gen_s + win_w.setup_s +
+                   win_w.write_s,
+               main_w.gen_s + win_w.gen_s, main_w.setup_s + win_w.setup_s,
+               main_w.write_s + win_w.write_s, dir);
+
+    /* The engine on the chosen backend. */
+    engine_cpu_t *cpu = NULL;
+    engine_backend_t be;
+    unsigned workers = 1;
+    int ndev = 0;
+#if CUZK_HAVE_CUDA
+    engine_cuda_t *cuda = NULL;
+    if (s == CUZK_OK && a.backend != CLI_BACKEND_CPU) {
+        engine_cuda_options_t co = {.cpu = {.trusted_keys = true}, .workers_per_device = a.workers};
+        char why[IO_ERR_MAX];
+        cuda = engine_cuda_new(&co, &s, why, sizeof why);
+        if (cuda) {
+            ndev = engine_cuda_devices(cuda);
+            be = engine_cuda_backend(cuda);
+            workers = a.workers * (unsigned)ndev;
+            for (int i = 0; i < ndev; i++)
+                printf("device %d: %s\n", i, engine_cuda_device_name(cuda, i));
+        } else if (a.backend == CLI_BACKEND_CUDA) {
+            io_fail(err, sizeof err, s, "--backend cuda: %s", why);
+        } else {
+            printf("no GPU (%s): proving on the CPU\n", why);
+            s = CUZK_OK;
+        }
+    }
+#else
+    if (s == CUZK_OK && a.backend == CLI_BACKEND_CUDA)
+        s = io_fail(err, sizeof err, CUZK_EDEVICE, "--backend cuda: built without CUDA");
+#endif
+    if (s == CUZK_OK && ndev == 0) {
+        engine_cpu_options_t co = {.trusted_keys = true};
+        cpu = engine_cpu_new(&co, &s);
+        if (cpu)
+            be = engine_cpu_backend(cpu);
+        else
+            io_fail(err, sizeof err, s, "cannot start the CPU backend");
+    }
+    engine_t *e = NULL;
+    if (s == CUZK_OK) {
+        engine_config_t ec = {
+            .backend = &be, .workers = workers, .threads = a.threads, .timeline_events = 1u << 16};
+        e = engine_new(&ec, &s);
+        if (!e)
+            io_fail(err, sizeof err, s, "cannot start the engine");
+    }
+
+    /* Keys, then the work. */
+    const char *names[2] = {mixed ? "porep32" : wl->name, "winning32"};
+    const prepared_t *ws[2] = {&main_w, &win_w};
+    for (int i = 0; s == CUZK_OK && i < (mixed ? 2 : 1); i++) {
+        double t0 = cuzk_seconds();
+        cuzk_status_t ks = CUZK_OK;
+        if (engine_key_load(e, names[i], ENGINE_KEY_CACHE, ws[i]->key_path, NULL, &ks, err,
+                            sizeof err) != ENGINE_OK)
+            s = ks != CUZK_OK ? ks : CUZK_EINVAL;
+        else
+            printf("key %s loaded in %.2f s\n", names[i], cuzk_seconds() - t0);
+    }
+    engine_job_t **jobs = calloc(a.proofs + 1, sizeof *jobs);
+    double t_submit = engine_wall();
+    if (s == CUZK_OK && (!jobs || submit(e, names[0], &main_w, parts, a.proofs,
+                                         ENGINE_PRIORITY_NORMAL, jobs) != ENGINE_OK))
+        s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the proofs failed");
+    if (s == CUZK_OK && mixed) {
+        /* Behind the PoRep queue: once the first partition runs. */
+        engine_counters_t c;
+        do {
+            usleep(2000);
+            engine_counters(e, &c);
+        } while (c.partitions_running == 0 && c.partitions_done == 0);
+        if (submit(e, names[1], &win_w, 1, 1, ENGINE_PRIORITY_CRITICAL, &jobs[a.proofs]) !=
+            ENGINE_OK)
+            s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the winning32 proof failed");
+    }
+    double first = 0, fin0 = 0, last = 0, win_lat = 0, win_fin = 0;
+    for (uint32_t j = 0; s == CUZK_OK && j < a.proofs + (mixed ? 1 : 0); j++) {
+        double st = 0, fi = 0, sub = 0;
+        s = collect(e, jobs[j], j < a.proofs ? &main_w : &win_w, &st, &fi, &sub, err, sizeof err);
+        if (s != CUZK_OK)
+            break;
+        if (j == a.proofs) {
+            win_lat = fi - sub;
+            win_fin = fi;
+            continue;
+        }
+        first = j == 0 || st < first ? st : first;
+        fin0 = j == 0 ? fi : fin0;
+        last = fi > last ? fi : last;
+    }
+    if (s == CUZK_OK) {
+        double per_proof = a.proofs > 1 ? (last - fin0) / (a.proofs - 1) : last - first;
+        engine_counters_t c;
+        engine_counters(e, &c);
+        printf("\n%u proofs of %u partitions, all verified, in %.2f s from submission\n", a.proofs,
+               parts, last - t_submit);
+        printf("\n| workload | constraints | partitions | proofs | s per proof (steady) | "
+               "s per partition | first proof s |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        printf("| %s | %u | %u | %u | %.3f | %.3f | %.3f |\n", names[0], n, parts, a.proofs,
+               per_proof, per_proof / parts, fin0 - t_submit);
+        if (mixed)
+            printf("\nwinning32 at critical priority behind the queue: %.3f s from submission to "
+                   "its proof (%s the last PoRep proof)\n",
+                   win_lat, win_fin < last ? "before" : "after");
+#if CUZK_HAVE_CUDA
+        if (cuda) {
+            engine_cuda_counters_t g;
+            engine_cuda_counters(cuda, &g);
+            double window = (last - first) * 1e3;
+            printf("\n| device | busy %% (kernel time / window) |\n| --- | --- |\n");
+            for (int i = 0; i < ndev; i++)
+                printf("| %d | %.1f |\n", i, window > 0 ? 100.0 * g.device_ms[i] / window : 0.0);
+            uint64_t pn = g.partitions ? g.partitions : 1;
+            printf("\n| per partition | value |\n| --- | --- |\n"
+                   "| device synth ms | %.2f |\n| device h ms | %.2f |\n| device msm ms | %.2f |\n"
+                   "| host staging s | %.4f |\n| compute lock wait s | %.4f |\n"
+                   "| host to device MB | %.1f |\n| device to host KB | %.2f |\n"
+                   "| pageable bytes | %" PRIu64 " |\n| CPU fallbacks | %" PRIu64 " |\n",
+                   g.synth_ms / pn, g.h_ms / pn, g.msm_ms / pn, g.stage_s / pn, g.lock_wait_s / pn,
+                   g.h2d_bytes / 1e6 / pn, g.d2h_bytes / 1e3 / pn, g.pageable_bytes,
+                   g.cpu_fallbacks);
+        }
+#endif
+        print_stages(&c);
+        if (a.trace) {
+            char *json = NULL;
+            if (engine_timeline_chrome_json(engine_timeline(e), engine_started(e), &json) ==
+                CUZK_OK) {
+                FILE *f = fopen(a.trace, "w");
+                if (!f || fputs(json, f) < 0 || fclose(f) != 0)
+                    s = io_fail(err, sizeof err, CUZK_EIO, "%s: %s", a.trace, strerror(errno));
+                else
+                    printf("\ntrace: %s (chrome://tracing, Perfetto)\n", a.trace);
+            }
+            free(json);
+        }
+    }
+    for (uint32_t j = 0; jobs && j < a.proofs + 1; j++)
+        if (jobs[j])
+            engine_job_unref(e, jobs[j]);
+    free(jobs);
+    engine_free(e);
+    engine_cpu_free(cpu);
+#if CUZK_HAVE_CUDA
+    engine_cuda_free(cuda);
+#endif
+    if (have_main)
+        prepared_free(&main_w, a.keep);
+    if (have_win)
+        prepared_free(&win_w, a.keep);
+    if (made_dir && !a.keep)
+        rmdir(dir);
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk bench: %s (%s)\n", err, cuzk_strerror(s));
+        return 2;
+    }
+    return 0;
+}
