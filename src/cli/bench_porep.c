@@ -508,13 +508,16 @@ int cli_bench_porep(int argc, char **argv)
                 printf("| %d | %.1f |\n", i, window > 0 ? 100.0 * g.device_ms[i] / window : 0.0);
             uint64_t pn = g.partitions ? g.partitions : 1;
             printf("\n| per partition | value |\n| --- | --- |\n"
-                   "| device synth ms | %.2f |\n| device h ms | %.2f |\n| device msm ms | %.2f |\n"
-                   "| host staging s | %.4f |\n| compute lock wait s | %.4f |\n"
+                   "| device synth ms | %.2f |\n| device h ms | %.2f |\n| device msm ms | %.2f |\n",
+                   g.synth_ms / pn, g.h_ms / pn, g.msm_ms / pn);
+            static const char *const q[5] = {"A", "B1", "B2 (G2)", "L", "H"};
+            for (int i = 0; i < 5; i++)
+                printf("| device msm %s ms | %.2f |\n", q[i], g.query_ms[i] / pn);
+            printf("| host staging s | %.4f |\n| compute lock wait s | %.4f |\n"
                    "| host to device MB | %.1f |\n| device to host KB | %.2f |\n"
                    "| pageable bytes | %" PRIu64 " |\n| CPU fallbacks | %" PRIu64 " |\n",
-                   g.synth_ms / pn, g.h_ms / pn, g.msm_ms / pn, g.stage_s / pn, g.lock_wait_s / pn,
-                   g.h2d_bytes / 1e6 / pn, g.d2h_bytes / 1e3 / pn, g.pageable_bytes,
-                   g.cpu_fallbacks);
+                   g.stage_s / pn, g.lock_wait_s / pn, g.h2d_bytes / 1e6 / pn,
+                   g.d2h_bytes / 1e3 / pn, g.pageable_bytes, g.cpu_fallbacks);
         }
 #endif
         print_stages(&c);

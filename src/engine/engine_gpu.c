@@ -29,6 +29,8 @@ enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
 enum { RESULTS = QUERIES + 4, ONES_OFFSET = QUERIES };
 /* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */
 enum { BITMAPS = 3 };
+/* Timing events: start, synth done, h done, then one after each query. */
+enum { EV_START, EV_SYNTH, EV_H, EV_QUERY0, EVENTS = EV_QUERY0 + QUERIES };
 enum { FR_BYTES = 32, BOUNCE_BYTES = 64u << 20 };
 
 typedef struct {
@@ -41,7 +43,7 @@ struct engine_gpu_dev {
     char name[320];
     pthread_mutex_t lock; /* the compute lock */
     cuzk_gpu_stream_t stream;
-    cuzk_gpu_event_t ev[4];
+    cuzk_gpu_event_t ev[EVENTS];
     cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
     /* Compute buffers, touched under the lock only. */
     dbuf_t wp, a, b, c, bits[BITMAPS], acc, ones, res;
@@ -207,7 +209,7 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
              (double)d->g.mem_total / (1u << 30));
     pthread_mutex_init(&d->lock, NULL);
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
-    for (int i = 0; s == CUZK_OK && i < 4; i++)
+    for (int i = 0; s == CUZK_OK && i < EVENTS; i++)
         s = cuzk_gpu_event_new(&d->g, &d->ev[i], true);
     if (s == CUZK_OK)
         s = cuzk_gpu_host_alloc(&d->g, &d->h_res,
@@ -225,10 +227,10 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
 {
     if (!d)
         return;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4; i++)
         cuzk_gpu_msm_free(d->msm[i]);
+    for (int i = 0; i < EVENTS; i++)
         cuzk_gpu_event_free(d->ev[i]);
-    }
     dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->acc, &d->ones, &d->res};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         dbuf_free(bufs[i]);
@@ -786,7 +788,7 @@ static cuzk_status_t run_query(engine_gpu_dev_t *d, const engine_gpu_key_t *k, i
     if (bitmap)
         CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(d, ONES_OFFSET + q), bitmap,
                                               k->q[q], n, d->ones.p, d->stream));
-    return CUZK_OK;
+    return cuzk_gpu_event_record(&d->g, d->ev[EV_QUERY0 + q], d->stream);
 }
 
 static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *w,
@@ -799,7 +801,7 @@ static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k
     unsigned char *wc = (unsigned char *)w + off * FR_BYTES;
     unsigned char one[FR_BYTES] = {1};
     unsigned char *acc = d->acc.p;
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[0], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
     /* synth: the plain witness for the products, the ones of w and of its
      * C slice, a = A·w, b = B·w, c = a·b */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
@@ -809,18 +811,17 @@ static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
     CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[1], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_SYNTH], d->stream));
     /* h */
     CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[2], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
     /* msm: the ones apart, then the five sums */
     CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, w, d->bits[0].p, n, d->stream));
     CUZK_TRY(run_query(d, k, Q_A, w, n, d->bits[0].p, h2d));
     CUZK_TRY(run_query(d, k, Q_B1, w, n, d->bits[0].p, h2d));
     CUZK_TRY(run_query(d, k, Q_B2, w, n, d->bits[0].p, h2d));
     CUZK_TRY(run_query(d, k, Q_C, wc, n_priv, d->bits[1].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_H, d->a.p, dn, NULL, h2d));
-    return cuzk_gpu_event_record(g, d->ev[3], d->stream);
+    return run_query(d, k, Q_H, d->a.p, dn, NULL, h2d);
 }
 
 static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *in,
@@ -834,7 +835,7 @@ static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t 
     unsigned char *sa = v + l.sa * FR_BYTES, *sb = v + l.sb * FR_BYTES, *aux = v + l.aux * FR_BYTES;
     unsigned char r2[FR_BYTES];
     fr_r2(cv, r2);
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[0], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
     /* synth: everything to Montgomery form, the ones of each scalar vector */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, v, v, l.end, r2, d->stream));
     CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[0].p, acc, sa, k->n_a, d->stream));
@@ -843,10 +844,10 @@ static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t 
     CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[2].p,
                                           acc + 2 * CUZK_GPU_CLASSIFY_ACC_BYTES, aux, k->n_aux,
                                           d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[1], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_SYNTH], d->stream));
     /* h: the coefficients of H in a */
     CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[2], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
     /* msm */
     CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sa, d->bits[0].p, k->n_a, d->stream));
     CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sb, d->bits[1].p, k->n_b, d->stream));
@@ -855,8 +856,7 @@ static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t 
     CUZK_TRY(run_query(d, k, Q_B1, sb, k->n_b, d->bits[1].p, h2d));
     CUZK_TRY(run_query(d, k, Q_B2, sb, k->n_b, d->bits[1].p, h2d));
     CUZK_TRY(run_query(d, k, Q_C, aux, k->n_aux, d->bits[2].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_H, a, k->n_h, NULL, h2d));
-    return cuzk_gpu_event_record(g, d->ev[3], d->stream);
+    return run_query(d, k, Q_H, a, k->n_h, NULL, h2d);
 }
 
 /* out = the MSM results in h plus the ones sums. */
@@ -926,8 +926,8 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         st = cuzk_gpu_download(g, d->h_res, d->res.p, res_bytes, d->stream);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_sync(g, d->stream);
-    float ms[3] = {0, 0, 0};
-    for (int i = 0; st == CUZK_OK && i < 3; i++)
+    float ms[EVENTS - 1] = {0};
+    for (int i = 0; st == CUZK_OK && i < EVENTS - 1; i++)
         st = cuzk_gpu_event_ms(g, &ms[i], d->ev[i], d->ev[i + 1]);
     if (st == CUZK_OK)
         collect(out, k, d->h_res);
@@ -937,13 +937,16 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         return gpu_fail(g, st, err, err_size, "proving on the device");
     if (stats) {
         *stats = (engine_gpu_stats_t){.stage_s = s->stage_s,
-                                      .synth_ms = ms[0],
-                                      .h_ms = ms[1],
-                                      .msm_ms = ms[2],
+                                      .synth_ms = ms[EV_START],
+                                      .h_ms = ms[EV_SYNTH],
                                       .wait_s = t1 - t0,
                                       .h2d_bytes = h2d,
                                       .d2h_bytes = res_bytes,
                                       .pageable_bytes = 0};
+        for (int q = 0; q < QUERIES; q++) {
+            stats->query_ms[q] = ms[EV_H + q];
+            stats->msm_ms += ms[EV_H + q];
+        }
     }
     return CUZK_OK;
 }

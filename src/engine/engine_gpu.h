@@ -113,6 +113,7 @@ typedef struct engine_gpu_stats {
     double stage_s;          /* host staging and the upload (wall clock, to the last byte) */
     double synth_ms, h_ms;   /* device time of synth and of the H chain (events) */
     double msm_ms;           /* device time of the five MSMs and the ones sums */
+    double query_ms[5];      /* of which each query's: A, B1, B2 (G2), C or L, H */
     double wait_s;           /* wall time waiting for the compute lock */
     uint64_t h2d_bytes;      /* host to device: inputs, and queries streamed (pinned tier) */
     uint64_t d2h_bytes;      /* device to host: the results */
