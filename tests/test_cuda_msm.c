@@ -7,7 +7,8 @@
  *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
  *    the model's window and forced windows 1 .. 16, Montgomery and
  *    canonical scalars, resident on the device or streamed from host
- *    memory in chunks;
+ *    memory in chunks, and sparse over a random subset of the points (an
+ *    index list);
  *  - the sum of the bases whose scalar is one (src/cuda/prove.cuh), driven
  *    by the bitmap the device classification writes, against the CPU's sum
  *    by mixed additions: 0 .. 2^21 + 4321 points, about 45 % of scalars one,
@@ -295,6 +296,45 @@ static void check_streamed(const group_t *G, cuzk_gpu_msm_t *m, const void *want
         fail_msg("%s: n = %zu streamed in chunks of %zu: wrong sum", G->k->name, n, chunk);
 }
 
+/* The sparse MSM over a random subset of the points (cuzk_gpu_msm_launch_idx),
+ * against the CPU's MSM of the gathered subset. */
+static void check_msm_idx(const group_t *G, cuzk_gpu_msm_t *m, const unsigned char *bases,
+                          const unsigned char *scalars, size_t n)
+{
+    uint32_t *idx = calloc(n + 1, sizeof(uint32_t));
+    unsigned char *sb = calloc(n + 1, G->affine), *ss = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
+    assert_non_null(idx && sb && ss);
+    uint64_t keep = cuzk_rng_next(&test_rng) % 5; /* 0: none ... 4: all */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cuzk_rng_next(&test_rng) % 4 < keep) {
+            idx[k] = (uint32_t)i;
+            memcpy(sb + k * G->affine, bases + i * G->affine, G->affine);
+            memcpy(ss + k * CUZK_GPU_SCALAR_BYTES, scalars + i * CUZK_GPU_SCALAR_BYTES,
+                   CUZK_GPU_SCALAR_BYTES);
+            k++;
+        }
+    }
+    unsigned char want[4 * 3 * 96], got[4 * 2 * 48];
+    assert_int_equal(G->msm(want, sb, ss, k), CUZK_OK);
+    void *db = to_device(bases, n * G->affine), *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES);
+    void *di = to_device(idx, k * sizeof(uint32_t)), *dr = NULL;
+    GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
+    cuzk_gpu_msm_set_window(m, 0);
+    GPU_OK(cuzk_gpu_msm_launch_idx(m, dr, db, ds, di, k, true, NULL));
+    GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
+    GPU_OK(cuzk_gpu_sync(&gpu));
+    if (!G->msm_equal(got, want))
+        fail_msg("%s: sparse MSM over %zu of %zu points: wrong sum", G->k->name, k, n);
+    cuzk_gpu_free(db);
+    cuzk_gpu_free(ds);
+    cuzk_gpu_free(di);
+    cuzk_gpu_free(dr);
+    free(idx);
+    free(sb);
+    free(ss);
+}
+
 static void test_msm(void **state)
 {
     (void)state;
@@ -339,6 +379,7 @@ static void test_msm(void **state)
             }
             assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
             check_msm(G, m, want, bases, scalars, n, true, 0);
+            check_msm_idx(G, m, bases, scalars, n);
             if (n == 0)
                 check_streamed(G, m, want, bases, scalars, n, 0);
             if (iter == NFIXED) {

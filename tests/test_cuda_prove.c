@@ -4,8 +4,9 @@
  *  - classification of scalars (zero / one / other) against
  *    NAME_msm_classify: the class bytes, the counts and the bit length, on
  *    sizes 0, 1, 31, 32, 33 and random ones, with 0, 1, r - 1, small
- *    canonical values and random scalars; the bitmap of the ones bit by bit
- *    (the sum of the bases it marks: test_cuda_msm.c);
+ *    canonical values and random scalars; the bitmaps of the ones and of
+ *    the others bit by bit (the sum of the bases the first marks:
+ *    test_cuda_msm.c), the others' compaction into an index list;
  *  - R1CS products a = A·w, b = B·w, c = C·w from CSR against
  *    NAME_r1cs_eval, byte for byte: 0 rows, empty rows, short rows and rows
  *    of hundreds to thousands of entries (the warp kernel).
@@ -234,6 +235,40 @@ static void test_classify(void **state)
                 cg.bits != cw.bits)
                 fail_msg("%s n = %zu: counts %zu/%zu/%zu bits %u, CPU %zu/%zu/%zu bits %u", F->name,
                          n, cg.zero, cg.one, cg.other, cg.bits, cw.zero, cw.one, cw.other, cw.bits);
+            /* The bitmap of the other scalars, and its compaction into the
+             * index list of a sparse MSM. */
+            void *doth = NULL, *didx = NULL, *dcnt = NULL, *dacc = NULL, *dscr = NULL;
+            GPU_OK(cuzk_gpu_alloc(&gpu, &doth, (words + 1) * sizeof(uint32_t)));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &didx, (n + 1) * sizeof(uint32_t)));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &dcnt, sizeof(uint32_t)));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &dacc, CUZK_GPU_CLASSIFY_ACC_BYTES));
+            GPU_OK(cuzk_gpu_alloc(&gpu, &dscr, cuzk_gpu_bitmap_compact_scratch_bytes(n)));
+            GPU_OK(
+                cuzk_gpu_msm_classify_launch(&gpu, F->curve, NULL, NULL, doth, dacc, dk, n, NULL));
+            GPU_OK(cuzk_gpu_bitmap_compact_launch(&gpu, didx, dcnt, doth, n, dscr, NULL));
+            uint32_t *idx = calloc(n + 1, sizeof(uint32_t)), cnt = 0;
+            assert_non_null(idx);
+            GPU_OK(cuzk_gpu_download(&gpu, bitmap, doth, words * sizeof(uint32_t), NULL));
+            GPU_OK(cuzk_gpu_download(&gpu, &cnt, dcnt, sizeof cnt, NULL));
+            GPU_OK(cuzk_gpu_download(&gpu, idx, didx, n * sizeof(uint32_t), NULL));
+            GPU_OK(cuzk_gpu_sync(&gpu));
+            size_t at = 0;
+            for (size_t i = 0; i < n; i++) {
+                bool other = want[i] == CUZK_MSM_OTHER;
+                if ((bool)((bitmap[i / 32] >> (i % 32)) & 1) != other)
+                    fail_msg("%s n = %zu: other bitmap bit %zu wrong", F->name, n, i);
+                if (other && (at >= cnt || idx[at++] != i))
+                    fail_msg("%s n = %zu: index list entry %zu is not scalar %zu", F->name, n,
+                             at - 1, i);
+            }
+            if (at != cnt || cnt != cw.other)
+                fail_msg("%s n = %zu: %u indices, %zu other scalars", F->name, n, cnt, cw.other);
+            free(idx);
+            cuzk_gpu_free(doth);
+            cuzk_gpu_free(didx);
+            cuzk_gpu_free(dcnt);
+            cuzk_gpu_free(dacc);
+            cuzk_gpu_free(dscr);
             cuzk_gpu_free(dk);
             cuzk_gpu_free(dcls);
             cuzk_gpu_free(dbm);

@@ -93,9 +93,10 @@ typedef struct cuzk_gpu_curve_kernels {
     unsigned fr_bits; /* the bit length of r: 255, 254 */
     cuzk_gpu_field_kernels_t fp, fr, fp2;
     cuzk_gpu_group_kernels_t g1, g2;
-    /* MSM digits (scalars in Montgomery form when mont, else canonical). */
-    int (*msm_digits)(uint32_t *keys, uint32_t *vals, const void *scalars, size_t n, unsigned c,
-                      unsigned W, bool mont, cuzk_gpu_stream_t s);
+    /* MSM digits (scalars in Montgomery form when mont, else canonical) of
+     * the n points idx[0..n) (idx NULL: 0..n-1); values are point indices. */
+    int (*msm_digits)(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32_t *idx,
+                      size_t n, unsigned c, unsigned W, bool mont, cuzk_gpu_stream_t s);
     /* NTT (ntt.cuh); Fr elements, all in device memory. */
     int (*ntt_pow_table)(void *out, const void *base, uint64_t step, const void *f, size_t count,
                          cuzk_gpu_stream_t s);
@@ -112,12 +113,13 @@ typedef struct cuzk_gpu_curve_kernels {
                        cuzk_gpu_stream_t s);
     int (*ntt_scale)(void *a, size_t n, const void *lo, const void *hi, unsigned b,
                      cuzk_gpu_stream_t s);
-    /* prove.cuh. Classes of n Montgomery scalars: cls (n bytes) and bitmap
-     * (ceil(n / 32) words of the ones) when non-NULL; acc (56 bytes: three
-     * u64 counts zero, one, other, then the OR of the other scalars'
-     * canonical value as eight u32 limbs) is zeroed, then accumulated. */
-    int (*msm_classify)(uint8_t *cls, uint32_t *bitmap, void *acc, const void *scalars, size_t n,
-                        cuzk_gpu_stream_t s);
+    /* prove.cuh. Classes of n Montgomery scalars: cls (n bytes), bitmap of
+     * the ones and bitmap of the others (ceil(n / 32) words each) when
+     * non-NULL; acc (56 bytes: three u64 counts zero, one, other, then the
+     * OR of the other scalars' canonical value as eight u32 limbs) is
+     * zeroed, then accumulated. */
+    int (*msm_classify)(uint8_t *cls, uint32_t *bitmap, uint32_t *other, void *acc,
+                        const void *scalars, size_t n, cuzk_gpu_stream_t s);
     /* y = M·w, M in CSR with `rows` rows (row_ptr: rows + 1 entries). */
     int (*r1cs_mul_vec)(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
                         const void *w, size_t rows, cuzk_gpu_stream_t s);
@@ -142,6 +144,13 @@ int cuzk_gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits);
 int cuzk_gpu_sort_pairs(void *scratch, size_t scratch_bytes, const uint32_t *keys_in,
                         uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, size_t n,
                         unsigned bits, cuzk_gpu_stream_t s);
+/* Bitmap compaction: *bytes = the scratch of cuzk_gpu_bitmap_compact for
+ * `words` bitmap words. */
+int cuzk_gpu_bitmap_compact_bytes(size_t *bytes, size_t words);
+/* idx[0..count) = the positions of the set bits of bitmap (words words),
+ * ascending; *count (device memory) = their number. */
+int cuzk_gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint32_t *idx, uint32_t *count,
+                            const uint32_t *bitmap, size_t words, cuzk_gpu_stream_t s);
 /* For W windows of n sorted keys each (keys[w·n + j]), the run of key k in
  * window w is [start[w·K + k], end[w·K + k]), K = keys a window; entries
  * of absent keys are left alone (zero them first). */

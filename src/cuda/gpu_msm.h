@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuda/gpu.h"
 
@@ -48,10 +49,13 @@ typedef struct cuzk_gpu_msm_plan {
 
 /*
  * The plan for n points (n >= 1). window != 0 forces c (1..CUZK_GPU_MSM_WINDOW_MAX);
- * otherwise c minimises the modelled time W·(n + 3·2^(c-1)): n bucket
- * additions a window plus about 3 additions' worth per bucket to reduce
- * (two XYZZ additions, 12M + 2S each against the 8M + 2S of a bucket
- * addition, and the bucket's store and load), among the windows up to 20
+ * otherwise c minimises the modelled time W·(n + 3·2^(c-1)) + n·2^14 / 2^top:
+ * n bucket additions a window plus about 3 additions' worth per bucket to
+ * reduce (two XYZZ additions, 12M + 2S each against the 8M + 2S of a
+ * bucket addition, and the bucket's store and load), plus the top window's
+ * serial chains (its top = bits - (W - 1)·c bits leave about 2^top buckets
+ * of n / 2^top points, each summed by one thread: 2^14 is the device's
+ * parallelism over one thread's, measured), among the windows up to 20
  * (measured: msm.c) whose workspace fits in mem_budget bytes (0: no limit).
  */
 enum { CUZK_GPU_MSM_WINDOW_MAX = 24 };
@@ -88,6 +92,17 @@ cuzk_gpu_msm_plan_t cuzk_gpu_msm_last_plan(const cuzk_gpu_msm_t *m);
  */
 cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
                                   const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s);
+
+/*
+ * The same over the points d_idx[0..n_idx) only (device memory, ascending
+ * or not, each < 2^31): Σ scalars[idx[j]]·bases[idx[j]], the work that of
+ * an MSM of n_idx points. With the indices of the scalars that are neither
+ * 0 nor 1 (cuzk_gpu_bitmap_compact_launch over the classification's
+ * bitmap), a witness of mostly bits costs only its other scalars.
+ */
+cuzk_status_t cuzk_gpu_msm_launch_idx(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                                      const void *d_scalars, const uint32_t *d_idx, size_t n_idx,
+                                      bool mont, cuzk_gpu_stream_t s);
 
 /* cuzk_gpu_msm_launch, then the result to host memory r (one XYZZ point),
  * waiting for it. */

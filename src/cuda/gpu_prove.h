@@ -28,19 +28,30 @@ enum { CUZK_GPU_CLASSIFY_ACC_BYTES = 56 };
  * Classifies n Montgomery-form scalars as src/msm's NAME_msm_classify does:
  * d_cls[i] (n bytes; NULL: not wanted) = CUZK_MSM_ZERO, _ONE or _OTHER;
  * d_bitmap (ceil(n / 32) words; NULL: not wanted) gets bit i % 32 of word
- * i / 32 set iff scalar i is one (bits past n clear); d_acc
- * (CUZK_GPU_CLASSIFY_ACC_BYTES) receives the totals, which
- * cuzk_gpu_msm_counts_decode turns into NAME_msm_classify's counts.
+ * i / 32 set iff scalar i is one (bits past n clear), d_other the same for
+ * the class other; d_acc (CUZK_GPU_CLASSIFY_ACC_BYTES) receives the
+ * totals, which cuzk_gpu_msm_counts_decode turns into NAME_msm_classify's
+ * counts.
  */
 cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                           uint32_t *d_bitmap, void *d_acc, const void *d_scalars,
-                                           size_t n, cuzk_gpu_stream_t s);
+                                           uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
+                                           const void *d_scalars, size_t n, cuzk_gpu_stream_t s);
 /* counts from a host copy of the device totals. */
 void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc);
 /* The launch, then the counts to the host, waiting for them. */
 cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
                                     uint32_t *d_bitmap, const void *d_scalars, size_t n,
                                     cuzk_msm_counts_t *counts, cuzk_gpu_stream_t s);
+
+/* Device scratch of cuzk_gpu_bitmap_compact_launch for n bits. */
+size_t cuzk_gpu_bitmap_compact_scratch_bytes(size_t n);
+/* d_idx[0..count) = the positions i < n of the set bits of d_bitmap
+ * (ceil(n / 32) words, bits past n clear), ascending, and *d_count (one
+ * u32 in device memory) = count: the points a sparse MSM runs over
+ * (cuzk_gpu_msm_launch_idx). d_idx holds n entries at most. */
+cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
+                                             const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                             cuzk_gpu_stream_t s);
 
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 

@@ -156,13 +156,13 @@ int ec_batch(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
 /* ---- MSM --------------------------------------------------------------- */
 
 template <class R>
-int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, size_t n, unsigned c,
-               unsigned W, bool mont, cuzk_gpu_stream_t s)
+int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32_t *idx, size_t n,
+               unsigned c, unsigned W, bool mont, cuzk_gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
-    msm_digits_kernel<R>
-        <<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars, n, c, W, mont);
+    msm_digits_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars,
+                                                          idx, n, c, W, mont);
     return cudaGetLastError();
 }
 
@@ -287,15 +287,15 @@ int ntt_scale(void *a, size_t n, const void *lo, const void *hi, unsigned b, cuz
 /* ---- prove.cuh ----------------------------------------------------------- */
 
 template <class R>
-int msm_classify(uint8_t *cls, uint32_t *bitmap, void *acc, const void *scalars, size_t n,
-                 cuzk_gpu_stream_t s)
+int msm_classify(uint8_t *cls, uint32_t *bitmap, uint32_t *other, void *acc, const void *scalars,
+                 size_t n, cuzk_gpu_stream_t s)
 {
     static_assert(sizeof(classify_acc_t) == 56, "the layout gpu_kernels.h documents");
     int e = cudaMemsetAsync(acc, 0, sizeof(classify_acc_t), s);
     if (e != cudaSuccess || n == 0)
         return e;
-    msm_classify_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(cls, bitmap, (classify_acc_t *)acc,
-                                                            (const fp_t<R> *)scalars, n);
+    msm_classify_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(
+        cls, bitmap, other, (classify_acc_t *)acc, (const fp_t<R> *)scalars, n);
     return cudaGetLastError();
 }
 

@@ -26,6 +26,10 @@ enum { MSM_SEG_THREADS_LOG = 16 };
  * 494 ms. The bucket phase slows as the buckets grow past what the model
  * counts (W·2^(c-1) XYZZ points: 4.8 GB at c = 22). */
 enum { MSM_WINDOW_AUTO_MAX = 20 };
+/* One thread's chain of bucket additions against the device's throughput
+ * of them: G1 mixed additions at ~1.6·10⁹/s device-wide, ~10⁵/s on one
+ * thread (measured on the H200: a 2^18 MSM's top-window buckets). */
+enum { MSM_SERIAL_RATIO = 1 << 14 };
 
 typedef struct {
     void *p;
@@ -103,6 +107,15 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
         for (unsigned c = 1; c <= MSM_WINDOW_AUTO_MAX; c++) {
             unsigned W = bits / c + 1, s = seg_log_for(c, W);
             double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
+            /* The top window holds bits - (W - 1)·c bits and the carry, so
+             * its digits fall into about 2^top buckets: with random
+             * scalars each holds n / 2^top points, added one after the
+             * other by one thread while the device could have done
+             * MSM_SERIAL_RATIO additions in the same time. (c = 14 on
+             * 255 bits leaves 3 bits: a 2^18 MSM spent 55 ms of its
+             * 60 ms in those few buckets.) */
+            unsigned top = bits - (W - 1) * c;
+            cost += (double)n / (double)((size_t)1 << top) * MSM_SERIAL_RATIO;
             if (mem_budget && plan_bytes(n, c, W, s, xyzz) > mem_budget && c > 1)
                 continue;
             if (!best || cost < best_cost) {
@@ -195,8 +208,10 @@ static cuzk_status_t mark(cuzk_gpu_msm_t *m, int i, cuzk_gpu_stream_t s)
     return m->timing ? cuzk_gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
-                                  const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s)
+/* The MSM over the points d_idx[0..n) (NULL: 0..n-1). */
+static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                             const void *d_scalars, const uint32_t *d_idx, size_t n, bool mont,
+                             cuzk_gpu_stream_t s)
 {
     assert(m && d_r && (n == 0 || (d_bases && d_scalars)));
     cuzk_gpu_t *g = m->g;
@@ -236,7 +251,7 @@ cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_ba
 
     CUZK_TRY(mark(m, 0, s));
     /* digits → sort → bounds */
-    GPU_TRY(g, m->curve->msm_digits(ki, vi, d_scalars, n, c, W, mont, s));
+    GPU_TRY(g, m->curve->msm_digits(ki, vi, d_scalars, d_idx, n, c, W, mont, s));
     for (unsigned w = 0; w < W; w++) {
         size_t o = (size_t)w * n;
         GPU_TRY(g, cuzk_gpu_sort_pairs(m->sort_tmp.p, sort_bytes, ki + o, ko + o, vi + o, vo + o, n,
@@ -256,6 +271,20 @@ cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_ba
     CUZK_TRY(mark(m, 4, s));
     GPU_TRY(g, k->msm_combine(d_r, m->win.p, c, W, s));
     return mark(m, 5, s);
+}
+
+cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                                  const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s)
+{
+    return msm_run(m, d_r, d_bases, d_scalars, NULL, n, mont, s);
+}
+
+cuzk_status_t cuzk_gpu_msm_launch_idx(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                                      const void *d_scalars, const uint32_t *d_idx, size_t n_idx,
+                                      bool mont, cuzk_gpu_stream_t s)
+{
+    assert(n_idx == 0 || d_idx);
+    return msm_run(m, d_r, d_bases, d_scalars, d_idx, n_idx, mont, s);
 }
 
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,

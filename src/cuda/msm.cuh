@@ -60,23 +60,25 @@ __device__ __forceinline__ int msm_digit(const uint32_t k[8], unsigned w, unsign
     return (int)((v + 1) >> 1) - (int)((v >> c) << c);
 }
 
-/* keys/vals[w·n + i] for every window w < W of scalar i (Montgomery form
- * when mont, else canonical limbs). */
+/* keys/vals[w·n + j] for every window w < W of the scalar of point
+ * i = idx[j] (idx NULL: i = j), Montgomery form when mont, else canonical
+ * limbs; the value is i with the digit's sign. */
 template <class R>
-__global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> *scalars, size_t n,
-                                  unsigned c, unsigned W, bool mont)
+__global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> *scalars,
+                                  const uint32_t *idx, size_t n, unsigned c, unsigned W, bool mont)
 {
     static_assert(R::N == 8, "scalars are 256-bit");
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n;
+         j += (size_t)gridDim.x * blockDim.x) {
+        uint32_t i = idx ? idx[j] : (uint32_t)j;
         fp_t<R> k;
         ld_vec(k, &scalars[i]);
         if (mont)
             f_from_mont<R>(k, k);
         for (unsigned w = 0; w < W; w++) {
             int d = msm_digit(k.l, w, c);
-            keys[w * n + i] = (uint32_t)(d < 0 ? -d : d);
-            vals[w * n + i] = (uint32_t)i | (d < 0 ? MSM_SIGN : 0u);
+            keys[w * n + j] = (uint32_t)(d < 0 ? -d : d);
+            vals[w * n + j] = i | (d < 0 ? MSM_SIGN : 0u);
         }
     }
 }

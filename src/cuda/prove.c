@@ -28,11 +28,29 @@ static const cuzk_gpu_group_kernels_t *group_kernels(cuzk_gpu_group_t grp)
 /* ---- classification ------------------------------------------------------ */
 
 cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                           uint32_t *d_bitmap, void *d_acc, const void *d_scalars,
-                                           size_t n, cuzk_gpu_stream_t s)
+                                           uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
+                                           const void *d_scalars, size_t n, cuzk_gpu_stream_t s)
 {
     assert(d_acc && (n == 0 || d_scalars));
-    GPU_TRY(g, curve_kernels(curve)->msm_classify(d_cls, d_bitmap, d_acc, d_scalars, n, s));
+    GPU_TRY(g,
+            curve_kernels(curve)->msm_classify(d_cls, d_bitmap, d_other, d_acc, d_scalars, n, s));
+    return CUZK_OK;
+}
+
+size_t cuzk_gpu_bitmap_compact_scratch_bytes(size_t n)
+{
+    size_t bytes = 0;
+    (void)cuzk_gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32);
+    return bytes;
+}
+
+cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
+                                             const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                             cuzk_gpu_stream_t s)
+{
+    size_t words = (n + 31) / 32, bytes = 0;
+    GPU_TRY(g, cuzk_gpu_bitmap_compact_bytes(&bytes, words));
+    GPU_TRY(g, cuzk_gpu_bitmap_compact(d_scratch, bytes, d_idx, d_count, d_bitmap, words, s));
     return CUZK_OK;
 }
 
@@ -60,8 +78,8 @@ cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8
     cuzk_status_t st = cuzk_gpu_alloc(g, &d_acc, sizeof(acc));
     if (st != CUZK_OK)
         return st;
-    CUZK_GOTO(cuzk_gpu_msm_classify_launch(g, curve, d_cls, d_bitmap, d_acc, d_scalars, n, s), st,
-              out);
+    CUZK_GOTO(cuzk_gpu_msm_classify_launch(g, curve, d_cls, d_bitmap, NULL, d_acc, d_scalars, n, s),
+              st, out);
     CUZK_GOTO(cuzk_gpu_download(g, acc, d_acc, sizeof(acc), s), st, out);
     CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
     cuzk_gpu_msm_counts_decode(counts, acc);

@@ -48,14 +48,15 @@ struct classify_acc_t {
 
 /*
  * cls[i] (cls non-NULL), bitmap[i / 32] bit i % 32 = (class of scalars[i]
- * is one) (bitmap non-NULL; ceil(n / 32) words, bits past n clear), and the
+ * is one) (bitmap non-NULL; ceil(n / 32) words, bits past n clear), the
+ * same for the class other in `other` (non-NULL), and the
  * totals added into *acc (zeroed by the launcher). The loop steps whole
  * blocks, so that every lane of a warp reaches each vote (blockDim a
  * multiple of 32).
  */
 template <class R>
-__global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, classify_acc_t *acc,
-                                    const fp_t<R> *scalars, size_t n)
+__global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, uint32_t *other,
+                                    classify_acc_t *acc, const fp_t<R> *scalars, size_t n)
 {
     static_assert(R::N == 8, "scalars are 256-bit");
     const unsigned lane = threadIdx.x & 31;
@@ -95,9 +96,12 @@ __global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, classify_acc
             co += c == CLS_OTHER;
         }
         uint32_t ones = __ballot_sync(0xffffffffu, c == CLS_ONE);
+        uint32_t others = __ballot_sync(0xffffffffu, c == CLS_OTHER);
         size_t first = base + (threadIdx.x & ~31u);
         if (bitmap && lane == 0 && first < n)
             bitmap[first / 32] = ones;
+        if (other && lane == 0 && first < n)
+            other[first / 32] = others;
     }
     cz = __reduce_add_sync(0xffffffffu, cz);
     c1 = __reduce_add_sync(0xffffffffu, c1);

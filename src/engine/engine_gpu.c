@@ -44,10 +44,13 @@ struct engine_gpu_dev {
     pthread_mutex_t lock; /* the compute lock */
     cuzk_gpu_stream_t stream;
     cuzk_gpu_event_t ev[EVENTS];
-    cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
-    /* Compute buffers, touched under the lock only. */
-    dbuf_t wp, a, b, c, bits[BITMAPS], acc, ones, res;
-    void *h_res; /* pinned: the results come back here */
+    cuzk_gpu_event_t counted; /* the counts of the sparse MSMs are on the host */
+    cuzk_gpu_msm_t *msm[4];   /* by cuzk_gpu_group_t, made on first use */
+    /* Compute buffers, touched under the lock only: per scalar vector the
+     * bitmaps of its ones and of its other scalars, the indices of the
+     * others and their count. */
+    dbuf_t wp, a, b, c, bits[BITMAPS], oth[BITMAPS], idx[BITMAPS], cnt, compact, acc, ones, res;
+    void *h_res; /* pinned: the results come back here, then the counts */
 };
 
 struct engine_gpu_key {
@@ -193,6 +196,12 @@ static void fr_r2(cuzk_gpu_curve_t curve, unsigned char out[FR_BYTES])
 
 /* ---- the device ---------------------------------------------------------- */
 
+/* Bytes of the results: RESULTS XYZZ points, each in a slot of G2's size. */
+static size_t res_bytes(void)
+{
+    return RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+}
+
 cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, size_t err_size)
 {
     *out = NULL;
@@ -212,8 +221,9 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     for (int i = 0; s == CUZK_OK && i < EVENTS; i++)
         s = cuzk_gpu_event_new(&d->g, &d->ev[i], true);
     if (s == CUZK_OK)
-        s = cuzk_gpu_host_alloc(&d->g, &d->h_res,
-                                RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2));
+        s = cuzk_gpu_event_new(&d->g, &d->counted, false);
+    if (s == CUZK_OK)
+        s = cuzk_gpu_host_alloc(&d->g, &d->h_res, res_bytes() + BITMAPS * sizeof(uint32_t));
     if (s != CUZK_OK) {
         gpu_fail(&d->g, s, err, err_size, "setting up the device");
         engine_gpu_dev_free(d);
@@ -231,11 +241,16 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
         cuzk_gpu_msm_free(d->msm[i]);
     for (int i = 0; i < EVENTS; i++)
         cuzk_gpu_event_free(d->ev[i]);
-    dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->acc, &d->ones, &d->res};
+    cuzk_gpu_event_free(d->counted);
+    dbuf_t *bufs[] = {&d->wp,      &d->a,   &d->b,    &d->c,  &d->cnt,
+                      &d->compact, &d->acc, &d->ones, &d->res};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         dbuf_free(bufs[i]);
-    for (int i = 0; i < BITMAPS; i++)
+    for (int i = 0; i < BITMAPS; i++) {
         dbuf_free(&d->bits[i]);
+        dbuf_free(&d->oth[i]);
+        dbuf_free(&d->idx[i]);
+    }
     cuzk_gpu_host_free(d->h_res);
     cuzk_gpu_stream_free(d->stream);
     pthread_mutex_destroy(&d->lock);
@@ -754,11 +769,17 @@ static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
         CUZK_TRY(dbuf_grow(g, &d->b, dn * FR_BYTES));
         CUZK_TRY(dbuf_grow(g, &d->c, dn * FR_BYTES));
     }
-    for (int i = 0; i < BITMAPS; i++)
+    for (int i = 0; i < BITMAPS; i++) {
         CUZK_TRY(dbuf_grow(g, &d->bits[i], ((nmax + 31) / 32 + 1) * 4));
+        CUZK_TRY(dbuf_grow(g, &d->oth[i], ((nmax + 31) / 32 + 1) * 4));
+        if (k->tier == ENGINE_GPU_TIER_DEVICE)
+            CUZK_TRY(dbuf_grow(g, &d->idx[i], (nmax + 1) * 4));
+    }
+    CUZK_TRY(dbuf_grow(g, &d->cnt, BITMAPS * sizeof(uint32_t)));
+    CUZK_TRY(dbuf_grow(g, &d->compact, cuzk_gpu_bitmap_compact_scratch_bytes(nmax)));
     CUZK_TRY(dbuf_grow(g, &d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES));
     CUZK_TRY(dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)));
-    return dbuf_grow(g, &d->res, RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2));
+    return dbuf_grow(g, &d->res, res_bytes());
 }
 
 /* The device address of result i. */
@@ -767,17 +788,76 @@ static void *res_at(engine_gpu_dev_t *d, int i)
     return (unsigned char *)d->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
 }
 
-/* MSM of query q with n device scalars (Montgomery form) into result q,
- * and, when bitmap is not NULL, the sum of the bases of the scalar-one
- * entries into result ONES_OFFSET + q. */
+/* A vector of MSM scalars on the device (Montgomery form): zkey w and its
+ * C slice, params sa, sb and aux; after split_vectors, cnt = its other
+ * scalars (device tier). */
+typedef struct {
+    void *s;
+    size_t n, cnt;
+} vec_t;
+
+/* Classifies each vector i into the bitmaps of its ones (bits[i]) and its
+ * other scalars (oth[i]); on the device tier, compacts the others into
+ * idx[i] and sends their counts to the host (event counted). */
+static cuzk_status_t split_vectors(engine_gpu_dev_t *d, const engine_gpu_key_t *k, const vec_t *v,
+                                   int nv)
+{
+    cuzk_gpu_t *g = &d->g;
+    unsigned char *acc = d->acc.p;
+    uint32_t *cnt = d->cnt.p;
+    for (int i = 0; i < nv; i++) {
+        CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, d->bits[i].p, d->oth[i].p,
+                                              acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
+                                              d->stream));
+        if (k->tier == ENGINE_GPU_TIER_DEVICE)
+            CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, d->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
+                                                    d->compact.p, d->stream));
+    }
+    if (k->tier != ENGINE_GPU_TIER_DEVICE)
+        return CUZK_OK;
+    CUZK_TRY(cuzk_gpu_download(g, (unsigned char *)d->h_res + res_bytes(), cnt,
+                               (size_t)nv * sizeof(uint32_t), d->stream));
+    return cuzk_gpu_event_record(g, d->counted, d->stream);
+}
+
+/* Before the MSMs, with synth and h queued: the device tier waits for the
+ * counts (the only host wait before the results; the device meanwhile
+ * runs the transforms); the pinned tier, whose MSMs run over every scalar,
+ * zeroes the ones instead. */
+static cuzk_status_t msm_prepare(engine_gpu_dev_t *d, const engine_gpu_key_t *k, vec_t *v, int nv)
+{
+    if (k->tier == ENGINE_GPU_TIER_DEVICE) {
+        CUZK_TRY(cuzk_gpu_event_sync(&d->g, d->counted));
+        const uint32_t *h = (const uint32_t *)((const unsigned char *)d->h_res + res_bytes());
+        for (int i = 0; i < nv; i++)
+            v[i].cnt = h[i];
+        return CUZK_OK;
+    }
+    for (int i = 0; i < nv; i++)
+        CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, d->bits[i].p, v[i].n,
+                                                d->stream));
+    return CUZK_OK;
+}
+
+/* Query q over vector vi (vi < 0: the H scalars h, n of them, all taken)
+ * into result q, and the sum of the bases of its ones into result
+ * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
+ * (their indices); pinned tier: over all, the bases streamed, the ones
+ * zeroed. */
 static cuzk_status_t run_query(engine_gpu_dev_t *d, const engine_gpu_key_t *k, int q,
-                               const void *scalars, size_t n, const uint32_t *bitmap, uint64_t *h2d)
+                               const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
     cuzk_gpu_group_t grp = query_group(k, q);
     cuzk_gpu_msm_t *m;
     CUZK_TRY(dev_msm_ws(d, grp, &m));
+    const void *scalars = vi < 0 ? h : v[vi].s;
+    n = vi < 0 ? n : v[vi].n;
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
-        CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(d, q), k->q[q], scalars, n, true, d->stream));
+        if (vi < 0)
+            CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(d, q), k->q[q], scalars, n, true, d->stream));
+        else
+            CUZK_TRY(cuzk_gpu_msm_launch_idx(m, res_at(d, q), k->q[q], scalars, d->idx[vi].p,
+                                             v[vi].cnt, true, d->stream));
     } else {
         CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, res_at(d, q), k->q[q], scalars, true, n, true, 0,
                                               d->stream));
@@ -785,8 +865,8 @@ static cuzk_status_t run_query(engine_gpu_dev_t *d, const engine_gpu_key_t *k, i
     }
     /* Pinned bases are read in place by the ones sum: host memory from
      * cudaHostAlloc is addressable by the device (unified addressing). */
-    if (bitmap)
-        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(d, ONES_OFFSET + q), bitmap,
+    if (vi >= 0)
+        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(d, ONES_OFFSET + q), d->bits[vi].p,
                                               k->q[q], n, d->ones.p, d->stream));
     return cuzk_gpu_event_record(&d->g, d->ev[EV_QUERY0 + q], d->stream);
 }
@@ -797,17 +877,13 @@ static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k
     cuzk_gpu_t *g = &d->g;
     cuzk_gpu_curve_t cv = k->curve;
     size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
-    size_t n_priv = n - off;
-    unsigned char *wc = (unsigned char *)w + off * FR_BYTES;
+    vec_t v[2] = {{w, n, 0}, {(unsigned char *)w + off * FR_BYTES, n - off, 0}};
     unsigned char one[FR_BYTES] = {1};
-    unsigned char *acc = d->acc.p;
     CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
-    /* synth: the plain witness for the products, the ones of w and of its
-     * C slice, a = A·w, b = B·w, c = a·b */
+    /* synth: the plain witness for the products, the classes of w and of
+     * its C slice, a = A·w, b = B·w, c = a·b */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[0].p, acc, w, n, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_classify_launch(
-        g, cv, NULL, d->bits[1].p, acc + CUZK_GPU_CLASSIFY_ACC_BYTES, wc, n_priv, d->stream));
+    CUZK_TRY(split_vectors(d, k, v, 2));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
     CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
@@ -815,48 +891,42 @@ static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k
     /* h */
     CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
     CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
-    /* msm: the ones apart, then the five sums */
-    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, w, d->bits[0].p, n, d->stream));
-    CUZK_TRY(run_query(d, k, Q_A, w, n, d->bits[0].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_B1, w, n, d->bits[0].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_B2, w, n, d->bits[0].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_C, wc, n_priv, d->bits[1].p, h2d));
-    return run_query(d, k, Q_H, d->a.p, dn, NULL, h2d);
+    /* msm */
+    CUZK_TRY(msm_prepare(d, k, v, 2));
+    CUZK_TRY(run_query(d, k, Q_A, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_B1, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_B2, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_C, v, 1, NULL, 0, h2d));
+    return run_query(d, k, Q_H, v, -1, d->a.p, dn, h2d);
 }
 
 static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *in,
                                     uint64_t *h2d)
 {
     cuzk_gpu_t *g = &d->g;
-    cuzk_gpu_curve_t cv = k->curve;
     params_layout_t l = params_layout(k);
-    unsigned char *v = in, *acc = d->acc.p;
-    unsigned char *a = v + l.a * FR_BYTES, *b = v + l.b * FR_BYTES, *c = v + l.c * FR_BYTES;
-    unsigned char *sa = v + l.sa * FR_BYTES, *sb = v + l.sb * FR_BYTES, *aux = v + l.aux * FR_BYTES;
+    unsigned char *p = in;
+    unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
+    vec_t v[3] = {{p + l.sa * FR_BYTES, k->n_a, 0},
+                  {p + l.sb * FR_BYTES, k->n_b, 0},
+                  {p + l.aux * FR_BYTES, k->n_aux, 0}};
     unsigned char r2[FR_BYTES];
-    fr_r2(cv, r2);
+    fr_r2(k->curve, r2);
     CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
-    /* synth: everything to Montgomery form, the ones of each scalar vector */
-    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, v, v, l.end, r2, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[0].p, acc, sa, k->n_a, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_classify_launch(
-        g, cv, NULL, d->bits[1].p, acc + CUZK_GPU_CLASSIFY_ACC_BYTES, sb, k->n_b, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_classify_launch(g, cv, NULL, d->bits[2].p,
-                                          acc + 2 * CUZK_GPU_CLASSIFY_ACC_BYTES, aux, k->n_aux,
-                                          d->stream));
+    /* synth: everything to Montgomery form, the classes of sa, sb, aux */
+    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
+    CUZK_TRY(split_vectors(d, k, v, 3));
     CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_SYNTH], d->stream));
     /* h: the coefficients of H in a */
     CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
     CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
     /* msm */
-    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sa, d->bits[0].p, k->n_a, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, sb, d->bits[1].p, k->n_b, d->stream));
-    CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(g, cv, aux, d->bits[2].p, k->n_aux, d->stream));
-    CUZK_TRY(run_query(d, k, Q_A, sa, k->n_a, d->bits[0].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_B1, sb, k->n_b, d->bits[1].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_B2, sb, k->n_b, d->bits[1].p, h2d));
-    CUZK_TRY(run_query(d, k, Q_C, aux, k->n_aux, d->bits[2].p, h2d));
-    return run_query(d, k, Q_H, a, k->n_h, NULL, h2d);
+    CUZK_TRY(msm_prepare(d, k, v, 3));
+    CUZK_TRY(run_query(d, k, Q_A, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_B1, v, 1, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_B2, v, 1, NULL, 0, h2d));
+    CUZK_TRY(run_query(d, k, Q_C, v, 2, NULL, 0, h2d));
+    return run_query(d, k, Q_H, v, -1, a, k->n_h, h2d);
 }
 
 /* out = the MSM results in h plus the ones sums. */
@@ -914,7 +984,6 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     pthread_mutex_lock(&d->lock);
     double t1 = cuzk_seconds();
     uint64_t h2d = s->h2d;
-    size_t res_bytes = RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
     cuzk_status_t st = cuzk_gpu_use(g);
     if (st == CUZK_OK)
         st = dev_reserve(d, k);
@@ -923,7 +992,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     if (st == CUZK_OK)
         st = k->params ? compute_params(d, k, s->in.p, &h2d) : compute_zkey(d, k, s->in.p, &h2d);
     if (st == CUZK_OK)
-        st = cuzk_gpu_download(g, d->h_res, d->res.p, res_bytes, d->stream);
+        st = cuzk_gpu_download(g, d->h_res, d->res.p, res_bytes(), d->stream);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_sync(g, d->stream);
     float ms[EVENTS - 1] = {0};
@@ -941,7 +1010,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
                                       .h_ms = ms[EV_SYNTH],
                                       .wait_s = t1 - t0,
                                       .h2d_bytes = h2d,
-                                      .d2h_bytes = res_bytes,
+                                      .d2h_bytes = res_bytes(),
                                       .pageable_bytes = 0};
         for (int q = 0; q < QUERIES; q++) {
             stats->query_ms[q] = ms[EV_H + q];
