@@ -11,7 +11,10 @@
  *
  * The one difference from the commands: the key is read back as trusted
  * (this process has just written it), so the prove step skips the
- * subgroup check of every key point that `cuzk prove` does.
+ * subgroup check of every key point that `cuzk prove` does. The prove step
+ * runs synth, h and the MSMs where --backend says (default: the first GPU
+ * when there is one, as `cuzk prove` does); "prove: read" includes placing
+ * the key on the device.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -73,6 +76,7 @@ typedef struct demo_result {
     double seconds[DEMO_STEPS];
     uint32_t n_wires, n_public, domain_size;
     bool verified, tamper_rejected;
+    char backend[400]; /* where the prover ran (cli_backend_name) */
 } demo_result_t;
 
 /* The prover's stage times into their rows. */
@@ -177,20 +181,25 @@ static cuzk_status_t demo_setup(const demo_paths_t *p, demo_result_t *res, char 
     return s;
 }
 
-static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
-                                char *err, size_t err_size)
+static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_backend_kind_t kind,
+                                cuzk_pool_t *pool, char *err, size_t err_size)
 {
     zkey_t k = {0};
     r1cs_witness_t w = {0}, pub = {0};
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
+    cli_backend_t *be = NULL;
+    groth16_prove_opts_t opts = {NULL, false, NULL};
     double t0 = cuzk_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, p->wtns, err, err_size);
+    if (s == CUZK_OK)
+        s = cli_backend_new(&be, kind, &k, NULL, &opts.accel, err, err_size);
+    snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
     res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)
-        s = groth16_prove(&proof, &pub, &k, &w, NULL, &t, pool, err, err_size);
+        s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, err_size);
     demo_stage_times(res, &t);
     t0 = cuzk_seconds();
     if (s == CUZK_OK)
@@ -198,6 +207,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cuzk_
     if (s == CUZK_OK)
         s = snarkjs_public_write(p->pub, &pub, err, err_size);
     res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
+    cli_backend_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
     zkey_free(&k);
@@ -256,25 +266,32 @@ static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, ch
     return s;
 }
 
-static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
-                                   char *err, size_t err_size)
+static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
+                                   cli_backend_kind_t kind, cuzk_pool_t *pool, char *err,
+                                   size_t err_size)
 {
     bp_params_t k = {0};
     asgn_t a = {0};
     bp_proof_t proof;
     groth16_timings_t t = {{0}};
+    cli_backend_t *be = NULL;
+    groth16_prove_opts_t opts = {NULL, false, NULL};
     double t0 = cuzk_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
+    if (s == CUZK_OK)
+        s = cli_backend_new(&be, kind, NULL, &k, &opts.accel, err, err_size);
+    snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
     res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)
-        s = groth16_bp_prove(&proof, &k, &a, NULL, &t, pool, err, err_size);
+        s = groth16_bp_prove(&proof, &k, &a, &opts, &t, pool, err, err_size);
     demo_stage_times(res, &t);
     t0 = cuzk_seconds();
     if (s == CUZK_OK)
         s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
     res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
+    cli_backend_free(be);
     asgn_free(&a);
     bp_params_free(&k);
     return s;
@@ -334,6 +351,9 @@ static void demo_usage(FILE *f)
                "                   and the proofs' r, s come from getrandom)\n"
                "  --dir DIR        write the files to DIR and keep them (default: a fresh\n"
                "                   temporary directory, removed afterwards)\n"
+               "  --backend B      where the provers' synth, h and MSMs run: auto (the first\n"
+               "                   GPU when there is one, else the CPU; the default), cpu,\n"
+               "                   cuda\n"
                "  -h, --help       this text\n");
 }
 
@@ -356,24 +376,32 @@ int cli_demo(int argc, char **argv)
 {
     uint64_t n = 65000, seed = 1;
     const char *dir = NULL;
+    cli_backend_kind_t backend = CLI_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             demo_usage(stdout);
             return DEMO_OK;
         }
-        bool known = !strcmp(o, "--constraints") || !strcmp(o, "--seed") || !strcmp(o, "--dir");
+        bool known = !strcmp(o, "--constraints") || !strcmp(o, "--seed") || !strcmp(o, "--dir") ||
+                     !strcmp(o, "--backend");
         if (!known || i + 1 == argc) {
             fprintf(stderr, "cuzk demo: %s '%s' (try 'cuzk demo --help')\n",
                     known ? "a value is missing after" : "unknown argument", o);
             return DEMO_EFAIL;
         }
         const char *v = argv[++i];
-        if (!strcmp(o, "--dir"))
+        if (!strcmp(o, "--dir")) {
             dir = v;
-        else if (!(!strcmp(o, "--seed") ? demo_uint(&seed, o, v, 0, UINT64_MAX)
-                                        : demo_uint(&n, o, v, 2, 1u << 24)))
+        } else if (!strcmp(o, "--backend")) {
+            if (cli_parse_backend(&backend, v) != 0) {
+                fprintf(stderr, "cuzk demo: --backend wants auto, cpu or cuda, not '%s'\n", v);
+                return DEMO_EFAIL;
+            }
+        } else if (!(!strcmp(o, "--seed") ? demo_uint(&seed, o, v, 0, UINT64_MAX)
+                                          : demo_uint(&n, o, v, 2, 1u << 24))) {
             return DEMO_EFAIL;
+        }
     }
 
     char tmp[4096] = "";
@@ -415,8 +443,8 @@ int cli_demo(int argc, char **argv)
                    : demo_setup(&p, &res[c], err, sizeof err);
         res[c].seconds[DEMO_SETUP] = cuzk_seconds() - t0;
         if (s == CUZK_OK)
-            s = bp ? demo_bp_prove(&p, &res[c], pool, err, sizeof err)
-                   : demo_prove(&p, &res[c], pool, err, sizeof err);
+            s = bp ? demo_bp_prove(&p, &res[c], backend, pool, err, sizeof err)
+                   : demo_prove(&p, &res[c], backend, pool, err, sizeof err);
         if (s == CUZK_OK)
             s = bp ? demo_bp_verify(&p, &res[c], pool, err, sizeof err)
                    : demo_verify(&p, &res[c], pool, err, sizeof err);
@@ -466,6 +494,8 @@ int cli_demo(int argc, char **argv)
     for (int c = 0; c < DEMO_COLUMNS; c++)
         printf(" %12s", res[c].tamper_rejected ? "INVALID" : "ACCEPTED");
     printf("\n");
+    for (int c = 0; c < DEMO_COLUMNS; c++)
+        printf("%-22s %s: %s\n", c ? "" : "prover", demo_columns[c].title, res[c].backend);
     if (!ok)
         fprintf(stderr, "cuzk demo: a proof was rejected or a tampered one accepted\n");
     return ok ? DEMO_OK : DEMO_WRONG;
