@@ -6,8 +6,9 @@
  * porep32's proportions (90 % bit-valued witness entries: many zero and one
  * scalars, so the ones sums and the cleared scalars are exercised) and of
  * random shapes, with the key's queries resident on the device and streamed
- * from pinned memory; a slot reused across keys; a witness that does not
- * satisfy the circuit is refused by the self-verification.
+ * from pinned memory; a slot reused across keys, and slots that share a
+ * pinned pool (its buffers come back and are reused); a witness that does
+ * not satisfy the circuit is refused by the self-verification.
  * Skips, saying why, when CUDA is not built or no GPU is present.
  */
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 
 #include "cuda/gpu.h"
 #include "engine/engine_gpu.h"
+#include "engine/engine_pinned.h"
 #include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
@@ -145,13 +147,56 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     r1cs_free(&r);
 }
 
+static cuzk_status_t pool_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
+{
+    (void)ctx;
+    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
+    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
+    if (s != CUZK_OK)
+        snprintf(err, err_size, "%s", g.err);
+    return s;
+}
+
+static void pool_free(void *ctx, void *p)
+{
+    (void)ctx;
+    cuzk_gpu_host_free(p);
+}
+
+/* Two slots sharing a pinned pool: the staging buffer goes back to the
+ * pool after each partition and the next one reuses it. */
+static void test_pool(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    engine_pinned_alloc_t pa = {NULL, pool_alloc, pool_free};
+    engine_pinned_t *pool = engine_pinned_new(&pa, 0);
+    assert_non_null(pool);
+    engine_gpu_slot_t *a = NULL, *b = NULL;
+    char err[IO_ERR_MAX];
+    if (engine_gpu_slot_new(&a, dev, pool, err, sizeof err) != CUZK_OK ||
+        engine_gpu_slot_new(&b, dev, pool, err, sizeof err) != CUZK_OK)
+        fail_msg("%s", err);
+    for (int i = 0; i < 4; i++)
+        zkey_case(i % 2 ? R1CS_CURVE_BN254 : R1CS_CURVE_BLS12_381, 300, true,
+                  ENGINE_GPU_TIER_DEVICE, i < 2 ? a : b);
+    engine_pinned_counters_t c;
+    engine_pinned_counters(pool, &c);
+    assert_int_equal(c.buffers_in_use, 0);
+    assert_true(c.hits > 0);
+    assert_true(c.misses >= 1);
+    engine_gpu_slot_free(a);
+    engine_gpu_slot_free(b);
+    engine_pinned_free(pool);
+}
+
 static void test_zkey(void **state)
 {
     (void)state;
     REQUIRE_GPU();
     engine_gpu_slot_t *slot = NULL;
     char err[IO_ERR_MAX];
-    if (engine_gpu_slot_new(&slot, dev, err, sizeof err) != CUZK_OK)
+    if (engine_gpu_slot_new(&slot, dev, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("%s", err);
     static const uint32_t sizes[] = {2, 3, 17, 200, 1000, 5000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -211,7 +256,7 @@ static void test_params(void **state)
     REQUIRE_GPU();
     engine_gpu_slot_t *slot = NULL;
     char err[IO_ERR_MAX];
-    if (engine_gpu_slot_new(&slot, dev, err, sizeof err) != CUZK_OK)
+    if (engine_gpu_slot_new(&slot, dev, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("%s", err);
     static const uint32_t sizes[] = {2, 5, 100, 1000, 4000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -228,6 +273,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zkey),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

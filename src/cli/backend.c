@@ -87,7 +87,7 @@ cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind, cons
               : engine_gpu_key_params(&b->key, b->dev, p, ENGINE_GPU_TIER_AUTO, 0, 1, why,
                                       sizeof why);
     if (s == CUZK_OK)
-        s = engine_gpu_slot_new(&b->slot, b->dev, why, sizeof why);
+        s = engine_gpu_slot_new(&b->slot, b->dev, NULL, why, sizeof why);
     if (s != CUZK_OK) {
         io_fail(err, err_size, s, "--backend %s: %s", kind == CLI_BACKEND_AUTO ? "auto" : "cuda",
                 why);

@@ -125,7 +125,7 @@ cuzk_status_t cuzk_gpu_host_alloc(cuzk_gpu_t *g, void **p, size_t bytes)
     *p = NULL;
     if (bytes == 0)
         return CUZK_OK;
-    GPU_TRY(g, cudaHostAlloc(p, bytes, cudaHostAllocDefault));
+    GPU_TRY(g, cudaHostAlloc(p, bytes, cudaHostAllocPortable));
     return CUZK_OK;
 }
 

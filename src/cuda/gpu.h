@@ -79,7 +79,9 @@ cuzk_status_t cuzk_gpu_alloc(cuzk_gpu_t *g, void **p, size_t bytes);
 void cuzk_gpu_free(void *p);
 
 /* *p = bytes of pinned (page-locked) host memory, which copies reach at the
- * bus's speed and which async copies need to be asynchronous. */
+ * bus's speed and which async copies need to be asynchronous; portable
+ * (pinned for every device), and with unified addressing kernels may read
+ * it through the same pointer. */
 cuzk_status_t cuzk_gpu_host_alloc(cuzk_gpu_t *g, void **p, size_t bytes);
 void cuzk_gpu_host_free(void *p);
 

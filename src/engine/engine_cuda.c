@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuda/gpu.h"
+#include "engine/engine_pinned.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "util/pool.h"
@@ -17,7 +18,9 @@ struct engine_cuda {
     engine_backend_t cpu_be;
     int ndev;
     engine_gpu_dev_t *dev[ENGINE_CUDA_MAX_DEVICES];
-    pthread_mutex_t lock; /* n */
+    cuzk_gpu_t alloc_gpu;    /* the pinned pool's allocator (its err holds its failures) */
+    engine_pinned_t *pinned; /* the workers' staging buffers */
+    pthread_mutex_t lock;    /* n */
     engine_cuda_counters_t n;
 };
 
@@ -32,6 +35,23 @@ typedef struct cuda_worker {
     int dev;
     engine_gpu_slot_t *slot;
 } cuda_worker_t;
+
+/* The pinned pool's allocator: cudaHostAlloc (portable: every device's
+ * copies run at the bus's speed from it). */
+static cuzk_status_t pinned_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
+{
+    cuzk_gpu_t *g = ctx;
+    cuzk_status_t s = cuzk_gpu_host_alloc(g, p, bytes);
+    if (s != CUZK_OK)
+        io_fail(err, err_size, s, "pinning %zu bytes: %s", bytes, g->err);
+    return s;
+}
+
+static void pinned_free(void *ctx, void *p)
+{
+    (void)ctx;
+    cuzk_gpu_host_free(p);
+}
 
 engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *st, char *err,
                                size_t err_size)
@@ -66,6 +86,14 @@ engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *
         }
         c->ndev = i + 1;
     }
+    c->alloc_gpu = *engine_gpu_dev_gpu(c->dev[0]);
+    engine_pinned_alloc_t pa = {&c->alloc_gpu, pinned_alloc, pinned_free};
+    c->pinned = engine_pinned_new(&pa, c->opt.pinned_limit);
+    if (!c->pinned) {
+        *st = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the pinned pool");
+        engine_cuda_free(c);
+        return NULL;
+    }
     c->cpu = engine_cpu_new(&c->opt.cpu, st);
     if (!c->cpu) {
         io_fail(err, err_size, *st, "cannot start the key loading threads");
@@ -81,6 +109,7 @@ void engine_cuda_free(engine_cuda_t *c)
 {
     if (!c)
         return;
+    engine_pinned_free(c->pinned);
     for (int i = 0; i < c->ndev; i++)
         engine_gpu_dev_free(c->dev[i]);
     engine_cpu_free(c->cpu);
@@ -103,6 +132,8 @@ void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out)
     pthread_mutex_lock(&c->lock);
     *out = c->n;
     pthread_mutex_unlock(&c->lock);
+    engine_pinned_counters(c->pinned, &out->pinned);
+    out->pageable_bytes += out->pinned.pageable_bytes;
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -181,7 +212,7 @@ static cuzk_status_t cuda_worker_new(void *ctx, unsigned worker, unsigned thread
     w->pool = cuzk_pool_new(threads, &s);
     char err[IO_ERR_MAX];
     if (w->pool)
-        s = engine_gpu_slot_new(&w->slot, c->dev[w->dev], err, sizeof err);
+        s = engine_gpu_slot_new(&w->slot, c->dev[w->dev], c->pinned, err, sizeof err);
     if (s != CUZK_OK) {
         cuzk_pool_free(w->pool);
         free(w);

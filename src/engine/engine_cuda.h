@@ -7,7 +7,9 @@
  * keeps its copy.
  *
  * Workers. Worker i runs on device i mod devices (the engine's default is
- * two workers per device): each has a staging slot, so that while one
+ * two workers per device): each has a staging slot, whose pinned buffer
+ * comes from one pool (engine_pinned.h) for the partition's time, so that
+ * while one
  * worker's partition holds the device's compute lock the other reads its
  * witness, stages it into pinned memory and uploads it on its own copy
  * stream. A free worker takes the next partition, so work goes to the
@@ -29,6 +31,7 @@
 #include "engine/engine_backend.h"
 #include "engine/engine_cpu.h"
 #include "engine/engine_gpu.h"
+#include "engine/engine_pinned.h"
 
 enum { ENGINE_CUDA_MAX_DEVICES = 16 };
 
@@ -41,6 +44,7 @@ typedef struct engine_cuda_options {
     uint64_t device_budget;      /* bytes of each device a key may take (0: free memory less
                                     the working set of the device's workers) */
     unsigned workers_per_device; /* for the working-set estimate (0: 2) */
+    uint64_t pinned_limit;       /* bytes the pinned staging pool may hold (0: no limit) */
 } engine_cuda_options_t;
 
 /*
@@ -70,6 +74,7 @@ typedef struct engine_cuda_counters {
     double query_ms[5];                        /* msm by query: A, B1, B2, C or L, H */
     double stage_s, lock_wait_s;               /* host staging, waits for the compute lock */
     bool lost[ENGINE_CUDA_MAX_DEVICES];        /* a sticky error took the device out */
+    engine_pinned_counters_t pinned;           /* the staging buffers' pool */
 } engine_cuda_counters_t;
 
 void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out);

@@ -1,5 +1,6 @@
 /* One partition on a GPU (engine_gpu.h). */
 #include "engine/engine_gpu.h"
+#include "engine/engine_pinned.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -74,6 +75,8 @@ struct engine_gpu_slot {
     engine_gpu_dev_t *d;
     cuzk_gpu_stream_t copy;
     cuzk_gpu_event_t staged;
+    engine_pinned_t *pool;   /* NULL: the slot's own pinned buffer */
+    engine_pinned_buf_t buf; /* from the pool, held from staging to the end of compute */
     void *h_in;
     size_t h_size;
     dbuf_t in;
@@ -260,6 +263,11 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
 const char *engine_gpu_dev_name(const engine_gpu_dev_t *d)
 {
     return d->name;
+}
+
+const struct cuzk_gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d)
+{
+    return &d->g;
 }
 
 int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d)
@@ -586,14 +594,15 @@ uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k)
 
 /* ---- slots and staging --------------------------------------------------- */
 
-cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d, char *err,
-                                  size_t err_size)
+cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
+                                  engine_pinned_t *pool, char *err, size_t err_size)
 {
     *out = NULL;
     engine_gpu_slot_t *s = calloc(1, sizeof *s);
     if (!s)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     s->d = d;
+    s->pool = pool;
     cuzk_status_t st = cuzk_gpu_use(&d->g);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_new(&d->g, &s->copy);
@@ -608,15 +617,28 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d, 
     return CUZK_OK;
 }
 
+/* Gives the staging buffer back to the pool once the slot's upload is over. */
+static void slot_release(engine_gpu_slot_t *s)
+{
+    if (!s->pool || !s->buf.ptr)
+        return;
+    (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+    engine_pinned_release(s->pool, &s->buf);
+    s->h_in = NULL;
+    s->h_size = 0;
+}
+
 void engine_gpu_slot_free(engine_gpu_slot_t *s)
 {
     if (!s)
         return;
     if (s->copy)
         (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+    slot_release(s);
     cuzk_gpu_event_free(s->staged);
     cuzk_gpu_stream_free(s->copy);
-    cuzk_gpu_host_free(s->h_in);
+    if (!s->pool)
+        cuzk_gpu_host_free(s->h_in);
     dbuf_free(&s->in);
     free(s);
 }
@@ -630,6 +652,15 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err,
     cuzk_status_t st = cuzk_gpu_use(g);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_sync(g, s->copy);
+    if (st == CUZK_OK && s->pool) {
+        slot_release(s);
+        st = engine_pinned_acquire(s->pool, bytes, ENGINE_PINNED_WAIT_FOREVER, &s->buf, err,
+                                   err_size);
+        if (st != CUZK_OK)
+            return st;
+        s->h_in = s->buf.ptr;
+        s->h_size = s->buf.size;
+    }
     if (st == CUZK_OK && s->h_size < bytes) {
         cuzk_gpu_host_free(s->h_in);
         s->h_in = NULL;
@@ -1002,6 +1033,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         collect(out, k, d->h_res);
     pthread_mutex_unlock(&d->lock);
     s->key = NULL;
+    slot_release(s);
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "proving on the device");
     if (stats) {

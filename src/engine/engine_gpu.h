@@ -62,6 +62,8 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d);
 /* "NVIDIA H200 (device 0, 139.8 GiB)". */
 const char *engine_gpu_dev_name(const engine_gpu_dev_t *d);
 int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d);
+/* The device's handle (for allocations on it). */
+const struct cuzk_gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d);
 /* Whether the device still works: false after a sticky error (a kernel
  * fault), which fails every later call on it. */
 bool engine_gpu_dev_healthy(engine_gpu_dev_t *d);
@@ -102,9 +104,14 @@ uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k);
  * one slot's inputs, the compute buffers and the MSM workspaces. */
 uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k);
 
-/* A worker's staging area on d (buffers grow to the largest partition). */
-cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **s, engine_gpu_dev_t *d, char *err,
-                                  size_t err_size);
+/* A worker's staging area on d (device buffers grow to the largest
+ * partition). Its pinned host buffer comes from pool (engine_pinned.h: a
+ * buffer is taken when a partition is staged and given back when its
+ * compute ends, so that the workers share them) or, pool NULL, is the
+ * slot's own. */
+struct engine_pinned;
+cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **s, engine_gpu_dev_t *d,
+                                  struct engine_pinned *pool, char *err, size_t err_size);
 /* NULL is a no-op; waits for the slot's copies. */
 void engine_gpu_slot_free(engine_gpu_slot_t *s);
 
