@@ -7,8 +7,9 @@
  * submits the proofs (each of the workload's partitions), waits, checks
  * every proof again by batch verification, and prints seconds per partition
  * and per proof in steady state, device busy %, bytes moved and the time of
- * each stage. `mixed` queues PoRep proofs, then submits a winning32 proof
- * at critical priority behind them and reports how long it took.
+ * each stage. `mixed` queues PoRep proofs, then (in steady state, once the
+ * first proof's partitions are done) submits a winning32 proof at critical
+ * priority behind the rest and reports how long it took.
  *
  * Every partition of a proof proves the same assignment (one witness is
  * generated per workload); the work per partition is that of distinct
@@ -74,8 +75,9 @@ static void bench_usage(FILE *f)
                "B 1.0 / C 2.2 non-zeros a row), an INSECURE development key in bellperson's\n"
                "layout, every proof verified. Prints seconds per partition and per proof in\n"
                "steady state, device busy %%, bytes moved and the stages' times.\n"
-               "mixed: PoRep proofs queued, then a winning32 proof at critical priority\n"
-               "behind them; reports its latency.\n"
+               "mixed: PoRep proofs queued, then, once the first proof's partitions are\n"
+               "done, a winning32 proof at critical priority behind the rest; reports its\n"
+               "latency from submission to its verified proof.\n"
                "\n"
                "options:\n"
                "  --constraints N    constraints per partition, N or 2^K (default: winning32's\n"
@@ -459,12 +461,13 @@ int cli_bench_porep(int argc, char **argv)
                                          ENGINE_PRIORITY_NORMAL, jobs) != ENGINE_OK))
         s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the proofs failed");
     if (s == CUZK_OK && mixed) {
-        /* Behind the PoRep queue: once the first partition runs. */
+        /* Behind the PoRep queue, in steady state: once a proof's worth of
+         * partitions is done (the first ones also warm the device up). */
         engine_counters_t c;
         do {
             usleep(2000);
             engine_counters(e, &c);
-        } while (c.partitions_running == 0 && c.partitions_done == 0);
+        } while (c.partitions_done < parts && c.partitions_failed == 0);
         if (submit(e, names[1], &win_w, 1, 1, ENGINE_PRIORITY_CRITICAL, &jobs[a.proofs]) !=
             ENGINE_OK)
             s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the winning32 proof failed");

@@ -263,7 +263,7 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
         return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
                                      err_size);
 
-    engine_gpu_accel_t acc = {.slot = w->slot, .key = k->dev[w->dev]};
+    engine_gpu_accel_t acc = {.slot = w->slot, .key = k->dev[w->dev], .pool = w->pool};
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuda_report_t rep = {report, rctx, &acc};
     cuzk_status_t s = engine_cpu_prove_with(k->host, format, w->pool, &table, in, cuda_report, &rep,

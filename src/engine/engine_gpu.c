@@ -22,6 +22,7 @@
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "util/clock.h"
+#include "util/pool.h"
 
 /* The five queries, in the order of the results: Q_C is C for zkeys and L
  * for bellperson parameters. */
@@ -676,15 +677,43 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err,
     return CUZK_OK;
 }
 
+/* dst = src (bytes), in 1 MiB pieces on pool's threads (NULL: this one). */
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t bytes;
+} pcopy_t;
+
+enum { PCOPY_PIECE = 1u << 20 };
+
+static void pcopy_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const pcopy_t *c = ctx;
+    size_t lo = begin * PCOPY_PIECE, hi = end * PCOPY_PIECE;
+    hi = hi < c->bytes ? hi : c->bytes;
+    memcpy(c->dst + lo, c->src + lo, hi - lo);
+}
+
+static void pcopy(cuzk_pool_t *pool, void *dst, const void *src, size_t bytes)
+{
+    if (!pool || bytes < 4 * (size_t)PCOPY_PIECE) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    pcopy_t c = {dst, src, bytes};
+    cuzk_pool_for(pool, (bytes + PCOPY_PIECE - 1) / PCOPY_PIECE, 4, pcopy_task, &c);
+}
+
 cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
-                                    uint32_t n, char *err, size_t err_size)
+                                    uint32_t n, cuzk_pool_t *pool, char *err, size_t err_size)
 {
     assert(!k->params && n == k->n_vars);
     double t0 = cuzk_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
     CUZK_TRY(slot_reserve(s, bytes ? bytes : FR_BYTES, err, err_size));
-    memcpy(s->h_in, w, bytes);
+    pcopy(pool, s->h_in, w, bytes);
     cuzk_gpu_t *g = &s->d->g;
     cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
     if (st == CUZK_OK)
@@ -733,7 +762,8 @@ static params_layout_t params_layout(const engine_gpu_key_t *k)
 }
 
 cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                      const asgn_t *a, char *err, size_t err_size)
+                                      const asgn_t *a, cuzk_pool_t *pool, char *err,
+                                      size_t err_size)
 {
     assert(k->params && a->n_aux == k->n_aux && a->n_constraints <= ((size_t)1 << k->log2n));
     double t0 = cuzk_seconds();
@@ -742,15 +772,15 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
     CUZK_TRY(slot_reserve(s, l.end * FR_BYTES, err, err_size));
     unsigned char *h = s->h_in;
     size_t rows = a->n_constraints * FR_BYTES;
-    memcpy(h + l.a * FR_BYTES, a->a, rows);
-    memcpy(h + l.b * FR_BYTES, a->b, rows);
-    memcpy(h + l.c * FR_BYTES, a->c, rows);
+    pcopy(pool, h + l.a * FR_BYTES, a->a, rows);
+    pcopy(pool, h + l.b * FR_BYTES, a->b, rows);
+    pcopy(pool, h + l.c * FR_BYTES, a->c, rows);
     size_t na = select_scalars(h + l.sa * FR_BYTES, a, NULL, a->a_aux_density);
     size_t nb = select_scalars(h + l.sb * FR_BYTES, a, a->b_input_density, a->b_aux_density);
     assert(na == k->n_a && nb == k->n_b);
     (void)na;
     (void)nb;
-    memcpy(h + l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES);
+    pcopy(pool, h + l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES);
     cuzk_gpu_t *g = &s->d->g;
     unsigned char *dv = s->in.p;
     size_t pad = (l.m - a->n_constraints) * FR_BYTES;
@@ -1070,7 +1100,7 @@ static cuzk_status_t accel_zkey(void *ctx, const struct zkey *key, const void *w
     engine_gpu_accel_t *a = ctx;
     if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
         return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-    CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, w, n, err, err_size));
+    CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, w, n, a->pool, err, err_size));
     CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;
@@ -1083,7 +1113,7 @@ static cuzk_status_t accel_params(void *ctx, const struct bp_params *key, const 
     engine_gpu_accel_t *a = ctx;
     if (!a->key->params || key->n_h != a->key->n_h || key->n_l != a->key->n_aux)
         return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-    CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, as, err, err_size));
+    CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, as, a->pool, err, err_size));
     CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;

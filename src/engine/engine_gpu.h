@@ -129,15 +129,18 @@ typedef struct engine_gpu_stats {
 
 /*
  * Stages a zkey partition: w = n Montgomery-form Fr values (n = the key's
- * n_vars, checked by the caller) copied into the slot's pinned buffer and
- * uploaded on its copy stream. Returns once the copy is queued.
+ * n_vars, checked by the caller) copied into the slot's pinned buffer (on
+ * pool's threads; NULL: the caller's alone) and uploaded on its copy
+ * stream. Returns once the copy is queued.
  */
+struct cuzk_pool;
 cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
-                                    uint32_t n, char *err, size_t err_size);
+                                    uint32_t n, struct cuzk_pool *pool, char *err, size_t err_size);
 /* Stages a params partition: a (checked against the key by the caller,
  * NAME_groth16_bp_check). */
 cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                      const asgn_t *a, char *err, size_t err_size);
+                                      const asgn_t *a, struct cuzk_pool *pool, char *err,
+                                      size_t err_size);
 
 /*
  * Computes the staged partition on the slot's device under its compute
@@ -156,6 +159,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
 typedef struct engine_gpu_accel {
     engine_gpu_slot_t *slot;
     const engine_gpu_key_t *key;
+    struct cuzk_pool *pool; /* threads for the staging copies (NULL: the caller's) */
     engine_gpu_stats_t stats;
 } engine_gpu_accel_t;
 
