@@ -50,8 +50,8 @@ static const config_option_t config_options[] = {
         "longest ?wait= long-poll, seconds"),
     OPT("engine", threads, "--threads", CONFIG_UINT, "0", 0, 4096,
         "CPU threads for proving (0: all)"),
-    OPT("engine", workers, "--workers", CONFIG_UINT, "1", 1, 64,
-        "workers per device (partitions at once)"),
+    OPT("engine", workers, "--workers", CONFIG_UINT, "0", 0, 64,
+        "workers per device, partitions at once (0: 2 a GPU, 1 on the CPU)"),
     OPT("engine", devices, "--devices", CONFIG_STRING, "auto", 0, 0,
         "devices to prove on: auto (the GPUs when there are any, else the CPU), cpu, cuda (every "
         "GPU) or a number of GPUs"),

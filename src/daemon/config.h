@@ -39,7 +39,7 @@ typedef struct cuzkd_config {
     double max_wait; /* the longest ?wait= honoured, seconds */
     /* [engine] */
     unsigned threads; /* 0: one per processor */
-    unsigned workers; /* per device; the CPU counts as one device */
+    unsigned workers; /* per device (0: 2 a GPU, 1 on the CPU); the CPU counts as one device */
     char *devices;    /* auto, cpu, cuda or a number of GPUs */
     uint64_t host_memory_budget;
     unsigned max_jobs;

@@ -224,15 +224,17 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
     engine_cpu_options_t opt = {d->cfg->threads, d->cfg->trusted_keys};
     int mode, gpus;
     (void)cuzkd_devices_parse(d->cfg->devices, &mode, &gpus); /* checked by cuzkd_check */
-    *workers = d->cfg->workers;
+    /* workers = 0: 2 a GPU (one stages while the other computes), 1 on the CPU. */
+    *workers = d->cfg->workers ? d->cfg->workers : 1;
     snprintf(d->devices_desc, sizeof d->devices_desc, "cpu");
     if (mode != DEVICES_CPU) {
         char err[IO_ERR_MAX] = "";
 #if CUZK_HAVE_CUDA
+        unsigned per_gpu = d->cfg->workers ? d->cfg->workers : 2;
         engine_cuda_options_t co = {.cpu = opt,
                                     .devices = gpus,
                                     .tier = ENGINE_GPU_TIER_AUTO,
-                                    .workers_per_device = d->cfg->workers};
+                                    .workers_per_device = per_gpu};
         d->cuda = engine_cuda_new(&co, &st, err, sizeof err);
         if (d->cuda && gpus > engine_cuda_devices(d->cuda)) {
             snprintf(err, sizeof err, "%d GPUs asked for, %d found", gpus,
@@ -247,7 +249,7 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
                 at += (size_t)snprintf(d->devices_desc + at, sizeof d->devices_desc - at, "%s%s",
                                        i ? ", " : "", engine_cuda_device_name(d->cuda, i));
             d->backend = engine_cuda_backend(d->cuda);
-            *workers = d->cfg->workers * (unsigned)n;
+            *workers = per_gpu * (unsigned)n;
             return 0;
         }
 #else
@@ -320,8 +322,11 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
         close(listen_fd);
         return 1;
     }
-    cuzkd_log("listening on %s (pid %d, %u worker%s, %s)", d->bound, (int)getpid(), d->cfg->workers,
-              d->cfg->workers == 1 ? "" : "s", d->journal ? journal_dir(d->journal) : "no journal");
+    engine_counters_t ec;
+    engine_counters(d->engine, &ec);
+    cuzkd_log("listening on %s (pid %d, %s, %u worker%s, %s)", d->bound, (int)getpid(),
+              d->devices_desc, ec.workers, ec.workers == 1 ? "" : "s",
+              d->journal ? journal_dir(d->journal) : "no journal");
     while (!cuzkd_stop_signal) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         nanosleep(&ts, NULL);

@@ -216,6 +216,21 @@ printf '[engine]\nworkers = lots\n' >"$work/bad2.ini"
 out=$("$CUZKD" --config "$work/bad2.ini" --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "workers: expected a whole number"
 check "a bad value: refused, naming the option" $? "$out"
+out=$("$CUZKD" --devices gpus --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "devices = gpus: expected auto"
+check "devices: an unknown value is refused, naming the choices" $? "$out"
+# devices = cuda insists on a GPU: without one (CI) cuzkd refuses to start
+# and says why; with one it starts.
+out=$(timeout 20 "$CUZKD" --devices cuda --listen 127.0.0.1:0 --allow "$FX" 2>&1 &
+    sleep 3
+    kill %1 2>/dev/null)
+if printf '%s' "$out" | grep -q "devices = cuda: "; then
+    printf '%s' "$out" | grep -Eq "no CUDA device|built without CUDA"
+    check "devices = cuda without a GPU: refused with the reason" $? "$out"
+else
+    printf '%s' "$out" | grep -q "listening on .*NVIDIA"
+    check "devices = cuda with a GPU: listening on it" $? "$out"
+fi
 out=$("$CUZKD" --allow /nonexistent/dir --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "/nonexistent/dir"
 check "a missing allowed directory: refused" $? "$out"
