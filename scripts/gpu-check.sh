@@ -74,7 +74,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 t0=$(date +%s)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
-targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu cuzk_gpu_bench cuzk_cli)
+targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine cuzk_gpu_bench cuzk_cli)
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     echo "gpu-check: build failed (full log: $out/build.log)"
@@ -85,7 +85,7 @@ echo "built in $(($(date +%s) - t0)) s"
 
 echo "== GPU tests"
 status=0 results=()
-for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu; do
+for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine; do
     t1=$(date +%s)
     if "$build/tests/$t" >"$out/$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     skipped=$(grep -c "SKIPPED \]" "$out/$t.log" || true)

@@ -29,6 +29,9 @@
 
 #include "engine/engine.h"
 #include "engine/engine_cpu.h"
+#if CUZK_HAVE_CUDA
+#include "engine/engine_cuda.h"
+#endif
 #include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
@@ -1181,6 +1184,123 @@ static void test_cpu_backend_cache(void **state)
     cpu_files_free(&f);
 }
 
+#if CUZK_HAVE_CUDA
+/* An engine over the CUDA backend with two workers; NULL (and a skip
+ * message in why) when there is no GPU. */
+static engine_t *cuda_engine_new(engine_cuda_t **cuda, engine_backend_t *be, uint64_t pinned_limit,
+                                 char *why, size_t why_size)
+{
+    engine_cuda_options_t opt = {
+        .cpu = {.trusted_keys = true}, .workers_per_device = 2, .pinned_limit = pinned_limit};
+    cuzk_status_t st;
+    *cuda = engine_cuda_new(&opt, &st, why, why_size);
+    if (!*cuda)
+        return NULL;
+    *be = engine_cuda_backend(*cuda);
+    engine_config_t cfg = {.backend = be, .workers = 2, .threads = 2};
+    engine_t *e = engine_new(&cfg, &st);
+    assert_non_null(e);
+    return e;
+}
+
+/* Runs a zkey job of two partitions (by path and by bytes) and a params
+ * job on e; both must be DONE with proofs that verify. */
+static void cuda_jobs(engine_t *e, const cpu_files_t *f)
+{
+    engine_input_t two[2] = {{ENGINE_INPUT_WTNS_PATH, f->wtns, NULL, 0},
+                             {ENGINE_INPUT_WTNS_BYTES, NULL, f->wtns_bytes, f->wtns_len}};
+    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f->asgn, NULL, 0};
+    engine_input_t bad = {ENGINE_INPUT_WTNS_PATH, f->bad_wtns, NULL, 0};
+    engine_job_spec_t specs[3] = {
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 2, .inputs = two},
+        {.key = "bp", .priority = ENGINE_PRIORITY_HIGH, .n_inputs = 1, .inputs = &asgn},
+        {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &bad},
+    };
+    engine_job_t *jobs[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(engine_job_submit(e, &specs[i], &jobs[i]), ENGINE_OK);
+        engine_job_start(e, jobs[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        assert_true(engine_job_wait(e, jobs[i], 120));
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, jobs[0], &info), ENGINE_OK);
+    if (info.state != ENGINE_DONE)
+        fail_msg("zkey job: %s: %s", engine_state_name(info.state), info.error);
+    for (int i = 0; i < 2; i++)
+        assert_true(zkey_result_verifies(f, info.partitions[i].result));
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_info(e, jobs[1], &info), ENGINE_OK);
+    if (info.state != ENGINE_DONE)
+        fail_msg("params job: %s: %s", engine_state_name(info.state), info.error);
+    assert_true(params_result_verifies(f, info.partitions[0].result));
+    engine_job_info_free(&info);
+    /* a witness that does not satisfy the circuit fails as on the CPU */
+    assert_int_equal(engine_job_info(e, jobs[2], &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_FAILED);
+    assert_non_null(strstr(info.error, "does not satisfy"));
+    engine_job_info_free(&info);
+    for (int i = 0; i < 3; i++)
+        engine_job_unref(e, jobs[i]);
+}
+
+/* The CUDA backend (engine_cuda.h) through the engine: keys placed on the
+ * device, partitions proven there (the proofs verify, nothing crossed from
+ * pageable memory); then the fault path: with a pinned pool too small for
+ * any staging buffer every device attempt fails with CUZK_ENOMEM and the
+ * partitions are proven on the CPU instead, counted as fallbacks. */
+static void test_cuda_backend(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    char why[IO_ERR_MAX], err[IO_ERR_MAX];
+    engine_cuda_t *cuda;
+    engine_backend_t be;
+    engine_t *e = cuda_engine_new(&cuda, &be, 0, why, sizeof why);
+    if (!e) {
+        print_message("no GPU (%s): skipped\n", why);
+        skip();
+    }
+    cpu_files_make(&f);
+    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(
+        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        ENGINE_OK);
+    engine_key_info_t *ki;
+    size_t nk = engine_keys_info(e, &ki);
+    assert_int_equal(nk, 2);
+    assert_string_equal(ki[0].tier, "device");
+    engine_keys_info_free(ki, nk);
+    cuda_jobs(e, &f);
+    engine_cuda_counters_t c;
+    engine_cuda_counters(cuda, &c);
+    assert_int_equal(c.partitions, 3);
+    assert_int_equal(c.cpu_fallbacks, 0);
+    assert_int_equal(c.pageable_bytes, 0);
+    assert_true(c.h2d_bytes > 0 && c.msm_ms > 0);
+    engine_free(e);
+    engine_cuda_free(cuda);
+
+    e = cuda_engine_new(&cuda, &be, 1, why, sizeof why);
+    assert_non_null(e);
+    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(
+        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        ENGINE_OK);
+    cuda_jobs(e, &f);
+    engine_cuda_counters(cuda, &c);
+    assert_int_equal(c.partitions, 0);
+    assert_int_equal(c.cpu_fallbacks, 4); /* the unsatisfied witness too, before it fails */
+    assert_false(c.lost[0]);              /* an allocation failure leaves the device usable */
+    engine_free(e);
+    engine_cuda_free(cuda);
+    cpu_files_free(&f);
+}
+#endif
+
 int main(void)
 {
     test_seed_init("test_engine");
@@ -1200,6 +1320,9 @@ int main(void)
         cmocka_unit_test(test_engine_timeline),
         cmocka_unit_test(test_cpu_backend),
         cmocka_unit_test(test_cpu_backend_cache),
+#if CUZK_HAVE_CUDA
+        cmocka_unit_test(test_cuda_backend),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
