@@ -821,7 +821,7 @@ static void test_timeline(void **state)
                              .stage = (engine_stage_t)(i % ENGINE_STAGES),
                              .start = 10 + i,
                              .end = 10.5 + i,
-                             .bytes = 1};
+                             .bytes = 1u + (unsigned)i};
         snprintf(ev.job, sizeof ev.job, "job\"%d", i); /* a quote: escaped in the JSON */
         engine_timeline_record(tl, &ev);
     }
@@ -858,6 +858,11 @@ static void test_timeline(void **state)
     json_t *other = json_object_get(root, "otherData");
     assert_int_equal(json_integer_value(json_object_get(other, "events_recorded")), 6);
     assert_true(json_real_value(json_object_get(other, "window_seconds")) == 3.5);
+    /* the four kept events are partitions 2..5, stages h, msm, finish, verify */
+    json_t *sb = json_object_get(other, "stage_bytes");
+    assert_int_equal(json_integer_value(json_object_get(sb, "h")), 3);
+    assert_int_equal(json_integer_value(json_object_get(sb, "verify")), 6);
+    assert_int_equal(json_integer_value(json_object_get(sb, "read")), 0);
     json_decref(root);
     engine_timeline_free(tl);
 }

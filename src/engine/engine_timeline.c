@@ -83,11 +83,14 @@ static int timeline_add_track(json_t *events, int tid, const char *name)
     return o && json_array_append_new(events, o) == 0 ? 0 : -1;
 }
 
-/* The summary of ev[0 .. n): window, busy share per track, seconds per stage. */
+/* The summary of ev[0 .. n): window, busy share per track, seconds and
+ * bytes per stage (what a stage moved: the CUDA backend counts host to
+ * device in synth, device to host in msm). */
 static json_t *timeline_summary(const engine_event_t *ev, size_t n, uint64_t total, int max_tid)
 {
     double first = n ? ev[0].start : 0, last = n ? ev[0].end : 0;
     double stage_s[ENGINE_STAGES] = {0};
+    uint64_t stage_b[ENGINE_STAGES] = {0};
     double *busy = calloc((size_t)max_tid + 1, sizeof *busy);
     if (!busy)
         return NULL;
@@ -95,25 +98,30 @@ static json_t *timeline_summary(const engine_event_t *ev, size_t n, uint64_t tot
         first = ev[i].start < first ? ev[i].start : first;
         last = ev[i].end > last ? ev[i].end : last;
         stage_s[ev[i].stage] += ev[i].end - ev[i].start;
+        stage_b[ev[i].stage] += ev[i].bytes;
         busy[ev[i].worker + 1] += ev[i].end - ev[i].start;
     }
     double window = last - first;
-    json_t *sum =
-        json_pack("{s:f, s:I, s:I, s:{}, s:{}}", "window_seconds", window, "events", (json_int_t)n,
-                  "events_recorded", (json_int_t)total, "busy_percent", "stage_seconds");
+    json_t *sum = json_pack("{s:f, s:I, s:I, s:{}, s:{}, s:{}}", "window_seconds", window, "events",
+                            (json_int_t)n, "events_recorded", (json_int_t)total, "busy_percent",
+                            "stage_seconds", "stage_bytes");
     if (!sum) {
         free(busy);
         return NULL;
     }
     json_t *b = json_object_get(sum, "busy_percent"), *st = json_object_get(sum, "stage_seconds");
+    json_t *sb = json_object_get(sum, "stage_bytes");
     int bad = 0;
     for (int t = 1; t <= max_tid; t++) {
         char name[32];
         snprintf(name, sizeof name, "worker %d", t - 1);
         bad |= json_object_set_new(b, name, json_real(window > 0 ? 100 * busy[t] / window : 0));
     }
-    for (int s = 0; s < ENGINE_STAGES; s++)
+    for (int s = 0; s < ENGINE_STAGES; s++) {
         bad |= json_object_set_new(st, engine_stage_name((engine_stage_t)s), json_real(stage_s[s]));
+        bad |= json_object_set_new(sb, engine_stage_name((engine_stage_t)s),
+                                   json_integer((json_int_t)stage_b[s]));
+    }
     free(busy);
     if (bad) {
         json_decref(sum);

@@ -52,7 +52,7 @@ size_t engine_timeline_copy(engine_timeline_t *tl, engine_event_t *out, size_t m
  * engine's start), pid 1, tid = worker + 1 (0 for the loader), and
  * args {job, partition, bytes}; thread-name metadata for each track; and
  * "otherData" with the summary (window, events, busy % per worker, seconds
- * per stage). CUZK_ENOMEM.
+ * and bytes per stage). CUZK_ENOMEM.
  */
 cuzk_status_t engine_timeline_chrome_json(engine_timeline_t *tl, double origin, char **out);
 
