@@ -309,7 +309,8 @@ static cuzk_status_t collect(engine_t *e, engine_job_t *job, const prepared_t *w
         for (uint32_t i = 0; i < n && s == CUZK_OK; i++) {
             const engine_result_t *r = info.partitions[i].result;
             s = bp_proof_decode(&proofs[i], r->proof_bytes, engine_job_id(job), i, err, err_size);
-            memcpy(in + (size_t)i * w->n_in, w->in, w->n_in * sizeof *in);
+            if (w->n_in)
+                memcpy(in + (size_t)i * w->n_in, w->in, w->n_in * sizeof *in);
         }
         bool valid = false;
         if (s == CUZK_OK)
@@ -455,7 +456,7 @@ int cli_bench_porep(int argc, char **argv)
         else
             printf("key %s loaded in %.2f s\n", names[i], cuzk_seconds() - t0);
     }
-    engine_job_t **jobs = calloc(a.proofs + 1, sizeof *jobs);
+    engine_job_t **jobs = calloc(a.proofs + 1, sizeof(engine_job_t *));
     double t_submit = engine_wall();
     if (s == CUZK_OK && (!jobs || submit(e, names[0], &main_w, parts, a.proofs,
                                          ENGINE_PRIORITY_NORMAL, jobs) != ENGINE_OK))
@@ -473,7 +474,7 @@ int cli_bench_porep(int argc, char **argv)
             s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the winning32 proof failed");
     }
     double first = 0, fin0 = 0, last = 0, win_lat = 0, win_fin = 0;
-    for (uint32_t j = 0; s == CUZK_OK && j < a.proofs + (mixed ? 1 : 0); j++) {
+    for (uint32_t j = 0; s == CUZK_OK && jobs && j < a.proofs + (mixed ? 1 : 0); j++) {
         double st = 0, fi = 0, sub = 0;
         s = collect(e, jobs[j], j < a.proofs ? &main_w : &win_w, &st, &fi, &sub, err, sizeof err);
         if (s != CUZK_OK)

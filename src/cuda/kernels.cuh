@@ -161,8 +161,8 @@ int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32
 {
     if (n == 0)
         return cudaSuccess;
-    msm_digits_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars,
-                                                          idx, n, c, W, mont);
+    msm_digits_kernel<R>
+        <<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars, idx, n, c, W, mont);
     return cudaGetLastError();
 }
 

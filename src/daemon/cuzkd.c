@@ -222,7 +222,7 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
 {
     cuzk_status_t st;
     engine_cpu_options_t opt = {d->cfg->threads, d->cfg->trusted_keys};
-    int mode, gpus;
+    int mode = DEVICES_CPU, gpus = 0;
     (void)cuzkd_devices_parse(d->cfg->devices, &mode, &gpus); /* checked by cuzkd_check */
     /* workers = 0: 2 a GPU (one stages while the other computes), 1 on the CPU. */
     *workers = d->cfg->workers ? d->cfg->workers : 1;

@@ -443,7 +443,7 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, si
     size_t val_b[2] = {align256(nnz[0] * FR_BYTES), align256(nnz[1] * FR_BYTES)};
     size_t total = 2 * ptr_b + col_b[0] + col_b[1] + val_b[0] + val_b[1];
     unsigned char *h = malloc(total);
-    uint64_t *fill = malloc(2 * rows * sizeof *fill);
+    uint64_t *fill = malloc((2 * rows + 1) * sizeof *fill);
     if (!h || !fill) {
         free(h);
         free(fill);
