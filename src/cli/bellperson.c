@@ -23,6 +23,7 @@
 #include "groth16/bellperson.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/key_cache.h"
 #include "io/io_map.h"
 #include "io/params_file.h"
 #include "io/r1cs_file.h"
@@ -157,9 +158,10 @@ static void bp_prove_usage(FILE *f)
     fprintf(f, "usage: cuzk prove --params P --assignment A [--assignment A2 ...] --out proof.bin\n"
                "                  [options]\n"
                "\n"
-               "Groth16 proofs with bellperson parameters (BLS12-381 .params), one per\n"
-               "assignment file (.asgn, docs/ASSIGNMENT.md), concatenated into proof.bin\n"
-               "(192 bytes each). Every proof is verified before anything is written.\n"
+               "Groth16 proofs with bellperson parameters (BLS12-381 .params, or their cuzk\n"
+               "key cache), one per assignment file (.asgn, docs/ASSIGNMENT.md),\n"
+               "concatenated into proof.bin (192 bytes each). Every proof is verified before\n"
+               "anything is written.\n"
                "\n"
                "options:\n"
                "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
@@ -291,8 +293,22 @@ int cli_prove_bp(int argc, char **argv)
     double read_s = 0, write_s = 0;
     if (s == CUZK_OK && (!as || !proofs))
         s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
-    if (s == CUZK_OK)
+    key_cache_t kc = {0};
+    if (s == CUZK_OK && cli_is_key_cache(a.params)) {
+        /* its query points were checked when cuzk convert wrote it */
+        s = key_cache_read(&kc, a.params, NULL, pool, 0, err, sizeof err);
+        if (s == CUZK_OK && kc.hdr.kind != KEY_CACHE_PARAMS) {
+            key_cache_free(&kc);
+            s = io_fail(err, sizeof err, CUZK_EINVAL,
+                        "%s is a key cache of a snarkjs zkey: prove with cuzk prove KEY WITNESS "
+                        "PROOF PUBLIC",
+                        a.params);
+        }
+        if (s == CUZK_OK)
+            p = kc.params;
+    } else if (s == CUZK_OK) {
         s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
+    }
     cli_backend_t *be = NULL;
     const groth16_accel_t *accel = NULL;
     if (s == CUZK_OK)
@@ -336,7 +352,10 @@ int cli_prove_bp(int argc, char **argv)
     free(as);
     free(proofs);
     cli_backend_free(be);
-    bp_params_free(&p);
+    if (kc.body)
+        key_cache_free(&kc);
+    else
+        bp_params_free(&p);
     cuzk_pool_free(pool);
     return s == CUZK_OK ? BP_OK : s == CUZK_EWITNESS ? BP_INVALID : BP_EFAIL;
 }

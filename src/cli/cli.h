@@ -54,6 +54,21 @@ cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, cons
                                const char *vk_path, struct cuzk_rng *rng, char *err,
                                size_t err_size);
 
+/* Whether the file at path starts with a cuzk key cache's magic (false
+ * when it cannot be read: the format's own reader then says why). */
+bool cli_is_key_cache(const char *path);
+
+struct key_cache;
+struct cuzk_pool;
+/* The key at path (prove.c): a .zkey, or the key cache of one (then read
+ * into *kc, which *k views: free *kc with key_cache_free, not *k); *kc is
+ * zeroed otherwise. flags: ZKEY_TRUSTED or 0 (for a .zkey); check_points
+ * re-checks a cache's query points. A cache of bellperson parameters is
+ * refused naming --params. */
+cuzk_status_t cli_load_zkey(struct zkey *k, struct key_cache *kc, const char *path,
+                            struct cuzk_pool *pool, unsigned flags, bool check_points, char *err,
+                            size_t err_size);
+
 /* Where a proof's stages run (backend.c): --backend auto|cpu|cuda. */
 typedef enum cli_backend_kind {
     CLI_BACKEND_AUTO, /* the first GPU when there is one (and CUDA was built), else the CPU */

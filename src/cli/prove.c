@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
+#include "io/key_cache.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -37,7 +38,9 @@ static void prove_usage(FILE *f)
             "\n"
             "Makes a Groth16 proof for a snarkjs key (BN254 or BLS12-381), as `snarkjs groth16\n"
             "prove` does, verifies it, and writes proof.json and public.json. A witness that\n"
-            "does not satisfy the circuit is refused (exit 1) and nothing is written.\n"
+            "does not satisfy the circuit is refused (exit 1) and nothing is written. The key\n"
+            "may also be its cuzk key cache (cuzk convert; its query points were checked\n"
+            "when it was written).\n"
             "\n"
             "options:\n"
             "  --r1cs FILE   check the key and the witness against this circuit first:\n"
@@ -109,6 +112,41 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
         return PROVE_EFAIL;
     }
     return -1;
+}
+
+/*
+ * The key at path into *k: a .zkey, or a cuzk key cache of a zkey (told by
+ * its magic) read into *kc, whose zkey *k then views. A cache's query
+ * points are trusted (cuzk convert checked them, docs/KEYCACHE.md) unless
+ * check_points; a .zkey's are checked unless flags hold ZKEY_TRUSTED.
+ */
+cuzk_status_t cli_load_zkey(zkey_t *k, key_cache_t *kc, const char *path, cuzk_pool_t *pool,
+                            unsigned flags, bool check_points, char *err, size_t err_size)
+{
+    memset(kc, 0, sizeof *kc);
+    if (!cli_is_key_cache(path))
+        return zkey_file_read(k, path, pool, flags, err, err_size);
+    cuzk_status_t s = key_cache_read(kc, path, NULL, pool,
+                                     check_points ? KEY_CACHE_CHECK_POINTS : 0, err, err_size);
+    if (s == CUZK_OK && kc->hdr.kind != KEY_CACHE_ZKEY) {
+        key_cache_free(kc);
+        s = io_fail(err, err_size, CUZK_EINVAL,
+                    "%s is a key cache of bellperson parameters: prove with --params", path);
+    }
+    if (s == CUZK_OK)
+        *k = kc->zkey;
+    return s;
+}
+
+bool cli_is_key_cache(const char *path)
+{
+    unsigned char head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return key_cache_has_magic(head, n);
 }
 
 /* Prints a JSON string (the characters a path or a message can hold). */
@@ -249,13 +287,17 @@ int cli_prove(int argc, char **argv)
     if (!pool)
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
     zkey_t k = {0};
+    key_cache_t kc;
     r1cs_witness_t w = {0}, pub = {0};
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
     double read_s = 0, write_s = 0;
 
     if (s == CUZK_OK)
-        s = zkey_file_read(&k, a.zkey, pool, a.trusted ? ZKEY_TRUSTED : 0, err, sizeof err);
+        s = cli_load_zkey(&k, &kc, a.zkey, pool, a.trusted ? ZKEY_TRUSTED : 0, false, err,
+                          sizeof err);
+    else
+        memset(&kc, 0, sizeof kc);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, a.wtns, err, sizeof err);
     if (s == CUZK_OK && w.curve != k.curve)
@@ -289,7 +331,10 @@ int cli_prove(int argc, char **argv)
     cli_backend_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
-    zkey_free(&k);
+    if (kc.body)
+        key_cache_free(&kc);
+    else
+        zkey_free(&k);
     cuzk_pool_free(pool);
     return s == CUZK_OK ? PROVE_OK : s == CUZK_EWITNESS ? PROVE_EWITNESS : PROVE_EFAIL;
 }

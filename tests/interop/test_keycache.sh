@@ -9,8 +9,10 @@
 #   - a damaged header byte is INVALID (checksum); a query point changed is
 #     INVALID without --trusted and passes with it (the cache trusts its
 #     query points, convert checked them);
-# and convert refuses: a cache as input, a key whose point is off the curve
-# (nothing is left at OUT), a file that is no key, unusable arguments.
+# cuzk prove takes the caches as keys (the proofs verify; the other kind is
+# refused); and convert refuses: a cache as input, a key whose point is off
+# the curve (nothing is left at OUT), a file that is no key, unusable
+# arguments.
 #   tests/interop/test_keycache.sh CUZK_BINARY
 # One line per check; exit 1 on any failure.
 set -uo pipefail
@@ -95,6 +97,29 @@ for f in "$work/bn128/k.cuzkkey" "$work/bls12381/k.cuzkkey" "$work/bls12381/c.cu
     inspect_is "$n: a point of a changed" "$f.pt" 1 "section a: point 0"
     inspect_is "$n: ... trusted with --trusted" "$f.pt" 0 valid --trusted
 done
+
+# cuzk prove takes caches as keys: the zkey kind in the snarkjs form, the
+# params kind with --params; the proofs verify; the other kind is refused.
+for curve in bn128 bls12381; do
+    d="$work/$curve"
+    out=$("$cuzk" prove --backend cpu "$d/k.cuzkkey" "$d/w.wtns" "$d/p.json" "$d/pub.json" 2>&1) &&
+        "$cuzk" setup --seed 8 "$d/c.r1cs" "$d/k2.zkey" --vk "$d/vk.json" >/dev/null 2>&1 &&
+        [ "$("$cuzk" verify "$d/vk.json" "$d/pub.json" "$d/p.json")" = OK ]
+    check "$curve: cuzk prove with the cache of the key: a proof that verifies" $? "$out"
+done
+d="$work/bls12381"
+"$cuzk" assign "$d/c.r1cs" "$d/w.wtns" "$d/w.asgn" --inputs-out "$d/in.json" >/dev/null 2>&1 &&
+    "$cuzk" setup --seed 9 "$d/c.r1cs" "$d/c2.params" --vk "$d/c2.vk" >/dev/null 2>&1 &&
+    "$cuzk" prove --backend cpu --params "$d/c.cuzkkey" --assignment "$d/w.asgn" --out "$d/p.bin" \
+        >/dev/null 2>&1 &&
+    [ "$("$cuzk" verify --vk "$d/c2.vk" --inputs "$d/in.json" --proof "$d/p.bin")" = OK ]
+check "bellperson: cuzk prove --params with the cache of the parameters: verifies" $?
+out=$("$cuzk" prove --params "$d/k.cuzkkey" --assignment "$d/w.asgn" --out "$d/x.bin" 2>&1)
+[ $? -eq 2 ] && [[ "$out" == *"key cache of a snarkjs zkey"* ]] && [ ! -e "$d/x.bin" ]
+check "bellperson: a zkey cache given to --params is refused, naming it" $? "$out"
+out=$("$cuzk" prove "$d/c.cuzkkey" "$d/w.wtns" "$d/x.json" "$d/xp.json" 2>&1)
+[ $? -eq 2 ] && [[ "$out" == *"key cache of bellperson parameters"* ]] && [ ! -e "$d/x.json" ]
+check "a params cache given as a zkey is refused, naming --params" $? "$out"
 
 # convert's refusals.
 d="$work/bn128"
