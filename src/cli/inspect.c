@@ -5,7 +5,8 @@
  * The kind is told by content, never by the name: the iden3 magic (.r1cs,
  * .wtns, .zkey, .ptau), the .asgn magic, the key cache's magic
  * (docs/KEYCACHE.md), the shape of JSON text (snarkjs
- * verification_key.json, proof.json, public.json), and for the bellperson
+ * verification_key.json, proof.json, public.json, and an array of such
+ * arrays: the inputs of several bellperson proofs), and for the bellperson
  * files, which have no magic, the size formulas of FORMATS.md section 8.2
  * (.params, .vk) and 8.4 (192 bytes a proof, each element compressed). A
  * file that starts like a bellperson file (a valid uncompressed or
@@ -62,8 +63,9 @@ static void inspect_usage(FILE *f)
                "Prints what FILE holds (kind, curve, counts, sections) and whether it\n"
                "validates: the last line is 'valid' or 'INVALID: <reason>'. The kind is told\n"
                "by content: .r1cs, .wtns, .zkey, .ptau, .asgn, bellperson .params, .vk and\n"
-               "proof files, snarkjs verification_key.json, proof.json, public.json, and\n"
-               "cuzk key caches (cuzk convert).\n"
+               "proof files, snarkjs verification_key.json, proof.json, public.json, the\n"
+               "inputs of several proofs (cuzk prove --params --inputs-out), and cuzk key\n"
+               "caches (cuzk convert).\n"
                "Exit status 0 valid, 1 invalid or unknown, 2 bad arguments or unreadable.\n"
                "\n"
                "options:\n"
@@ -491,6 +493,46 @@ static int inspect_json_public(inspect_t *in)
     return inspect_verdict(in, st);
 }
 
+/* The inputs of several bellperson proofs, one array each (what `cuzk prove
+ * --params --inputs-out` writes for several assignments): every array a
+ * public.json-style list of values below BLS12-381's r, all of one length. */
+static int inspect_json_inputs(inspect_t *in, json_t *root)
+{
+    printf("kind: public inputs of several proofs (one array per proof, BLS12-381)\n");
+    size_t n = json_array_size(root), len = 0;
+    cuzk_status_t st = CUZK_OK;
+    for (size_t i = 0; i < n && st == CUZK_OK; i++) {
+        json_t *a = json_array_get(root, i);
+        char *text = json_is_array(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+        if (!text) {
+            st = io_fail(in->err, sizeof in->err, CUZK_EBADFILE, "%s: [%zu]: not an array",
+                         in->path, i);
+            break;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "proof %zu", i);
+        r1cs_witness_t pub;
+        char why[IO_ERR_MAX];
+        st = snarkjs_public_parse(&pub, text, strlen(text), name, R1CS_CURVE_BLS12_381,
+                                  SNARKJS_ANY_COUNT, why, sizeof why);
+        free(text);
+        if (st != CUZK_OK) {
+            io_fail(in->err, sizeof in->err, st, "%s: %s", in->path, why);
+            break;
+        }
+        if (i > 0 && pub.n != len)
+            st = io_fail(in->err, sizeof in->err, CUZK_EBADFILE,
+                         "%s: proof %zu has %u inputs, proof 0 has %zu", in->path, i, pub.n, len);
+        len = pub.n;
+        r1cs_witness_free(&pub);
+    }
+    if (st == CUZK_OK) {
+        printf("curve: BLS12-381\n");
+        printf("proofs: %zu, inputs each: %zu\n", n, len);
+    }
+    return inspect_verdict(in, st);
+}
+
 /* Whether the text starts (after white space) with '{' or '['. */
 static bool inspect_looks_json(const inspect_t *in)
 {
@@ -514,7 +556,9 @@ static int inspect_json(inspect_t *in)
                                            jerr.column, jerr.text));
     }
     int rc = -1;
-    if (json_is_array(root))
+    if (json_is_array(root) && json_array_size(root) > 0 && json_is_array(json_array_get(root, 0)))
+        rc = inspect_json_inputs(in, root);
+    else if (json_is_array(root))
         rc = inspect_json_public(in);
     else if (json_object_get(root, "pi_a"))
         rc = inspect_json_proof(in);

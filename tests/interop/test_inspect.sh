@@ -2,7 +2,8 @@
 # cuzk inspect on every kind of file it knows, made by the command line
 # itself: cuzk gen (.r1cs, .wtns), cuzk setup (.zkey, verification_key.json
 # on both curves; .params, .vk on BLS12-381), cuzk prove (proof.json,
-# public.json; bellperson proofs), cuzk assign (.asgn), the committed .ptau
+# public.json; bellperson proofs and the inputs of several), cuzk assign
+# (.asgn), the committed .ptau
 # fixtures, and a .zkey relabelled PLONK. For each:
 #   - the kind is named and the file is valid (exit 0, last line "valid");
 #   - a copy one byte short is INVALID (exit 1) with the reader's reason;
@@ -139,8 +140,17 @@ d="$work/bls12381"
 "$cuzk" setup --seed 9 "$d/c.r1cs" "$d/c.params" --vk "$d/c.vk" >/dev/null 2>&1 &&
     "$cuzk" assign "$d/c.r1cs" "$d/w.wtns" "$d/a.asgn" >/dev/null 2>&1 &&
     "$cuzk" prove --params "$d/c.params" --assignment "$d/a.asgn" --assignment "$d/a.asgn" \
-        --out "$d/p.bin" >/dev/null 2>&1
+        --out "$d/p.bin" --inputs-out "$d/in.json" >/dev/null 2>&1
 check "bellperson: setup .params, assign, prove" $?
+valid "inputs of 2 proofs" "$d/in.json" "public inputs of several proofs"
+grep -q "^proofs: 2, inputs each: " <<<"$out"
+check "inputs of 2 proofs: counted" $? "$out"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); a[1]=a[1][:-1]; print(json.dumps(a))' \
+    "$d/in.json" >"$d/in_bad.json"
+invalid "inputs of 2 proofs, the second one short" "$d/in_bad.json" "proof 1 has"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); a[1][0]="x"; print(json.dumps(a))' \
+    "$d/in.json" >"$d/in_bad2.json"
+invalid "inputs of 2 proofs, a value not decimal" "$d/in_bad2.json" "proof 1"
 
 valid ".params" "$d/c.params" "bellperson .params"
 valid ".params --trusted" "$d/c.params" "bellperson .params" --trusted
