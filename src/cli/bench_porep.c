@@ -514,8 +514,8 @@ int cli_bench_porep(int argc, char **argv)
             printf("\n| per partition | value |\n| --- | --- |\n"
                    "| device synth ms | %.2f |\n| device h ms | %.2f |\n| device msm ms | %.2f |\n",
                    g.synth_ms / pn, g.h_ms / pn, g.msm_ms / pn);
-            static const char *const q[5] = {"A", "B1", "B2 (G2)", "L", "H"};
-            for (int i = 0; i < 5; i++)
+            static const char *const q[ENGINE_GPU_QUERIES] = {"A", "B1", "B2 (G2)", "L", "H"};
+            for (int i = 0; i < ENGINE_GPU_QUERIES; i++)
                 printf("| device msm %s ms | %.2f |\n", q[i], g.query_ms[i] / pn);
             printf("| host staging s | %.4f |\n| compute lock wait s | %.4f |\n"
                    "| host to device MB | %.1f |\n| device to host KB | %.2f |\n"

@@ -279,7 +279,7 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
         c->n.synth_ms += st->synth_ms;
         c->n.h_ms += st->h_ms;
         c->n.msm_ms += st->msm_ms;
-        for (int q = 0; q < 5; q++)
+        for (int q = 0; q < ENGINE_GPU_QUERIES; q++)
             c->n.query_ms[q] += st->query_ms[q];
         c->n.stage_s += st->stage_s;
         c->n.lock_wait_s += st->wait_s;

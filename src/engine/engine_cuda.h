@@ -71,7 +71,7 @@ typedef struct engine_cuda_counters {
     uint64_t pageable_bytes; /* bytes that reached a device from pageable memory */
     double device_ms[ENGINE_CUDA_MAX_DEVICES]; /* kernel time (synth + h + msm) per device */
     double synth_ms, h_ms, msm_ms;             /* the same by stage, all devices */
-    double query_ms[5];                        /* msm by query: A, B1, B2, C or L, H */
+    double query_ms[ENGINE_GPU_QUERIES];       /* msm by query (engine_gpu.h's order) */
     double stage_s, lock_wait_s;               /* host staging, waits for the compute lock */
     bool lost[ENGINE_CUDA_MAX_DEVICES];        /* a sticky error took the device out */
     engine_pinned_counters_t pinned;           /* the staging buffers' pool */

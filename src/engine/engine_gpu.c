@@ -27,6 +27,8 @@
 /* The five queries, in the order of the results: Q_C is C for zkeys and L
  * for bellperson parameters. */
 enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
+_Static_assert((int)QUERIES == (int)ENGINE_GPU_QUERIES,
+               "engine_gpu.h lists the queries in this order");
 /* Results on the device: the five MSMs, then the ones sums of A, B1, B2, C. */
 enum { RESULTS = QUERIES + 4, ONES_OFFSET = QUERIES };
 /* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */

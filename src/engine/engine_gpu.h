@@ -51,6 +51,10 @@
 #include "io/params_file.h"
 #include "io/zkey_file.h"
 
+/* The queries of a key, in the order results and timings list them: A, B1,
+ * B2 (G2), C (zkey) or L (params), H. */
+enum { ENGINE_GPU_QUERIES = 5 };
+
 typedef struct engine_gpu_dev engine_gpu_dev_t;
 typedef struct engine_gpu_key engine_gpu_key_t;
 typedef struct engine_gpu_slot engine_gpu_slot_t;
@@ -117,11 +121,11 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s);
 
 /* What a partition moved and how long its parts took. */
 typedef struct engine_gpu_stats {
-    double stage_s;          /* host staging and the upload (wall clock, to the last byte) */
-    double synth_ms, h_ms;   /* device time of synth and of the H chain (events) */
-    double msm_ms;           /* device time of the five MSMs and the ones sums */
-    double query_ms[5];      /* of which each query's: A, B1, B2 (G2), C or L, H */
-    double wait_s;           /* wall time waiting for the compute lock */
+    double stage_s;        /* host staging and the upload (wall clock, to the last byte) */
+    double synth_ms, h_ms; /* device time of synth and of the H chain (events) */
+    double msm_ms;         /* device time of the five MSMs and the ones sums */
+    double query_ms[ENGINE_GPU_QUERIES]; /* of which each query's */
+    double wait_s;                       /* wall time waiting for the compute lock */
     uint64_t h2d_bytes;      /* host to device: inputs, and queries streamed (pinned tier) */
     uint64_t d2h_bytes;      /* device to host: the results */
     uint64_t pageable_bytes; /* bytes that reached the device from pageable memory: 0 */
