@@ -104,3 +104,81 @@ cuzk_status_t r1cs_generate(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve,
     r->curve = curve;
     return CUZK_OK;
 }
+
+bool r1ix_init(r1cs_ix_t *ix, r1cs_curve_t curve, const r1cs_gen_params_t *p, uint64_t seed)
+{
+    double extra[R1IX_MATRICES] = {p->nnz_a, p->nnz_b, p->nnz_c - 1.0};
+    if (curve == R1CS_CURVE_NONE || !r1cs_gen_params_are_valid(p) || p->nnz_a < 1.0)
+        return false;
+    for (int m = 0; m < R1IX_MATRICES; m++)
+        if (extra[m] > R1IX_MAX_NNZ)
+            return false;
+    memset(ix, 0, sizeof *ix);
+    ix->curve = curve;
+    ix->seed = seed;
+    if (curve == R1CS_CURVE_BN254) {
+        memcpy(ix->modulus, bn254_fr_MODULUS, sizeof ix->modulus);
+        memcpy(ix->one, bn254_fr_ONE.l, sizeof ix->one);
+    } else {
+        memcpy(ix->modulus, bls381_fr_MODULUS, sizeof ix->modulus);
+        memcpy(ix->one, bls381_fr_ONE.l, sizeof ix->one);
+    }
+    ix->top_bits = 64;
+    while (!(ix->modulus[3] >> (ix->top_bits - 1)))
+        ix->top_bits--;
+    uint32_t n = p->n_constraints;
+    ix->n_rows = n;
+    ix->n_cols = n + 1;
+    ix->n_public = p->n_public;
+    ix->n_priv = n - p->n_public;
+    uint32_t b_priv = (uint32_t)(p->b_share * ix->n_priv);
+    ix->log2p = 1;
+    while (((uint64_t)1 << ix->log2p) < n)
+        ix->log2p++;
+    ix->shift = (ix->log2p + 1) / 2;
+    /* A over every wire (its first term, private wire j, on top: A's nnz
+     * counts it, so the random slots take one less), B over ONE, the
+     * inputs and b_share of the private wires, C over all but ONE. */
+    extra[R1IX_A] = p->nnz_a - 1.0;
+    uint32_t lo[R1IX_MATRICES] = {0, 0, 1};
+    uint32_t span[R1IX_MATRICES] = {n + 1, 1 + p->n_public + (b_priv ? b_priv : 1), n};
+    for (int m = 0; m < R1IX_MATRICES; m++) {
+        ix->lo[m] = lo[m];
+        ix->span[m] = span[m];
+        ix->base[m] = (uint32_t)extra[m];
+        ix->frac[m] = (uint32_t)((extra[m] - (double)ix->base[m]) * 4294967296.0);
+        for (int t = 0; t < R1IX_SLOTS; t++) {
+            r1ix_perm_t *q = &ix->perm[m][t];
+            for (int r = 0; r < R1IX_ROUNDS; r++) {
+                uint64_t k = (uint64_t)((m * R1IX_SLOTS + t) * R1IX_ROUNDS + r);
+                uint64_t a = r1ix_hash(seed, R1IX_H_PERM, k, 0) | 1, inv = a;
+                for (int it = 0; it < 6; it++) /* Newton: a·inv = 1 mod 2^64 */
+                    inv *= 2 - a * inv;
+                q->mul[r] = a;
+                q->inv[r] = inv;
+                q->add[r] = r1ix_hash(seed, R1IX_H_PERM, k, 1);
+            }
+        }
+    }
+    ix->bits = p->bits >= 1.0 ? UINT32_MAX : (uint32_t)(p->bits * 4294967296.0);
+    return true;
+}
+
+cuzk_status_t r1cs_generate_indexed(r1cs_t *r, r1cs_witness_t *w, const r1cs_ix_t *ix)
+{
+    memset(r, 0, sizeof(*r));
+    memset(w, 0, sizeof(*w));
+    cuzk_status_t s = r1cs_witness_alloc(w, ix->curve, ix->n_cols);
+    if (s != CUZK_OK)
+        return s;
+    if (ix->curve == R1CS_CURVE_BN254)
+        s = bn254_r1cs_generate_indexed(&r->u.bn254, w->v.bn254, ix);
+    else
+        s = bls381_r1cs_generate_indexed(&r->u.bls381, w->v.bls381, ix);
+    if (s != CUZK_OK) {
+        r1cs_witness_free(w);
+        return s;
+    }
+    r->curve = ix->curve;
+    return CUZK_OK;
+}

@@ -69,4 +69,11 @@ cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_
 cuzk_status_t r1cs_generate(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve,
                             const r1cs_gen_params_t *p, cuzk_rng_t *rng);
 
+/*
+ * The indexed circuit ix (r1cs_indexed.h) as CSR over ix->curve, with its
+ * witness (NAME_r1cs_generate_indexed): r and w are the caller's afterwards.
+ * CUZK_ENOMEM (r and w empty).
+ */
+cuzk_status_t r1cs_generate_indexed(r1cs_t *r, r1cs_witness_t *w, const r1cs_ix_t *ix);
+
 #endif

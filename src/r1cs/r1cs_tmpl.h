@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "r1cs/r1cs_indexed.h"
 #include "r1cs/r1cs_shape.h"
 #include "util/pool.h"
 #include "util/rng.h"
@@ -124,3 +125,13 @@ cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint3
  * matrices, (4 + sizeof(element)) bytes per entry. CUZK_ENOMEM.
  */
 cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cuzk_rng_t *rng);
+
+/*
+ * The indexed circuit ix (r1cs_indexed.h, made by r1ix_init for this
+ * curve) as CSR, with its witness: r must be empty (left empty on
+ * failure); w (caller-owned) has ix->n_cols elements. Rows hold their
+ * terms in ascending column order; C's coefficient on ONE is stored even
+ * when it is zero. The device's twin (gpu_setup.h) never builds the
+ * matrices; this is its reference. CUZK_ENOMEM.
+ */
+cuzk_status_t R1N(r1cs_generate_indexed)(R1T *r, R1FT *w, const r1cs_ix_t *ix);

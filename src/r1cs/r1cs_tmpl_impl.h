@@ -404,3 +404,80 @@ cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cu
     }
     return CUZK_OK;
 }
+
+/* ---- the indexed circuit ------------------------------------------------ */
+
+/* Adds (c, v) to the row [first, *k) of m, keeping it ascending. */
+static void R1N(ix_insert_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t c, const R1FT *v)
+{
+    uint64_t j = (*k)++;
+    while (j > first && m->col[j - 1] > c) {
+        m->col[j] = m->col[j - 1];
+        m->val[j] = m->val[j - 1];
+        j--;
+    }
+    m->col[j] = c;
+    m->val[j] = *v;
+}
+
+/* Row j's random terms of matrix mi into m; *dot += Σ val·w[col]. */
+static void R1N(ix_random_terms_)(R1CSR *m, uint64_t first, uint64_t *k, const r1cs_ix_t *ix,
+                                  int mi, uint32_t j, const R1FT *w, R1FT *dot)
+{
+    for (uint32_t t = 0; t < R1IX_SLOTS; t++) {
+        uint32_t c;
+        if (!r1ix_slot_used(ix, mi, j, t, &c))
+            continue;
+        R1FT v, p;
+        r1ix_value(ix, mi, j, t, v.l);
+        R1F(mul)(&p, &v, &w[c]);
+        R1F(add)(dot, dot, &p);
+        R1N(ix_insert_)(m, first, k, c, &v);
+    }
+}
+
+cuzk_status_t R1N(r1cs_generate_indexed)(R1T *r, R1FT *w, const r1cs_ix_t *ix)
+{
+    uint32_t n_rows = ix->n_rows, n_cols = ix->n_cols;
+    memset(r, 0, sizeof(*r));
+    r->shape.n_wires = n_cols;
+    r->shape.n_pub_in = ix->n_public;
+    r->shape.n_constraints = n_rows;
+    r->shape.n_labels = n_cols;
+    R1CSR *ms[3] = {&r->a, &r->b, &r->c};
+    for (int m = 0; m < 3; m++) {
+        uint64_t cap = (uint64_t)n_rows * (ix->base[m] + 2);
+        if (R1N(csr_alloc)(ms[m], n_rows, n_cols, cap) != CUZK_OK) {
+            R1N(r1cs_free)(r);
+            return CUZK_ENOMEM;
+        }
+    }
+    for (uint32_t i = 0; i < n_cols; i++)
+        r1ix_witness(ix, i, w[i].l);
+    uint64_t k[3] = {0, 0, 0};
+    for (uint32_t j = 0; j < n_rows; j++) {
+        R1FT dot[3];
+        uint64_t first[3];
+        for (int m = 0; m < 3; m++) {
+            R1F(set_zero)(&dot[m]);
+            first[m] = k[m];
+        }
+        uint32_t fa = r1ix_fixed_col(ix, R1IX_A, j);
+        if (fa != UINT32_MAX) {
+            R1FT v, p;
+            r1ix_value(ix, R1IX_A, j, R1IX_SLOTS, v.l);
+            R1F(mul)(&p, &v, &w[fa]);
+            R1F(add)(&dot[0], &dot[0], &p);
+            R1N(ix_insert_)(&r->a, first[0], &k[0], fa, &v);
+        }
+        for (int m = 0; m < 3; m++)
+            R1N(ix_random_terms_)(ms[m], first[m], &k[m], ix, m, j, w, &dot[m]);
+        R1FT one_coeff; /* a·b - the rest of C·w, on wire ONE (w[0] = 1) */
+        R1F(mul)(&one_coeff, &dot[0], &dot[1]);
+        R1F(sub)(&one_coeff, &one_coeff, &dot[2]);
+        R1N(ix_insert_)(&r->c, first[2], &k[2], 0, &one_coeff);
+        for (int m = 0; m < 3; m++)
+            ms[m]->row_ptr[j + 1] = k[m];
+    }
+    return CUZK_OK;
+}
