@@ -19,12 +19,15 @@
 #                    circuit of 2^K constraints per curve (default 16; 0: skip)
 #     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
 #                    mixed` at 2^K constraints a partition (default 20; 0: skip)
+#     --porep-full   also `cuzk bench porep32` at full size (130,278,869 constraints,
+#                    key made on the device; ~110 GB of device memory), 2 proofs
 # Bench arguments, e.g. `-- --msm-max-log 26 --reps 7`: see src/cuda/bench_gpu.c.
 # Exit status: non-zero when the build, a test or a benchmark's own check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16 porep_log=20
+porep_full=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --e2e-log) e2e_log=$2; shift 2 ;;
     --porep-log) porep_log=$2; shift 2 ;;
+    --porep-full) porep_full=1; shift ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
@@ -74,7 +78,9 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 t0=$(date +%s)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
-targets=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine cuzk_gpu_bench cuzk_cli)
+gpu_tests=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine_gpu_setup
+    test_engine)
+targets=("${gpu_tests[@]}" cuzk_gpu_bench cuzk_cli)
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     echo "gpu-check: build failed (full log: $out/build.log)"
@@ -85,7 +91,7 @@ echo "built in $(($(date +%s) - t0)) s"
 
 echo "== GPU tests"
 status=0 results=()
-for t in test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine; do
+for t in "${gpu_tests[@]}"; do
     t1=$(date +%s)
     if "$build/tests/$t" >"$out/$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     skipped=$(grep -c "SKIPPED \]" "$out/$t.log" || true)
@@ -125,6 +131,11 @@ if [ "$status" = 0 ] && [ "$porep_log" -gt 0 ]; then
         --trace "$out/porep32.trace.json" 2>&1 | tee "$out/porep32.log" || status=1
     "$build/cuzk" bench mixed --constraints "2^$porep_log" --proofs 2 --seed 8 2>&1 |
         tee "$out/mixed.log" || status=1
+fi
+if [ "$status" = 0 ] && [ "$porep_full" = 1 ]; then
+    echo "== cuzk bench porep32 at full size"
+    "$build/cuzk" bench porep32 --constraints full --proofs 2 --seed 9 \
+        --trace "$out/porep32-full.trace.json" 2>&1 | tee "$out/porep32-full.log" || status=1
 fi
 
 if [ "$bench" = 1 ] && [ "$status" = 0 ]; then

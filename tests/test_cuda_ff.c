@@ -3,8 +3,8 @@
  * (src/ff): mul, sqr, add, sub, dbl and neg on batches of random sizes (0,
  * 1, 2, non-powers of two up to 5000) of random elements mixed with 0, 1
  * and p - 1, for Fp and Fr of both curves and their Fp2; plus the host
- * layer's error path. Skips, saying why, when CUDA is not built or no GPU
- * is present.
+ * layer's error path and its test for pinned host memory. Skips, saying why, when CUDA is not built
+ * or no GPU is present.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -192,12 +192,49 @@ static void test_errors(void **state)
     assert_non_null(strstr(gpu.err, "a launch"));
 }
 
+/* Pinned host memory is told from the rest (cuzk_gpu_host_is_pinned), at
+ * its first and last byte; memory the runtime does not know is no failure
+ * and leaves no error behind for the next launch. */
+static void test_host_is_pinned(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    enum { BYTES = 4096 };
+    unsigned char *pinned = NULL, *dev = NULL, *heap = malloc(BYTES), local[64] = {0};
+    assert_non_null(heap);
+    assert_int_equal(cuzk_gpu_host_alloc(&gpu, (void **)&pinned, BYTES), CUZK_OK);
+    assert_int_equal(cuzk_gpu_alloc(&gpu, (void **)&dev, BYTES), CUZK_OK);
+    assert_int_equal(cuzk_gpu_memset(&gpu, dev, 0, BYTES, NULL), CUZK_OK);
+    const struct {
+        const void *p;
+        bool want;
+    } cases[] = {{pinned, true}, {pinned + BYTES - 1, true},
+                 {heap, false},  {heap + BYTES - 1, false},
+                 {local, false}, {dev, false},
+                 {NULL, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool got = !cases[i].want;
+        if (cuzk_gpu_host_is_pinned(&gpu, cases[i].p, &got) != CUZK_OK)
+            fail_msg("case %zu: %s", i, gpu.err);
+        if (got != cases[i].want)
+            fail_msg("case %zu: pinned %d, expected %d", i, got, cases[i].want);
+        /* a launch right after reports its own state, not the query's */
+        assert_int_equal(cuzk_gpu_bls381_kernels.fr.batch(dev, dev, dev, 1, CUZK_GPU_FOP_ADD, NULL),
+                         0);
+    }
+    assert_int_equal(cuzk_gpu_sync(&gpu), CUZK_OK);
+    cuzk_gpu_free(dev);
+    cuzk_gpu_host_free(pinned);
+    free(heap);
+}
+
 int main(void)
 {
     test_seed_init("test_cuda_ff");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_host_is_pinned),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -7,6 +7,8 @@
  *    canonical values and random scalars; the bitmaps of the ones and of
  *    the others bit by bit (the sum of the bases the first marks:
  *    test_cuda_msm.c), the others' compaction into an index list;
+ *  - the selection of the elements a bitmap marks (the density-selected
+ *    scalars of a bellperson assignment) against the host's;
  *  - R1CS products a = A·w, b = B·w, c = C·w from CSR against
  *    NAME_r1cs_eval, byte for byte: 0 rows, empty rows, short rows and rows
  *    of hundreds to thousands of entries (the warp kernel).
@@ -280,6 +282,62 @@ static void test_classify(void **state)
     }
 }
 
+/* The selection of the elements a bitmap marks (cuzk_gpu_bitmap_select_launch)
+ * against the host's: densities from none to all, sizes 0, 1, 31, 32, 33,
+ * 64 and random ones; bits set past n are ignored and nothing is written
+ * past the selected elements. */
+static void test_select(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    static const size_t fixed[] = {0, 1, 31, 32, 33, 64, 1000};
+    enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+    for (int iter = 0; iter < test_iters(NFIXED + 8); iter++) {
+        size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(cuzk_rng_next(&test_rng) % 100000);
+        unsigned density = (unsigned)iter % 4; /* in quarters: 0 none ... 3 three of four */
+        if (iter % 7 == 6)
+            density = 4; /* all */
+        size_t words = (n + 31) / 32 + 1;
+        unsigned char *in = malloc(n * FR_BYTES + 1), *want = malloc(n * FR_BYTES + 1);
+        unsigned char *got = malloc((n + 1) * FR_BYTES);
+        uint32_t *bitmap = calloc(words, sizeof(uint32_t));
+        assert_non_null(in && want && got && bitmap);
+        for (size_t i = 0; i < n * FR_BYTES; i++)
+            in[i] = (unsigned char)cuzk_rng_next(&test_rng);
+        size_t k = 0;
+        for (size_t i = 0; i < 32 * words; i++) {
+            bool set = density == 4 || cuzk_rng_next(&test_rng) % 4 < density;
+            if (!set && i < n)
+                continue;
+            bitmap[i / 32] |= 1u << (i % 32); /* past n: set, to be ignored */
+            if (i < n)
+                memcpy(want + FR_BYTES * k++, in + FR_BYTES * i, FR_BYTES);
+        }
+        void *din = to_device(in, n * FR_BYTES), *dbm = to_device(bitmap, words * 4);
+        void *dout = NULL, *dscr = NULL;
+        GPU_OK(cuzk_gpu_alloc(&gpu, &dout, (k + 1) * FR_BYTES));
+        GPU_OK(cuzk_gpu_alloc(&gpu, &dscr, cuzk_gpu_bitmap_compact_scratch_bytes(n)));
+        GPU_OK(cuzk_gpu_memset(&gpu, dout, 0xa5, (k + 1) * FR_BYTES, NULL));
+        GPU_OK(cuzk_gpu_bitmap_select_launch(&gpu, dout, din, dbm, n, dscr, NULL));
+        GPU_OK(cuzk_gpu_download(&gpu, got, dout, (k + 1) * FR_BYTES, NULL));
+        GPU_OK(cuzk_gpu_sync(&gpu));
+        for (size_t j = 0; j < k; j++)
+            if (memcmp(got + FR_BYTES * j, want + FR_BYTES * j, FR_BYTES) != 0)
+                fail_msg("n = %zu, %zu selected: element %zu differs", n, k, j);
+        for (size_t b = 0; b < FR_BYTES; b++)
+            if (got[FR_BYTES * k + b] != 0xa5)
+                fail_msg("n = %zu, %zu selected: written past the last", n, k);
+        cuzk_gpu_free(din);
+        cuzk_gpu_free(dbm);
+        cuzk_gpu_free(dout);
+        cuzk_gpu_free(dscr);
+        free(in);
+        free(want);
+        free(got);
+        free(bitmap);
+    }
+}
+
 /* ---- R1CS ------------------------------------------------------------------ */
 
 /* The device copy of a CPU CSR matrix; free with csr_device_free. */
@@ -377,6 +435,7 @@ int main(void)
     test_seed_init("test_cuda_prove");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_select),
         cmocka_unit_test(test_r1cs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

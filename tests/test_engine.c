@@ -30,6 +30,7 @@
 #include "engine/engine.h"
 #include "engine/engine_cpu.h"
 #if CUZK_HAVE_CUDA
+#include "cuda/gpu.h"
 #include "engine/engine_cuda.h"
 #endif
 #include "groth16/bellperson.h"
@@ -239,7 +240,7 @@ static engine_job_t *submit(engine_t *e, const char *id, engine_priority_t prio,
     assert_true(n <= 8);
     for (uint32_t i = 0; i < n; i++) {
         snprintf(labels[i], sizeof labels[i], "%s.%u", id, i);
-        in[i] = (engine_input_t){ENGINE_INPUT_WTNS_PATH, labels[i], NULL, 0};
+        in[i] = (engine_input_t){.kind = ENGINE_INPUT_WTNS_PATH, .path = labels[i]};
     }
     engine_job_spec_t spec = {.id = id, .key = "k", .priority = prio, .n_inputs = n, .inputs = in};
     engine_job_t *job = NULL;
@@ -436,9 +437,9 @@ static void test_failure(void **state)
     fake_reset(false);
     engine_t *e = new_engine(1, 0, 0, NULL);
     load_key(e, "k", "/keys/k.zkey");
-    engine_input_t in[3] = {{ENGINE_INPUT_WTNS_PATH, "ok", NULL, 0},
-                            {ENGINE_INPUT_WTNS_PATH, "fail", NULL, 0},
-                            {ENGINE_INPUT_WTNS_PATH, "never", NULL, 0}};
+    engine_input_t in[3] = {{.kind = ENGINE_INPUT_WTNS_PATH, .path = "ok"},
+                            {.kind = ENGINE_INPUT_WTNS_PATH, .path = "fail"},
+                            {.kind = ENGINE_INPUT_WTNS_PATH, .path = "never"}};
     engine_job_spec_t spec = {
         .key = "k", .priority = ENGINE_PRIORITY_HIGH, .n_inputs = 3, .inputs = in};
     engine_job_t *job;
@@ -493,8 +494,9 @@ static void test_keys(void **state)
                      ENGINE_OK);
 
     /* inputs must fit the key's format; unknown keys are refused */
-    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, "/a.asgn", NULL, 0};
-    engine_input_t wtns = {ENGINE_INPUT_WTNS_BYTES, NULL, (const unsigned char *)"x", 1};
+    engine_input_t asgn = {.kind = ENGINE_INPUT_ASGN_PATH, .path = "/a.asgn"};
+    engine_input_t wtns = {
+        .kind = ENGINE_INPUT_WTNS_BYTES, .bytes = (const unsigned char *)"x", .len = 1};
     engine_job_spec_t spec = {
         .key = "k", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &asgn};
     engine_job_t *job;
@@ -565,7 +567,7 @@ static void test_ids_and_limits(void **state)
     engine_t *e = new_engine(1, 2, 0, NULL);
     load_key(e, "k", "/k");
     engine_job_t *a = submit(e, "same", ENGINE_PRIORITY_NORMAL, 1);
-    engine_input_t in = {ENGINE_INPUT_WTNS_PATH, "other", NULL, 0};
+    engine_input_t in = {.kind = ENGINE_INPUT_WTNS_PATH, .path = "other"};
     engine_job_spec_t spec = {
         .id = "same", .key = "k", .priority = ENGINE_PRIORITY_LOW, .n_inputs = 1, .inputs = &in};
     engine_job_t *again;
@@ -630,7 +632,7 @@ static void test_drain(void **state)
         usleep(1000);
     usleep(20000);
     assert_false(__atomic_load_n(&d.done, __ATOMIC_SEQ_CST));
-    engine_input_t in = {ENGINE_INPUT_WTNS_PATH, "x", NULL, 0};
+    engine_input_t in = {.kind = ENGINE_INPUT_WTNS_PATH, .path = "x"};
     engine_job_spec_t spec = {
         .key = "k", .priority = ENGINE_PRIORITY_LOW, .n_inputs = 1, .inputs = &in};
     engine_job_t *no;
@@ -713,8 +715,8 @@ static void test_hooks_restore_prune(void **state)
     /* an ended job comes back for lookup only, with its results */
     engine_result_t r0 = {strdup("old proof"), strdup("[]"), NULL, 0};
     engine_result_t *res[2] = {&r0, NULL};
-    engine_input_t in[2] = {{ENGINE_INPUT_WTNS_PATH, "r.0", NULL, 0},
-                            {ENGINE_INPUT_WTNS_PATH, "r.1", NULL, 0}};
+    engine_input_t in[2] = {{.kind = ENGINE_INPUT_WTNS_PATH, .path = "r.0"},
+                            {.kind = ENGINE_INPUT_WTNS_PATH, .path = "r.1"}};
     engine_job_spec_t spec = {.id = "old",
                               .key = "gone",
                               .priority = ENGINE_PRIORITY_LOW,
@@ -1060,12 +1062,13 @@ static void test_cpu_backend(void **state)
 
     /* zkey: the same witness by path and by bytes, in one job of two
      * partitions; params with an assignment; and three that must fail */
-    engine_input_t two[2] = {{ENGINE_INPUT_WTNS_PATH, f.wtns, NULL, 0},
-                             {ENGINE_INPUT_WTNS_BYTES, NULL, f.wtns_bytes, f.wtns_len}};
-    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f.asgn, NULL, 0};
-    engine_input_t bad = {ENGINE_INPUT_WTNS_PATH, f.bad_wtns, NULL, 0};
-    engine_input_t trunc = {ENGINE_INPUT_WTNS_PATH, f.short_wtns, NULL, 0};
-    engine_input_t missing = {ENGINE_INPUT_WTNS_PATH, "/nonexistent/w.wtns", NULL, 0};
+    engine_input_t two[2] = {
+        {.kind = ENGINE_INPUT_WTNS_PATH, .path = f.wtns},
+        {.kind = ENGINE_INPUT_WTNS_BYTES, .bytes = f.wtns_bytes, .len = f.wtns_len}};
+    engine_input_t asgn = {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn};
+    engine_input_t bad = {.kind = ENGINE_INPUT_WTNS_PATH, .path = f.bad_wtns};
+    engine_input_t trunc = {.kind = ENGINE_INPUT_WTNS_PATH, .path = f.short_wtns};
+    engine_input_t missing = {.kind = ENGINE_INPUT_WTNS_PATH, .path = "/nonexistent/w.wtns"};
     engine_job_spec_t specs[5] = {
         {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 2, .inputs = two},
         {.key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &asgn},
@@ -1118,6 +1121,191 @@ static void test_cpu_backend(void **state)
     cpu_files_free(&f);
 }
 
+/* An assignment held in memory (ENGINE_INPUT_ASGN_MEM; here the .asgn's
+ * bytes in a malloc'd buffer, parsed in place) proves as the file does: in
+ * one job with the file, the proofs verify and name the same inputs; the
+ * values are the memory's (a changed row fails the self-verification);
+ * a zkey refuses such an input, and one without its assignment is
+ * invalid. */
+static void test_cpu_backend_asgn_mem(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    char err[IO_ERR_MAX];
+    asgn_t file, mem, bad;
+    assert_int_equal(asgn_file_read(&file, f.asgn, err, sizeof err), CUZK_OK);
+    size_t len = file.map.size;
+    unsigned char *bytes = malloc(len), *changed = malloc(len);
+    assert_true(bytes && changed);
+    memcpy(bytes, file.map.data, len);
+    memcpy(changed, file.map.data, len);
+    asgn_free(&file);
+    assert_int_equal(asgn_file_parse(&mem, bytes, len, "the assignment", err, sizeof err), CUZK_OK);
+    assert_int_equal(asgn_file_parse(&bad, changed, len, "the changed one", err, sizeof err),
+                     CUZK_OK);
+    /* a's first row: 0 if it was not, else 1 (both below r) */
+    uint64_t row[4];
+    memcpy(row, bad.a[0], sizeof row);
+    bool zero = (row[0] | row[1] | row[2] | row[3]) == 0;
+    memset(row, 0, sizeof row);
+    row[0] = zero;
+    memcpy(changed + ((const unsigned char *)bad.a[0] - changed), row, sizeof row);
+
+    engine_cpu_t *cpu;
+    engine_backend_t be;
+    engine_t *e = cpu_engine_new(&cpu, &be, 2);
+    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+                     ENGINE_OK);
+    assert_int_equal(
+        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        ENGINE_OK);
+    engine_input_t three[3] = {{.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem},
+                               {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn},
+                               {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem}};
+    engine_input_t wrong = {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &bad};
+    engine_input_t none = {.kind = ENGINE_INPUT_ASGN_MEM};
+    engine_job_spec_t good = {
+        .key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 3, .inputs = three};
+    engine_job_spec_t fails = {
+        .key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &wrong};
+    engine_job_t *jg, *jf, *no = NULL;
+    assert_int_equal(engine_job_submit(e, &good, &jg), ENGINE_OK);
+    assert_int_equal(engine_job_format(jg), ENGINE_KEY_PARAMS);
+    assert_ptr_equal(engine_job_input(jg, 0)->asgn, &mem); /* borrowed, not copied */
+    assert_int_equal(engine_job_submit(e, &fails, &jf), ENGINE_OK);
+    engine_job_start(e, jg);
+    engine_job_start(e, jf);
+    fails.key = "bn";
+    assert_int_equal(engine_job_submit(e, &fails, &no), ENGINE_EMISMATCH);
+    assert_null(no);
+    fails.key = "bp";
+    fails.inputs = &none;
+    assert_int_equal(engine_job_submit(e, &fails, &no), ENGINE_EINVAL);
+    assert_null(no);
+    assert_true(engine_job_wait(e, jg, 60));
+    assert_true(engine_job_wait(e, jf, 60));
+
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, jg, &info), ENGINE_OK);
+    if (info.state != ENGINE_DONE)
+        fail_msg("assignments in memory: %s: %s", engine_state_name(info.state), info.error);
+    for (int i = 0; i < 3; i++) {
+        assert_true(params_result_verifies(&f, info.partitions[i].result));
+        assert_string_equal(info.partitions[i].result->public_json,
+                            info.partitions[1].result->public_json);
+    }
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_info(e, jf, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_FAILED);
+    if (!strstr(info.error, "does not satisfy"))
+        fail_msg("the changed assignment: '%s'", info.error);
+    engine_job_info_free(&info);
+    /* nothing was read for the assignments in memory: the timeline's read
+     * events carry the file's bytes only */
+    engine_event_t ev[64];
+    uint64_t total = 0, read_bytes = 0;
+    size_t n = engine_timeline_copy(engine_timeline(e), ev, 64, &total), reads = 0;
+    assert_int_equal(n, total);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].stage == ENGINE_STAGE_READ) {
+            reads++;
+            read_bytes += ev[i].bytes;
+        }
+    assert_int_equal(reads, 4);
+    assert_int_equal(read_bytes, len);
+    engine_job_unref(e, jg);
+    engine_job_unref(e, jf);
+    engine_free(e);
+    engine_cpu_free(cpu);
+    asgn_free(&mem);
+    asgn_free(&bad);
+    free(bytes);
+    free(changed);
+    cpu_files_free(&f);
+}
+
+/* Keys built outside key_load (engine_key_add): a params key handed over
+ * in memory proves; a taken name or a bad one is refused (the key freed);
+ * a key without host points (as made on a device) is refused by the CPU
+ * with a message, not run. */
+static void test_key_add(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    char err[IO_ERR_MAX];
+    engine_cpu_t *cpu;
+    engine_backend_t be;
+    engine_t *e = cpu_engine_new(&cpu, &be, 1);
+    bp_params_t p, q;
+    void *key;
+    uint64_t bytes;
+    assert_int_equal(bp_params_read(&p, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
+    assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &p), CUZK_OK);
+    assert_null(p.a); /* moved */
+    assert_true(engine_cpu_key_has_points(key));
+    assert_true(bytes > 0);
+    assert_int_equal(
+        engine_key_add(e, "added", ENGINE_KEY_PARAMS, "in memory", key, bytes, err, sizeof err),
+        ENGINE_OK);
+    /* the name is taken; a bad name; a bad format: refused, the key freed */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
+        assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
+        static const char *const names[] = {"added", "bad name!", "other"};
+        engine_key_format_t fmt = i == 2 ? ENGINE_KEY_CACHE : ENGINE_KEY_PARAMS;
+        assert_int_equal(engine_key_add(e, names[i], fmt, "in memory", key, bytes, err, sizeof err),
+                         i == 0 ? ENGINE_EEXIST : ENGINE_EINVAL);
+    }
+    /* without host points: only the verifying key and the counts */
+    assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
+    free(q.mem);
+    q.mem = NULL;
+    q.a = q.b_g1 = q.l = q.h = NULL;
+    q.b_g2 = NULL;
+    assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
+    assert_false(engine_cpu_key_has_points(key));
+    assert_int_equal(
+        engine_key_add(e, "bare", ENGINE_KEY_PARAMS, "on a device", key, bytes, err, sizeof err),
+        ENGINE_OK);
+
+    engine_input_t in = {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn};
+    engine_job_spec_t spec = {
+        .key = "added", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &in};
+    engine_job_t *ja, *jb;
+    assert_int_equal(engine_job_submit(e, &spec, &ja), ENGINE_OK);
+    spec.key = "bare";
+    assert_int_equal(engine_job_submit(e, &spec, &jb), ENGINE_OK);
+    engine_job_start(e, ja);
+    engine_job_start(e, jb);
+    assert_true(engine_job_wait(e, ja, 60));
+    assert_true(engine_job_wait(e, jb, 60));
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, ja, &info), ENGINE_OK);
+    if (info.state != ENGINE_DONE)
+        fail_msg("a key added in memory: %s: %s", engine_state_name(info.state), info.error);
+    assert_true(params_result_verifies(&f, info.partitions[0].result));
+    engine_job_info_free(&info);
+    assert_int_equal(engine_job_info(e, jb, &info), ENGINE_OK);
+    assert_int_equal(info.state, ENGINE_FAILED);
+    if (!strstr(info.error, "the CPU cannot prove with it"))
+        fail_msg("a key without host points: '%s'", info.error);
+    engine_job_info_free(&info);
+    engine_key_info_t *ki;
+    size_t nk = engine_keys_info(e, &ki);
+    assert_int_equal(nk, 2);
+    assert_string_equal(ki[0].path, "in memory");
+    engine_keys_info_free(ki, nk);
+    engine_job_unref(e, ja);
+    engine_job_unref(e, jb);
+    engine_free(e);
+    engine_cpu_free(cpu);
+    cpu_files_free(&f);
+}
+
 /* Key caches (io/key_cache.h) of both kinds through the CPU backend: each
  * proves as its kind says, takes only its kind's inputs, and a file that
  * is no cache does not load. */
@@ -1152,8 +1340,8 @@ static void test_cpu_backend_cache(void **state)
     assert_int_equal(ki[1].proves_as, ENGINE_KEY_PARAMS);
     engine_keys_info_free(ki, nk);
 
-    engine_input_t wtns = {ENGINE_INPUT_WTNS_PATH, f.wtns, NULL, 0};
-    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f.asgn, NULL, 0};
+    engine_input_t wtns = {.kind = ENGINE_INPUT_WTNS_PATH, .path = f.wtns};
+    engine_input_t asgn = {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn};
     engine_job_spec_t zs = {
         .key = "zc", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &wtns};
     engine_job_spec_t ps = {
@@ -1209,16 +1397,19 @@ static engine_t *cuda_engine_new(engine_cuda_t **cuda, engine_backend_t *be, uin
 }
 
 /* Runs a zkey job of two partitions (by path and by bytes) and a params
- * job on e; both must be DONE with proofs that verify. */
-static void cuda_jobs(engine_t *e, const cpu_files_t *f)
+ * job of two (the .asgn by path, and mem: the assignment in memory) on e;
+ * both must be DONE with proofs that verify. */
+static void cuda_jobs(engine_t *e, const cpu_files_t *f, const asgn_t *mem)
 {
-    engine_input_t two[2] = {{ENGINE_INPUT_WTNS_PATH, f->wtns, NULL, 0},
-                             {ENGINE_INPUT_WTNS_BYTES, NULL, f->wtns_bytes, f->wtns_len}};
-    engine_input_t asgn = {ENGINE_INPUT_ASGN_PATH, f->asgn, NULL, 0};
-    engine_input_t bad = {ENGINE_INPUT_WTNS_PATH, f->bad_wtns, NULL, 0};
+    engine_input_t two[2] = {
+        {.kind = ENGINE_INPUT_WTNS_PATH, .path = f->wtns},
+        {.kind = ENGINE_INPUT_WTNS_BYTES, .bytes = f->wtns_bytes, .len = f->wtns_len}};
+    engine_input_t asgn[2] = {{.kind = ENGINE_INPUT_ASGN_PATH, .path = f->asgn},
+                              {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = mem}};
+    engine_input_t bad = {.kind = ENGINE_INPUT_WTNS_PATH, .path = f->bad_wtns};
     engine_job_spec_t specs[3] = {
         {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 2, .inputs = two},
-        {.key = "bp", .priority = ENGINE_PRIORITY_HIGH, .n_inputs = 1, .inputs = &asgn},
+        {.key = "bp", .priority = ENGINE_PRIORITY_HIGH, .n_inputs = 2, .inputs = asgn},
         {.key = "bn", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &bad},
     };
     engine_job_t *jobs[3];
@@ -1238,7 +1429,8 @@ static void cuda_jobs(engine_t *e, const cpu_files_t *f)
     assert_int_equal(engine_job_info(e, jobs[1], &info), ENGINE_OK);
     if (info.state != ENGINE_DONE)
         fail_msg("params job: %s: %s", engine_state_name(info.state), info.error);
-    assert_true(params_result_verifies(f, info.partitions[0].result));
+    for (int i = 0; i < 2; i++)
+        assert_true(params_result_verifies(f, info.partitions[i].result));
     engine_job_info_free(&info);
     /* a witness that does not satisfy the circuit fails as on the CPU */
     assert_int_equal(engine_job_info(e, jobs[2], &info), ENGINE_OK);
@@ -1251,9 +1443,11 @@ static void cuda_jobs(engine_t *e, const cpu_files_t *f)
 
 /* The CUDA backend (engine_cuda.h) through the engine: keys placed on the
  * device, partitions proven there (the proofs verify, nothing crossed from
- * pageable memory); then the fault path: with a pinned pool too small for
- * any staging buffer every device attempt fails with CUZK_ENOMEM and the
- * partitions are proven on the CPU instead, counted as fallbacks. */
+ * pageable memory), among them an assignment in pinned memory, uploaded
+ * straight from it; then the fault path: with a pinned pool too small for
+ * any staging buffer every device attempt that needs one fails with
+ * CUZK_ENOMEM and the partition is proven on the CPU instead, counted as
+ * a fallback. */
 static void test_cuda_backend(void **state)
 {
     (void)state;
@@ -1268,6 +1462,19 @@ static void test_cuda_backend(void **state)
         skip();
     }
     cpu_files_make(&f);
+    /* the .asgn's bytes in pinned memory, parsed in place */
+    cuzk_gpu_t g;
+    bool found = false;
+    assert_int_equal(cuzk_gpu_open_first(&g, &found), CUZK_OK);
+    assert_true(found);
+    asgn_t file, mem;
+    void *pinned = NULL;
+    assert_int_equal(asgn_file_read(&file, f.asgn, err, sizeof err), CUZK_OK);
+    assert_int_equal(cuzk_gpu_host_alloc(&g, &pinned, file.map.size), CUZK_OK);
+    memcpy(pinned, file.map.data, file.map.size);
+    assert_int_equal(
+        asgn_file_parse(&mem, pinned, file.map.size, "the assignment", err, sizeof err), CUZK_OK);
+    asgn_free(&file);
     assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
     assert_int_equal(
@@ -1278,10 +1485,10 @@ static void test_cuda_backend(void **state)
     assert_int_equal(nk, 2);
     assert_string_equal(ki[0].tier, "device");
     engine_keys_info_free(ki, nk);
-    cuda_jobs(e, &f);
+    cuda_jobs(e, &f, &mem);
     engine_cuda_counters_t c;
     engine_cuda_counters(cuda, &c);
-    assert_int_equal(c.partitions, 3);
+    assert_int_equal(c.partitions, 4);
     assert_int_equal(c.cpu_fallbacks, 0);
     assert_int_equal(c.pageable_bytes, 0);
     assert_true(c.h2d_bytes > 0 && c.msm_ms > 0);
@@ -1295,13 +1502,17 @@ static void test_cuda_backend(void **state)
     assert_int_equal(
         engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
         ENGINE_OK);
-    cuda_jobs(e, &f);
+    cuda_jobs(e, &f, &mem);
     engine_cuda_counters(cuda, &c);
-    assert_int_equal(c.partitions, 0);
+    /* the assignment in pinned memory needs no staging buffer: it alone
+     * is proven on the device */
+    assert_int_equal(c.partitions, 1);
     assert_int_equal(c.cpu_fallbacks, 4); /* the unsatisfied witness too, before it fails */
     assert_false(c.lost[0]);              /* an allocation failure leaves the device usable */
     engine_free(e);
     engine_cuda_free(cuda);
+    asgn_free(&mem);
+    cuzk_gpu_host_free(pinned);
     cpu_files_free(&f);
 }
 #endif
@@ -1325,6 +1536,8 @@ int main(void)
         cmocka_unit_test(test_engine_timeline),
         cmocka_unit_test(test_cpu_backend),
         cmocka_unit_test(test_cpu_backend_cache),
+        cmocka_unit_test(test_cpu_backend_asgn_mem),
+        cmocka_unit_test(test_key_add),
 #if CUZK_HAVE_CUDA
         cmocka_unit_test(test_cuda_backend),
 #endif

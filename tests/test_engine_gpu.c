@@ -8,7 +8,9 @@
  * random shapes, with the key's queries resident on the device and streamed
  * from pinned memory; a slot reused across keys, and slots that share a
  * pinned pool (its buffers come back and are reused); a witness that does
- * not satisfy the circuit is refused by the self-verification.
+ * not satisfy the circuit is refused by the self-verification. Bellperson
+ * assignments also from pinned memory, all of their arrays or some: the
+ * same proof, and no staging buffer taken when all are pinned.
  * Skips, saying why, when CUDA is not built or no GPU is present.
  */
 #include <setjmp.h>
@@ -154,49 +156,6 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     r1cs_free(&r);
 }
 
-static cuzk_status_t pool_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
-{
-    (void)ctx;
-    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
-    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
-    if (s != CUZK_OK)
-        snprintf(err, err_size, "%s", g.err);
-    return s;
-}
-
-static void pool_free(void *ctx, void *p)
-{
-    (void)ctx;
-    cuzk_gpu_host_free(p);
-}
-
-/* Two slots sharing a pinned pool: the staging buffer goes back to the
- * pool after each partition and the next one reuses it. */
-static void test_pool(void **state)
-{
-    (void)state;
-    REQUIRE_GPU();
-    engine_pinned_alloc_t pa = {NULL, pool_alloc, pool_free};
-    engine_pinned_t *pool = engine_pinned_new(&pa, 0);
-    assert_non_null(pool);
-    engine_gpu_slot_t *a = NULL, *b = NULL;
-    char err[IO_ERR_MAX];
-    if (engine_gpu_slot_new(&a, dev, pool, err, sizeof err) != CUZK_OK ||
-        engine_gpu_slot_new(&b, dev, pool, err, sizeof err) != CUZK_OK)
-        fail_msg("%s", err);
-    for (int i = 0; i < 4; i++)
-        zkey_case(i % 2 ? R1CS_CURVE_BN254 : R1CS_CURVE_BLS12_381, 300, true,
-                  ENGINE_GPU_TIER_DEVICE, i < 2 ? a : b);
-    engine_pinned_counters_t c;
-    engine_pinned_counters(pool, &c);
-    assert_int_equal(c.buffers_in_use, 0);
-    assert_true(c.hits > 0);
-    assert_true(c.misses >= 1);
-    engine_gpu_slot_free(a);
-    engine_gpu_slot_free(b);
-    engine_pinned_free(pool);
-}
-
 static void test_zkey(void **state)
 {
     (void)state;
@@ -217,8 +176,81 @@ static void test_zkey(void **state)
     engine_gpu_slot_free(slot);
 }
 
-/* The same for bellperson parameters and assignments. */
-static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_gpu_slot_t *slot)
+/* The arrays of an assignment, in the order of their bits in a mask: a, b,
+ * c, inputs, aux, a_aux_density, b_input_density, b_aux_density. */
+enum { ASGN_ARRAYS = 8, ASGN_ALL = (1 << ASGN_ARRAYS) - 1 };
+
+/* A copy of an assignment whose arrays each have a block of their own:
+ * pinned (cuzk_gpu_host_alloc) where the mask's bit is set, else malloc'd. */
+typedef struct {
+    asgn_t a;
+    void *blk[ASGN_ARRAYS];
+    unsigned pinned;
+} asgn_copy_t;
+
+static void asgn_copy_make(asgn_copy_t *c, const asgn_t *src, unsigned pinned)
+{
+    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
+    size_t rows = src->n_constraints * 32, aux_bits = asgn_words(src->n_aux) * 8;
+    const void *from[ASGN_ARRAYS] = {src->a,
+                                     src->b,
+                                     src->c,
+                                     src->inputs,
+                                     src->aux,
+                                     src->a_aux_density,
+                                     src->b_input_density,
+                                     src->b_aux_density};
+    size_t bytes[ASGN_ARRAYS] = {rows,
+                                 rows,
+                                 rows,
+                                 src->n_inputs * 32,
+                                 src->n_aux * 32,
+                                 aux_bits,
+                                 asgn_words(src->n_inputs) * 8,
+                                 aux_bits};
+    memset(c, 0, sizeof *c);
+    c->a = *src;
+    memset(&c->a.map, 0, sizeof c->a.map);
+    c->pinned = pinned;
+    for (int i = 0; i < ASGN_ARRAYS; i++) {
+        if (pinned >> i & 1) {
+            if (cuzk_gpu_host_alloc(&g, &c->blk[i], bytes[i] + 1) != CUZK_OK)
+                fail_msg("pinning an array: %s", g.err);
+        } else {
+            c->blk[i] = malloc(bytes[i] + 1);
+            assert_non_null(c->blk[i]);
+        }
+        if (bytes[i])
+            memcpy(c->blk[i], from[i], bytes[i]);
+    }
+    c->a.a = c->blk[0];
+    c->a.b = c->blk[1];
+    c->a.c = c->blk[2];
+    c->a.inputs = c->blk[3];
+    c->a.aux = c->blk[4];
+    c->a.a_aux_density = c->blk[5];
+    c->a.b_input_density = c->blk[6];
+    c->a.b_aux_density = c->blk[7];
+}
+
+static void asgn_copy_free(asgn_copy_t *c)
+{
+    for (int i = 0; i < ASGN_ARRAYS; i++) {
+        if (c->pinned >> i & 1)
+            cuzk_gpu_host_free(c->blk[i]);
+        else
+            free(c->blk[i]);
+    }
+}
+
+/* The same for bellperson parameters and assignments: the assignment as
+ * groth16_bp_assign leaves it (pageable: through the staging buffer), then
+ * copies of it with every array pinned (uploaded straight from them, the
+ * scalars of A and B selected on the device) and with some pinned (a mix
+ * of both). pool (NULL: none) is slot's: an assignment all pinned takes no
+ * staging buffer from it. */
+static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_gpu_slot_t *slot,
+                        engine_pinned_t *pool)
 {
     r1cs_t r;
     r1cs_witness_t w;
@@ -249,6 +281,34 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     if (memcmp(&pc, &pg, sizeof pc) != 0)
         fail_msg("params %u rows (%s, %s): the device's proof differs from the CPU's", n,
                  porep ? "porep" : "random", engine_gpu_tier_name(tier));
+    assert_int_equal(acc.stats.pageable_bytes, 0);
+    uint64_t h2d = acc.stats.h2d_bytes;
+
+    unsigned masks[3] = {ASGN_ALL, 0, 0};
+    masks[1] = (unsigned)(cuzk_rng_next(&test_rng) % ASGN_ALL); /* some pinned, never all */
+    masks[2] = masks[1] ^ ASGN_ALL;
+    for (int i = 0; i < 3; i++) {
+        asgn_copy_t copy;
+        asgn_copy_make(&copy, &a, masks[i]);
+        engine_pinned_counters_t before, after;
+        if (pool)
+            engine_pinned_counters(pool, &before);
+        cuzk_rng_seed(&rb, seed);
+        if (groth16_bp_prove(&pg, &p, &copy.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+            fail_msg("params %u rows (%s, %s), arrays 0x%02x pinned: %s", n,
+                     porep ? "porep" : "random", engine_gpu_tier_name(tier), masks[i], err);
+        if (memcmp(&pc, &pg, sizeof pc) != 0)
+            fail_msg("params %u rows (%s, %s), arrays 0x%02x pinned: the device's proof differs "
+                     "from the CPU's",
+                     n, porep ? "porep" : "random", engine_gpu_tier_name(tier), masks[i]);
+        assert_int_equal(acc.stats.h2d_bytes, h2d);
+        assert_int_equal(acc.stats.pageable_bytes, 0);
+        if (pool && masks[i] == ASGN_ALL) {
+            engine_pinned_counters(pool, &after);
+            assert_int_equal(after.hits + after.misses, before.hits + before.misses);
+        }
+        asgn_copy_free(&copy);
+    }
 
     engine_gpu_key_free(gk);
     free(mem);
@@ -267,11 +327,57 @@ static void test_params(void **state)
         fail_msg("%s", err);
     static const uint32_t sizes[] = {2, 5, 100, 1000, 4000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        params_case(sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot);
-        params_case(sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot);
-        params_case(sizes[i], true, ENGINE_GPU_TIER_PINNED, slot);
+        params_case(sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot, NULL);
+        params_case(sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot, NULL);
+        params_case(sizes[i], true, ENGINE_GPU_TIER_PINNED, slot, NULL);
     }
     engine_gpu_slot_free(slot);
+}
+
+static cuzk_status_t pool_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
+{
+    (void)ctx;
+    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
+    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
+    if (s != CUZK_OK)
+        snprintf(err, err_size, "%s", g.err);
+    return s;
+}
+
+static void pool_free(void *ctx, void *p)
+{
+    (void)ctx;
+    cuzk_gpu_host_free(p);
+}
+
+/* Two slots sharing a pinned pool: the staging buffer goes back to the
+ * pool after each partition and the next one reuses it; a params
+ * partition whose assignment is all in pinned memory takes none. */
+static void test_pool(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    engine_pinned_alloc_t pa = {NULL, pool_alloc, pool_free};
+    engine_pinned_t *pool = engine_pinned_new(&pa, 0);
+    assert_non_null(pool);
+    engine_gpu_slot_t *a = NULL, *b = NULL;
+    char err[IO_ERR_MAX];
+    if (engine_gpu_slot_new(&a, dev, pool, err, sizeof err) != CUZK_OK ||
+        engine_gpu_slot_new(&b, dev, pool, err, sizeof err) != CUZK_OK)
+        fail_msg("%s", err);
+    for (int i = 0; i < 4; i++)
+        zkey_case(i % 2 ? R1CS_CURVE_BN254 : R1CS_CURVE_BLS12_381, 300, true,
+                  ENGINE_GPU_TIER_DEVICE, i < 2 ? a : b);
+    for (int i = 0; i < 4; i++)
+        params_case(i % 2 ? 300 : 1000, true, ENGINE_GPU_TIER_DEVICE, i < 2 ? a : b, pool);
+    engine_pinned_counters_t c;
+    engine_pinned_counters(pool, &c);
+    assert_int_equal(c.buffers_in_use, 0);
+    assert_true(c.hits > 0);
+    assert_true(c.misses >= 1);
+    engine_gpu_slot_free(a);
+    engine_gpu_slot_free(b);
+    engine_pinned_free(pool);
 }
 
 int main(void)

@@ -1,15 +1,18 @@
 /*
  * cuzk bench porep32 | snap32 | winning32 | mixed: the engine under
- * Filecoin-shaped work (DESIGN.md section 6). Generates a synthetic circuit
- * of the workload's proportions with a satisfying witness, an INSECURE
- * development key in bellperson's layout (written as a key cache) and the
- * assignment file, loads the key into an engine on the GPUs (or the CPU),
- * submits the proofs (each of the workload's partitions), waits, checks
- * every proof again by batch verification, and prints seconds per partition
- * and per proof in steady state, device busy %, bytes moved and the time of
- * each stage. `mixed` queues PoRep proofs, then (in steady state, once the
- * first proof's partitions are done) submits a winning32 proof at critical
- * priority behind the rest and reports how long it took.
+ * Filecoin-shaped work (DESIGN.md section 6). Makes the indexed synthetic
+ * circuit of the workload's proportions (r1cs/r1cs_indexed.h), its
+ * assignment and an INSECURE development key in bellperson's layout: on the
+ * GPUs when the engine runs there (engine_cuda_dev_setup: the key's points
+ * never leave the devices, the assignment lands in pinned memory), else on
+ * the CPU. Registers the key with the engine (engine_key_add), submits the
+ * proofs (each of the workload's partitions proves the in-memory
+ * assignment), waits, checks every proof again by batch verification, and
+ * prints seconds per partition and per proof in steady state, device busy
+ * %, bytes moved and the time of each stage. `mixed` queues PoRep proofs,
+ * then (in steady state, once the first proof's partitions are done)
+ * submits a winning32 proof at critical priority behind the rest and
+ * reports how long it took.
  *
  * Every partition of a proof proves the same assignment (one witness is
  * generated per workload); the work per partition is that of distinct
@@ -28,13 +31,14 @@
 #include "groth16/bellperson.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
-#include "io/key_cache.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/r1cs_indexed.h"
 #include "util/clock.h"
 #include "util/pool.h"
 #include "util/rng.h"
 #if CUZK_HAVE_CUDA
 #include "engine/engine_cuda.h"
+#include "engine/engine_gpu_setup.h"
 #endif
 
 typedef struct workload {
@@ -51,7 +55,9 @@ static const workload_t workloads[] = {
 enum { W_POREP, W_SNAP, W_WINNING, W_COUNT };
 
 /* Constraints used when --constraints is not given: the full size where
- * the CPU can make the development key in reasonable time. */
+ * the CPU can make the development key in reasonable time (the full
+ * porep32 and snap32 need a GPU with the memory for them: --constraints
+ * full). */
 enum { DEFAULT_SCALED = 1u << 20 };
 
 typedef struct bench_args {
@@ -60,8 +66,8 @@ typedef struct bench_args {
     uint32_t partitions, proofs;
     cli_backend_kind_t backend;
     unsigned workers, threads;
-    const char *dir, *trace;
-    bool keep;
+    const char *trace;
+    bool full;
     uint64_t seed;
     bool seeded;
 } bench_args_t;
@@ -80,19 +86,17 @@ static void bench_usage(FILE *f)
                "latency from submission to its verified proof.\n"
                "\n"
                "options:\n"
-               "  --constraints N    constraints per partition, N or 2^K (default: winning32's\n"
-               "                     370590; porep32 and snap32 2^20, scaled down: their full\n"
-               "                     sizes need the key made on the device, not done yet)\n"
+               "  --constraints N    constraints per partition, N, 2^K or full (default:\n"
+               "                     winning32's 370590; porep32 and snap32 2^20, scaled\n"
+               "                     down: their full sizes need a GPU with ~100 GB)\n"
                "  --partitions P     partitions per proof (default: porep32 10, snap32 16,\n"
                "                     winning32 1)\n"
                "  --proofs K         proofs (default 3); steady state is measured from the\n"
                "                     first proof's end to the last's\n"
-               "  --backend B        auto (default: the GPUs when there are any), cpu, cuda\n"
+               "  --backend B        auto (default: the GPUs when there are any), cpu, cuda;\n"
+               "                     the circuit, key and assignment are made there too\n"
                "  --workers W        workers per device (default 2)\n"
                "  --threads N        CPU threads (default: one per processor)\n"
-               "  --dir DIR          where the key and assignment files go (default: a new\n"
-               "                     directory under $TMPDIR or /tmp, removed afterwards)\n"
-               "  --keep             keep the files\n"
                "  --trace FILE       write the engine's timeline as Chrome trace JSON\n"
                "  --seed S           seed of the circuit and the key (default: drawn)\n"
                "  -h, --help         this text\n");
@@ -145,17 +149,15 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             bench_usage(stdout);
             return 0;
         }
-        if (!strcmp(o, "--keep")) {
-            a->keep = true;
-            continue;
-        }
         if (i + 1 == argc) {
             fprintf(stderr, "cuzk bench: %s needs a value (try --help)\n", o);
             return 2;
         }
         const char *v = argv[++i];
         int bad = 0;
-        if (!strcmp(o, "--constraints"))
+        if (!strcmp(o, "--constraints") && !strcmp(v, "full"))
+            a->full = true;
+        else if (!strcmp(o, "--constraints"))
             bad = parse_u32(&a->constraints, v, 2);
         else if (!strcmp(o, "--partitions"))
             bad = parse_u32(&a->partitions, v, 1);
@@ -167,8 +169,6 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             bad = cli_parse_threads(&a->threads, v);
         else if (!strcmp(o, "--backend"))
             bad = cli_parse_backend(&a->backend, v);
-        else if (!strcmp(o, "--dir"))
-            a->dir = v;
         else if (!strcmp(o, "--trace"))
             a->trace = v;
         else if (!strcmp(o, "--seed")) {
@@ -189,81 +189,116 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
     return -1;
 }
 
-/* One workload's files and what verifies its proofs. */
+/* The backend the work is made for and proven on. */
+typedef struct backend {
+    engine_cpu_t *cpu;
+#if CUZK_HAVE_CUDA
+    engine_cuda_t *cuda; /* NULL: the CPU */
+#endif
+    engine_backend_t be;
+} backend_t;
+
+/* One workload: its key (the backend's, until the engine takes it), its
+ * assignment in memory, and what verifies its proofs. */
 typedef struct prepared {
-    char key_path[4096], asgn_path[4096];
     uint32_t constraints;
-    bp_vk_t vk;      /* the key's verifying key (its ic owned here) */
+    void *key;
+    uint64_t key_bytes;
+    asgn_t asgn;
+    void *amem;  /* the assignment's block */
+    bool pinned; /* amem from engine_cuda_host_alloc, else malloc */
+    bp_vk_t vk;
     bls381_fr_t *in; /* the public inputs (ONE excluded) */
     size_t n_in;
-    double gen_s, setup_s, write_s;
+    double prep_s;
+    const char *where; /* "the GPU" or "the CPU" */
 } prepared_t;
 
-static void prepared_free(prepared_t *p, bool keep)
+static void prepared_free(prepared_t *p, const backend_t *b)
 {
-    if (!keep) {
-        remove(p->key_path);
-        remove(p->asgn_path);
-    }
+    if (p->key)
+        b->be.key_free(b->be.ctx, p->key);
+#if CUZK_HAVE_CUDA
+    if (p->pinned)
+        engine_cuda_host_free(p->amem);
+    else
+#endif
+        free(p->amem);
     bp_vk_free(&p->vk);
     free(p->in);
+    memset(p, 0, sizeof *p);
 }
 
-/* The circuit, key and assignment of n constraints under name in dir. */
-static cuzk_status_t prepare(prepared_t *p, const char *dir, const char *name, uint32_t n,
-                             cuzk_rng_t *rng, cuzk_pool_t *pool, char *err, size_t err_size)
+/* The circuit of n constraints, its key and assignment, on the CPU. */
+static cuzk_status_t prepare_cpu(prepared_t *p, const r1cs_ix_t *ix, cuzk_rng_t *rng,
+                                 cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    memset(p, 0, sizeof *p);
-    p->constraints = n;
-    snprintf(p->key_path, sizeof p->key_path, "%s/%s.cuzkkey", dir, name);
-    snprintf(p->asgn_path, sizeof p->asgn_path, "%s/%s.asgn", dir, name);
     r1cs_t r = {0};
     r1cs_witness_t w = {0};
     bp_params_t params = {0};
-    asgn_t a = {0};
-    void *mem = NULL;
-    double t0 = cuzk_seconds();
-    r1cs_gen_params_t gp = r1cs_gen_porep32(n);
-    cuzk_status_t s = r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, rng);
-    if (s != CUZK_OK) {
-        io_fail(err, err_size, s, "generating a %s circuit of %u constraints", name, n);
-        goto out;
-    }
-    double t1 = cuzk_seconds();
-    p->gen_s = t1 - t0;
-    s = groth16_bp_dev_setup(&params, &r, rng);
+    cuzk_status_t s = r1cs_generate_indexed(&r, &w, ix);
     if (s == CUZK_OK)
-        s = groth16_bp_assign(&a, &mem, &r, &w, pool);
-    if (s != CUZK_OK) {
-        io_fail(err, err_size, s, "the development key of a %s circuit", name);
-        goto out;
-    }
-    double t2 = cuzk_seconds();
-    p->setup_s = t2 - t1;
-    s = key_cache_write_params(p->key_path, &params, err, err_size);
+        s = groth16_bp_dev_setup(&params, &r, rng);
     if (s == CUZK_OK)
-        s = asgn_file_write(p->asgn_path, &a, err, err_size);
+        s = groth16_bp_assign(&p->asgn, &p->amem, &r, &w, pool);
+    if (s == CUZK_OK && !(p->vk.ic = malloc(params.vk.n_ic * sizeof *p->vk.ic)))
+        s = CUZK_ENOMEM;
+    if (s == CUZK_OK) {
+        bls381_g1_affine_t *ic = p->vk.ic;
+        p->vk = params.vk;
+        p->vk.ic = memcpy(ic, params.vk.ic, params.vk.n_ic * sizeof *ic);
+        s = engine_cpu_key_from_params(&p->key, &p->key_bytes, &params);
+    }
     if (s != CUZK_OK)
-        goto out;
-    p->write_s = cuzk_seconds() - t2;
-    /* What verifies: the vk (its ic moved here) and the inputs. */
-    p->vk = params.vk;
-    params.vk.ic = NULL;
-    params.vk.n_ic = 0;
-    p->n_in = a.n_inputs - 1;
-    p->in = malloc((p->n_in ? p->n_in : 1) * sizeof *p->in);
-    if (!p->in) {
-        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < p->n_in; i++)
-        (void)bls381_fr_from_canonical(&p->in[i], a.inputs[i + 1]);
-out:
-    free(mem);
+        io_fail(err, err_size, s, "the development key of a circuit of %u constraints", ix->n_rows);
     bp_params_free(&params);
     r1cs_witness_free(&w);
     r1cs_free(&r);
     return s;
+}
+
+/* The circuit, key and assignment of n constraints for backend b. */
+static cuzk_status_t prepare(prepared_t *p, const backend_t *b, uint32_t n, cuzk_rng_t *rng,
+                             cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    memset(p, 0, sizeof *p);
+    p->constraints = n;
+    double t0 = cuzk_seconds();
+    r1cs_ix_t ix;
+    r1cs_gen_params_t gp = r1cs_gen_porep32(n);
+    if (!r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, cuzk_rng_next(rng)))
+        return io_fail(err, err_size, CUZK_EINVAL, "no circuit of %u constraints", n);
+    cuzk_status_t s;
+#if CUZK_HAVE_CUDA
+    if (b->cuda) {
+        p->where = "the GPU";
+        size_t bytes = engine_gpu_bp_asgn_bytes(&ix);
+        s = engine_cuda_host_alloc(b->cuda, &p->amem, bytes, err, err_size);
+        p->pinned = s == CUZK_OK;
+        if (s == CUZK_OK)
+            s = engine_cuda_dev_setup(b->cuda, &ix, rng, &p->key, &p->key_bytes, &p->vk, &p->asgn,
+                                      p->amem, err, err_size);
+    } else
+#endif
+    {
+        p->where = "the CPU";
+        s = prepare_cpu(p, &ix, rng, pool, err, err_size);
+    }
+    if (s != CUZK_OK) {
+        prepared_free(p, b);
+        return s;
+    }
+    /* What verifies: the inputs. */
+    p->n_in = p->asgn.n_inputs - 1;
+    p->in = malloc((p->n_in ? p->n_in : 1) * sizeof *p->in);
+    if (!p->in) {
+        prepared_free(p, b);
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < p->n_in; i++)
+        (void)bls381_fr_from_canonical(&p->in[i], p->asgn.inputs[i + 1]);
+    p->prep_s = cuzk_seconds() - t0;
+    return CUZK_OK;
 }
 
 /* Submits k proofs of p partitions on key with priority; jobs[i] set. */
@@ -274,7 +309,7 @@ static engine_rc_t submit(engine_t *e, const char *key, const prepared_t *w, uin
     if (!in)
         return ENGINE_ENOMEM;
     for (uint32_t i = 0; i < parts; i++)
-        in[i] = (engine_input_t){.kind = ENGINE_INPUT_ASGN_PATH, .path = w->asgn_path};
+        in[i] = (engine_input_t){.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &w->asgn};
     engine_rc_t rc = ENGINE_OK;
     for (uint32_t j = 0; j < k && rc == ENGINE_OK; j++) {
         engine_job_spec_t spec = {.key = key, .priority = prio, .n_inputs = parts, .inputs = in};
@@ -346,8 +381,9 @@ int cli_bench_porep(int argc, char **argv)
         return rc;
     bool mixed = a.workload < 0;
     const workload_t *wl = &workloads[mixed ? W_POREP : a.workload];
-    uint32_t n =
-        a.constraints ? a.constraints : (wl->full <= DEFAULT_SCALED ? wl->full : DEFAULT_SCALED);
+    uint32_t n = a.full          ? wl->full
+                 : a.constraints ? a.constraints
+                                 : (wl->full <= DEFAULT_SCALED ? wl->full : DEFAULT_SCALED);
     uint32_t parts = a.partitions ? a.partitions : wl->partitions;
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
@@ -357,65 +393,26 @@ int cli_bench_porep(int argc, char **argv)
         return 2;
     }
     cuzk_rng_seed(&rng, a.seed);
-
-    char dir[4096];
-    bool made_dir = false;
-    if (a.dir) {
-        snprintf(dir, sizeof dir, "%s", a.dir);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/cuzk-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            fprintf(stderr, "cuzk bench: cannot make a directory under %s: %s\n",
-                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
-            return 2;
-        }
-        made_dir = true;
-    }
     printf("cuzk bench %s: %u constraints a partition (%s%u), %u partitions a proof, %u proofs, "
            "seed %" PRIu64 "\n",
            mixed ? "mixed" : wl->name, n, n == wl->full ? "full size " : "scaled from ", wl->full,
            parts, a.proofs, a.seed);
 
-    /* The work, prepared on all CPU threads. */
-    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
-    prepared_t main_w = {0}, win_w = {0};
-    bool have_main = false, have_win = false;
-    if (pool) {
-        s = prepare(&main_w, dir, mixed ? "porep32" : wl->name, n, &rng, pool, err, sizeof err);
-        have_main = s == CUZK_OK;
-        if (s == CUZK_OK && mixed) {
-            s = prepare(&win_w, dir, "winning32", workloads[W_WINNING].full, &rng, pool, err,
-                        sizeof err);
-            have_win = s == CUZK_OK;
-        }
-    }
-    cuzk_pool_free(pool);
-    if (s == CUZK_OK)
-        printf("prepared in %.1f s: circuit %.1f s, INSECURE development key and assignment "
-               "%.1f s, files %.1f s (%s)\n",
-               main_w.gen_s + main_w.setup_s + main_w.write_s + win_w.gen_s + win_w.setup_s +
-                   win_w.write_s,
-               main_w.gen_s + win_w.gen_s, main_w.setup_s + win_w.setup_s,
-               main_w.write_s + win_w.write_s, dir);
-
-    /* The engine on the chosen backend. */
-    engine_cpu_t *cpu = NULL;
-    engine_backend_t be;
+    /* The backend: the GPUs, or the CPU. */
+    backend_t b = {0};
     unsigned workers = 1;
     int ndev = 0;
 #if CUZK_HAVE_CUDA
-    engine_cuda_t *cuda = NULL;
-    if (s == CUZK_OK && a.backend != CLI_BACKEND_CPU) {
+    if (a.backend != CLI_BACKEND_CPU) {
         engine_cuda_options_t co = {.cpu = {.trusted_keys = true}, .workers_per_device = a.workers};
         char why[IO_ERR_MAX];
-        cuda = engine_cuda_new(&co, &s, why, sizeof why);
-        if (cuda) {
-            ndev = engine_cuda_devices(cuda);
-            be = engine_cuda_backend(cuda);
+        b.cuda = engine_cuda_new(&co, &s, why, sizeof why);
+        if (b.cuda) {
+            ndev = engine_cuda_devices(b.cuda);
+            b.be = engine_cuda_backend(b.cuda);
             workers = a.workers * (unsigned)ndev;
             for (int i = 0; i < ndev; i++)
-                printf("device %d: %s\n", i, engine_cuda_device_name(cuda, i));
+                printf("device %d: %s\n", i, engine_cuda_device_name(b.cuda, i));
         } else if (a.backend == CLI_BACKEND_CUDA) {
             io_fail(err, sizeof err, s, "--backend cuda: %s", why);
         } else {
@@ -424,37 +421,58 @@ int cli_bench_porep(int argc, char **argv)
         }
     }
 #else
-    if (s == CUZK_OK && a.backend == CLI_BACKEND_CUDA)
+    if (a.backend == CLI_BACKEND_CUDA)
         s = io_fail(err, sizeof err, CUZK_EDEVICE, "--backend cuda: built without CUDA");
 #endif
     if (s == CUZK_OK && ndev == 0) {
         engine_cpu_options_t co = {.trusted_keys = true};
-        cpu = engine_cpu_new(&co, &s);
-        if (cpu)
-            be = engine_cpu_backend(cpu);
+        b.cpu = engine_cpu_new(&co, &s);
+        if (b.cpu)
+            b.be = engine_cpu_backend(b.cpu);
         else
             io_fail(err, sizeof err, s, "cannot start the CPU backend");
     }
+
+    /* The work, made where it is proven. */
+    prepared_t main_w = {0}, win_w = {0};
+    cuzk_pool_t *pool = s == CUZK_OK ? cuzk_pool_new(a.threads, &s) : NULL;
+    if (pool) {
+        s = prepare(&main_w, &b, n, &rng, pool, err, sizeof err);
+        if (s == CUZK_OK && mixed)
+            s = prepare(&win_w, &b, workloads[W_WINNING].full, &rng, pool, err, sizeof err);
+    }
+    cuzk_pool_free(pool);
+    if (s == CUZK_OK) {
+        const asgn_t *as = &main_w.asgn;
+        uint64_t abytes = 32 * (3 * as->n_constraints + as->n_inputs + as->n_aux);
+        printf("prepared on %s in %.1f s: circuit, INSECURE development key, assignment "
+               "(%.2f GB%s)\n",
+               main_w.where, main_w.prep_s + win_w.prep_s, (double)abytes / 1e9,
+               main_w.pinned ? ", pinned" : "");
+    }
+
     engine_t *e = NULL;
     if (s == CUZK_OK) {
-        engine_config_t ec = {
-            .backend = &be, .workers = workers, .threads = a.threads, .timeline_events = 1u << 16};
+        engine_config_t ec = {.backend = &b.be,
+                              .workers = workers,
+                              .threads = a.threads,
+                              .timeline_events = 1u << 16};
         e = engine_new(&ec, &s);
         if (!e)
             io_fail(err, sizeof err, s, "cannot start the engine");
     }
 
-    /* Keys, then the work. */
+    /* Keys (the engine owns them from here), then the work. */
     const char *names[2] = {mixed ? "porep32" : wl->name, "winning32"};
-    const prepared_t *ws[2] = {&main_w, &win_w};
+    prepared_t *ws[2] = {&main_w, &win_w};
     for (int i = 0; s == CUZK_OK && i < (mixed ? 2 : 1); i++) {
-        double t0 = cuzk_seconds();
-        cuzk_status_t ks = CUZK_OK;
-        if (engine_key_load(e, names[i], ENGINE_KEY_CACHE, ws[i]->key_path, NULL, &ks, err,
-                            sizeof err) != ENGINE_OK)
-            s = ks != CUZK_OK ? ks : CUZK_EINVAL;
-        else
-            printf("key %s loaded in %.2f s\n", names[i], cuzk_seconds() - t0);
+        char origin[96];
+        snprintf(origin, sizeof origin, "INSECURE development key made on %s", ws[i]->where);
+        void *key = ws[i]->key;
+        ws[i]->key = NULL;
+        if (engine_key_add(e, names[i], ENGINE_KEY_PARAMS, origin, key, ws[i]->key_bytes, err,
+                           sizeof err) != ENGINE_OK)
+            s = CUZK_EINVAL;
     }
     engine_job_t **jobs = calloc(a.proofs + 1, sizeof(engine_job_t *));
     double t_submit = engine_wall();
@@ -503,9 +521,9 @@ int cli_bench_porep(int argc, char **argv)
                    "its proof (%s the last PoRep proof)\n",
                    win_lat, win_fin < last ? "before" : "after");
 #if CUZK_HAVE_CUDA
-        if (cuda) {
+        if (b.cuda) {
             engine_cuda_counters_t g;
-            engine_cuda_counters(cuda, &g);
+            engine_cuda_counters(b.cuda, &g);
             double window = (last - first) * 1e3;
             printf("\n| device | busy %% (kernel time / window) |\n| --- | --- |\n");
             for (int i = 0; i < ndev; i++)
@@ -545,17 +563,13 @@ int cli_bench_porep(int argc, char **argv)
         if (jobs[j])
             engine_job_unref(e, jobs[j]);
     free(jobs);
-    engine_free(e);
-    engine_cpu_free(cpu);
+    engine_free(e); /* the jobs end: the assignments and the backend may go */
+    prepared_free(&main_w, &b);
+    prepared_free(&win_w, &b);
+    engine_cpu_free(b.cpu);
 #if CUZK_HAVE_CUDA
-    engine_cuda_free(cuda);
+    engine_cuda_free(b.cuda);
 #endif
-    if (have_main)
-        prepared_free(&main_w, a.keep);
-    if (have_win)
-        prepared_free(&win_w, a.keep);
-    if (made_dir && !a.keep)
-        rmdir(dir);
     if (s != CUZK_OK) {
         fprintf(stderr, "cuzk bench: %s (%s)\n", err, cuzk_strerror(s));
         return 2;

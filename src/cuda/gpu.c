@@ -135,6 +135,25 @@ void cuzk_gpu_host_free(void *p)
         (void)cudaFreeHost(p);
 }
 
+cuzk_status_t cuzk_gpu_host_is_pinned(cuzk_gpu_t *g, const void *p, bool *pinned)
+{
+    assert(pinned);
+    *pinned = false;
+    struct cudaPointerAttributes a;
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e == cudaErrorInvalidValue) {
+        /* Before CUDA 11 an address the runtime does not know is this
+         * error rather than cudaMemoryTypeUnregistered, and it stays the
+         * runtime's last error until read: read it, so that the next
+         * kernel wrapper's cudaGetLastError does not report it. */
+        (void)cudaGetLastError();
+        return CUZK_OK;
+    }
+    CUZK_TRY(cuzk_gpu_status(g, (int)e, "cudaPointerGetAttributes", __FILE__, __LINE__));
+    *pinned = a.type == cudaMemoryTypeHost;
+    return CUZK_OK;
+}
+
 cuzk_status_t cuzk_gpu_upload(cuzk_gpu_t *g, void *dst, const void *src, size_t bytes,
                               cuzk_gpu_stream_t s)
 {

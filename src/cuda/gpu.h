@@ -23,6 +23,10 @@
 
 #include "cuzk.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The CUDA runtime's stream and event handles, without its headers: these
  * are the very types cudaStream_t and cudaEvent_t name. NULL is the legacy
  * default stream. */
@@ -85,6 +89,15 @@ void cuzk_gpu_free(void *p);
 cuzk_status_t cuzk_gpu_host_alloc(cuzk_gpu_t *g, void **p, size_t bytes);
 void cuzk_gpu_host_free(void *p);
 
+/* *pinned = whether the byte at host address p lies in pinned memory
+ * (cuzk_gpu_host_alloc, or memory registered with cudaHostRegister), from
+ * which copies are DMA at the bus's speed and asynchronous. Memory the
+ * runtime does not know (malloc, a mapped file, the stack) is false, not
+ * a failure, and leaves no error behind; so are device and managed
+ * memory. CUZK_EDEVICE only when the query itself fails (a broken
+ * context). Any thread; p may be any address (it is not dereferenced). */
+cuzk_status_t cuzk_gpu_host_is_pinned(cuzk_gpu_t *g, const void *p, bool *pinned);
+
 /* Copies between host and device memory, ordered on stream s, returning
  * before the copy ends unless the host side is pageable memory. */
 cuzk_status_t cuzk_gpu_upload(cuzk_gpu_t *g, void *dst, const void *src, size_t bytes,
@@ -123,5 +136,9 @@ cuzk_status_t cuzk_gpu_event_ms(cuzk_gpu_t *g, float *ms, cuzk_gpu_event_t a, cu
  */
 cuzk_status_t cuzk_gpu_status(cuzk_gpu_t *g, int code, const char *what, const char *file,
                               int line);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -151,6 +151,12 @@ int cuzk_gpu_bitmap_compact_bytes(size_t *bytes, size_t words);
  * ascending; *count (device memory) = their number. */
 int cuzk_gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint32_t *idx, uint32_t *count,
                             const uint32_t *bitmap, size_t words, cuzk_gpu_stream_t s);
+/* out[0..k) = the 32-byte elements src[i] at the set bits i < n of bitmap
+ * (ceil(n / 32) words), in order; k = those bits. scratch as for
+ * cuzk_gpu_bitmap_compact over ceil(n / 32) words; out and src must not
+ * overlap. */
+int cuzk_gpu_bitmap_select(void *scratch, size_t scratch_bytes, void *out, const void *src,
+                           const uint32_t *bitmap, size_t n, cuzk_gpu_stream_t s);
 /* For W windows of n sorted keys each (keys[w·n + j]), the run of key k in
  * window w is [start[w·K + k], end[w·K + k]), K = keys a window; entries
  * of absent keys are left alone (zero them first). */

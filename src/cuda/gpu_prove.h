@@ -52,6 +52,18 @@ size_t cuzk_gpu_bitmap_compact_scratch_bytes(size_t n);
 cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
                                              const uint32_t *d_bitmap, size_t n, void *d_scratch,
                                              cuzk_gpu_stream_t s);
+/*
+ * d_out[0..k) = the Fr elements (32 bytes, in any form: they are copied)
+ * d_in[i] at the set bits i < n of d_bitmap (ceil(n / 32) words; bits at
+ * and above n are ignored), in ascending i; k = the set bits below n,
+ * which the caller knows (d_out holds k elements). d_scratch holds
+ * cuzk_gpu_bitmap_compact_scratch_bytes(n) bytes; d_out and d_in must not
+ * overlap. A u64 bitmap (io/asgn_file.h's density bitmaps) is the same
+ * bytes as u32 words on the little-endian host and device.
+ */
+cuzk_status_t cuzk_gpu_bitmap_select_launch(cuzk_gpu_t *g, void *d_out, const void *d_in,
+                                            const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                            cuzk_gpu_stream_t s);
 
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 

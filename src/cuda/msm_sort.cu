@@ -1,10 +1,10 @@
 /*
  * The MSM phases that do not depend on the curve (gpu_kernels.h): sorting
  * the (bucket, point) pairs of a window with CUB's radix sort, which ships
- * with the toolkit, finding each bucket's run in the sorted keys, and the
- * compaction of a bitmap into the list of its set positions. One
- * translation unit for both curves, so that CUB's templates are compiled
- * once.
+ * with the toolkit, finding each bucket's run in the sorted keys, the
+ * compaction of a bitmap into the list of its set positions, and the
+ * selection of the scalars a bitmap marks. One translation unit for both
+ * curves, so that CUB's templates are compiled once.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -58,7 +58,7 @@ extern "C" int cuzk_gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_
     return cudaGetLastError();
 }
 
-/* ---- bitmap compaction ------------------------------------------------- */
+/* ---- bitmap compaction and selection ---------------------------------- */
 
 /* counts[w] = the set bits of bitmap[w]. */
 __global__ void bitmap_popc_kernel(uint32_t *counts, const uint32_t *bitmap, size_t words)
@@ -85,9 +85,32 @@ __global__ void bitmap_scatter_kernel(uint32_t *idx, uint32_t *count, const uint
     }
 }
 
+/* out[offsets[i / 32] + the set bits of bitmap[i / 32] below bit i % 32] =
+ * src[i] for the set bits i < n; an element is 32 bytes, two uint4. One
+ * thread an element, so that consecutive threads read consecutive
+ * elements. */
+__global__ void bitmap_select_kernel(uint4 *out, const uint4 *src, const uint32_t *bitmap,
+                                     const uint32_t *offsets, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint32_t b = bitmap[i / 32], bit = (uint32_t)(i % 32);
+        if (!(b >> bit & 1))
+            continue;
+        size_t o = offsets[i / 32] + (uint32_t)__popc(b & ((1u << bit) - 1));
+        out[2 * o] = src[2 * i];
+        out[2 * o + 1] = src[2 * i + 1];
+    }
+}
+
 static size_t compact_arrays_bytes(size_t words)
 {
     return (2 * words * sizeof(uint32_t) + 255) & ~(size_t)255;
+}
+
+static unsigned grid_of(size_t items)
+{
+    return (unsigned)((items + 255) / 256 > 65536 ? 65536 : (items + 255) / 256);
 }
 
 extern "C" int cuzk_gpu_bitmap_compact_bytes(size_t *bytes, size_t words)
@@ -99,22 +122,50 @@ extern "C" int cuzk_gpu_bitmap_compact_bytes(size_t *bytes, size_t words)
     return e;
 }
 
+/* *offsets (in scratch) = the exclusive prefix sums of the set bits of
+ * bitmap's words: where each word's first set position goes in the
+ * compacted list. words > 0. */
+static cudaError_t bitmap_offsets(uint32_t **offsets, void *scratch, size_t scratch_bytes,
+                                  const uint32_t *bitmap, size_t words, cudaStream_t s)
+{
+    uint32_t *counts = (uint32_t *)scratch;
+    *offsets = counts + words;
+    size_t arrays = compact_arrays_bytes(words), scan = scratch_bytes - arrays;
+    bitmap_popc_kernel<<<grid_of(words), 256, 0, s>>>(counts, bitmap, words);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cub::DeviceScan::ExclusiveSum((unsigned char *)scratch + arrays, scan, counts, *offsets,
+                                          words, s);
+    return e;
+}
+
 extern "C" int cuzk_gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint32_t *idx,
                                        uint32_t *count, const uint32_t *bitmap, size_t words,
                                        cuzk_gpu_stream_t s)
 {
     if (words == 0)
         return cudaMemsetAsync(count, 0, sizeof(uint32_t), s);
-    uint32_t *counts = (uint32_t *)scratch, *offsets = counts + words;
-    size_t arrays = compact_arrays_bytes(words), scan = scratch_bytes - arrays;
-    unsigned blocks = (unsigned)((words + 255) / 256 > 65536 ? 65536 : (words + 255) / 256);
-    bitmap_popc_kernel<<<blocks, 256, 0, s>>>(counts, bitmap, words);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess)
-        e = cub::DeviceScan::ExclusiveSum((unsigned char *)scratch + arrays, scan, counts, offsets,
-                                          words, s);
+    uint32_t *offsets;
+    cudaError_t e = bitmap_offsets(&offsets, scratch, scratch_bytes, bitmap, words, s);
     if (e != cudaSuccess)
         return e;
-    bitmap_scatter_kernel<<<blocks, 256, 0, s>>>(idx, count, bitmap, offsets, words);
+    bitmap_scatter_kernel<<<grid_of(words), 256, 0, s>>>(idx, count, bitmap, offsets, words);
+    return cudaGetLastError();
+}
+
+extern "C" int cuzk_gpu_bitmap_select(void *scratch, size_t scratch_bytes, void *out,
+                                      const void *src, const uint32_t *bitmap, size_t n,
+                                      cuzk_gpu_stream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    /* Bits at and above n in the last word count towards no offset that
+     * an element below n uses, so they need no masking. */
+    uint32_t *offsets;
+    cudaError_t e = bitmap_offsets(&offsets, scratch, scratch_bytes, bitmap, (n + 31) / 32, s);
+    if (e != cudaSuccess)
+        return e;
+    bitmap_select_kernel<<<grid_of(n), 256, 0, s>>>((uint4 *)out, (const uint4 *)src, bitmap,
+                                                    offsets, n);
     return cudaGetLastError();
 }

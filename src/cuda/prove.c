@@ -54,6 +54,17 @@ cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uin
     return CUZK_OK;
 }
 
+cuzk_status_t cuzk_gpu_bitmap_select_launch(cuzk_gpu_t *g, void *d_out, const void *d_in,
+                                            const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                            cuzk_gpu_stream_t s)
+{
+    assert(n == 0 || (d_out && d_in && d_bitmap && d_scratch));
+    size_t bytes = 0;
+    GPU_TRY(g, cuzk_gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32));
+    GPU_TRY(g, cuzk_gpu_bitmap_select(d_scratch, bytes, d_out, d_in, d_bitmap, n, s));
+    return CUZK_OK;
+}
+
 void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc)
 {
     uint64_t c[3];

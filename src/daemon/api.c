@@ -400,13 +400,14 @@ static int api_input(cuzkd_t *d, json_t *w, size_t i, engine_input_t *in, char *
             http_error(resp, 400, "bad_witness", "%swtns_base64: %s", where, err);
             return -1;
         }
-        *in = (engine_input_t){ENGINE_INPUT_WTNS_BYTES, NULL, *bytes, n};
+        *in = (engine_input_t){.kind = ENGINE_INPUT_WTNS_BYTES, .bytes = *bytes, .len = n};
         return 0;
     }
     snprintf(where, sizeof where, "witness[%zu].%s", i, p ? "path" : "assignment_path");
     if (api_path(d, p ? p : asgn, path, where, resp))
         return -1;
-    *in = (engine_input_t){p ? ENGINE_INPUT_WTNS_PATH : ENGINE_INPUT_ASGN_PATH, path, NULL, 0};
+    *in =
+        (engine_input_t){.kind = p ? ENGINE_INPUT_WTNS_PATH : ENGINE_INPUT_ASGN_PATH, .path = path};
     return 0;
 }
 

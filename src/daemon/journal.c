@@ -234,6 +234,16 @@ int journal_job_submit(journal_t *j, engine_job_t *job, engine_priority_t priori
 {
     const char *id = engine_job_id(job);
     uint32_t n = engine_job_partitions(job);
+    /* An assignment in memory lives in the submitter's process: a restart
+     * could not find it again (the daemon's API never makes one). */
+    for (uint32_t i = 0; i < n; i++)
+        if (engine_job_input(job, i)->kind == ENGINE_INPUT_ASGN_MEM) {
+            snprintf(err, err_size,
+                     "journal: job %s, partition %u: an assignment held in memory cannot be "
+                     "journaled",
+                     id, i);
+            return -1;
+        }
     char path[PATH_MAX];
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
@@ -530,11 +540,10 @@ static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r)
         const char *b = json_string_value(json_object_get(o, "wtns_blob"));
         if (b)
             journal_path(blobs[i], sizeof blobs[i], j->jobs, b, "");
-        in[i] = (engine_input_t){a ? ENGINE_INPUT_ASGN_PATH : ENGINE_INPUT_WTNS_PATH,
-                                 a   ? a
-                                 : b ? blobs[i]
-                                     : p,
-                                 NULL, 0};
+        in[i] = (engine_input_t){.kind = a ? ENGINE_INPUT_ASGN_PATH : ENGINE_INPUT_WTNS_PATH,
+                                 .path = a   ? a
+                                         : b ? blobs[i]
+                                             : p};
         ok = in[i].path != NULL;
         res[i] = r->done[i] ? &r->results[i] : NULL;
     }

@@ -43,7 +43,9 @@ int journal_key_remove(journal_t *j, const char *name, char *err, size_t err_siz
 /*
  * Writes the inline witnesses of job (held, not started) as blobs and its
  * submit record. Returns 0, or -1 with a message (then nothing of the job
- * is left on disk).
+ * is left on disk). A job with an assignment held in memory
+ * (ENGINE_INPUT_ASGN_MEM) is refused before anything is written: no
+ * restart could bring it back.
  */
 int journal_job_submit(journal_t *j, engine_job_t *job, engine_priority_t priority,
                        double submitted_at, char *err, size_t err_size);

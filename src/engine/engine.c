@@ -262,6 +262,7 @@ static int job_copy_inputs(engine_job_t *job, const engine_job_spec_t *spec)
         const engine_input_t *in = &spec->inputs[i];
         engine_input_t *o = &job->inputs[i];
         o->kind = in->kind;
+        o->asgn = in->asgn; /* borrowed: the caller's until the job ends */
         if (in->path && !(o->path = strdup(in->path)))
             return -1;
         if (in->bytes) {
@@ -283,6 +284,7 @@ static bool spec_inputs_valid(const engine_job_spec_t *spec)
     for (uint32_t i = 0; i < spec->n_inputs; i++) {
         const engine_input_t *in = &spec->inputs[i];
         bool ok = in->kind == ENGINE_INPUT_WTNS_BYTES ? in->bytes != NULL
+                  : in->kind == ENGINE_INPUT_ASGN_MEM ? in->asgn != NULL
                   : in->kind == ENGINE_INPUT_WTNS_PATH || in->kind == ENGINE_INPUT_ASGN_PATH
                       ? in->path != NULL
                       : false;
@@ -296,8 +298,7 @@ static bool spec_inputs_valid(const engine_job_spec_t *spec)
  * or ENGINE_KEY_PARAMS: a cache key's kind). */
 static bool input_fits(engine_key_format_t format, const engine_input_t *in)
 {
-    return format == ENGINE_KEY_PARAMS ? in->kind == ENGINE_INPUT_ASGN_PATH
-                                       : in->kind != ENGINE_INPUT_ASGN_PATH;
+    return engine_input_is_asgn(in->kind) == (format == ENGINE_KEY_PARAMS);
 }
 
 /* A new job record for spec (not yet in the map); NULL on ENOMEM. */
@@ -463,8 +464,8 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
             job->error = err_copy;
             err_copy = NULL;
             job->finished_at = finished_at;
-            job->format = spec->inputs[0].kind == ENGINE_INPUT_ASGN_PATH ? ENGINE_KEY_PARAMS
-                                                                         : ENGINE_KEY_ZKEY;
+            job->format =
+                engine_input_is_asgn(spec->inputs[0].kind) ? ENGINE_KEY_PARAMS : ENGINE_KEY_ZKEY;
             ended_append(e, job);
         } else {
             job_hold_locked(e, job, key);

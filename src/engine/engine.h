@@ -144,6 +144,19 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
                             const char *path, bool *loaded, cuzk_status_t *status, char *err,
                             size_t err_size);
 
+/*
+ * Registers under name a key the backend built outside key_load (data, as
+ * key_load would return it, bytes of host memory: a development key made
+ * on the device, engine_cuda_dev_setup), which proves as format (ZKEY or
+ * PARAMS). origin stands for the path in listings and messages. The engine
+ * owns data afterwards (the backend's key_free), also on failure:
+ * ENGINE_EINVAL (name, format), ENGINE_EEXIST (the name is taken),
+ * ENGINE_EBUDGET (beyond the host budget), ENGINE_ENOMEM; err says why.
+ */
+engine_rc_t engine_key_add(engine_t *e, const char *name, engine_key_format_t format,
+                           const char *origin, void *data, uint64_t bytes, char *err,
+                           size_t err_size);
+
 /* Frees the key name: ENGINE_ENOKEY, ENGINE_EBUSY while jobs use it. */
 engine_rc_t engine_key_evict(engine_t *e, const char *name);
 
@@ -181,9 +194,12 @@ typedef struct engine_job_spec {
 
 /*
  * Registers a job (held: see the top) and sets *job to it, with a
- * reference for the caller (engine_job_unref). The inputs are copied.
+ * reference for the caller (engine_job_unref). The inputs are copied,
+ * except the assignment of an ENGINE_INPUT_ASGN_MEM input, which stays
+ * the caller's (engine_backend.h says for how long).
  * ENGINE_EEXIST when the id is taken: *job is then the existing job (a
- * reference too). ENGINE_EINVAL (id, priority, no inputs), ENGINE_ENOKEY,
+ * reference too). ENGINE_EINVAL (id, priority, no inputs, an input
+ * without its path, bytes or assignment), ENGINE_ENOKEY,
  * ENGINE_EMISMATCH (an assignment for a zkey or a witness for params),
  * ENGINE_EFULL, ENGINE_EDRAINING, ENGINE_ENOMEM: *job = NULL.
  */

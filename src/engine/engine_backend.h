@@ -36,15 +36,41 @@ typedef enum engine_input_kind {
     ENGINE_INPUT_WTNS_PATH,  /* a .wtns file, read when the partition runs */
     ENGINE_INPUT_WTNS_BYTES, /* the bytes of a .wtns held in memory */
     ENGINE_INPUT_ASGN_PATH,  /* a bellperson assignment (.asgn) file */
+    ENGINE_INPUT_ASGN_MEM,   /* a bellperson assignment held in memory by the caller */
 } engine_input_kind_t;
 
-/* One partition's input. path or (bytes, len), as kind says. */
+struct asgn;
+
+/*
+ * One partition's input: path, (bytes, len) or asgn, as kind says.
+ *
+ * ASGN_MEM: asgn is borrowed, never copied or freed: the caller keeps it,
+ * and every array it points to, alive and unchanged until the job has
+ * ended and none of its partitions is RUNNING any more (engine_job_info;
+ * a DONE job has none, but a job that failed or was cancelled may still
+ * have partitions finishing on their workers), or until engine_free. It
+ * must be an assignment as asgn_file_parse would
+ * give one (io/asgn_file.h: plain scalars < r, inputs[0] = 1, bitmap bits
+ * above the counts clear); its counts are checked against the key, its
+ * values only by the proof's self-verification. It proves against params
+ * keys exactly as ASGN_PATH does, without the file read; a GPU backend
+ * uploads the arrays that are in pinned memory (cudaHostAlloc,
+ * cudaHostRegister) straight from them. Only a process that links the
+ * engine can make one: the daemon's journal refuses them.
+ */
 typedef struct engine_input {
     engine_input_kind_t kind;
     const char *path;
     const unsigned char *bytes;
     size_t len;
+    const struct asgn *asgn; /* last, so that positional initialisers of the others stay valid */
 } engine_input_t;
+
+/* Whether kind is a bellperson assignment (proven with params keys). */
+static inline bool engine_input_is_asgn(engine_input_kind_t kind)
+{
+    return kind == ENGINE_INPUT_ASGN_PATH || kind == ENGINE_INPUT_ASGN_MEM;
+}
 
 /*
  * The stages a partition passes through, in order, as the timeline and the

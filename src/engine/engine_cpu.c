@@ -151,6 +151,27 @@ static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const c
     return CUZK_OK;
 }
 
+cuzk_status_t engine_cpu_key_from_params(void **key, uint64_t *bytes, bp_params_t *p)
+{
+    cpu_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return CUZK_ENOMEM;
+    k->format = k->proves_as = ENGINE_KEY_PARAMS;
+    k->params = *p;
+    memset(p, 0, sizeof *p);
+    cpu_params_sizes(k, bytes);
+    if (!k->params.a) /* no host copy of the queries: the vk and counts only */
+        *bytes = (uint64_t)k->params.vk.n_ic * sizeof(bls381_g1_affine_t);
+    *key = k;
+    return CUZK_OK;
+}
+
+bool engine_cpu_key_has_points(const void *key)
+{
+    const cpu_key_t *k = key;
+    return k->proves_as == ENGINE_KEY_ZKEY || k->params.a || k->params.n_a == 0;
+}
+
 static void cpu_key_free(void *ctx, void *key)
 {
     (void)ctx;
@@ -252,24 +273,30 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
                                       engine_result_t *out, char *err, size_t err_size)
 {
     double t0 = engine_now();
-    asgn_t a = {0};
+    asgn_t file = {0}; /* ASGN_PATH: the mapped file */
+    const asgn_t *a = in->asgn;
     r1cs_witness_t pub = {0};
-    cuzk_status_t s = asgn_file_read(&a, in->path, err, err_size);
+    cuzk_status_t s = CUZK_OK;
+    if (in->kind == ENGINE_INPUT_ASGN_PATH) {
+        s = asgn_file_read(&file, in->path, err, err_size);
+        a = &file;
+    }
     double t1 = engine_now();
     if (s != CUZK_OK)
         return s;
-    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, a.map.size))
+    /* bytes: the file's (an assignment in memory is not read: 0) */
+    if (!report(rctx, ENGINE_STAGE_READ, t0, t1, file.map.size))
         goto done;
     bp_proof_t proof;
     groth16_timings_t t;
     groth16_prove_opts_t opts = {NULL, false, accel};
-    s = groth16_bp_prove(&proof, &k->params, &a, &opts, &t, pool, err, err_size);
+    s = groth16_bp_prove(&proof, &k->params, a, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
     size_t len;
     out->proof_bytes = malloc(BP_PROOF_BYTES);
-    if (!out->proof_bytes || cpu_asgn_inputs(&pub, &a) != CUZK_OK ||
+    if (!out->proof_bytes || cpu_asgn_inputs(&pub, a) != CUZK_OK ||
         snarkjs_public_format(&out->public_json, &len, &pub) != CUZK_OK) {
         s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the proof");
         goto done;
@@ -279,7 +306,7 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
     report(rctx, ENGINE_STAGE_ENCODE, t2, engine_now(), 0);
 done:
     r1cs_witness_free(&pub);
-    asgn_free(&a);
+    asgn_free(&file);
     return s;
 }
 
@@ -293,6 +320,10 @@ cuzk_status_t engine_cpu_prove_with(const void *key, engine_key_format_t format,
     if (format != k->proves_as) /* a cache file replaced by another kind between probe and load */
         return io_fail(err, err_size, CUZK_EINVAL, "the key is a %s key, the job is for a %s key",
                        engine_key_format_name(k->proves_as), engine_key_format_name(format));
+    if (!accel && !engine_cpu_key_has_points(k))
+        return io_fail(err, err_size, CUZK_EUNSUPPORTED,
+                       "the key's points live only on the device that made it (a development "
+                       "key made on the device): the CPU cannot prove with it");
     cuzk_status_t s = format == ENGINE_KEY_ZKEY
                           ? cpu_prove_zkey(k, pool, accel, in, report, rctx, out, err, err_size)
                           : cpu_prove_params(k, pool, accel, in, report, rctx, out, err, err_size);

@@ -4,9 +4,9 @@
  * key cache is read with one sequential read into one buffer: the
  * residency tier "host"), and every stage runs on the worker's own thread
  * pool through the Groth16 layer (groth16_prove for zkeys with .wtns
- * witnesses, groth16_bp_prove for .params with .asgn assignments; a key
- * cache as its kind says). Every proof is verified against the key before
- * it is returned.
+ * witnesses, groth16_bp_prove for .params with assignments, from .asgn
+ * files or held in memory; a key cache as its kind says). Every proof is
+ * verified against the key before it is returned.
  */
 #ifndef CUZK_ENGINE_ENGINE_CPU_H
 #define CUZK_ENGINE_ENGINE_CPU_H
@@ -41,6 +41,16 @@ struct cuzk_pool;
 /* The loaded key (from key_load) as the Groth16 layer sees it: *z for a
  * zkey (or a zkey cache), else *p; the other NULL. */
 void engine_cpu_key_view(const void *key, const struct zkey **z, const struct bp_params **p);
+
+/* A key of this backend made from params in memory (moved in: p is left
+ * empty), for engine_key_add; *bytes = the host memory it holds. Its query
+ * arrays may be NULL (a development key made on the device, whose points
+ * live only there): only an accelerator can then prove with it. */
+cuzk_status_t engine_cpu_key_from_params(void **key, uint64_t *bytes, struct bp_params *p);
+
+/* Whether key holds its query points in host memory (else the CPU cannot
+ * prove with it). */
+bool engine_cpu_key_has_points(const void *key);
 
 /* One partition as the CPU backend's prove does it, on pool's threads,
  * with the stages synth, h and msm handed to accel (NULL: the CPU). */

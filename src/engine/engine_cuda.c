@@ -1,6 +1,8 @@
 /* The CUDA backend (engine_cuda.h). */
 #include "engine/engine_cuda.h"
 
+#include "engine/engine_gpu_setup.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +188,68 @@ static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const 
     return CUZK_OK;
 }
 
+cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_rng_t *rng,
+                                    void **key, uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem,
+                                    char *err, size_t err_size)
+{
+    *key = NULL;
+    memset(vk, 0, sizeof *vk);
+    cuda_key_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key");
+    cuzk_rng_t start = *rng; /* every device draws the same secrets */
+    bp_params_t p = {0};
+    cuzk_status_t s = CUZK_OK;
+    for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
+        bp_params_t pi;
+        cuzk_rng_t r = start;
+        s = engine_gpu_bp_dev_setup(&k->dev[i], &pi, i == 0 ? a : NULL, amem, c->dev[i], ix, &r,
+                                    err, err_size);
+        if (s != CUZK_OK)
+            break;
+        if (i == 0) {
+            p = pi;
+            *rng = r;
+        } else {
+            bp_params_free(&pi);
+        }
+    }
+    if (s == CUZK_OK && !(vk->ic = malloc(p.vk.n_ic * sizeof *vk->ic)))
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the verifying key");
+    if (s == CUZK_OK) {
+        *vk = p.vk;
+        vk->ic = memcpy(vk->ic, p.vk.ic, p.vk.n_ic * sizeof *vk->ic);
+        s = engine_cpu_key_from_params(&k->host, bytes, &p);
+        if (s != CUZK_OK)
+            io_fail(err, err_size, s, "out of memory for the key");
+    }
+    bp_params_free(&p);
+    if (s != CUZK_OK) {
+        bp_vk_free(vk);
+        if (a)
+            memset(a, 0, sizeof *a);
+        cuda_key_free(c, k);
+        return s;
+    }
+    *key = k;
+    return CUZK_OK;
+}
+
+cuzk_status_t engine_cuda_host_alloc(engine_cuda_t *c, void **p, size_t bytes, char *err,
+                                     size_t err_size)
+{
+    cuzk_gpu_t g = c->alloc_gpu;
+    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
+    if (s != CUZK_OK)
+        io_fail(err, err_size, s, "pinning %zu bytes of host memory: %s", bytes, g.err);
+    return s;
+}
+
+void engine_cuda_host_free(void *p)
+{
+    cuzk_gpu_host_free(p);
+}
+
 static uint64_t cuda_partition_bytes(void *ctx, const void *key)
 {
     engine_cuda_t *c = ctx;
@@ -259,9 +323,14 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
     pthread_mutex_lock(&c->lock);
     bool lost = c->n.lost[w->dev];
     pthread_mutex_unlock(&c->lock);
-    if (lost || !k->dev[w->dev])
+    if (lost || !k->dev[w->dev]) {
+        if (!engine_cpu_key_has_points(k->host))
+            return io_fail(err, err_size, CUZK_EDEVICE,
+                           "%s is lost and the key's points live only on the devices",
+                           engine_gpu_dev_name(c->dev[w->dev]));
         return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
                                      err_size);
+    }
 
     engine_gpu_accel_t acc = {.slot = w->slot, .key = k->dev[w->dev], .pool = w->pool};
     groth16_accel_t table = engine_gpu_accel(&acc);
@@ -289,9 +358,16 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
     if (s != CUZK_EDEVICE && s != CUZK_ENOMEM)
         return s; /* the input's fault: the CPU would refuse it too */
 
-    /* The device failed this partition: prove it on the CPU, and take the
-     * device out when its error is sticky. */
+    /* The device failed this partition: prove it on the CPU (when the key
+     * has its points on the host), and take the device out when its error
+     * is sticky. */
     bool sticky = !engine_gpu_dev_healthy(c->dev[w->dev]);
+    if (!engine_cpu_key_has_points(k->host)) {
+        pthread_mutex_lock(&c->lock);
+        c->n.lost[w->dev] = c->n.lost[w->dev] || sticky;
+        pthread_mutex_unlock(&c->lock);
+        return s; /* err says what the device did; no CPU copy to retry on */
+    }
     fprintf(stderr, "cuzk engine: %s failed a partition (%s)%s; proving it on the CPU\n",
             engine_gpu_dev_name(c->dev[w->dev]), err,
             sticky ? ", and the device is lost to later partitions" : "");

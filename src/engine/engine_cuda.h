@@ -32,6 +32,10 @@
 #include "engine/engine_cpu.h"
 #include "engine/engine_gpu.h"
 #include "engine/engine_pinned.h"
+#include "io/asgn_file.h"
+#include "io/params_file.h"
+#include "r1cs/r1cs_indexed.h"
+#include "util/rng.h"
 
 enum { ENGINE_CUDA_MAX_DEVICES = 16 };
 
@@ -61,6 +65,25 @@ engine_backend_t engine_cuda_backend(engine_cuda_t *c);
 /* How many devices c drives, and a description of device i. */
 int engine_cuda_devices(const engine_cuda_t *c);
 const char *engine_cuda_device_name(const engine_cuda_t *c, int i);
+
+/*
+ * An INSECURE development key of the indexed circuit ix made on every
+ * device (engine_gpu_setup.h: the same secrets on each, drawn from rng as
+ * groth16_bp_dev_setup draws them), as this backend's key for
+ * engine_key_add (format ENGINE_KEY_PARAMS; *bytes its host memory). Its
+ * points exist only on the devices: a partition a device fails is not
+ * retried on the CPU. *vk = its verifying key (bp_vk_free). With a, the
+ * circuit's assignment, into amem (engine_gpu_bp_asgn_bytes; pinned for
+ * the fastest staging: engine_cuda_host_alloc). Failures with a message.
+ */
+cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_rng_t *rng,
+                                    void **key, uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem,
+                                    char *err, size_t err_size);
+
+/* Pinned host memory usable by every device (engine_cuda_host_free). */
+cuzk_status_t engine_cuda_host_alloc(engine_cuda_t *c, void **p, size_t bytes, char *err,
+                                     size_t err_size);
+void engine_cuda_host_free(void *p);
 
 /* Totals since engine_cuda_new (each device's summed over its partitions). */
 typedef struct engine_cuda_counters {

@@ -337,6 +337,40 @@ typedef struct {
     size_t bytes[QUERIES];
 } key_src_t;
 
+/*
+ * The layout of a params slot's device buffer. In scalars, what
+ * compute_params reads: a, b, c (m each), sa (n_a: the inputs, then the aux
+ * values a_aux_density marks), sb (n_b: the inputs b_input_density marks,
+ * then the aux values b_aux_density marks), aux (n_aux). Then, in bytes,
+ * what only staging uses: the three density bitmaps as the assignment
+ * holds them (u64 words), and the selection's scratch; `bytes` in all.
+ */
+typedef struct {
+    size_t m, a, b, c, sa, sb, aux, end;
+    size_t bits_a_aux, bits_b_in, bits_b_aux, scratch, bytes;
+} params_layout_t;
+
+static params_layout_t params_layout(const engine_gpu_key_t *k)
+{
+    params_layout_t l;
+    l.m = (size_t)1 << k->log2n;
+    l.a = 0;
+    l.b = l.m;
+    l.c = 2 * l.m;
+    l.sa = 3 * l.m;
+    l.sb = l.sa + k->n_a;
+    l.aux = l.sb + k->n_b;
+    l.end = l.aux + k->n_aux;
+    size_t aux_bitmap = asgn_words(k->n_aux) * sizeof(uint64_t);
+    l.bits_a_aux = l.end * FR_BYTES;
+    l.bits_b_in = l.bits_a_aux + aux_bitmap;
+    l.bits_b_aux = l.bits_b_in + asgn_words(k->n_in) * sizeof(uint64_t);
+    l.scratch = align256(l.bits_b_aux + aux_bitmap);
+    size_t most = k->n_aux > k->n_in ? k->n_aux : k->n_in;
+    l.bytes = l.scratch + cuzk_gpu_bitmap_compact_scratch_bytes(most);
+    return l;
+}
+
 uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
 {
     size_t nmax = 0;
@@ -346,8 +380,7 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     cuzk_gpu_msm_plan_t p1, p2;
     cuzk_gpu_msm_plan(&p1, query_group(k, Q_A), nmax, 0, 0);
     cuzk_gpu_msm_plan(&p2, query_group(k, Q_B2), k->qn[Q_B2] ? k->qn[Q_B2] : 1, 0, 0);
-    uint64_t inputs = k->params ? (3 * (uint64_t)dn + k->n_a + k->n_b + k->n_aux) * FR_BYTES
-                                : (uint64_t)k->n_vars * FR_BYTES;
+    uint64_t inputs = k->params ? params_layout(k).bytes : (uint64_t)k->n_vars * FR_BYTES;
     uint64_t compute = k->params ? 0 : (3 * (uint64_t)dn + k->n_vars) * FR_BYTES;
     uint64_t ones = cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax);
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
@@ -389,7 +422,7 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
     size_t off = 0;
     for (int q = 0; q < QUERIES; q++) {
         k->q[q] = base + off;
-        if (src->bytes[q]) {
+        if (src->bytes[q] && src->src[q]) { /* no source: the caller writes it */
             if (tier == ENGINE_GPU_TIER_DEVICE)
                 s = upload_bounced(d, base + off, src->src[q], src->bytes[q]);
             else
@@ -528,10 +561,11 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, c
     return CUZK_OK;
 }
 
-cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
-                                    const bp_params_t *p, engine_gpu_tier_t tier,
-                                    uint64_t device_budget, unsigned workers, char *err,
-                                    size_t err_size)
+/* A params key on d from p's counts, its queries from p's arrays (or, with
+ * no_source, left for the caller to write: tier DEVICE). */
+static cuzk_status_t key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d, const bp_params_t *p,
+                                bool no_source, engine_gpu_tier_t tier, uint64_t device_budget,
+                                unsigned workers, char *err, size_t err_size)
 {
     *out = NULL;
     engine_gpu_key_t *k = calloc(1, sizeof *k);
@@ -556,6 +590,8 @@ cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
         {(size_t)p->n_a * sizeof(bls381_g1_affine_t), (size_t)p->n_b * sizeof(bls381_g1_affine_t),
          (size_t)p->n_b * sizeof(bls381_g2_affine_t), (size_t)p->n_l * sizeof(bls381_g1_affine_t),
          (size_t)p->n_h * sizeof(bls381_g1_affine_t)}};
+    if (no_source)
+        memset(src.src, 0, sizeof src.src);
     size_t counts[QUERIES] = {p->n_a, p->n_b, p->n_b, p->n_l, p->n_h};
     memcpy(k->qn, counts, sizeof counts);
     s = key_place(k, &src, tier, device_budget, workers, err, err_size);
@@ -567,6 +603,26 @@ cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
     }
     *out = k;
     return CUZK_OK;
+}
+
+cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
+                                    const bp_params_t *p, engine_gpu_tier_t tier,
+                                    uint64_t device_budget, unsigned workers, char *err,
+                                    size_t err_size)
+{
+    return key_params(out, d, p, false, tier, device_budget, workers, err, err_size);
+}
+
+cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **out, engine_gpu_dev_t *d,
+                                          const bp_params_t *p, char *err, size_t err_size)
+{
+    return key_params(out, d, p, true, ENGINE_GPU_TIER_DEVICE, 0, 0, err, err_size);
+}
+
+void *engine_gpu_key_query(engine_gpu_key_t *k, int q)
+{
+    assert(q >= 0 && q < QUERIES && k->tier == ENGINE_GPU_TIER_DEVICE);
+    return (void *)k->q[q];
 }
 
 void engine_gpu_key_free(engine_gpu_key_t *k)
@@ -620,12 +676,15 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
     return CUZK_OK;
 }
 
-/* Gives the staging buffer back to the pool once the slot's upload is over. */
+/* Waits for the slot's uploads to end (they read the staging buffer or,
+ * straight, the caller's pinned assignment), then gives the staging
+ * buffer back to the pool. */
 static void slot_release(engine_gpu_slot_t *s)
 {
+    if (s->copy)
+        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
     if (!s->pool || !s->buf.ptr)
         return;
-    (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
     engine_pinned_release(s->pool, &s->buf);
     s->h_in = NULL;
     s->h_size = 0;
@@ -635,8 +694,6 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
 {
     if (!s)
         return;
-    if (s->copy)
-        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
     slot_release(s);
     cuzk_gpu_event_free(s->staged);
     cuzk_gpu_stream_free(s->copy);
@@ -646,8 +703,11 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
     free(s);
 }
 
-/* The slot's pinned and device input buffers hold at least bytes. */
-static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err, size_t err_size)
+/* The slot's pinned staging buffer holds at least host bytes (0: none is
+ * needed; one from the pool is given back) and its device input buffer
+ * at least dev bytes. */
+static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t host, size_t dev, char *err,
+                                  size_t err_size)
 {
     cuzk_gpu_t *g = &s->d->g;
     /* The previous partition's upload must be over before the buffers
@@ -657,23 +717,25 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t bytes, char *err,
         st = cuzk_gpu_stream_sync(g, s->copy);
     if (st == CUZK_OK && s->pool) {
         slot_release(s);
-        st = engine_pinned_acquire(s->pool, bytes, ENGINE_PINNED_WAIT_FOREVER, &s->buf, err,
-                                   err_size);
-        if (st != CUZK_OK)
-            return st;
-        s->h_in = s->buf.ptr;
-        s->h_size = s->buf.size;
+        if (host) {
+            st = engine_pinned_acquire(s->pool, host, ENGINE_PINNED_WAIT_FOREVER, &s->buf, err,
+                                       err_size);
+            if (st != CUZK_OK)
+                return st;
+            s->h_in = s->buf.ptr;
+            s->h_size = s->buf.size;
+        }
     }
-    if (st == CUZK_OK && s->h_size < bytes) {
+    if (st == CUZK_OK && s->h_size < host) {
         cuzk_gpu_host_free(s->h_in);
         s->h_in = NULL;
         s->h_size = 0;
-        st = cuzk_gpu_host_alloc(g, &s->h_in, bytes);
+        st = cuzk_gpu_host_alloc(g, &s->h_in, host);
         if (st == CUZK_OK)
-            s->h_size = bytes;
+            s->h_size = host;
     }
     if (st == CUZK_OK)
-        st = dbuf_grow(g, &s->in, bytes);
+        st = dbuf_grow(g, &s->in, dev);
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "reserving the partition's input buffers");
     return CUZK_OK;
@@ -714,7 +776,7 @@ cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t
     double t0 = cuzk_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
-    CUZK_TRY(slot_reserve(s, bytes ? bytes : FR_BYTES, err, err_size));
+    CUZK_TRY(slot_reserve(s, bytes ? bytes : FR_BYTES, bytes ? bytes : FR_BYTES, err, err_size));
     pcopy(pool, s->h_in, w, bytes);
     cuzk_gpu_t *g = &s->d->g;
     cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
@@ -728,81 +790,127 @@ cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t
     return CUZK_OK;
 }
 
-/* out = the inputs (all, or those whose bit is set in in_bits), then the
- * aux values whose bit is set in aux_bits; returns how many. */
-static size_t select_scalars(unsigned char *out, const asgn_t *a, const uint64_t *in_bits,
-                             const uint64_t *aux_bits)
+/* The set bits of bitmap below n. */
+static size_t bits_below(const uint64_t *bitmap, uint64_t n)
 {
     size_t k = 0;
-    for (uint64_t i = 0; i < a->n_inputs; i++)
-        if (!in_bits || asgn_bit(in_bits, i))
-            memcpy(out + FR_BYTES * k++, a->inputs[i], FR_BYTES);
-    for (uint64_t j = 0; j < a->n_aux; j++)
-        if (asgn_bit(aux_bits, j))
-            memcpy(out + FR_BYTES * k++, a->aux[j], FR_BYTES);
+    for (uint64_t w = 0; w < n / 64; w++)
+        k += (size_t)__builtin_popcountll(bitmap[w]);
+    if (n % 64)
+        k += (size_t)__builtin_popcountll(bitmap[n / 64] & ((1ull << (n % 64)) - 1));
     return k;
 }
 
-/* The layout of a params slot: a, b, c (m each), sa (n_a), sb (n_b), aux
- * (n_aux), in scalars. */
+/* One array of an assignment on its way to byte `at` of the slot's device
+ * buffer: from src itself when it is pinned, else through the staging
+ * buffer. */
 typedef struct {
-    size_t m, a, b, c, sa, sb, aux, end;
-} params_layout_t;
+    size_t at;
+    const void *src;
+    size_t bytes;
+    bool pinned;
+} stage_part_t;
 
-static params_layout_t params_layout(const engine_gpu_key_t *k)
+/* Whether the whole of part (first and last byte) is in pinned memory. */
+static cuzk_status_t part_pinned(cuzk_gpu_t *g, stage_part_t *p)
 {
-    params_layout_t l;
-    l.m = (size_t)1 << k->log2n;
-    l.a = 0;
-    l.b = l.m;
-    l.c = 2 * l.m;
-    l.sa = 3 * l.m;
-    l.sb = l.sa + k->n_a;
-    l.aux = l.sb + k->n_b;
-    l.end = l.aux + k->n_aux;
-    return l;
+    bool first = false, last = false;
+    p->pinned = false;
+    if (p->bytes == 0)
+        return CUZK_OK;
+    CUZK_TRY(cuzk_gpu_host_is_pinned(g, p->src, &first));
+    if (first)
+        CUZK_TRY(cuzk_gpu_host_is_pinned(g, (const unsigned char *)p->src + p->bytes - 1, &last));
+    p->pinned = first && last;
+    return CUZK_OK;
+}
+
+/* The uploads of a params partition, queued on the copy stream: each part
+ * from its pinned source or, copied on pool's threads, from the staging
+ * buffer; a, b, c padded with zeros to the domain; then sa and sb gathered
+ * on the device from the inputs (uploaded into sa's head) and aux. */
+static cuzk_status_t stage_params_queue(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                        const asgn_t *a, const stage_part_t *parts, size_t n_parts,
+                                        cuzk_pool_t *pool)
+{
+    cuzk_gpu_t *g = &s->d->g;
+    params_layout_t l = params_layout(k);
+    unsigned char *dv = s->in.p, *h = s->h_in;
+    size_t staged = 0;
+    for (size_t i = 0; i < n_parts; i++) {
+        const stage_part_t *p = &parts[i];
+        const void *src = p->src;
+        if (p->bytes == 0)
+            continue;
+        if (!p->pinned) {
+            /* copied while the previous parts' DMA runs */
+            pcopy(pool, h + staged, p->src, p->bytes);
+            src = h + staged;
+            staged += p->bytes;
+        }
+        CUZK_TRY(cuzk_gpu_upload(g, dv + p->at, src, p->bytes, s->copy));
+    }
+    size_t rows = a->n_constraints * FR_BYTES, pad = (l.m - a->n_constraints) * FR_BYTES;
+    for (size_t v = 0; pad && v < 3; v++)
+        CUZK_TRY(cuzk_gpu_memset(g, dv + v * l.m * FR_BYTES + rows, 0, pad, s->copy));
+    size_t n_in = k->n_in, nb_in = bits_below(a->b_input_density, n_in);
+    void *scratch = dv + l.scratch;
+    unsigned char *sa = dv + l.sa * FR_BYTES, *sb = dv + l.sb * FR_BYTES;
+    const unsigned char *aux = dv + l.aux * FR_BYTES;
+    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sb, sa, (const uint32_t *)(dv + l.bits_b_in), n_in,
+                                           scratch, s->copy));
+    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sa + n_in * FR_BYTES, aux,
+                                           (const uint32_t *)(dv + l.bits_a_aux), k->n_aux, scratch,
+                                           s->copy));
+    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sb + nb_in * FR_BYTES, aux,
+                                           (const uint32_t *)(dv + l.bits_b_aux), k->n_aux, scratch,
+                                           s->copy));
+    return cuzk_gpu_event_record(g, s->staged, s->copy);
 }
 
 cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
                                       const asgn_t *a, cuzk_pool_t *pool, char *err,
                                       size_t err_size)
 {
-    assert(k->params && a->n_aux == k->n_aux && a->n_constraints <= ((size_t)1 << k->log2n));
+    assert(k->params && a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
+           a->n_constraints <= ((size_t)1 << k->log2n));
+    assert(k->n_a == k->n_in + bits_below(a->a_aux_density, a->n_aux) &&
+           k->n_b == bits_below(a->b_input_density, a->n_inputs) +
+                         bits_below(a->b_aux_density, a->n_aux));
     double t0 = cuzk_seconds();
     s->key = NULL;
-    params_layout_t l = params_layout(k);
-    CUZK_TRY(slot_reserve(s, l.end * FR_BYTES, err, err_size));
-    unsigned char *h = s->h_in;
-    size_t rows = a->n_constraints * FR_BYTES;
-    pcopy(pool, h + l.a * FR_BYTES, a->a, rows);
-    pcopy(pool, h + l.b * FR_BYTES, a->b, rows);
-    pcopy(pool, h + l.c * FR_BYTES, a->c, rows);
-    size_t na = select_scalars(h + l.sa * FR_BYTES, a, NULL, a->a_aux_density);
-    size_t nb = select_scalars(h + l.sb * FR_BYTES, a, a->b_input_density, a->b_aux_density);
-    assert(na == k->n_a && nb == k->n_b);
-    (void)na;
-    (void)nb;
-    pcopy(pool, h + l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES);
     cuzk_gpu_t *g = &s->d->g;
-    unsigned char *dv = s->in.p;
-    size_t pad = (l.m - a->n_constraints) * FR_BYTES;
-    cuzk_status_t st = CUZK_OK;
-    /* a, b, c: the rows, then zeros up to the domain; the scalars. */
-    for (size_t v = 0; st == CUZK_OK && v < 3; v++) {
-        size_t at = v * l.m * FR_BYTES;
-        st = cuzk_gpu_upload(g, dv + at, h + at, rows, s->copy);
-        if (st == CUZK_OK && pad)
-            st = cuzk_gpu_memset(g, dv + at + rows, 0, pad, s->copy);
+    params_layout_t l = params_layout(k);
+    size_t rows = a->n_constraints * FR_BYTES, aux_bitmap = asgn_words(a->n_aux) * sizeof(uint64_t);
+    stage_part_t parts[] = {
+        {l.a * FR_BYTES, a->a, rows, false},
+        {l.b * FR_BYTES, a->b, rows, false},
+        {l.c * FR_BYTES, a->c, rows, false},
+        {l.sa * FR_BYTES, a->inputs, a->n_inputs * FR_BYTES, false},
+        {l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES, false},
+        {l.bits_a_aux, a->a_aux_density, aux_bitmap, false},
+        {l.bits_b_in, a->b_input_density, asgn_words(a->n_inputs) * sizeof(uint64_t), false},
+        {l.bits_b_aux, a->b_aux_density, aux_bitmap, false},
+    };
+    enum { PARTS = sizeof parts / sizeof parts[0] };
+    size_t host = 0, sent = 0;
+    cuzk_status_t st = cuzk_gpu_use(g);
+    for (size_t i = 0; st == CUZK_OK && i < PARTS; i++) {
+        st = part_pinned(g, &parts[i]);
+        host += parts[i].pinned ? 0 : parts[i].bytes;
+        sent += parts[i].bytes;
     }
-    size_t sc = (l.end - l.sa) * FR_BYTES;
-    if (st == CUZK_OK && sc)
-        st = cuzk_gpu_upload(g, dv + l.sa * FR_BYTES, h + l.sa * FR_BYTES, sc, s->copy);
-    if (st == CUZK_OK)
-        st = cuzk_gpu_event_record(g, s->staged, s->copy);
     if (st != CUZK_OK)
+        return gpu_fail(g, st, err, err_size, "querying the assignment's memory");
+    CUZK_TRY(slot_reserve(s, host, l.bytes, err, err_size));
+    st = stage_params_queue(s, k, a, parts, PARTS, pool);
+    if (st != CUZK_OK) {
+        /* nothing may still read the assignment once this returns */
+        (void)cuzk_gpu_stream_sync(g, s->copy);
         return gpu_fail(g, st, err, err_size, "uploading the assignment");
+    }
     s->key = k;
-    s->h2d = 3 * rows + sc;
+    s->h2d = sent;
     s->stage_s = cuzk_seconds() - t0;
     return CUZK_OK;
 }

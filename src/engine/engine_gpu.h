@@ -16,8 +16,9 @@
  *                      input buffers and a copy stream.
  *
  * A partition is staged (engine_gpu_stage_*: host work into the slot's
- * pinned buffers, then uploads on the slot's copy stream; no lock), then
- * computed (engine_gpu_compute: under the device's compute lock, the
+ * pinned buffers, or none for an assignment already in pinned memory,
+ * then uploads on the slot's copy stream; no lock), then computed
+ * (engine_gpu_compute: under the device's compute lock, the
  * compute stream waits for the slot's uploads by an event, then runs
  * synth, the H chain and the five MSMs, and the host waits only for the
  * nine result points). While one worker computes, another stages.
@@ -28,10 +29,11 @@
  * key's coefficients in CSR form (built once when the key is loaded),
  * c = a·b, the H chain, then the MSMs A, B1, B2 (G2), C and H with the
  * scalar-one bases summed apart. params (bellperson): the assignment's
- * a, b, c and the density-selected scalars go up; the rest as for zkeys
- * with the bellperson H chain and L in place of C. The results are XYZZ
- * points (groth16_msms_t) that the Groth16 layer assembles and verifies
- * on the CPU.
+ * a, b, c, inputs, aux and density bitmaps go up, and the scalars of A
+ * and B are selected from the inputs and aux on the device (a gather on
+ * the copy stream); the rest as for zkeys with the bellperson H chain and
+ * L in place of C. The results are XYZZ points (groth16_msms_t) that the
+ * Groth16 layer assembles and verifies on the CPU.
  *
  * Failures carry a one-line message (the CUDA call and its error text for
  * device errors). A device error leaves the device unusable for later
@@ -96,6 +98,19 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **k, engine_gpu_dev_t *d, con
 cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **k, engine_gpu_dev_t *d, const bp_params_t *p,
                                     engine_gpu_tier_t tier, uint64_t device_budget,
                                     unsigned workers, char *err, size_t err_size);
+/*
+ * A bellperson key whose queries the caller writes on the device (the
+ * development setup on the device, engine_gpu_setup.h): p gives the counts
+ * and the verifying key's sizes (its query arrays are not read); the five
+ * queries are allocated uninitialised in device memory (tier DEVICE),
+ * engine_gpu_key_query(k, q) says where query q goes (A, B1, B2, L, H as
+ * ENGINE_GPU_QUERIES counts them). Nothing may prove on k before they are
+ * written.
+ */
+cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **k, engine_gpu_dev_t *d,
+                                          const bp_params_t *p, char *err, size_t err_size);
+void *engine_gpu_key_query(engine_gpu_key_t *k, int q);
+
 /* NULL is a no-op; nothing may run on k. */
 void engine_gpu_key_free(engine_gpu_key_t *k);
 
@@ -110,9 +125,9 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k);
 
 /* A worker's staging area on d (device buffers grow to the largest
  * partition). Its pinned host buffer comes from pool (engine_pinned.h: a
- * buffer is taken when a partition is staged and given back when its
- * compute ends, so that the workers share them) or, pool NULL, is the
- * slot's own. */
+ * buffer is taken when a partition with input in pageable memory is
+ * staged and given back when its compute ends, so that the workers share
+ * them) or, pool NULL, is the slot's own. */
 struct engine_pinned;
 cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **s, engine_gpu_dev_t *d,
                                   struct engine_pinned *pool, char *err, size_t err_size);
@@ -126,9 +141,11 @@ typedef struct engine_gpu_stats {
     double msm_ms;         /* device time of the five MSMs and the ones sums */
     double query_ms[ENGINE_GPU_QUERIES]; /* of which each query's */
     double wait_s;                       /* wall time waiting for the compute lock */
-    uint64_t h2d_bytes;      /* host to device: inputs, and queries streamed (pinned tier) */
-    uint64_t d2h_bytes;      /* device to host: the results */
-    uint64_t pageable_bytes; /* bytes that reached the device from pageable memory: 0 */
+    uint64_t h2d_bytes; /* host to device: inputs, and queries streamed (pinned tier) */
+    uint64_t d2h_bytes; /* device to host: the results */
+    /* bytes that reached the device from pageable memory: 0 (pageable
+     * inputs are copied into the pinned staging buffer first) */
+    uint64_t pageable_bytes;
 } engine_gpu_stats_t;
 
 /*
@@ -140,8 +157,19 @@ typedef struct engine_gpu_stats {
 struct cuzk_pool;
 cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
                                     uint32_t n, struct cuzk_pool *pool, char *err, size_t err_size);
-/* Stages a params partition: a (checked against the key by the caller,
- * NAME_groth16_bp_check). */
+/*
+ * Stages a params partition: a (checked against the key by the caller,
+ * NAME_groth16_bp_check). Each of a's arrays (a, b, c, inputs, aux, the
+ * three density bitmaps) that lies in pinned memory (cuzk_gpu_host_is_pinned,
+ * at its first and last byte) is uploaded straight from it; the others are
+ * copied into the slot's pinned staging buffer first (on pool's threads),
+ * which is taken only when there are such arrays. The scalars of A (the
+ * inputs, then the aux values a_aux_density marks) and of B (the inputs
+ * b_input_density marks, then the aux values b_aux_density marks) are
+ * gathered on the device. Returns once the work is queued: a's arrays
+ * must stay unchanged until engine_gpu_compute of this partition has
+ * returned (on a failure here, nothing reads them any more).
+ */
 cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
                                       const asgn_t *a, struct cuzk_pool *pool, char *err,
                                       size_t err_size);

@@ -35,6 +35,19 @@ void engine_key_destroy(engine_t *e, engine_key_t *key)
     free(key);
 }
 
+/* Whether a key of bytes would exceed the host budget (err says so); e->lock
+ * held. */
+static bool over_budget(engine_t *e, const char *what, uint64_t bytes, char *err, size_t err_size)
+{
+    if (!e->cfg.host_budget || e->c.host_key_bytes + bytes <= e->cfg.host_budget)
+        return false;
+    snprintf(err, err_size,
+             "%s needs %llu bytes but %llu of the host memory budget of %llu are taken by keys",
+             what, (unsigned long long)bytes, (unsigned long long)e->c.host_key_bytes,
+             (unsigned long long)e->cfg.host_budget);
+    return true;
+}
+
 engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t format,
                             const char *path, bool *loaded, cuzk_status_t *status, char *err,
                             size_t err_size)
@@ -116,13 +129,8 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     if (s != CUZK_OK) {
         rc = ENGINE_ELOAD;
         e->c.key_load_failures++;
-    } else if (e->cfg.host_budget && e->c.host_key_bytes + bytes > e->cfg.host_budget) {
+    } else if (over_budget(e, path, bytes, err, err_size)) {
         rc = ENGINE_EBUDGET;
-        snprintf(err, err_size,
-                 "%s needs %llu bytes but %llu of the host memory budget of %llu are taken by "
-                 "keys",
-                 path, (unsigned long long)bytes, (unsigned long long)e->c.host_key_bytes,
-                 (unsigned long long)e->cfg.host_budget);
     }
     if (status)
         *status = s;
@@ -145,6 +153,52 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     pthread_mutex_unlock(&e->lock);
     if (rc != ENGINE_OK)
         engine_key_destroy(e, key);
+    return rc;
+}
+
+engine_rc_t engine_key_add(engine_t *e, const char *name, engine_key_format_t format,
+                           const char *origin, void *data, uint64_t bytes, char *err,
+                           size_t err_size)
+{
+    engine_key_t *key = calloc(1, sizeof *key);
+    char *p = origin ? strdup(origin) : NULL;
+    engine_rc_t rc = !key || !p ? ENGINE_ENOMEM : ENGINE_OK;
+    if (rc == ENGINE_OK &&
+        (!engine_id_valid(name) || (format != ENGINE_KEY_ZKEY && format != ENGINE_KEY_PARAMS))) {
+        rc = ENGINE_EINVAL;
+        snprintf(err, err_size, "a key needs a valid name and the zkey or params format");
+    }
+    if (rc == ENGINE_OK) {
+        snprintf(key->name, sizeof key->name, "%s", name);
+        key->path = p;
+        key->format = key->proves_as = format;
+        key->data = data;
+        key->bytes = bytes;
+        key->loaded_at = engine_wall();
+        pthread_mutex_lock(&e->lock);
+        if (engine_key_find(e, name)) {
+            rc = ENGINE_EEXIST;
+            snprintf(err, err_size, "key '%s' is already loaded", name);
+        } else if (over_budget(e, origin, bytes, err, err_size)) {
+            rc = ENGINE_EBUDGET;
+        } else {
+            engine_key_t **tail = &e->keys;
+            while (*tail)
+                tail = &(*tail)->next;
+            *tail = key;
+            e->c.keys++;
+            e->c.host_key_bytes += bytes;
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
+    if (rc == ENGINE_ENOMEM)
+        snprintf(err, err_size, "out of memory");
+    if (rc != ENGINE_OK) {
+        if (data)
+            e->cfg.backend->key_free(e->cfg.backend->ctx, data);
+        free(p);
+        free(key);
+    }
     return rc;
 }
 

@@ -171,3 +171,10 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
 
 /* Releases what NAME_groth16_dev_setup allocated and zeroes k. */
 void G16N(dev_key_free)(zkey_t *k);
+
+/* The development setups' fixed-base tables, for their device twin
+ * (src/cuda/gpu_setup.h): t[255·i + j - 1] =
+ * j·2^(8i)·G for i < 32, 1 <= j <= 255 (8160 affine points), G the
+ * generator of G1 (g2: of G2). CUZK_ENOMEM. */
+cuzk_status_t G16N(fb_table_g1)(G16G1A *t);
+cuzk_status_t G16N(fb_table_g2)(G16G2A *t);

@@ -610,6 +610,28 @@ G16_FB_TABLE(g1, G16G1A, G16G1J)
 G16_FB_TABLE(g2, G16G2A, G16G2J)
 #undef G16_FB_TABLE
 
+cuzk_status_t G16N(fb_table_g1)(G16G1A *t)
+{
+    G16N(g1_table_t) *tb = malloc(sizeof *tb);
+    if (!tb)
+        return CUZK_ENOMEM;
+    G16N(g1_table_init)(tb);
+    memcpy(t, tb->t, sizeof tb->t);
+    free(tb);
+    return CUZK_OK;
+}
+
+cuzk_status_t G16N(fb_table_g2)(G16G2A *t)
+{
+    G16N(g2_table_t) *tb = malloc(sizeof *tb);
+    if (!tb)
+        return CUZK_ENOMEM;
+    G16N(g2_table_init)(tb);
+    memcpy(t, tb->t, sizeof tb->t);
+    free(tb);
+    return CUZK_OK;
+}
+
 /* u[col] += val·l over the entries of row `row` of m. */
 static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, const G16FT *l)
 {
