@@ -215,6 +215,26 @@ static void *to_device(const void *host, size_t bytes)
 
 /* ---- point operations --------------------------------------------------- */
 
+/* The window model under a memory budget (host code: runs without a GPU):
+ * with room, the model's choice; with too little for any window, the
+ * window of the smallest workspace, never the enormous c = 1. */
+static void test_plan_budget(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 27;
+    cuzk_gpu_msm_plan_t free_plan, tight, none;
+    cuzk_gpu_msm_plan(&free_plan, CUZK_GPU_BLS381_G1, n, 0, 0);
+    cuzk_gpu_msm_plan(&tight, CUZK_GPU_BLS381_G1, n, 0, free_plan.bytes);
+    assert_int_equal(tight.window, free_plan.window);
+    cuzk_gpu_msm_plan(&none, CUZK_GPU_BLS381_G1, n, 0, 1);
+    assert_true(none.window > 1);
+    for (unsigned c = 1; c <= 20; c++) {
+        cuzk_gpu_msm_plan_t p;
+        cuzk_gpu_msm_plan(&p, CUZK_GPU_BLS381_G1, n, c, 0);
+        assert_true(none.bytes <= p.bytes);
+    }
+}
+
 static void test_points(void **state)
 {
     (void)state;
@@ -506,6 +526,7 @@ int main(void)
 {
     test_seed_init("test_cuda_msm");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plan_budget),
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_msm),
         cmocka_unit_test(test_msm_one_bucket),

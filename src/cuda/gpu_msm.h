@@ -56,7 +56,9 @@ typedef struct cuzk_gpu_msm_plan {
  * serial chains (its top = bits - (W - 1)·c bits leave about 2^top buckets
  * of n / 2^top points, each summed by one thread: 2^14 is the device's
  * parallelism over one thread's, measured), among the windows up to 20
- * (measured: msm.c) whose workspace fits in mem_budget bytes (0: no limit).
+ * (measured: msm.c) whose workspace fits in mem_budget bytes (0: no limit);
+ * when none fits, the one of the smallest workspace. A run's budget is 90 %
+ * of the device's free memory plus the workspace it already holds.
  */
 enum { CUZK_GPU_MSM_WINDOW_MAX = 24 };
 void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,

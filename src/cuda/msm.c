@@ -104,6 +104,7 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
     unsigned best = window;
     if (!best) {
         double best_cost = 0;
+        unsigned smallest = 1; /* the least memory, when no window fits */
         for (unsigned c = 1; c <= MSM_WINDOW_AUTO_MAX; c++) {
             unsigned W = bits / c + 1, s = seg_log_for(c, W);
             double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
@@ -116,13 +117,19 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
              * 60 ms in those few buckets.) */
             unsigned top = bits - (W - 1) * c;
             cost += (double)n / (double)((size_t)1 << top) * MSM_SERIAL_RATIO;
-            if (mem_budget && plan_bytes(n, c, W, s, xyzz) > mem_budget && c > 1)
+            size_t bytes = plan_bytes(n, c, W, s, xyzz);
+            unsigned Ws = bits / smallest + 1;
+            if (bytes < plan_bytes(n, smallest, Ws, seg_log_for(smallest, Ws), xyzz))
+                smallest = c;
+            if (mem_budget && bytes > mem_budget)
                 continue;
             if (!best || cost < best_cost) {
                 best = c;
                 best_cost = cost;
             }
         }
+        if (!best)
+            best = smallest;
     }
     plan->window = best;
     plan->windows = bits / best + 1;
@@ -226,10 +233,16 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     if (n > UINT32_MAX >> 1)
         return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
 
-    size_t free_b = 0, total_b = 0;
+    /* The workspace may take what is free and what it holds already (its
+     * buffers are replaced when they grow). */
+    size_t free_b = 0, total_b = 0, held = 0;
     CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
+    const gbuf_t *run_bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
+                                &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
+    for (size_t i = 0; i < sizeof run_bufs / sizeof *run_bufs; i++)
+        held += run_bufs[i]->cap;
     cuzk_gpu_msm_plan_t plan;
-    cuzk_gpu_msm_plan(&plan, m->grp, n, m->window, free_b / 10 * 9);
+    cuzk_gpu_msm_plan(&plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
     unsigned c = plan.window, W = plan.windows, sl = plan.seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
     m->last = plan;
