@@ -56,7 +56,8 @@ typedef struct fake {
     int running, max_running, waiting;
     int loads, frees, workers_made, workers_freed;
     uint64_t partition_bytes;
-    char log[FAKE_LOG][32]; /* "path" of each partition, in the order they started */
+    char log[FAKE_LOG][32];     /* "path" of each partition, in the order they started */
+    unsigned urgency[FAKE_LOG]; /* the urgency each was proven with */
     int n_log;
 } fake_t;
 
@@ -128,8 +129,9 @@ static void fake_worker_free(void *ctx, void *wctx)
 /* Logs the partition's label (its input path), waits for a ticket when
  * gated, reports two stages; labels containing "fail" fail. */
 static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
-                                const engine_input_t *in, engine_stage_report_fn report, void *rctx,
-                                engine_result_t *out, char *err, size_t err_size)
+                                const engine_input_t *in, unsigned urgency,
+                                engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                                char *err, size_t err_size)
 {
     (void)ctx;
     (void)wctx;
@@ -138,8 +140,10 @@ static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, engine_k
     const char *label = in->path ? in->path : "bytes";
     double t0 = engine_now();
     pthread_mutex_lock(&fake.lock);
-    if (fake.n_log < FAKE_LOG)
+    if (fake.n_log < FAKE_LOG) {
+        fake.urgency[fake.n_log] = urgency;
         snprintf(fake.log[fake.n_log++], sizeof fake.log[0], "%s", label);
+    }
     fake.running++;
     fake.max_running = fake.running > fake.max_running ? fake.running : fake.max_running;
     pthread_cond_broadcast(&fake.cv);
@@ -343,6 +347,51 @@ static void test_critical_overtakes(void **state)
     engine_job_info_free(&ni);
     engine_job_unref(e, n);
     engine_job_unref(e, c);
+    engine_free(e);
+}
+
+/* An urgent worker takes only critical partitions: it leaves a normal job's
+ * partitions queued while the one worker is busy, and starts a critical job
+ * at once, with the job's priority as its urgency. */
+static void test_urgent_worker(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_config_t cfg = {.backend = &fake_backend,
+                           .workers = 1,
+                           .urgent_workers = 1,
+                           .threads = 2,
+                           .timeline_events = 64};
+    cuzk_status_t st;
+    engine_t *e = engine_new(&cfg, &st);
+    assert_non_null(e);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_job_t *n = submit(e, "N", ENGINE_PRIORITY_HIGH, 3);
+    fake_wait_waiting(1);
+    usleep(50000); /* time enough for a wrong worker to take N.1 */
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.partitions_running, 1);
+    assert_int_equal(c.workers, 2);
+    engine_job_t *cj = submit(e, "C", ENGINE_PRIORITY_CRITICAL, 1);
+    fake_wait_waiting(2); /* C.0 runs beside N.0 */
+    fake_ungate();
+    assert_true(engine_job_wait(e, n, 10));
+    assert_true(engine_job_wait(e, cj, 10));
+    static const char *const want[] = {"N.0", "C.0", "N.1", "N.2"};
+    expect_log(want, 4);
+    assert_int_equal(fake.urgency[0], ENGINE_PRIORITY_HIGH);
+    assert_int_equal(fake.urgency[1], ENGINE_PRIORITY_CRITICAL);
+    engine_job_info_t ci, ni;
+    assert_int_equal(engine_job_info(e, cj, &ci), ENGINE_OK);
+    assert_int_equal(engine_job_info(e, n, &ni), ENGINE_OK);
+    assert_int_equal(ci.partitions[0].worker, 1);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ni.partitions[i].worker, 0);
+    engine_job_info_free(&ci);
+    engine_job_info_free(&ni);
+    engine_job_unref(e, n);
+    engine_job_unref(e, cj);
     engine_free(e);
 }
 
@@ -1525,6 +1574,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_critical_overtakes),
+        cmocka_unit_test(test_urgent_worker),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_failure),

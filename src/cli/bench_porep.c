@@ -65,7 +65,8 @@ typedef struct bench_args {
     uint32_t constraints;
     uint32_t partitions, proofs;
     cli_backend_kind_t backend;
-    unsigned workers, threads;
+    unsigned workers, threads, urgent;
+    bool urgent_set;
     const char *trace;
     bool full;
     uint64_t seed;
@@ -96,6 +97,8 @@ static void bench_usage(FILE *f)
                "  --backend B        auto (default: the GPUs when there are any), cpu, cuda;\n"
                "                     the circuit, key and assignment are made there too\n"
                "  --workers W        workers per device (default 2)\n"
+               "  --urgent-workers U more workers per GPU that take only critical\n"
+               "                     partitions (default 1; none on the CPU)\n"
                "  --threads N        CPU threads (default: one per processor)\n"
                "  --trace FILE       write the engine's timeline as Chrome trace JSON\n"
                "  --seed S           seed of the circuit and the key (default: drawn)\n"
@@ -165,7 +168,10 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             bad = parse_u32(&a->proofs, v, 1);
         else if (!strcmp(o, "--workers"))
             bad = parse_u32(&a->workers, v, 1) || a->workers > 16;
-        else if (!strcmp(o, "--threads"))
+        else if (!strcmp(o, "--urgent-workers")) {
+            bad = parse_u32(&a->urgent, v, 0) || a->urgent > 8;
+            a->urgent_set = true;
+        } else if (!strcmp(o, "--threads"))
             bad = cli_parse_threads(&a->threads, v);
         else if (!strcmp(o, "--backend"))
             bad = cli_parse_backend(&a->backend, v);
@@ -400,7 +406,7 @@ int cli_bench_porep(int argc, char **argv)
 
     /* The backend: the GPUs, or the CPU. */
     backend_t b = {0};
-    unsigned workers = 1;
+    unsigned workers = 1, urgent = 0;
     int ndev = 0;
 #if CUZK_HAVE_CUDA
     if (a.backend != CLI_BACKEND_CPU) {
@@ -411,6 +417,7 @@ int cli_bench_porep(int argc, char **argv)
             ndev = engine_cuda_devices(b.cuda);
             b.be = engine_cuda_backend(b.cuda);
             workers = a.workers * (unsigned)ndev;
+            urgent = (a.urgent_set ? a.urgent : 1) * (unsigned)ndev;
             for (int i = 0; i < ndev; i++)
                 printf("device %d: %s\n", i, engine_cuda_device_name(b.cuda, i));
         } else if (a.backend == CLI_BACKEND_CUDA) {
@@ -455,6 +462,7 @@ int cli_bench_porep(int argc, char **argv)
     if (s == CUZK_OK) {
         engine_config_t ec = {.backend = &b.be,
                               .workers = workers,
+                              .urgent_workers = urgent,
                               .threads = a.threads,
                               .timeline_events = 1u << 16};
         e = engine_new(&ec, &s);

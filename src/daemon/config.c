@@ -52,6 +52,8 @@ static const config_option_t config_options[] = {
         "CPU threads for proving (0: all)"),
     OPT("engine", workers, "--workers", CONFIG_UINT, "0", 0, 64,
         "workers per device, partitions at once (0: 2 a GPU, 1 on the CPU)"),
+    OPT("engine", urgent_workers, "--urgent-workers", CONFIG_UINT, "1", 0, 8,
+        "more workers per GPU that take only critical partitions (none on the CPU)"),
     OPT("engine", devices, "--devices", CONFIG_STRING, "auto", 0, 0,
         "devices to prove on: auto (the GPUs when there are any, else the CPU), cpu, cuda (every "
         "GPU) or a number of GPUs"),

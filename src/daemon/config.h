@@ -9,7 +9,7 @@
  *
  *   [server]  listen, token_file (or token, in the file only), max_body,
  *             max_connections, max_wait
- *   [engine]  threads, workers, devices, host_memory_budget, max_jobs,
+ *   [engine]  threads, workers, urgent_workers, devices, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, timeline_log, trusted_keys
  *   [paths]   allow, journal
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
@@ -40,7 +40,8 @@ typedef struct cuzkd_config {
     /* [engine] */
     unsigned threads; /* 0: one per processor */
     unsigned workers; /* per device (0: 2 a GPU, 1 on the CPU); the CPU counts as one device */
-    char *devices;    /* auto, cpu, cuda or a number of GPUs */
+    unsigned urgent_workers; /* per GPU, taking critical partitions only; none on the CPU */
+    char *devices;           /* auto, cpu, cuda or a number of GPUs */
     uint64_t host_memory_budget;
     unsigned max_jobs;
     unsigned keep_jobs;

@@ -217,9 +217,11 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
 
 /* The backend devices names: CUDA when it asks for GPUs and there are
  * some (auto: else the CPU), else the CPU. *workers = workers per device
- * times the devices. -1 when devices cannot be honoured. */
-static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
+ * times the devices, *urgent the urgent workers (GPUs only). -1 when
+ * devices cannot be honoured. */
+static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers, unsigned *urgent)
 {
+    *urgent = 0;
     cuzk_status_t st;
     engine_cpu_options_t opt = {d->cfg->threads, d->cfg->trusted_keys};
     int mode = DEVICES_CPU, gpus = 0;
@@ -250,6 +252,7 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
                                        i ? ", " : "", engine_cuda_device_name(d->cuda, i));
             d->backend = engine_cuda_backend(d->cuda);
             *workers = per_gpu * (unsigned)n;
+            *urgent = d->cfg->urgent_workers * (unsigned)n;
             return 0;
         }
 #else
@@ -273,14 +276,15 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers)
 static int cuzkd_setup_engine(cuzkd_t *d)
 {
     cuzk_status_t st;
-    unsigned workers;
-    if (cuzkd_setup_backend(d, &workers) != 0)
+    unsigned workers, urgent;
+    if (cuzkd_setup_backend(d, &workers, &urgent) != 0)
         return -1;
     d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
                                 d->cfg->timeline_log ? cuzkd_hook_event : NULL};
     engine_config_t ec = {.backend = &d->backend,
                           .hooks = &d->hooks,
                           .workers = workers,
+                          .urgent_workers = urgent,
                           .threads = d->cfg->threads,
                           .max_jobs = d->cfg->max_jobs,
                           .host_budget = d->cfg->host_memory_budget,

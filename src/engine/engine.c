@@ -846,7 +846,8 @@ static void *engine_worker_main(void *arg)
     bool able = s == CUZK_OK && err;
     for (;;) {
         uint64_t need = 0;
-        while (!e->stop && !(able && engine_next_ready(e, &need)))
+        while (!e->stop && !(able && engine_next_ready(e, &need) &&
+                             (!w->urgent || e->heap[0].job->priority == ENGINE_PRIORITY_CRITICAL)))
             pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop)
             break;
@@ -855,13 +856,14 @@ static void *engine_worker_main(void *arg)
         const void *key = it.job->key->data;
         engine_key_format_t format = it.job->format;
         const engine_input_t *in = &it.job->inputs[it.index];
+        engine_priority_t urgency = it.job->priority;
         pthread_mutex_unlock(&e->lock);
 
         double t0 = engine_now();
         engine_result_t res = {0};
         err[0] = '\0';
-        cuzk_status_t ps = be->prove(be->ctx, w->wctx, key, format, in, engine_report, &run, &res,
-                                     err, ENGINE_ERR_MAX);
+        cuzk_status_t ps = be->prove(be->ctx, w->wctx, key, format, in, (unsigned)urgency,
+                                     engine_report, &run, &res, err, ENGINE_ERR_MAX);
         double t1 = engine_now();
 
         pthread_mutex_lock(&e->lock);
@@ -917,7 +919,8 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         e->cfg.threads = n > 0 ? (unsigned)n : 1;
     }
-    e->c.workers = e->cfg.workers;
+    unsigned n_workers = e->cfg.workers + e->cfg.urgent_workers;
+    e->c.workers = n_workers;
     e->c.threads = e->cfg.threads;
     e->c.host_budget = e->cfg.host_budget;
     e->c.backend = e->cfg.backend->name;
@@ -928,7 +931,7 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
     e->buckets = calloc(e->n_buckets, sizeof(engine_job_t *));
     e->tl =
         engine_timeline_new(cfg->timeline_events ? cfg->timeline_events : ENGINE_DEFAULT_TIMELINE);
-    e->workers = calloc(e->cfg.workers, sizeof *e->workers);
+    e->workers = calloc(n_workers, sizeof *e->workers);
     if (!e->buckets || !e->tl || !e->workers || engine_init_sync(e) != 0) {
         engine_timeline_free(e->tl);
         free(e->buckets);
@@ -937,12 +940,14 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
         return NULL;
     }
     /* The threads are shared out: worker i gets threads / workers, the
-     * first threads % workers one more, and every worker at least one. */
-    for (unsigned i = 0; i < e->cfg.workers; i++) {
+     * first threads % workers one more, and every worker at least one;
+     * the urgent workers come last (indices workers ..). */
+    for (unsigned i = 0; i < n_workers; i++) {
         engine_worker_t *w = &e->workers[i];
         w->e = e;
         w->index = i;
-        w->threads = e->cfg.threads / e->cfg.workers + (i < e->cfg.threads % e->cfg.workers);
+        w->urgent = i >= e->cfg.workers;
+        w->threads = e->cfg.threads / n_workers + (i < e->cfg.threads % n_workers);
         if (w->threads == 0)
             w->threads = 1;
         if (pthread_create(&w->thread, NULL, engine_worker_main, w) != 0)
@@ -952,7 +957,7 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
     pthread_mutex_lock(&e->lock);
     while (e->n_workers_ready < e->n_workers_started)
         pthread_cond_wait(&e->idle_cv, &e->lock);
-    cuzk_status_t s = e->n_workers_started < e->cfg.workers ? CUZK_ENOMEM : e->worker_status;
+    cuzk_status_t s = e->n_workers_started < n_workers ? CUZK_ENOMEM : e->worker_status;
     pthread_mutex_unlock(&e->lock);
     if (s != CUZK_OK) {
         engine_free(e);

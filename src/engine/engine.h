@@ -113,10 +113,15 @@ typedef struct engine_config {
     const engine_backend_t *backend;
     const engine_hooks_t *hooks; /* NULL: none */
     unsigned workers;            /* worker threads, >= 1 */
-    unsigned threads;            /* CPU threads shared by the workers (0: one per processor) */
-    size_t max_jobs;             /* jobs queued or running at once (0: no limit) */
-    uint64_t host_budget;        /* bytes for keys and running partitions (0: no limit) */
-    size_t timeline_events;      /* capacity of the timeline ring (0: 4096) */
+    /* More workers that take only partitions of CRITICAL jobs (0: none): a
+     * critical job then never waits for a worker to come free, and with a
+     * backend that orders its shared resource by urgency (the CUDA
+     * backend's compute lock) not for the partitions staged before it. */
+    unsigned urgent_workers;
+    unsigned threads;       /* CPU threads shared by the workers (0: one per processor) */
+    size_t max_jobs;        /* jobs queued or running at once (0: no limit) */
+    uint64_t host_budget;   /* bytes for keys and running partitions (0: no limit) */
+    size_t timeline_events; /* capacity of the timeline ring (0: 4096) */
 } engine_config_t;
 
 /* Starts the workers. NULL with *st (not NULL) = CUZK_ENOMEM or the

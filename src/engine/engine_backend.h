@@ -147,11 +147,14 @@ typedef struct engine_backend {
      * report(rctx, ...) as it ends. On CUZK_OK *out holds the result (the
      * engine's afterwards). Failures (a truncated witness, one that does
      * not satisfy the circuit: CUZK_EWITNESS) carry a one-line message;
-     * *out is then empty.
+     * *out is then empty. urgency: the job's priority (engine.h's
+     * engine_priority_t, higher is more urgent), for a backend that orders
+     * partitions at a shared resource (the CUDA backend's compute lock).
      */
     cuzk_status_t (*prove)(void *ctx, void *wctx, const void *key, engine_key_format_t format,
-                           const engine_input_t *in, engine_stage_report_fn report, void *rctx,
-                           engine_result_t *out, char *err, size_t err_size);
+                           const engine_input_t *in, unsigned urgency,
+                           engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                           char *err, size_t err_size);
 } engine_backend_t;
 
 /* Seconds on the monotonic clock (the timeline's and the reports' base). */

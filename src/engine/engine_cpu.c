@@ -340,9 +340,11 @@ void engine_cpu_key_view(const void *key, const zkey_t **z, const bp_params_t **
 }
 
 static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
-                               const engine_input_t *in, engine_stage_report_fn report, void *rctx,
-                               engine_result_t *out, char *err, size_t err_size)
+                               const engine_input_t *in, unsigned urgency,
+                               engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                               char *err, size_t err_size)
 {
+    (void)urgency;
     (void)ctx;
     return engine_cpu_prove_with(key, format, wctx, NULL, in, report, rctx, out, err, err_size);
 }

@@ -315,8 +315,9 @@ static bool cuda_report(void *ctx, engine_stage_t stage, double start, double en
 }
 
 static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
-                                const engine_input_t *in, engine_stage_report_fn report, void *rctx,
-                                engine_result_t *out, char *err, size_t err_size)
+                                const engine_input_t *in, unsigned urgency,
+                                engine_stage_report_fn report, void *rctx, engine_result_t *out,
+                                char *err, size_t err_size)
 {
     engine_cuda_t *c = ctx;
     cuda_worker_t *w = wctx;
@@ -333,7 +334,8 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
                                      err_size);
     }
 
-    engine_gpu_accel_t acc = {.slot = w->slot, .key = k->dev[w->dev], .pool = w->pool};
+    engine_gpu_accel_t acc = {
+        .slot = w->slot, .key = k->dev[w->dev], .pool = w->pool, .urgency = urgency};
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuda_report_t rep = {report, rctx, &acc};
     cuzk_status_t s = engine_cpu_prove_with(k->host, format, w->pool, &table, in, cuda_report, &rep,

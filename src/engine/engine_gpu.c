@@ -22,6 +22,7 @@
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "util/clock.h"
+#include "util/prio_lock.h"
 #include "util/pool.h"
 
 /* The five queries, in the order of the results: Q_C is C for zkeys and L
@@ -45,7 +46,7 @@ typedef struct {
 struct engine_gpu_dev {
     cuzk_gpu_t g;
     char name[320];
-    pthread_mutex_t lock; /* the compute lock */
+    cuzk_prio_lock_t lock; /* the compute lock, to the most urgent waiter */
     cuzk_gpu_stream_t stream;
     cuzk_gpu_event_t ev[EVENTS];
     cuzk_gpu_event_t counted; /* the counts of the sparse MSMs are on the host */
@@ -222,7 +223,10 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     }
     snprintf(d->name, sizeof d->name, "%s (device %d, %.1f GiB)", d->g.name, device,
              (double)d->g.mem_total / (1u << 30));
-    pthread_mutex_init(&d->lock, NULL);
+    if (cuzk_prio_lock_init(&d->lock) != 0) {
+        free(d);
+        return io_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
+    }
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
     for (int i = 0; s == CUZK_OK && i < EVENTS; i++)
         s = cuzk_gpu_event_new(&d->g, &d->ev[i], true);
@@ -259,7 +263,7 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
     }
     cuzk_gpu_host_free(d->h_res);
     cuzk_gpu_stream_free(d->stream);
-    pthread_mutex_destroy(&d->lock);
+    cuzk_prio_lock_destroy(&d->lock);
     free(d);
 }
 
@@ -1144,7 +1148,7 @@ static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsign
     }
 }
 
-cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
                                  groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
                                  size_t err_size)
 {
@@ -1152,7 +1156,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
     double t0 = cuzk_seconds();
-    pthread_mutex_lock(&d->lock);
+    cuzk_prio_lock_acquire(&d->lock, urgency);
     double t1 = cuzk_seconds();
     uint64_t h2d = s->h2d;
     cuzk_status_t st = cuzk_gpu_use(g);
@@ -1171,7 +1175,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         st = cuzk_gpu_event_ms(g, &ms[i], d->ev[i], d->ev[i + 1]);
     if (st == CUZK_OK)
         collect(out, k, d->h_res);
-    pthread_mutex_unlock(&d->lock);
+    cuzk_prio_lock_release(&d->lock);
     s->key = NULL;
     slot_release(s);
     if (st != CUZK_OK)
@@ -1211,7 +1215,7 @@ static cuzk_status_t accel_zkey(void *ctx, const struct zkey *key, const void *w
     if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
         return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
     CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, w, n, a->pool, err, err_size));
-    CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
+    CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;
 }
@@ -1224,7 +1228,7 @@ static cuzk_status_t accel_params(void *ctx, const struct bp_params *key, const 
     if (!a->key->params || key->n_h != a->key->n_h || key->n_l != a->key->n_aux)
         return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
     CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, as, a->pool, err, err_size));
-    CUZK_TRY(engine_gpu_compute(a->slot, a->key, out, &a->stats, err, err_size));
+    CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;
 }

@@ -177,9 +177,11 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
 /*
  * Computes the staged partition on the slot's device under its compute
  * lock: out = the five MSM results (with the ones sums added), stats (NULL:
- * not wanted) filled. The slot may be staged again afterwards.
+ * not wanted) filled. The slot may be staged again afterwards. The lock
+ * goes to the waiter of the highest urgency (util/prio_lock.h: 0 .. 3, the
+ * engine's priorities), first come first served within one.
  */
-cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
                                  groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
                                  size_t err_size);
 
@@ -192,6 +194,7 @@ typedef struct engine_gpu_accel {
     engine_gpu_slot_t *slot;
     const engine_gpu_key_t *key;
     struct cuzk_pool *pool; /* threads for the staging copies (NULL: the caller's) */
+    unsigned urgency;       /* at the compute lock (engine_gpu_compute) */
     engine_gpu_stats_t stats;
 } engine_gpu_accel_t;
 

@@ -72,6 +72,7 @@ typedef struct engine_qitem {
 typedef struct engine_worker {
     engine_t *e;
     unsigned index, threads;
+    bool urgent; /* takes CRITICAL partitions only */
     pthread_t thread;
     void *wctx;
 } engine_worker_t;

@@ -1,0 +1,63 @@
+/*
+ * The priority lock (prio_lock.h): per level a ticket counter (FIFO within
+ * the level); a waiter proceeds when the lock is free, its ticket is its
+ * level's turn, and no more urgent level has anyone waiting.
+ */
+#include "util/prio_lock.h"
+
+int cuzk_prio_lock_init(cuzk_prio_lock_t *l)
+{
+    *l = (cuzk_prio_lock_t){.held = false};
+    int rc = pthread_mutex_init(&l->m, NULL);
+    if (rc)
+        return rc;
+    rc = pthread_cond_init(&l->cv, NULL);
+    if (rc)
+        pthread_mutex_destroy(&l->m);
+    return rc;
+}
+
+void cuzk_prio_lock_destroy(cuzk_prio_lock_t *l)
+{
+    pthread_cond_destroy(&l->cv);
+    pthread_mutex_destroy(&l->m);
+}
+
+static bool more_urgent_waiting(const cuzk_prio_lock_t *l, unsigned level)
+{
+    for (unsigned v = level + 1; v < CUZK_PRIO_LEVELS; v++)
+        if (l->next[v] != l->serving[v])
+            return true;
+    return false;
+}
+
+void cuzk_prio_lock_acquire(cuzk_prio_lock_t *l, unsigned level)
+{
+    if (level >= CUZK_PRIO_LEVELS)
+        level = CUZK_PRIO_LEVELS - 1;
+    pthread_mutex_lock(&l->m);
+    uint64_t ticket = l->next[level]++;
+    while (l->held || l->serving[level] != ticket || more_urgent_waiting(l, level))
+        pthread_cond_wait(&l->cv, &l->m);
+    l->held = true;
+    l->serving[level]++;
+    pthread_mutex_unlock(&l->m);
+}
+
+void cuzk_prio_lock_release(cuzk_prio_lock_t *l)
+{
+    pthread_mutex_lock(&l->m);
+    l->held = false;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->m);
+}
+
+unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level)
+{
+    if (level >= CUZK_PRIO_LEVELS)
+        level = CUZK_PRIO_LEVELS - 1;
+    pthread_mutex_lock(&l->m);
+    unsigned n = (unsigned)(l->next[level] - l->serving[level]);
+    pthread_mutex_unlock(&l->m);
+    return n;
+}
