@@ -57,6 +57,14 @@ static const config_option_t config_options[] = {
     OPT("engine", devices, "--devices", CONFIG_STRING, "auto", 0, 0,
         "devices to prove on: auto (the GPUs when there are any, else the CPU), cpu, cuda (every "
         "GPU) or a number of GPUs"),
+    OPT("engine", residency, "--residency", CONFIG_STRING, "auto", 0, 0,
+        "where a GPU keeps a key's points: auto (on the device when device_key_budget "
+        "holds them, else pinned host memory), device or pinned"),
+    OPT("engine", device_key_budget, "--device-key-budget", CONFIG_BYTES, "0", 0, 0,
+        "bytes of each GPU a key's points may take (0: what is free less the workers' working "
+        "set)"),
+    OPT("engine", pinned_limit, "--pinned-limit", CONFIG_BYTES, "0", 0, 0,
+        "bytes of pinned host memory the staging buffers may hold (0: no limit)"),
     OPT("engine", host_memory_budget, "--host-memory-budget", CONFIG_BYTES, "0", 0, 0,
         "bytes for keys and running partitions (0: no limit)"),
     OPT("engine", max_jobs, "--max-jobs", CONFIG_UINT, "1000", 1, 10000000,

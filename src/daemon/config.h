@@ -9,7 +9,8 @@
  *
  *   [server]  listen, token_file (or token, in the file only), max_body,
  *             max_connections, max_wait
- *   [engine]  threads, workers, urgent_workers, devices, host_memory_budget, max_jobs,
+ *   [engine]  threads, workers, urgent_workers, devices, residency, device_key_budget,
+ *             pinned_limit, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, timeline_log, trusted_keys
  *   [paths]   allow, journal
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
@@ -40,8 +41,11 @@ typedef struct cuzkd_config {
     /* [engine] */
     unsigned threads; /* 0: one per processor */
     unsigned workers; /* per device (0: 2 a GPU, 1 on the CPU); the CPU counts as one device */
-    unsigned urgent_workers; /* per GPU, taking critical partitions only; none on the CPU */
-    char *devices;           /* auto, cpu, cuda or a number of GPUs */
+    unsigned urgent_workers;    /* per GPU, taking critical partitions only; none on the CPU */
+    char *devices;              /* auto, cpu, cuda or a number of GPUs */
+    char *residency;            /* auto, device or pinned: the GPUs' key tier */
+    uint64_t device_key_budget; /* bytes of each GPU a key may take (0: free less working set) */
+    uint64_t pinned_limit;      /* the pinned staging pool (0: no limit) */
     uint64_t host_memory_budget;
     unsigned max_jobs;
     unsigned keep_jobs;

@@ -195,6 +195,11 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
                 cfg->devices);
         bad = -1;
     }
+    if (strcmp(cfg->residency, "auto") && strcmp(cfg->residency, "device") &&
+        strcmp(cfg->residency, "pinned")) {
+        fprintf(stderr, "cuzkd: residency = %s: expected auto, device or pinned\n", cfg->residency);
+        bad = -1;
+    }
     for (size_t i = 0; i < cfg->n_preload && bad == 0; i++) {
         const config_preload_t *p = &cfg->preload[i];
         char resolved[4096];
@@ -233,10 +238,15 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers, unsigned *urgent)
         char err[IO_ERR_MAX] = "";
 #if CUZK_HAVE_CUDA
         unsigned per_gpu = d->cfg->workers ? d->cfg->workers : 2;
+        engine_gpu_tier_t tier = !strcmp(d->cfg->residency, "device")   ? ENGINE_GPU_TIER_DEVICE
+                                 : !strcmp(d->cfg->residency, "pinned") ? ENGINE_GPU_TIER_PINNED
+                                                                        : ENGINE_GPU_TIER_AUTO;
         engine_cuda_options_t co = {.cpu = opt,
                                     .devices = gpus,
-                                    .tier = ENGINE_GPU_TIER_AUTO,
-                                    .workers_per_device = per_gpu};
+                                    .tier = tier,
+                                    .device_budget = d->cfg->device_key_budget,
+                                    .workers_per_device = per_gpu,
+                                    .pinned_limit = d->cfg->pinned_limit};
         d->cuda = engine_cuda_new(&co, &st, err, sizeof err);
         if (d->cuda && gpus > engine_cuda_devices(d->cuda)) {
             snprintf(err, sizeof err, "%d GPUs asked for, %d found", gpus,
