@@ -87,6 +87,11 @@ cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[CUZK_GPU_MSM_PHA
 /* The plan the last run used. */
 cuzk_gpu_msm_plan_t cuzk_gpu_msm_last_plan(const cuzk_gpu_msm_t *m);
 
+/* Grows the workspace now to what a resident run over n points needs (a
+ * warm-up: the first run then allocates nothing). CUZK_ENOMEM with g->err
+ * when the device cannot hold it; CUZK_EINVAL beyond 2^31 points. */
+cuzk_status_t cuzk_gpu_msm_reserve(cuzk_gpu_msm_t *m, size_t n);
+
 /*
  * Queues the MSM on stream s and returns: d_r (device memory, one XYZZ
  * point) receives the result when the stream gets there. Grows the

@@ -215,6 +215,48 @@ static cuzk_status_t mark(cuzk_gpu_msm_t *m, int i, cuzk_gpu_stream_t s)
     return m->timing ? cuzk_gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
 }
 
+/* The plan for n points and a workspace that holds it (grown when too
+ * small). The workspace may take what is free and what it holds already
+ * (its buffers are replaced when they grow). */
+static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_plan_t *plan,
+                                   size_t *sort_bytes)
+{
+    cuzk_gpu_t *g = m->g;
+    size_t free_b = 0, total_b = 0, held = 0;
+    CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
+    const gbuf_t *run_bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
+                                &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
+    for (size_t i = 0; i < sizeof run_bufs / sizeof *run_bufs; i++)
+        held += run_bufs[i]->cap;
+    cuzk_gpu_msm_plan(plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
+    unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
+    size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
+    *sort_bytes = 0;
+    GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(sort_bytes, n, c));
+    size_t pairs = (size_t)W * n * sizeof(uint32_t);
+    CUZK_TRY(grow(g, &m->keys_in, pairs));
+    CUZK_TRY(grow(g, &m->vals_in, pairs));
+    CUZK_TRY(grow(g, &m->keys_out, pairs));
+    CUZK_TRY(grow(g, &m->vals_out, pairs));
+    CUZK_TRY(grow(g, &m->sort_tmp, *sort_bytes));
+    CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
+    CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
+    CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * m->k->xyzz_bytes));
+    CUZK_TRY(grow(g, &m->seg, (size_t)W * G * m->k->xyzz_bytes));
+    return grow(g, &m->win, (size_t)W * m->k->xyzz_bytes);
+}
+
+cuzk_status_t cuzk_gpu_msm_reserve(cuzk_gpu_msm_t *m, size_t n)
+{
+    if (n == 0)
+        return CUZK_OK;
+    if (n > UINT32_MAX >> 1)
+        return CUZK_EINVAL;
+    cuzk_gpu_msm_plan_t plan;
+    size_t sort_bytes;
+    return msm_workspace(m, n, &plan, &sort_bytes);
+}
+
 /* The MSM over the points d_idx[0..n) (NULL: 0..n-1). */
 static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
                              const void *d_scalars, const uint32_t *d_idx, size_t n, bool mont,
@@ -233,33 +275,12 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     if (n > UINT32_MAX >> 1)
         return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
 
-    /* The workspace may take what is free and what it holds already (its
-     * buffers are replaced when they grow). */
-    size_t free_b = 0, total_b = 0, held = 0;
-    CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
-    const gbuf_t *run_bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
-                                &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
-    for (size_t i = 0; i < sizeof run_bufs / sizeof *run_bufs; i++)
-        held += run_bufs[i]->cap;
     cuzk_gpu_msm_plan_t plan;
-    cuzk_gpu_msm_plan(&plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
+    size_t sort_bytes = 0;
+    CUZK_TRY(msm_workspace(m, n, &plan, &sort_bytes));
     unsigned c = plan.window, W = plan.windows, sl = plan.seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
     m->last = plan;
-
-    size_t sort_bytes = 0;
-    GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(&sort_bytes, n, c));
-    size_t pairs = (size_t)W * n * sizeof(uint32_t);
-    CUZK_TRY(grow(g, &m->keys_in, pairs));
-    CUZK_TRY(grow(g, &m->vals_in, pairs));
-    CUZK_TRY(grow(g, &m->keys_out, pairs));
-    CUZK_TRY(grow(g, &m->vals_out, pairs));
-    CUZK_TRY(grow(g, &m->sort_tmp, sort_bytes));
-    CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
-    CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
-    CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * k->xyzz_bytes));
-    CUZK_TRY(grow(g, &m->seg, (size_t)W * G * k->xyzz_bytes));
-    CUZK_TRY(grow(g, &m->win, (size_t)W * k->xyzz_bytes));
     uint32_t *ki = m->keys_in.p, *vi = m->vals_in.p, *ko = m->keys_out.p, *vo = m->vals_out.p;
 
     CUZK_TRY(mark(m, 0, s));

@@ -174,6 +174,8 @@ static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const 
                                     c->opt.workers_per_device, why, sizeof why)
               : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier, c->opt.device_budget,
                                       c->opt.workers_per_device, why, sizeof why);
+        if (s == CUZK_OK)
+            s = engine_gpu_key_warm(k->dev[i], why, sizeof why);
         if (s != CUZK_OK)
             io_fail(err, err_size, s, "%s: placing the key on %s: %s", path,
                     engine_gpu_dev_name(c->dev[i]), why);
@@ -205,6 +207,8 @@ cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_
         cuzk_rng_t r = start;
         s = engine_gpu_bp_dev_setup(&k->dev[i], &pi, i == 0 ? a : NULL, amem, c->dev[i], ix, &r,
                                     err, err_size);
+        if (s == CUZK_OK && (s = engine_gpu_key_warm(k->dev[i], err, err_size)) != CUZK_OK)
+            bp_params_free(&pi);
         if (s != CUZK_OK)
             break;
         if (i == 0) {

@@ -957,6 +957,29 @@ static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
     return dbuf_grow(g, &d->res, res_bytes());
 }
 
+cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size)
+{
+    engine_gpu_dev_t *d = k->d;
+    cuzk_prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
+    cuzk_status_t st = cuzk_gpu_use(&d->g);
+    if (st == CUZK_OK)
+        st = dev_reserve(d, k);
+    if (st == CUZK_OK && k->tier == ENGINE_GPU_TIER_DEVICE) {
+        /* The largest resident MSM: H, dense over the domain (zkey) or its
+         * m - 1 coefficients (params). The sparse ones vary with the
+         * witness and grow the workspace only if they need more. */
+        cuzk_gpu_msm_t *m;
+        size_t n = k->params ? k->n_h : (size_t)1 << k->log2n;
+        st = dev_msm_ws(d, query_group(k, Q_H), &m);
+        if (st == CUZK_OK)
+            st = cuzk_gpu_msm_reserve(m, n);
+    }
+    cuzk_prio_lock_release(&d->lock);
+    if (st != CUZK_OK)
+        return gpu_fail(&d->g, st, err, err_size, "reserving the key's working memory");
+    return CUZK_OK;
+}
+
 /* The device address of result i. */
 static void *res_at(engine_gpu_dev_t *d, int i)
 {
@@ -1105,6 +1128,30 @@ static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t 
 }
 
 /* out = the MSM results in h plus the ones sums. */
+/* One curve's MSMs from the downloaded results: each query's sum plus its
+ * ones sum (A, B1, C = L, and B2 in G2), H as it is. */
+#define COLLECT_CURVE(NAME)                                                                        \
+    static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r)          \
+    {                                                                                              \
+        NAME##_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};                                    \
+        for (int q = 0; q < 4; q++) {                                                              \
+            if (!g1[q])                                                                            \
+                continue;                                                                          \
+            NAME##_g1_xyzz_t x, o;                                                                 \
+            memcpy(&x, r[q], sizeof x);                                                            \
+            memcpy(&o, r[ONES_OFFSET + q], sizeof o);                                              \
+            NAME##_g1_xyzz_add_vartime(g1[q], &x, &o);                                             \
+        }                                                                                          \
+        NAME##_g2_xyzz_t x2, o2;                                                                   \
+        memcpy(&x2, r[Q_B2], sizeof x2);                                                           \
+        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);                                             \
+        NAME##_g2_xyzz_add_vartime(&m->b2, &x2, &o2);                                              \
+        memcpy(&m->h, r[Q_H], sizeof m->h);                                                        \
+    }
+COLLECT_CURVE(bls381)
+COLLECT_CURVE(bn254)
+#undef COLLECT_CURVE
+
 static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h)
 {
     size_t st = cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
@@ -1113,38 +1160,10 @@ static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsign
         r[i] = h + (size_t)i * st;
     if (k->curve == CUZK_GPU_BLS381) {
         out->curve = R1CS_CURVE_BLS12_381;
-        groth16_msms_bls381_t *m = &out->u.bls381;
-        bls381_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};
-        for (int q = 0; q < 4; q++) {
-            if (!g1[q])
-                continue;
-            bls381_g1_xyzz_t x, o;
-            memcpy(&x, r[q], sizeof x);
-            memcpy(&o, r[ONES_OFFSET + q], sizeof o);
-            bls381_g1_xyzz_add_vartime(g1[q], &x, &o);
-        }
-        bls381_g2_xyzz_t x2, o2;
-        memcpy(&x2, r[Q_B2], sizeof x2);
-        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);
-        bls381_g2_xyzz_add_vartime(&m->b2, &x2, &o2);
-        memcpy(&m->h, r[Q_H], sizeof m->h);
+        collect_bls381(&out->u.bls381, r);
     } else {
         out->curve = R1CS_CURVE_BN254;
-        groth16_msms_bn254_t *m = &out->u.bn254;
-        bn254_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};
-        for (int q = 0; q < 4; q++) {
-            if (!g1[q])
-                continue;
-            bn254_g1_xyzz_t x, o;
-            memcpy(&x, r[q], sizeof x);
-            memcpy(&o, r[ONES_OFFSET + q], sizeof o);
-            bn254_g1_xyzz_add_vartime(g1[q], &x, &o);
-        }
-        bn254_g2_xyzz_t x2, o2;
-        memcpy(&x2, r[Q_B2], sizeof x2);
-        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);
-        bn254_g2_xyzz_add_vartime(&m->b2, &x2, &o2);
-        memcpy(&m->h, r[Q_H], sizeof m->h);
+        collect_bn254(&out->u.bn254, r);
     }
 }
 

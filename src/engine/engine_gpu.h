@@ -111,6 +111,15 @@ cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **k, engine_gpu_dev_t
                                           const bp_params_t *p, char *err, size_t err_size);
 void *engine_gpu_key_query(engine_gpu_key_t *k, int q);
 
+/*
+ * Allocates now what a partition on k needs on its device (the compute
+ * buffers, the workspace of the largest MSM), so that the first partition
+ * does not pay for it, and a key whose working memory does not fit fails
+ * here, with a message, rather than its first partition. Waits for the
+ * compute lock (at the highest urgency).
+ */
+cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size);
+
 /* NULL is a no-op; nothing may run on k. */
 void engine_gpu_key_free(engine_gpu_key_t *k);
 
