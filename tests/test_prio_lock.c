@@ -54,6 +54,9 @@ static void test_order(void **state)
             usleep(100);
     }
     assert_int_equal(n, 0); /* held: nobody got in */
+    assert_true(cuzk_prio_lock_contended(&l, 0));
+    assert_true(cuzk_prio_lock_contended(&l, 2));
+    assert_false(cuzk_prio_lock_contended(&l, 3)); /* nobody above the top */
     cuzk_prio_lock_release(&l);
     for (unsigned i = 0; i < N; i++)
         pthread_join(t[i], NULL);
@@ -63,6 +66,7 @@ static void test_order(void **state)
             fail_msg("position %u: waiter %u, expected %u", i, order[i], expect[i]);
     for (unsigned v = 0; v < CUZK_PRIO_LEVELS; v++)
         assert_int_equal(cuzk_prio_lock_waiting(&l, v), 0);
+    assert_false(cuzk_prio_lock_contended(&l, 0));
     cuzk_prio_lock_destroy(&l);
 }
 

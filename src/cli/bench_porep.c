@@ -547,10 +547,11 @@ int cli_bench_porep(int argc, char **argv)
                    "| host to device MB | %.1f |\n| device to host KB | %.2f |\n"
                    "| pageable bytes | %" PRIu64 " |\n| CPU fallbacks | %" PRIu64 " |\n"
                    "| pinned pool hits / misses | %" PRIu64 " / %" PRIu64 " |\n"
-                   "| pinned pool MB held (peak) | %.1f (%.1f) |\n",
+                   "| pinned pool MB held (peak) | %.1f (%.1f) |\n"
+                   "| yields to critical work (all partitions) | %" PRIu64 " |\n",
                    g.stage_s / pn, g.lock_wait_s / pn, g.h2d_bytes / 1e6 / pn,
                    g.d2h_bytes / 1e3 / pn, g.pageable_bytes, g.cpu_fallbacks, g.pinned.hits,
-                   g.pinned.misses, g.pinned.bytes_held / 1e6, g.pinned.bytes_peak / 1e6);
+                   g.pinned.misses, g.pinned.bytes_held / 1e6, g.pinned.bytes_peak / 1e6, g.yields);
         }
 #endif
         print_stages(&c);

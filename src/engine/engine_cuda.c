@@ -359,6 +359,7 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
             c->n.query_ms[q] += st->query_ms[q];
         c->n.stage_s += st->stage_s;
         c->n.lock_wait_s += st->wait_s;
+        c->n.yields += st->yields;
         pthread_mutex_unlock(&c->lock);
         return CUZK_OK;
     }

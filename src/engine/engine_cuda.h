@@ -96,8 +96,9 @@ typedef struct engine_cuda_counters {
     double synth_ms, h_ms, msm_ms;             /* the same by stage, all devices */
     double query_ms[ENGINE_GPU_QUERIES];       /* msm by query (engine_gpu.h's order) */
     double stage_s, lock_wait_s;               /* host staging, waits for the compute lock */
-    bool lost[ENGINE_CUDA_MAX_DEVICES];        /* a sticky error took the device out */
-    engine_pinned_counters_t pinned;           /* the staging buffers' pool */
+    uint64_t yields; /* partitions' steps that let a more urgent partition in first */
+    bool lost[ENGINE_CUDA_MAX_DEVICES]; /* a sticky error took the device out */
+    engine_pinned_counters_t pinned;    /* the staging buffers' pool */
 } engine_cuda_counters_t;
 
 void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out);

@@ -48,13 +48,13 @@ struct engine_gpu_dev {
     char name[320];
     cuzk_prio_lock_t lock; /* the compute lock, to the most urgent waiter */
     cuzk_gpu_stream_t stream;
-    cuzk_gpu_event_t ev[EVENTS];
-    cuzk_gpu_event_t counted; /* the counts of the sparse MSMs are on the host */
-    cuzk_gpu_msm_t *msm[4];   /* by cuzk_gpu_group_t, made on first use */
-    /* Compute buffers, touched under the lock only: per scalar vector the
-     * bitmaps of its ones and of its other scalars, the indices of the
-     * others and their count. */
-    dbuf_t wp, a, b, c, bits[BITMAPS], oth[BITMAPS], idx[BITMAPS], cnt, compact, acc, ones, res;
+    cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
+    /* Compute buffers, touched under the lock only, and only between two
+     * yield points (compute_params): the zkey prover's plain witness and
+     * a, b, c; per scalar vector the bitmap of its other scalars; the
+     * counts, scratch of the compaction, the classification and the ones
+     * sums. What a partition keeps across a yield lives in its slot. */
+    dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
     void *h_res; /* pinned: the results come back here, then the counts */
 };
 
@@ -87,6 +87,13 @@ struct engine_gpu_slot {
     const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
     double stage_s;
     uint64_t h2d;
+    /* The partition's device state across its compute section (it may
+     * yield the device between MSMs): per scalar vector the bitmap of its
+     * ones and the indices of its other scalars; the results; the timing
+     * events (ev; qs: each query's start) and the counts' arrival. */
+    dbuf_t bits[BITMAPS], idx[BITMAPS], res;
+    cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
+    unsigned yields;
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -228,10 +235,6 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
         return io_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
     }
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
-    for (int i = 0; s == CUZK_OK && i < EVENTS; i++)
-        s = cuzk_gpu_event_new(&d->g, &d->ev[i], true);
-    if (s == CUZK_OK)
-        s = cuzk_gpu_event_new(&d->g, &d->counted, false);
     if (s == CUZK_OK)
         s = cuzk_gpu_host_alloc(&d->g, &d->h_res, res_bytes() + BITMAPS * sizeof(uint32_t));
     if (s != CUZK_OK) {
@@ -249,18 +252,11 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
         return;
     for (int i = 0; i < 4; i++)
         cuzk_gpu_msm_free(d->msm[i]);
-    for (int i = 0; i < EVENTS; i++)
-        cuzk_gpu_event_free(d->ev[i]);
-    cuzk_gpu_event_free(d->counted);
-    dbuf_t *bufs[] = {&d->wp,      &d->a,   &d->b,    &d->c,  &d->cnt,
-                      &d->compact, &d->acc, &d->ones, &d->res};
+    dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->cnt, &d->compact, &d->acc, &d->ones};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         dbuf_free(bufs[i]);
-    for (int i = 0; i < BITMAPS; i++) {
-        dbuf_free(&d->bits[i]);
+    for (int i = 0; i < BITMAPS; i++)
         dbuf_free(&d->oth[i]);
-        dbuf_free(&d->idx[i]);
-    }
     cuzk_gpu_host_free(d->h_res);
     cuzk_gpu_stream_free(d->stream);
     cuzk_prio_lock_destroy(&d->lock);
@@ -671,6 +667,12 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
         st = cuzk_gpu_stream_new(&d->g, &s->copy);
     if (st == CUZK_OK)
         st = cuzk_gpu_event_new(&d->g, &s->staged, false);
+    for (int i = 0; st == CUZK_OK && i < EVENTS; i++)
+        st = cuzk_gpu_event_new(&d->g, &s->ev[i], true);
+    for (int i = 0; st == CUZK_OK && i < QUERIES; i++)
+        st = cuzk_gpu_event_new(&d->g, &s->qs[i], true);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_event_new(&d->g, &s->counted, false);
     if (st != CUZK_OK) {
         gpu_fail(&d->g, st, err, err_size, "making a device slot");
         engine_gpu_slot_free(s);
@@ -700,6 +702,16 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
         return;
     slot_release(s);
     cuzk_gpu_event_free(s->staged);
+    for (int i = 0; i < EVENTS; i++)
+        cuzk_gpu_event_free(s->ev[i]);
+    for (int i = 0; i < QUERIES; i++)
+        cuzk_gpu_event_free(s->qs[i]);
+    cuzk_gpu_event_free(s->counted);
+    for (int i = 0; i < BITMAPS; i++) {
+        dbuf_free(&s->bits[i]);
+        dbuf_free(&s->idx[i]);
+    }
+    dbuf_free(&s->res);
     cuzk_gpu_stream_free(s->copy);
     if (!s->pool)
         cuzk_gpu_host_free(s->h_in);
@@ -944,17 +956,28 @@ static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
         CUZK_TRY(dbuf_grow(g, &d->b, dn * FR_BYTES));
         CUZK_TRY(dbuf_grow(g, &d->c, dn * FR_BYTES));
     }
-    for (int i = 0; i < BITMAPS; i++) {
-        CUZK_TRY(dbuf_grow(g, &d->bits[i], ((nmax + 31) / 32 + 1) * 4));
+    for (int i = 0; i < BITMAPS; i++)
         CUZK_TRY(dbuf_grow(g, &d->oth[i], ((nmax + 31) / 32 + 1) * 4));
-        if (k->tier == ENGINE_GPU_TIER_DEVICE)
-            CUZK_TRY(dbuf_grow(g, &d->idx[i], (nmax + 1) * 4));
-    }
     CUZK_TRY(dbuf_grow(g, &d->cnt, BITMAPS * sizeof(uint32_t)));
     CUZK_TRY(dbuf_grow(g, &d->compact, cuzk_gpu_bitmap_compact_scratch_bytes(nmax)));
     CUZK_TRY(dbuf_grow(g, &d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES));
-    CUZK_TRY(dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)));
-    return dbuf_grow(g, &d->res, res_bytes());
+    return dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax));
+}
+
+/* The slot's share of the compute state for k: the bitmaps of the ones,
+ * the indices of the others (device tier), the results. */
+static cuzk_status_t slot_compute_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *k)
+{
+    cuzk_gpu_t *g = &s->d->g;
+    size_t nmax = 0;
+    for (int q = 0; q < QUERIES; q++)
+        nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
+    for (int i = 0; i < BITMAPS; i++) {
+        CUZK_TRY(dbuf_grow(g, &s->bits[i], ((nmax + 31) / 32 + 1) * 4));
+        if (k->tier == ENGINE_GPU_TIER_DEVICE)
+            CUZK_TRY(dbuf_grow(g, &s->idx[i], (nmax + 1) * 4));
+    }
+    return dbuf_grow(g, &s->res, res_bytes());
 }
 
 cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size)
@@ -981,9 +1004,9 @@ cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_siz
 }
 
 /* The device address of result i. */
-static void *res_at(engine_gpu_dev_t *d, int i)
+static void *res_at(engine_gpu_slot_t *s, int i)
 {
-    return (unsigned char *)d->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    return (unsigned char *)s->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
 }
 
 /* A vector of MSM scalars on the device (Montgomery form): zkey w and its
@@ -994,45 +1017,48 @@ typedef struct {
     size_t n, cnt;
 } vec_t;
 
-/* Classifies each vector i into the bitmaps of its ones (bits[i]) and its
- * other scalars (oth[i]); on the device tier, compacts the others into
- * idx[i] and sends their counts to the host (event counted). */
-static cuzk_status_t split_vectors(engine_gpu_dev_t *d, const engine_gpu_key_t *k, const vec_t *v,
+/* Classifies each vector i into the bitmaps of its ones (the slot's
+ * bits[i]) and its other scalars (oth[i]); on the device tier, compacts the
+ * others into the slot's idx[i] and sends their counts to the host (event
+ * counted). */
+static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const vec_t *v,
                                    int nv)
 {
+    engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
     unsigned char *acc = d->acc.p;
     uint32_t *cnt = d->cnt.p;
     for (int i = 0; i < nv; i++) {
-        CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, d->bits[i].p, d->oth[i].p,
+        CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
                                               acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
                                               d->stream));
         if (k->tier == ENGINE_GPU_TIER_DEVICE)
-            CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, d->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
+            CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
                                                     d->compact.p, d->stream));
     }
     if (k->tier != ENGINE_GPU_TIER_DEVICE)
         return CUZK_OK;
     CUZK_TRY(cuzk_gpu_download(g, (unsigned char *)d->h_res + res_bytes(), cnt,
                                (size_t)nv * sizeof(uint32_t), d->stream));
-    return cuzk_gpu_event_record(g, d->counted, d->stream);
+    return cuzk_gpu_event_record(g, s->counted, d->stream);
 }
 
 /* Before the MSMs, with synth and h queued: the device tier waits for the
  * counts (the only host wait before the results; the device meanwhile
  * runs the transforms); the pinned tier, whose MSMs run over every scalar,
  * zeroes the ones instead. */
-static cuzk_status_t msm_prepare(engine_gpu_dev_t *d, const engine_gpu_key_t *k, vec_t *v, int nv)
+static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k, vec_t *v, int nv)
 {
+    engine_gpu_dev_t *d = s->d;
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
-        CUZK_TRY(cuzk_gpu_event_sync(&d->g, d->counted));
+        CUZK_TRY(cuzk_gpu_event_sync(&d->g, s->counted));
         const uint32_t *h = (const uint32_t *)((const unsigned char *)d->h_res + res_bytes());
         for (int i = 0; i < nv; i++)
             v[i].cnt = h[i];
         return CUZK_OK;
     }
     for (int i = 0; i < nv; i++)
-        CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, d->bits[i].p, v[i].n,
+        CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
                                                 d->stream));
     return CUZK_OK;
 }
@@ -1042,65 +1068,92 @@ static cuzk_status_t msm_prepare(engine_gpu_dev_t *d, const engine_gpu_key_t *k,
  * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
  * (their indices); pinned tier: over all, the bases streamed, the ones
  * zeroed. */
-static cuzk_status_t run_query(engine_gpu_dev_t *d, const engine_gpu_key_t *k, int q,
+static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,
                                const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
+    engine_gpu_dev_t *d = s->d;
     cuzk_gpu_group_t grp = query_group(k, q);
+    CUZK_TRY(cuzk_gpu_event_record(&d->g, s->qs[q], d->stream));
     cuzk_gpu_msm_t *m;
     CUZK_TRY(dev_msm_ws(d, grp, &m));
     const void *scalars = vi < 0 ? h : v[vi].s;
     n = vi < 0 ? n : v[vi].n;
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
         if (vi < 0)
-            CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(d, q), k->q[q], scalars, n, true, d->stream));
+            CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(s, q), k->q[q], scalars, n, true, d->stream));
         else
-            CUZK_TRY(cuzk_gpu_msm_launch_idx(m, res_at(d, q), k->q[q], scalars, d->idx[vi].p,
+            CUZK_TRY(cuzk_gpu_msm_launch_idx(m, res_at(s, q), k->q[q], scalars, s->idx[vi].p,
                                              v[vi].cnt, true, d->stream));
     } else {
-        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, res_at(d, q), k->q[q], scalars, true, n, true, 0,
+        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, res_at(s, q), k->q[q], scalars, true, n, true, 0,
                                               d->stream));
         *h2d += n * cuzk_gpu_affine_bytes(grp);
     }
     /* Pinned bases are read in place by the ones sum: host memory from
      * cudaHostAlloc is addressable by the device (unified addressing). */
     if (vi >= 0)
-        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(d, ONES_OFFSET + q), d->bits[vi].p,
+        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(s, ONES_OFFSET + q), s->bits[vi].p,
                                               k->q[q], n, d->ones.p, d->stream));
-    return cuzk_gpu_event_record(&d->g, d->ev[EV_QUERY0 + q], d->stream);
+    return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
 }
 
-static cuzk_status_t compute_zkey(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *w,
+/*
+ * A yield point of a params partition, before it queues its next step:
+ * waits for what it queued last (event done), so that nothing of it runs
+ * on the device, then, when a more urgent partition waits for the device,
+ * lets it in (release, acquire again: the lock goes to the most urgent).
+ * What the partition needs later lives in its slot and its staged
+ * buffer, which the other partition does not touch; the device's scratch
+ * it does, but only between its own yield points. So a critical partition
+ * waits for one step of a partition on the device (the longest: the H MSM),
+ * not for the whole partition.
+ */
+static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, cuzk_gpu_event_t done)
+{
+    engine_gpu_dev_t *d = s->d;
+    CUZK_TRY(cuzk_gpu_event_sync(&d->g, done));
+    if (!cuzk_prio_lock_contended(&d->lock, urgency))
+        return CUZK_OK;
+    cuzk_prio_lock_release(&d->lock);
+    cuzk_prio_lock_acquire(&d->lock, urgency);
+    s->yields++;
+    return cuzk_gpu_use(&d->g);
+}
+
+static cuzk_status_t compute_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *w,
                                   uint64_t *h2d)
 {
+    engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
     cuzk_gpu_curve_t cv = k->curve;
     size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
     vec_t v[2] = {{w, n, 0}, {(unsigned char *)w + off * FR_BYTES, n - off, 0}};
     unsigned char one[FR_BYTES] = {1};
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: the plain witness for the products, the classes of w and of
      * its C slice, a = A·w, b = B·w, c = a·b */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
-    CUZK_TRY(split_vectors(d, k, v, 2));
+    CUZK_TRY(split_vectors(s, k, v, 2));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
     CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h */
     CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
-    /* msm */
-    CUZK_TRY(msm_prepare(d, k, v, 2));
-    CUZK_TRY(run_query(d, k, Q_A, v, 0, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_B1, v, 0, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_B2, v, 0, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_C, v, 1, NULL, 0, h2d));
-    return run_query(d, k, Q_H, v, -1, d->a.p, dn, h2d);
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    /* msm (no yield points: H's scalars are in the device's a) */
+    CUZK_TRY(msm_prepare(s, k, v, 2));
+    CUZK_TRY(run_query(s, k, Q_A, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_B1, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_B2, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_C, v, 1, NULL, 0, h2d));
+    return run_query(s, k, Q_H, v, -1, d->a.p, dn, h2d);
 }
 
-static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t *k, void *in,
-                                    uint64_t *h2d)
+static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                    unsigned urgency, void *in, uint64_t *h2d)
 {
+    engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
     params_layout_t l = params_layout(k);
     unsigned char *p = in;
@@ -1110,24 +1163,28 @@ static cuzk_status_t compute_params(engine_gpu_dev_t *d, const engine_gpu_key_t 
                   {p + l.aux * FR_BYTES, k->n_aux, 0}};
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_START], d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: everything to Montgomery form, the classes of sa, sb, aux */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
-    CUZK_TRY(split_vectors(d, k, v, 3));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(split_vectors(s, k, v, 3));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h: the coefficients of H in a */
     CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, d->ev[EV_H], d->stream));
-    /* msm */
-    CUZK_TRY(msm_prepare(d, k, v, 3));
-    CUZK_TRY(run_query(d, k, Q_A, v, 0, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_B1, v, 1, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_B2, v, 1, NULL, 0, h2d));
-    CUZK_TRY(run_query(d, k, Q_C, v, 2, NULL, 0, h2d));
-    return run_query(d, k, Q_H, v, -1, a, k->n_h, h2d);
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    /* msm, one query at a time, a yield point before each */
+    CUZK_TRY(msm_prepare(s, k, v, 3));
+    static const int order[QUERIES] = {Q_A, Q_B1, Q_B2, Q_C, Q_H};
+    static const int vec[QUERIES] = {0, 1, 1, 2, -1};
+    cuzk_gpu_event_t done = s->ev[EV_H];
+    for (int i = 0; i < QUERIES; i++) {
+        CUZK_TRY(yield_point(s, urgency, done));
+        int q = order[i];
+        CUZK_TRY(run_query(s, k, q, v, vec[i], a, k->n_h, h2d));
+        done = s->ev[EV_QUERY0 + q];
+    }
+    return CUZK_OK;
 }
 
-/* out = the MSM results in h plus the ones sums. */
 /* One curve's MSMs from the downloaded results: each query's sum plus its
  * ones sum (A, B1, C = L, and B2 in G2), H as it is. */
 #define COLLECT_CURVE(NAME)                                                                        \
@@ -1174,24 +1231,32 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     assert(s->key == k);
     engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
+    s->yields = 0;
+    uint64_t h2d = s->h2d;
+    cuzk_status_t st = cuzk_gpu_use(g);
+    if (st == CUZK_OK)
+        st = slot_compute_reserve(s, k);
     double t0 = cuzk_seconds();
     cuzk_prio_lock_acquire(&d->lock, urgency);
     double t1 = cuzk_seconds();
-    uint64_t h2d = s->h2d;
-    cuzk_status_t st = cuzk_gpu_use(g);
     if (st == CUZK_OK)
         st = dev_reserve(d, k);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)
-        st = k->params ? compute_params(d, k, s->in.p, &h2d) : compute_zkey(d, k, s->in.p, &h2d);
+        st = k->params ? compute_params(s, k, urgency, s->in.p, &h2d)
+                       : compute_zkey(s, k, s->in.p, &h2d);
     if (st == CUZK_OK)
-        st = cuzk_gpu_download(g, d->h_res, d->res.p, res_bytes(), d->stream);
+        st = cuzk_gpu_download(g, d->h_res, s->res.p, res_bytes(), d->stream);
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_sync(g, d->stream);
-    float ms[EVENTS - 1] = {0};
-    for (int i = 0; st == CUZK_OK && i < EVENTS - 1; i++)
-        st = cuzk_gpu_event_ms(g, &ms[i], d->ev[i], d->ev[i + 1]);
+    /* Device times: synth and h from their events, each query from its
+     * start (after a yield, the other partition's work is not counted). */
+    float ms[2] = {0}, qms[QUERIES] = {0};
+    for (int i = 0; st == CUZK_OK && i < 2; i++)
+        st = cuzk_gpu_event_ms(g, &ms[i], s->ev[EV_START + i], s->ev[EV_START + i + 1]);
+    for (int q = 0; st == CUZK_OK && q < QUERIES; q++)
+        st = cuzk_gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
     if (st == CUZK_OK)
         collect(out, k, d->h_res);
     cuzk_prio_lock_release(&d->lock);
@@ -1201,15 +1266,16 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         return gpu_fail(g, st, err, err_size, "proving on the device");
     if (stats) {
         *stats = (engine_gpu_stats_t){.stage_s = s->stage_s,
-                                      .synth_ms = ms[EV_START],
-                                      .h_ms = ms[EV_SYNTH],
+                                      .synth_ms = ms[0],
+                                      .h_ms = ms[1],
                                       .wait_s = t1 - t0,
                                       .h2d_bytes = h2d,
                                       .d2h_bytes = res_bytes(),
-                                      .pageable_bytes = 0};
+                                      .pageable_bytes = 0,
+                                      .yields = s->yields};
         for (int q = 0; q < QUERIES; q++) {
-            stats->query_ms[q] = ms[EV_H + q];
-            stats->msm_ms += ms[EV_H + q];
+            stats->query_ms[q] = qms[q];
+            stats->msm_ms += qms[q];
         }
     }
     return CUZK_OK;

@@ -150,6 +150,7 @@ typedef struct engine_gpu_stats {
     double msm_ms;         /* device time of the five MSMs and the ones sums */
     double query_ms[ENGINE_GPU_QUERIES]; /* of which each query's */
     double wait_s;                       /* wall time waiting for the compute lock */
+    unsigned yields;    /* times it let a more urgent partition in (between its MSMs) */
     uint64_t h2d_bytes; /* host to device: inputs, and queries streamed (pinned tier) */
     uint64_t d2h_bytes; /* device to host: the results */
     /* bytes that reached the device from pageable memory: 0 (pageable
@@ -188,7 +189,10 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
  * lock: out = the five MSM results (with the ones sums added), stats (NULL:
  * not wanted) filled. The slot may be staged again afterwards. The lock
  * goes to the waiter of the highest urgency (util/prio_lock.h: 0 .. 3, the
- * engine's priorities), first come first served within one.
+ * engine's priorities), first come first served within one; a params
+ * partition holding it lets a more urgent waiter in between its MSMs (its
+ * state lives in its slot), so that one waits for one step, not a whole
+ * partition.
  */
 cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
                                  groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,

@@ -61,3 +61,13 @@ unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level)
     pthread_mutex_unlock(&l->m);
     return n;
 }
+
+bool cuzk_prio_lock_contended(cuzk_prio_lock_t *l, unsigned level)
+{
+    if (level >= CUZK_PRIO_LEVELS)
+        return false;
+    pthread_mutex_lock(&l->m);
+    bool c = more_urgent_waiting(l, level);
+    pthread_mutex_unlock(&l->m);
+    return c;
+}

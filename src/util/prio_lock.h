@@ -35,6 +35,10 @@ void cuzk_prio_lock_destroy(cuzk_prio_lock_t *l);
 void cuzk_prio_lock_acquire(cuzk_prio_lock_t *l, unsigned level);
 void cuzk_prio_lock_release(cuzk_prio_lock_t *l);
 
+/* Whether a thread waits at a level above level now: the holder (of
+ * level) may release and acquire again to let it in. */
+bool cuzk_prio_lock_contended(cuzk_prio_lock_t *l, unsigned level);
+
 /* Threads waiting at level now (for tests and diagnostics). */
 unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level);
 
