@@ -36,34 +36,7 @@
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"
 
-static engine_gpu_dev_t *dev;
-static char why[IO_ERR_MAX];
-
-#define REQUIRE_GPU()                                                                              \
-    do {                                                                                           \
-        if (!dev) {                                                                                \
-            print_message("no GPU (%s): skipped\n", why);                                          \
-            skip();                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static int setup(void **state)
-{
-    (void)state;
-    int n = 0;
-    if (cuzk_gpu_count(&n, why, sizeof why) != CUZK_OK)
-        return -1;
-    if (n == 0)
-        return 0;
-    return engine_gpu_dev_new(&dev, 0, why, sizeof why) == CUZK_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    engine_gpu_dev_free(dev);
-    return 0;
-}
+#include "test_gpu_dev.h"
 
 /* A porep32-shaped circuit of n rows (or a denser random shape). */
 static void circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, uint32_t n, bool porep)
@@ -388,7 +361,7 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_pool),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, gpu_dev_setup, gpu_dev_teardown);
 }
 
 #else /* !CUZK_HAVE_CUDA */

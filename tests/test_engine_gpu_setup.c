@@ -30,26 +30,7 @@
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"
 
-static engine_gpu_dev_t *dev;
-static char why[IO_ERR_MAX];
-
-static int setup(void **state)
-{
-    (void)state;
-    int n = 0;
-    if (cuzk_gpu_count(&n, why, sizeof why) != CUZK_OK)
-        return -1;
-    if (n == 0)
-        return 0;
-    return engine_gpu_dev_new(&dev, 0, why, sizeof why) == CUZK_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    engine_gpu_dev_free(dev);
-    return 0;
-}
+#include "test_gpu_dev.h"
 
 /* Query q of the device key (n points of size bytes) equals cpu. */
 static void check_query(engine_gpu_key_t *k, int q, const void *cpu, size_t n, size_t size,
@@ -164,10 +145,7 @@ static void setup_case(uint32_t n, bool porep, engine_gpu_slot_t *slot)
 static void test_device_setup_matches_cpu(void **state)
 {
     (void)state;
-    if (!dev) {
-        print_message("no GPU (%s): skipped\n", why);
-        skip();
-    }
+    REQUIRE_GPU();
     engine_gpu_slot_t *slot = NULL;
     char err[IO_ERR_MAX];
     if (engine_gpu_slot_new(&slot, dev, NULL, err, sizeof err) != CUZK_OK)
@@ -183,10 +161,7 @@ static void test_device_setup_matches_cpu(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    if (!dev) {
-        print_message("no GPU (%s): skipped\n", why);
-        skip();
-    }
+    REQUIRE_GPU();
     r1cs_gen_params_t gp = r1cs_gen_porep32(100);
     r1cs_ix_t ix;
     assert_true(r1ix_init(&ix, R1CS_CURVE_BN254, &gp, 1));
@@ -207,7 +182,7 @@ int main(void)
         cmocka_unit_test(test_device_setup_matches_cpu),
         cmocka_unit_test(test_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, gpu_dev_setup, gpu_dev_teardown);
 }
 
 #else /* !CUZK_HAVE_CUDA */
