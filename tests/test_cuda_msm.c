@@ -526,10 +526,8 @@ int main(void)
 {
     test_seed_init("test_cuda_msm");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plan_budget),
-        cmocka_unit_test(test_points),
-        cmocka_unit_test(test_msm),
-        cmocka_unit_test(test_msm_one_bucket),
+        cmocka_unit_test(test_plan_budget), cmocka_unit_test(test_points),
+        cmocka_unit_test(test_msm),         cmocka_unit_test(test_msm_one_bucket),
         cmocka_unit_test(test_sum_ones),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -41,7 +41,7 @@ static void test_order(void **state)
     cuzk_prio_lock_t l;
     assert_int_equal(cuzk_prio_lock_init(&l), 0);
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-    unsigned order[N], n = 0;
+    unsigned order[N] = {0}, n = 0;
     waiter_t w[N];
     pthread_t t[N];
     cuzk_prio_lock_acquire(&l, 0);

@@ -222,7 +222,7 @@ typedef struct prepared {
 
 static void prepared_free(prepared_t *p, const backend_t *b)
 {
-    if (p->key)
+    if (p->key && b->be.key_free)
         b->be.key_free(b->be.ctx, p->key);
 #if CUZK_HAVE_CUDA
     if (p->pinned)

@@ -222,12 +222,11 @@ static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_pla
                                    size_t *sort_bytes)
 {
     cuzk_gpu_t *g = m->g;
-    size_t free_b = 0, total_b = 0, held = 0;
+    size_t free_b = 0, total_b = 0;
     CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
-    const gbuf_t *run_bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
-                                &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp};
-    for (size_t i = 0; i < sizeof run_bufs / sizeof *run_bufs; i++)
-        held += run_bufs[i]->cap;
+    size_t held = m->keys_in.cap + m->vals_in.cap + m->keys_out.cap + m->vals_out.cap +
+                  m->start.cap + m->end.cap + m->buckets.cap + m->seg.cap + m->win.cap +
+                  m->sort_tmp.cap;
     cuzk_gpu_msm_plan(plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;

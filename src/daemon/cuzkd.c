@@ -195,8 +195,8 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
                 cfg->devices);
         bad = -1;
     }
-    if (strcmp(cfg->residency, "auto") && strcmp(cfg->residency, "device") &&
-        strcmp(cfg->residency, "pinned")) {
+    if (strcmp(cfg->residency, "auto") != 0 && strcmp(cfg->residency, "device") != 0 &&
+        strcmp(cfg->residency, "pinned") != 0) {
         fprintf(stderr, "cuzkd: residency = %s: expected auto, device or pinned\n", cfg->residency);
         bad = -1;
     }

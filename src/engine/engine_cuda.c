@@ -218,15 +218,20 @@ cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_
             bp_params_free(&pi);
         }
     }
-    bls381_g1_affine_t *ic = NULL;
-    if (s == CUZK_OK && !(ic = malloc(p.vk.n_ic * sizeof *ic)))
-        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the verifying key");
+    if (s == CUZK_OK && (c->ndev < 1 || !p.vk.ic))
+        s = io_fail(err, err_size, CUZK_EDEVICE, "no device made the key");
     if (s == CUZK_OK) {
-        *vk = p.vk; /* a copy of it, with its own ic; p moves into the key */
-        vk->ic = memcpy(ic, p.vk.ic, p.vk.n_ic * sizeof *ic);
-        s = engine_cpu_key_from_params(&k->host, bytes, &p);
-        if (s != CUZK_OK)
-            io_fail(err, err_size, s, "out of memory for the key");
+        bls381_g1_affine_t *ic = malloc((p.vk.n_ic ? p.vk.n_ic : 1) * sizeof *ic);
+        if (!ic || !p.vk.ic) {
+            free(ic);
+            s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the verifying key");
+        } else {
+            *vk = p.vk; /* a copy of it, with its own ic; p moves into the key */
+            vk->ic = memcpy(ic, p.vk.ic, p.vk.n_ic * sizeof *ic);
+            s = engine_cpu_key_from_params(&k->host, bytes, &p);
+            if (s != CUZK_OK)
+                io_fail(err, err_size, s, "out of memory for the key");
+        }
     }
     bp_params_free(&p);
     if (s != CUZK_OK) {

@@ -150,7 +150,7 @@ bool r1ix_init(r1cs_ix_t *ix, r1cs_curve_t curve, const r1cs_gen_params_t *p, ui
         for (int t = 0; t < R1IX_SLOTS; t++) {
             r1ix_perm_t *q = &ix->perm[m][t];
             for (int r = 0; r < R1IX_ROUNDS; r++) {
-                uint64_t k = (uint64_t)((m * R1IX_SLOTS + t) * R1IX_ROUNDS + r);
+                uint64_t k = ((uint64_t)m * R1IX_SLOTS + (uint64_t)t) * R1IX_ROUNDS + (uint64_t)r;
                 uint64_t a = r1ix_hash(seed, R1IX_H_PERM, k, 0) | 1, inv = a;
                 for (int it = 0; it < 6; it++) /* Newton: a·inv = 1 mod 2^64 */
                     inv *= 2 - a * inv;
