@@ -604,33 +604,23 @@ enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
     {                                                                                              \
         G16N(group##_times_job_t) job = {tb, out, k};                                              \
         cuzk_pool_for(cuzk_pool_default(), n, G16N(FB_CHUNK), G16N(group##_times_chunk), &job);    \
+    }                                                                                              \
+                                                                                                   \
+    /* The table's points, for the device's setup (groth16_tmpl.h). */                             \
+    cuzk_status_t G16N(fb_table_##group)(A * t)                                                    \
+    {                                                                                              \
+        G16N(group##_table_t) *tb = malloc(sizeof *tb);                                            \
+        if (!tb)                                                                                   \
+            return CUZK_ENOMEM;                                                                    \
+        G16N(group##_table_init)(tb);                                                              \
+        memcpy(t, tb->t, sizeof tb->t);                                                            \
+        free(tb);                                                                                  \
+        return CUZK_OK;                                                                            \
     }
 
 G16_FB_TABLE(g1, G16G1A, G16G1J)
 G16_FB_TABLE(g2, G16G2A, G16G2J)
 #undef G16_FB_TABLE
-
-cuzk_status_t G16N(fb_table_g1)(G16G1A *t)
-{
-    G16N(g1_table_t) *tb = malloc(sizeof *tb);
-    if (!tb)
-        return CUZK_ENOMEM;
-    G16N(g1_table_init)(tb);
-    memcpy(t, tb->t, sizeof tb->t);
-    free(tb);
-    return CUZK_OK;
-}
-
-cuzk_status_t G16N(fb_table_g2)(G16G2A *t)
-{
-    G16N(g2_table_t) *tb = malloc(sizeof *tb);
-    if (!tb)
-        return CUZK_ENOMEM;
-    G16N(g2_table_init)(tb);
-    memcpy(t, tb->t, sizeof tb->t);
-    free(tb);
-    return CUZK_OK;
-}
 
 /* u[col] += val·l over the entries of row `row` of m. */
 static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, const G16FT *l)
