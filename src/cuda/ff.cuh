@@ -213,56 +213,111 @@ template <class P> __device__ __forceinline__ void f_neg(fp_t<P> &r, const fp_t<
 /* ---- multiplication ---------------------------------------------------- */
 
 /*
- * r = a·b·R^-1 mod p: CIOS Montgomery multiplication, one 32-bit limb of b
- * per round. A round adds a·b_i to the accumulator t (N+1 limbs), then m·p
- * with m = t_0·INV so that the low limb cancels, and shifts by a limb. Each
- * product goes through two carry chains: the low halves into t_0..t_(N-1),
- * the high halves into t_1..t_N. With a, b < p < 2^(32N-1), t stays below
- * 2p < 2^(32N) between rounds and below 2^(32(N+1)) inside one, so t_N never
- * carries out (the CPU's "no-carry" condition).
- * Cost: 4N² + 3N multiply-adds (612 for N = 12, 280 for N = 8) and one
- * conditional subtraction.
+ * acc[2k] += lo(u[2k+O]·v), acc[2k+1] += hi(u[2k+O]·v) for k < N/2: the
+ * products of every other limb of u (O = 0: the even limbs, O = 1: the odd
+ * ones) tile acc without overlapping, so they go through ONE carry chain of
+ * N instructions in which each lo/hi pair is one 32×32→64-bit product added
+ * into two adjacent limbs. CIN: the first instruction takes the carry
+ * pending from the statement before; COUT: the last leaves its carry for
+ * the statement after (else the caller has shown it cannot carry).
+ */
+template <int N, int O, bool CIN, bool COUT>
+__device__ __forceinline__ void mad_pairs_(uint32_t acc[], const uint32_t u[N], uint32_t v)
+{
+#pragma unroll
+    for (int k = 0; k < N / 2; k++) {
+        const uint32_t w = u[2 * k + O];
+        if (k == 0 && !CIN)
+            acc[0] = ptx::mad_lo_cc(w, v, acc[0]);
+        else
+            acc[2 * k] = ptx::madc_lo_cc(w, v, acc[2 * k]);
+        if (k == N / 2 - 1 && !COUT)
+            acc[2 * k + 1] = ptx::madc_hi(w, v, acc[2 * k + 1]);
+        else
+            acc[2 * k + 1] = ptx::madc_hi_cc(w, v, acc[2 * k + 1]);
+    }
+}
+
+/*
+ * r = a·b·R^-1 mod p: CIOS Montgomery multiplication, one 32-bit limb b_i
+ * of b per round, with the accumulator split in two so that every carry
+ * chain is a run of whole 64-bit products (mad_pairs_):
+ *
+ *   T = x + 2^32·y,  x = x_0..x_N (aligned at limb 0), y = y_0..y_(N-1)
+ *                    (aligned at limb 1).
+ *
+ * A round adds a_even·b_i and m·p_even into x, a_odd·b_i and m·p_odd into y
+ * (m = x_0·INV makes T's low limb 0), then divides T by 2^32 by renaming
+ * alone: T/2^32 = (y + x_1) + 2^32·(x_2..x_N), so the next x is y plus x_1
+ * at limb 0 and the next y is x from limb 2. That one addition's carry has
+ * the weight of limb 1, which is the next y's limb 0: it enters the next
+ * round's first chain (the odd one) as its carry-in, so the shift costs one
+ * instruction.
+ *
+ * Bounds (a < p, p < 2^(32N-1), hence 2p < 2^(32N)): T < 2p between rounds
+ * and T < 2^33·p inside one, as in every CIOS. So x < 2^(32(N+1)) fits its
+ * N+1 limbs; 2^32·y <= T gives y < 2p < 2^(32N), so the odd chains never
+ * carry out of y_(N-1); after the shift x = y + x_1 <= T < 2^(32N), so x_N
+ * restarts at 0, and the final (x >> 32) + y = T < 2p needs one conditional
+ * subtraction. test_cuda_ff checks it against the CPU's multiplication on
+ * random and edge inputs (0, 1, p-1, R mod p).
+ * Cost: 4N² + N multiply-adds (N² products of a·b and N² of m·p, lo and
+ * hi each, plus m), 3N adds, one conditional subtraction.
  */
 template <class P>
 __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P> &b)
 {
     constexpr int N = P::N;
-    uint32_t t[N + 1];
+    uint32_t pm[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        pm[j] = P::mod(j);
+    uint32_t x[N + 1], y[N];
 #pragma unroll
     for (int j = 0; j <= N; j++)
-        t[j] = 0;
+        x[j] = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        y[j] = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
         const uint32_t bi = b.l[i];
-        /* t += a·b_i */
-        t[0] = ptx::mad_lo_cc(a.l[0], bi, t[0]);
+        if (i == 0) {
+            mad_pairs_<N, 1, false, false>(y, a.l, bi);
+        } else {
+            /* T /= 2^32 (the previous round left x_0 = 0); the copies are
+             * renamings once the loop is unrolled */
+            uint32_t nx[N + 1], ny[N];
+            nx[0] = ptx::add_cc(y[0], x[1]);
 #pragma unroll
-        for (int j = 1; j < N; j++)
-            t[j] = ptx::madc_lo_cc(a.l[j], bi, t[j]);
-        t[N] = ptx::addc(t[N], 0);
-        t[1] = ptx::mad_hi_cc(a.l[0], bi, t[1]);
+            for (int j = 1; j < N; j++)
+                nx[j] = y[j];
+            nx[N] = 0;
 #pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            t[j + 1] = ptx::madc_hi_cc(a.l[j], bi, t[j + 1]);
-        t[N] = ptx::madc_hi(a.l[N - 1], bi, t[N]);
-        /* t += m·p, t_0 becomes 0 */
-        const uint32_t m = t[0] * P::INV;
-        t[0] = ptx::mad_lo_cc(m, P::mod(0), t[0]);
+            for (int j = 0; j < N - 1; j++)
+                ny[j] = x[j + 2];
+            ny[N - 1] = 0;
 #pragma unroll
-        for (int j = 1; j < N; j++)
-            t[j] = ptx::madc_lo_cc(m, P::mod(j), t[j]);
-        t[N] = ptx::addc(t[N], 0);
-        t[1] = ptx::mad_hi_cc(m, P::mod(0), t[1]);
+            for (int j = 0; j <= N; j++)
+                x[j] = nx[j];
 #pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            t[j + 1] = ptx::madc_hi_cc(m, P::mod(j), t[j + 1]);
-        t[N] = ptx::madc_hi(m, P::mod(N - 1), t[N]);
-        /* t /= 2^32 */
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            t[j] = t[j + 1];
-        t[N] = 0;
+            for (int j = 0; j < N; j++)
+                y[j] = ny[j];
+            mad_pairs_<N, 1, true, false>(y, a.l, bi);
+        }
+        mad_pairs_<N, 0, false, true>(x, a.l, bi);
+        x[N] = ptx::addc(x[N], 0);
+        const uint32_t m = x[0] * P::INV;
+        mad_pairs_<N, 0, false, true>(x, pm, m);
+        x[N] = ptx::addc(x[N], 0);
+        mad_pairs_<N, 1, false, false>(y, pm, m);
     }
+    uint32_t t[N];
+    t[0] = ptx::add_cc(x[1], y[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        t[j] = ptx::addc_cc(x[j + 1], y[j]);
+    t[N - 1] = ptx::addc(x[N], y[N - 1]);
     f_reduce_once_<P>(r, t);
 }
 
