@@ -344,9 +344,235 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
     f_reduce_once_<P>(r, t);
 }
 
+/*
+ * The square's products a_i·w_j (w_i = a_i, w_(i+1) = c_(i+1), w_j = b_j
+ * beyond: see f_sqr) in chains of whole products, two shapes.
+ *
+ * sqr_row_: row i, for round i of f_sqr: the j = i..N-1 with j % 2 ==
+ * PAR, at the round's limbs (j, j+1): the even j into x_j, x_(j+1),
+ * the odd j into y_(j-1), y_j. No carry in; COUT says whether the last
+ * product gives a carry out (else the caller has shown it cannot).
+ */
+template <int N, int PAR, bool COUT>
+__device__ __forceinline__ void sqr_row_(uint32_t x[], uint32_t y[], int i, const uint32_t a[N],
+                                         const uint32_t b[N], const uint32_t c[N])
+{
+    const int first = i % 2 == PAR ? i : i + 1;
+#pragma unroll
+    for (int j = first; j < N; j += 2) {
+        uint32_t *acc = PAR == 0 ? x + j : y + j - 1;
+        const uint32_t w = j == i ? a[i] : j == i + 1 ? c[j] : b[j];
+        if (j == first)
+            acc[0] = ptx::mad_lo_cc(a[i], w, acc[0]);
+        else
+            acc[0] = ptx::madc_lo_cc(a[i], w, acc[0]);
+        if (j + 2 >= N && !COUT)
+            acc[1] = ptx::madc_hi(a[i], w, acc[1]);
+        else
+            acc[1] = ptx::madc_hi_cc(a[i], w, acc[1]);
+    }
+}
+
+/*
+ * sqr_chain_: chain s of the whole square, into e (EVEN: the products with
+ * i + j even, at limbs l = 2k, l + 1 for k = s..N-1-s) or o (i + j odd,
+ * l = 2k + 1 for k = s..N-2-s). Below the middle (k < N/2) the product at
+ * l is a_s·w_(l-s), row s; above it a_(l-N+1+s)·w_(N-1-s), column N-1-s.
+ * So chain s spans limbs 2s.. (2s+1.. in o) up to 2N-1-2s (2N-2-2s), and
+ * lies inside chain s-1. No carry in or out: f_sqr runs the chains
+ * innermost first, so each one's first pair and top limb are still 0, and
+ * hi + carry <= 2^32 - 1 cannot carry out of the top.
+ */
+template <int N, bool EVEN>
+__device__ __forceinline__ void sqr_chain_(uint32_t acc[], int s, const uint32_t a[N],
+                                           const uint32_t b[N], const uint32_t c[N])
+{
+    const int last = EVEN ? N - 1 - s : N - 2 - s;
+#pragma unroll
+    for (int k = s; k <= last; k++) {
+        const int l = EVEN ? 2 * k : 2 * k + 1; /* = i + j */
+        const int i = k < N / 2 ? s : l - (N - 1 - s);
+        const int j = l - i;
+        const uint32_t w = j == i ? a[i] : j == i + 1 ? c[j] : b[j];
+        if (k == s)
+            acc[l] = ptx::mad_lo_cc(a[i], w, acc[l]);
+        else
+            acc[l] = ptx::madc_lo_cc(a[i], w, acc[l]);
+        if (k == last)
+            acc[l + 1] = ptx::madc_hi(a[i], w, acc[l + 1]);
+        else
+            acc[l + 1] = ptx::madc_hi_cc(a[i], w, acc[l + 1]);
+    }
+}
+
+/*
+ * r = a²·R^-1 mod p, the same value as f_mul(r, a, a), with each product
+ * a_i·a_j (i < j) taken once: N(N+1)/2 + N² whole products (the square,
+ * then m·p) against f_mul's 2N².
+ *
+ * The doubling goes into the operand, not the result. With
+ *   b_j = limb j of 2a (funnel shift of a_(j-1), a_j; 2a < R as p < R/2),
+ *   c_j = a_j << 1 (limb j of 2a without the bit that a_(j-1) shifts in),
+ * row i of the square, a_i·(a_i·2^(32i) + 2·Σ_(j>i) a_j·2^(32j)), is
+ *   a_i·w_j at limb i+j,  w_i = a_i, w_(i+1) = c_(i+1), w_j = b_j (j ≥ i+2):
+ * the top bit of a_(i+1) that c_(i+1) drops is the low bit of b_(i+2), and
+ * 2a_(N-1) < 2^32 leaves nothing above limb N-1. That costs 2N - 3 shifts.
+ *
+ * The reduction is f_mul's rounds without the a·b_i chains: the same split
+ * accumulator (x aligned at limb 0, N + 1 limbs; y aligned at limb 1, N
+ * limbs), the same shift by renaming, whose carry enters the m·p_odd chain
+ * (m = x_0·INV is taken in between, which leaves CC alone). The square
+ * enters in one of two ways, chosen at compile time from p's top limb.
+ *
+ * ROWS (3p_(N-1) + 4 <= 2^32: BLS12-381 Fp, p_11 = 0x1a0111ea, and both
+ * BN254 fields, p_7 = 0x30644e72): round i adds row i, where f_mul's round
+ * adds a·b_i. Relative to the round, row i sits at limbs i..N: the even j
+ * tile x and carry into x_N, the odd j tile y up to its top (sqr_row_);
+ * for i ≥ 1 it leaves limb 0 alone, so m can come first. Round 0 starts
+ * from zero, so row 0 goes first (it makes x_0) and its chains end in
+ * unwritten limbs, without carry.
+ *  - x: the shift leaves x < 2^(32N) (x_N = 0); m·p_even and the row's even
+ *    products each add less than 2^(32N) (top pair (N-2, N-1)): x_N <= 2.
+ *  - y: it starts below 3·2^(32(N-2)) (x_2..x_N of the round before) and
+ *    gains m·p_odd/2^32 < (p_(N-1) + 1)·2^(32(N-1)) and the row's odd
+ *    products/2^32 < (w + 1)·2^(32(N-1)), w the row's top multiplier,
+ *    <= 2a_(N-1) + 1 <= 2p_(N-1) + 1: y < 2^(32N) by the condition, so its
+ *    chains end without a carry out. (With BLS12-381 Fr's p_7 = 0x73eda753
+ *    there are inputs for which y overflows.)
+ *  - the rows before round i sum to A(2a - A), A = a mod 2^(32i), so after
+ *    the shift the accumulator is (A(2a - A) + M·p)/2^(32i) < 2a + p < 3p
+ *    (M < 2^(32i): the m's so far). NARROW, when 3p_(N-1) + p_(N-2) + 4 <=
+ *    2^32 (BLS12-381 Fp): m·p_even right after the shift leaves x < 3p +
+ *    (p_(N-2) + 1)·2^(32(N-1)) <= 2^(32N), no carry out, and the round saves
+ *    an addition.
+ *  - after round N - 1: (a² + M·p)/R < p/2 + p, as (x >> 32) + y.
+ *
+ * Otherwise (BLS12-381 Fr) the whole square comes first, as e + o: e takes
+ * the products with i + j even (limbs 0..2N-1), o those with i + j odd
+ * (limbs 1..2N-2), N/2 nested chains each (sqr_chain_), no carries between
+ * them. x and y start as e's and o's limbs below N, L < 2R, the rounds
+ * reduce L, and H = the limbs from N up of e plus those of o, = (a² - L)/R
+ * < p/2, is added at the end.
+ *  - x: L's part, then x < 2^(32N) after each shift, and m·p_even <
+ *    2^(32N): x_N <= 1. y starts below 2^(32(N-1)) (later 2·2^(32(N-2)))
+ *    and gains the shift's carry and m·p_odd/2^32 < (p_(N-1) + 1)·
+ *    2^(32(N-1)): y < 2^(32N).
+ *  - after the shift the accumulator is (L + M·p)/2^(32i) < 2^(32(N-i)+1) +
+ *    p; NARROW, when p_(N-1) + p_(N-2) + 4 <= 2^32 (BLS12-381 Fr): x after
+ *    m·p_even < 2^(32(N-1))·(p_(N-1) + 3 + p_(N-2) + 1) <= 2^(32N) for i ≥ 1.
+ *  - at the end (L + M·p)/R + H < p + 2 + p/2.
+ *
+ * Either way the sum is below 2p: one conditional subtraction, as in f_mul.
+ * A Python model of this exact instruction sequence (each instruction
+ * without carry-out checked not to overflow) agreed with a²·R^-1 mod p on
+ * random and edge inputs for the four fields, both ways, and found the
+ * conditions above nearly tight on moduli built to sit at their edges.
+ */
 template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<P> &a)
 {
-    f_mul<P>(r, a, a);
+    constexpr int N = P::N;
+    static_assert(N % 2 == 0, "f_sqr pairs limbs");
+    constexpr uint64_t TOP = P::mod(N - 1), NEXT = P::mod(N - 2), LIM = 1ull << 32;
+    constexpr bool ROWS = 3 * TOP + 4 <= LIM;
+    constexpr bool NARROW = ROWS ? 3 * TOP + NEXT + 4 <= LIM : TOP + NEXT + 4 <= LIM;
+    uint32_t pm[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        pm[j] = f_folds_(P::mod(j)) ? f_modulus_<P>.l[j] : P::mod(j);
+    const uint32_t inv = f_folds_(P::INV) ? f_inv_<P> : P::INV;
+    uint32_t b[N], c[N];
+    b[0] = b[1] = c[0] = 0; /* unused */
+#pragma unroll
+    for (int j = 2; j < N; j++)
+        b[j] = __funnelshift_l(a.l[j - 1], a.l[j], 1);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        c[j] = a.l[j] << 1;
+    uint32_t x[N + 1], y[N], h[N];
+#pragma unroll
+    for (int j = 0; j <= N; j++)
+        x[j] = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        y[j] = h[j] = 0;
+    if constexpr (ROWS) {
+        sqr_row_<N, 0, false>(x, y, 0, a.l, b, c);
+        sqr_row_<N, 1, false>(x, y, 0, a.l, b, c);
+    } else {
+        uint32_t e[2 * N], o[2 * N];
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++)
+            e[j] = o[j] = 0;
+#pragma unroll
+        for (int s = N / 2 - 1; s >= 0; s--) {
+            sqr_chain_<N, true>(e, s, a.l, b, c);
+            sqr_chain_<N, false>(o, s, a.l, b, c);
+        }
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            x[j] = e[j];
+#pragma unroll
+        for (int j = 0; j < N - 1; j++)
+            y[j] = o[j + 1];
+        h[0] = ptx::add_cc(e[N], o[N]); /* o[2N - 1] = 0; H < p/2 */
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            h[j] = ptx::addc_cc(e[N + j], o[N + j]);
+        h[N - 1] = ptx::addc(e[2 * N - 1], 0);
+    }
+    uint32_t m = x[0] * inv;
+    mad_pairs_<N, 1, false, false>(y, pm, m);
+    mad_pairs_<N, 0, false, true>(x, pm, m);
+    x[N] = ptx::addc(x[N], 0);
+#pragma unroll
+    for (int i = 1; i < N; i++) {
+        /* T /= 2^32 by renaming, as in f_mul */
+        uint32_t nx[N + 1], ny[N];
+        nx[0] = ptx::add_cc(y[0], x[1]);
+#pragma unroll
+        for (int j = 1; j < N; j++)
+            nx[j] = y[j];
+        nx[N] = 0;
+#pragma unroll
+        for (int j = 0; j < N - 1; j++)
+            ny[j] = x[j + 2];
+        ny[N - 1] = 0;
+#pragma unroll
+        for (int j = 0; j <= N; j++)
+            x[j] = nx[j];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            y[j] = ny[j];
+        m = x[0] * inv;
+        mad_pairs_<N, 1, true, false>(y, pm, m);
+        if (NARROW)
+            mad_pairs_<N, 0, false, false>(x, pm, m);
+        if (ROWS) {
+            sqr_row_<N, 1, false>(x, y, i, a.l, b, c);
+            if (i < N - 1) {
+                sqr_row_<N, 0, true>(x, y, i, a.l, b, c);
+                x[N] = ptx::addc(x[N], 0);
+            }
+        }
+        if (!NARROW) {
+            mad_pairs_<N, 0, false, true>(x, pm, m);
+            x[N] = ptx::addc(x[N], 0);
+        }
+    }
+    uint32_t t[N];
+    t[0] = ptx::add_cc(x[1], y[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        t[j] = ptx::addc_cc(x[j + 1], y[j]);
+    t[N - 1] = ptx::addc(x[N], y[N - 1]);
+    if (!ROWS) {
+        t[0] = ptx::add_cc(t[0], h[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            t[j] = ptx::addc_cc(t[j], h[j]);
+        t[N - 1] = ptx::addc(t[N - 1], h[N - 1]);
+    }
+    f_reduce_once_<P>(r, t);
 }
 
 /*
@@ -361,6 +587,14 @@ template <class P> __device__ __noinline__ fp_t<P> f_mul_call(fp_t<P> a, fp_t<P>
 {
     fp_t<P> r;
     f_mul<P>(r, a, b);
+    return r;
+}
+
+/* f_sqr as a call, for the same reason. */
+template <class P> __device__ __noinline__ fp_t<P> f_sqr_call(fp_t<P> a)
+{
+    fp_t<P> r;
+    f_sqr<P>(r, a);
     return r;
 }
 

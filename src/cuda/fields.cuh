@@ -105,7 +105,7 @@ __device__ __forceinline__ void f_mul(fpc_t<P> &r, const fpc_t<P> &a, const fpc_
 }
 template <class P> __device__ __forceinline__ void f_sqr(fpc_t<P> &r, const fpc_t<P> &a)
 {
-    r.v = f_mul_call<P>(a.v, a.v);
+    r.v = f_sqr_call<P>(a.v);
 }
 
 typedef fp_t<bls381_fp_p> bls381_fp;

@@ -167,12 +167,14 @@ int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32
 }
 
 template <class F>
-int msm_buckets(void *buckets, const uint32_t *vals, const uint32_t *start, const uint32_t *end,
-                const void *bases, size_t n, unsigned c, unsigned W, cuzk_gpu_stream_t s)
+int msm_buckets(void *buckets, const uint32_t *keys, const uint32_t *vals, const uint32_t *start,
+                const uint32_t *end, const void *bases, size_t n, unsigned c, unsigned W,
+                size_t top_keys, size_t chunk, cuzk_gpu_stream_t s)
 {
-    size_t work = (size_t)W << (c - 1);
+    size_t work = top_keys + (size_t)(W - 1) * ((n + chunk - 1) / chunk);
     msm_buckets_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
-        (xyzz_t<F> *)buckets, vals, start, end, (const affine_t<F> *)bases, n, c, W);
+        (xyzz_t<F> *)buckets, keys, vals, start, end, (const affine_t<F> *)bases, n, c, W,
+        top_keys, chunk);
     return cudaGetLastError();
 }
 

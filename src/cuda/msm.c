@@ -75,6 +75,18 @@ size_t cuzk_gpu_xyzz_bytes(cuzk_gpu_group_t grp)
     return group_of(grp)->xyzz_bytes;
 }
 
+/* Sorted pairs a bucket thread walks in each of W windows
+ * (msm_buckets_kernel): eight average buckets, so that a thread's share
+ * varies by about one bucket in eight, but no more than leaves
+ * 2^MSM_BUCKET_THREADS_LOG threads. */
+enum { MSM_BUCKET_THREADS_LOG = 17 };
+static size_t bucket_chunk(size_t n, size_t B, unsigned W)
+{
+    size_t fill = ((size_t)W * n) >> MSM_BUCKET_THREADS_LOG, even = 8 * (n / B);
+    size_t L = fill < even ? fill : even;
+    return L ? L : 1;
+}
+
 /* The reduction's segment size for W windows of 2^(c-1) buckets. */
 static unsigned seg_log_for(unsigned c, unsigned W)
 {
@@ -294,8 +306,12 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     CUZK_TRY(cuzk_gpu_memset(g, m->end.p, 0, (size_t)W * K * sizeof(uint32_t), s));
     GPU_TRY(g, cuzk_gpu_msm_bounds(m->start.p, m->end.p, ko, n, K, W, s));
     CUZK_TRY(mark(m, 1, s));
-    /* buckets */
-    GPU_TRY(g, k->msm_buckets(m->buckets.p, vo, m->start.p, m->end.p, d_bases, n, c, W, s));
+    /* buckets (the empty ones stay zero: infinity) */
+    CUZK_TRY(cuzk_gpu_memset(g, m->buckets.p, 0, (size_t)W * B * k->xyzz_bytes, s));
+    /* The top window's digits are 0 .. 2^top (top = bits mod c < c: no sign). */
+    size_t top_keys = (size_t)1 << (m->curve->fr_bits - (W - 1) * c);
+    GPU_TRY(g, k->msm_buckets(m->buckets.p, ko, vo, m->start.p, m->end.p, d_bases, n, c, W,
+                              top_keys, bucket_chunk(n, B, W - 1), s));
     CUZK_TRY(mark(m, 2, s));
     /* reduce */
     GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));

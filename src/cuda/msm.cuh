@@ -8,8 +8,9 @@
  *             at w·n + i.
  *   sort      each window's n (key, value) pairs by key (CUB radix sort on
  *             c bits), then bounds: [start, end) of every key's run.
- *   buckets   one thread per (window, bucket): the sum of its ±P_i by mixed
- *             XYZZ additions (8M + 2S each).
+ *   buckets   one thread per (window, chunk of L sorted pairs): the sums
+ *             of the runs that start in its chunk, each ±P_i by a mixed
+ *             XYZZ addition (8M + 2S); the top window one thread a bucket.
  *   reduce    one thread per (window, segment of S = 2^s buckets): the
  *             running sum over the segment, then its offset weight by a
  *             double-and-add; one block per window sums its segments; one
@@ -83,30 +84,93 @@ __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> 
     }
 }
 
-/* buckets[w·B + b] = Σ over the run of key b + 1 of window w (B = 2^(c-1)
- * buckets a window; bounds hold B + 1 entries a window, key 0 unused). */
+/* The sum of ±P over the sorted pairs [j, e) of one run. */
 template <class F>
-__global__ void msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *vals, const uint32_t *start,
-                                   const uint32_t *end, const affine_t<F> *bases, size_t n,
-                                   unsigned c, unsigned W)
+__device__ __forceinline__ void msm_run_sum_(xyzz_t<F> &acc, const uint32_t *vals, size_t j,
+                                             size_t e, const affine_t<F> *bases)
 {
-    const size_t B = (size_t)1 << (c - 1);
-    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < W * B;
+    for (; j < e; j++) {
+        uint32_t x = vals[j];
+        affine_t<F> p;
+        ld_vec(p, &bases[x & ~MSM_SIGN]);
+        if (x & MSM_SIGN)
+            f_neg(p.y, p.y);
+        xyzz_add_affine(acc, acc, p);
+    }
+}
+
+/*
+ * buckets[w·B + k - 1] = Σ over the run of key k of window w, for the keys
+ * that have one (B = 2^(c-1) buckets a window; the caller zeroes buckets,
+ * which is infinity, for the empty ones; bounds hold B + 1 entries a
+ * window, key 0 is no addition).
+ *
+ * Windows 0 .. W-2 are cut by position, not by bucket: thread (w, q) owns
+ * the runs that START in [q·L, (q+1)·L) of the window's sorted pairs, and
+ * adds each to its end, past the chunk if need be. Bucket sizes are
+ * Poisson distributed, so one thread a bucket leaves a warp waiting for
+ * its largest bucket (ncu: 22.6 of 32 threads active at 2^24, 32 points a
+ * bucket); here a thread adds L points give or take one run, in one flat
+ * loop, so a thread that crosses into its next run does not wait for the
+ * others to finish theirs.
+ *
+ * The top window holds only the scalars' top bits: its Bt keys have runs
+ * far longer than the others' (4096 points at 2^27 and c = 20, against
+ * 256), which chunks would leave to a few threads of mostly idle warps.
+ * It keeps one thread a bucket, and its threads come first in the grid, so
+ * that their long runs start in the first wave instead of trailing the
+ * others.
+ */
+template <class F>
+__global__ void msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *keys, const uint32_t *vals,
+                                   const uint32_t *start, const uint32_t *end,
+                                   const affine_t<F> *bases, size_t n, unsigned c, unsigned W,
+                                   size_t Bt, size_t L)
+{
+    const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < Bt + (W - 1) * Q;
          t += (size_t)gridDim.x * blockDim.x) {
-        size_t w = t / B, key = t % B + 1;
-        uint32_t s = start[w * (B + 1) + key], e = end[w * (B + 1) + key];
-        const uint32_t *v = vals + w * n;
         xyzz_t<F> acc;
         xyzz_set_inf(acc);
-        for (uint32_t j = s; j < e; j++) {
-            uint32_t x = v[j];
+        if (t < Bt) {
+            const size_t w = W - 1, key = t + 1;
+            uint32_t j = start[w * K + key], e = end[w * K + key];
+            if (j < e) {
+                msm_run_sum_(acc, vals + w * n, j, e, bases);
+                st_vec(&buckets[w * B + key - 1], acc);
+            }
+            continue;
+        }
+        const size_t w = (t - Bt) / Q, c0 = (t - Bt) % Q * L, c1 = c0 + L < n ? c0 + L : n;
+        const uint32_t *kw = keys + w * n, *vw = vals + w * n, *sw = start + w * K,
+                       *ew = end + w * K;
+        size_t j = c0 > ew[0] ? c0 : ew[0]; /* past the zero digits */
+        if (j >= c1)
+            continue;
+        uint32_t key = kw[j];
+        if (sw[key] < j) { /* the run started in an earlier chunk: not ours */
+            j = ew[key];
+            if (j >= c1)
+                continue;
+            key = kw[j];
+        }
+        const size_t stop = ew[kw[c1 - 1]]; /* the end of the last run we own */
+        size_t e = ew[key];
+        for (; j < stop; j++) {
+            if (j == e) {
+                st_vec(&buckets[w * B + key - 1], acc);
+                xyzz_set_inf(acc);
+                key = kw[j];
+                e = ew[key];
+            }
+            uint32_t x = vw[j];
             affine_t<F> p;
             ld_vec(p, &bases[x & ~MSM_SIGN]);
             if (x & MSM_SIGN)
                 f_neg(p.y, p.y);
             xyzz_add_affine(acc, acc, p);
         }
-        st_vec(&buckets[t], acc);
+        st_vec(&buckets[w * B + key - 1], acc);
     }
 }
 
