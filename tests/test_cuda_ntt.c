@@ -1,7 +1,7 @@
 /*
  * GPU NTT (src/cuda/ntt.cuh, ntt.c) against the CPU's (src/ntt), byte for
  * byte, on both curves: dif in both directions, bit reversal, forward,
- * inverse, coset forward and coset inverse, for sizes 2^0 .. 2^17 (every
+ * inverse, coset forward and coset inverse, for sizes 2^0 .. 2^20 (every
  * shape of pass: block only, and 1, 2 or 3 wide stages in the last wide
  * pass), on random vectors with 0, 1 and r - 1 mixed in; evals_to_coset and
  * the H chains of both conventions (a byte for byte). Skips, saying why,
@@ -180,8 +180,8 @@ static void test_ntt(void **state)
         skip();
     }
     /* 0..10: block pass only; 11, 12, 13: one wide pass of radix 2, 4, 8;
-     * 14, 16, 17: two or more wide passes. */
-    static const unsigned sizes[] = {0, 1, 2, 3, 5, 9, 10, 11, 12, 13, 14, 16, 17};
+     * 14 .. 20: two to four wide passes. */
+    static const unsigned sizes[] = {0, 1, 2, 3, 5, 9, 10, 11, 12, 13, 14, 16, 17, 19, 20};
     for (size_t ci = 0; ci < sizeof(curves) / sizeof(curves[0]); ci++) {
         const curve_t *C = &curves[ci];
         for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
