@@ -176,11 +176,13 @@ __global__ void __launch_bounds__(512)
                 u.l[l] = sh[l * m + xi];
                 v.l[l] = sh[l * m + yi];
             }
-            ld_vec(w, &tws[h + j]);
             fp_t<P> s, d;
             f_add<P>(s, u, v);
             f_sub<P>(d, u, v);
-            f_mul<P>(d, d, w);
+            if (lh > 0) { /* the last stage's twiddle is ω^0 = 1 */
+                ld_vec(w, &tws[h + j]);
+                f_mul<P>(d, d, w);
+            }
 #pragma unroll
             for (int l = 0; l < P::N; l++) {
                 sh[l * m + xi] = s.l[l];
