@@ -76,8 +76,7 @@ typedef struct cuzk_gpu_group_kernels {
      * segments. */
     int (*msm_buckets)(void *buckets, const uint32_t *keys, const uint32_t *vals,
                        const uint32_t *start, const uint32_t *end, const void *bases, size_t n,
-                       unsigned c, unsigned W, size_t top_keys, size_t chunk,
-                       cuzk_gpu_stream_t s);
+                       unsigned c, unsigned W, size_t top_keys, size_t chunk, cuzk_gpu_stream_t s);
     int (*msm_reduce_segments)(void *seg, const void *buckets, unsigned c, unsigned W,
                                unsigned seg_log, cuzk_gpu_stream_t s);
     int (*msm_reduce_windows)(void *win, const void *seg, size_t G, unsigned W,

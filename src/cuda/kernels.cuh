@@ -172,9 +172,9 @@ int msm_buckets(void *buckets, const uint32_t *keys, const uint32_t *vals, const
                 size_t top_keys, size_t chunk, cuzk_gpu_stream_t s)
 {
     size_t work = top_keys + (size_t)(W - 1) * ((n + chunk - 1) / chunk);
-    msm_buckets_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
-        (xyzz_t<F> *)buckets, keys, vals, start, end, (const affine_t<F> *)bases, n, c, W,
-        top_keys, chunk);
+    msm_buckets_kernel<F>
+        <<<grid_for(work, 128), 128, 0, s>>>((xyzz_t<F> *)buckets, keys, vals, start, end,
+                                             (const affine_t<F> *)bases, n, c, W, top_keys, chunk);
     return cudaGetLastError();
 }
 
