@@ -579,9 +579,10 @@ template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<
  * f_mul as a call: one copy of the multiplication per field however many
  * places use it. Operands and result pass by value, in registers (ptxas
  * reports no stack frame), so a call costs the moves of 3N words and the
- * call itself: ~40 instructions against 4N² + 3N. The towers (Fp2, so all
- * of G2) multiply through it; inlining there made the BLS12-381 unit take
- * 5 minutes to compile, most of it in ptxas on G2's point formulas.
+ * call itself: ~40 instructions against the multiplication's ~420 (BLS12-381
+ * Fp; ~230 for 8 limbs). The towers (Fp2, so all of G2) multiply through
+ * it; inlining there made the BLS12-381 unit take 5 minutes to compile,
+ * most of it in ptxas on G2's point formulas.
  */
 template <class P> __device__ __noinline__ fp_t<P> f_mul_call(fp_t<P> a, fp_t<P> b)
 {
