@@ -239,6 +239,44 @@ __device__ __forceinline__ void mad_pairs_(uint32_t acc[], const uint32_t u[N], 
 }
 
 /*
+ * T /= 2^32 for T = x + 2^32·y with x_0 = 0 (f_mul's layout): the next x is
+ * y plus x_1 at limb 0, the next y is x from limb 2; the copies are
+ * renamings once the caller's loop is unrolled. The addition's carry, of
+ * the weight of the new y's limb 0, is left pending for the caller's next
+ * chain, which must start with a carry-in.
+ */
+template <int N> __device__ __forceinline__ void mont_shift_(uint32_t x[], uint32_t y[])
+{
+    uint32_t nx[N + 1], ny[N];
+    nx[0] = ptx::add_cc(y[0], x[1]);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        nx[j] = y[j];
+    nx[N] = 0;
+#pragma unroll
+    for (int j = 0; j < N - 1; j++)
+        ny[j] = x[j + 2];
+    ny[N - 1] = 0;
+#pragma unroll
+    for (int j = 0; j <= N; j++)
+        x[j] = nx[j];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        y[j] = ny[j];
+}
+
+/* t = u + v on N limbs; the caller has shown the sum fits (t may alias). */
+template <int N>
+__device__ __forceinline__ void mont_sum_(uint32_t t[], const uint32_t u[], const uint32_t v[])
+{
+    t[0] = ptx::add_cc(u[0], v[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        t[j] = ptx::addc_cc(u[j], v[j]);
+    t[N - 1] = ptx::addc(u[N - 1], v[N - 1]);
+}
+
+/*
  * r = a·b·R^-1 mod p: CIOS Montgomery multiplication, one 32-bit limb b_i
  * of b per round, with the accumulator split in two so that every carry
  * chain is a run of whole 64-bit products (mad_pairs_):
@@ -308,24 +346,7 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
         if (i == 0) {
             mad_pairs_<N, 1, false, false>(y, a.l, bi);
         } else {
-            /* T /= 2^32 (the previous round left x_0 = 0); the copies are
-             * renamings once the loop is unrolled */
-            uint32_t nx[N + 1], ny[N];
-            nx[0] = ptx::add_cc(y[0], x[1]);
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                nx[j] = y[j];
-            nx[N] = 0;
-#pragma unroll
-            for (int j = 0; j < N - 1; j++)
-                ny[j] = x[j + 2];
-            ny[N - 1] = 0;
-#pragma unroll
-            for (int j = 0; j <= N; j++)
-                x[j] = nx[j];
-#pragma unroll
-            for (int j = 0; j < N; j++)
-                y[j] = ny[j];
+            mont_shift_<N>(x, y);
             mad_pairs_<N, 1, true, false>(y, a.l, bi);
         }
         mad_pairs_<N, 0, false, true>(x, a.l, bi);
@@ -336,11 +357,7 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
         mad_pairs_<N, 1, false, false>(y, pm, m);
     }
     uint32_t t[N];
-    t[0] = ptx::add_cc(x[1], y[0]);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++)
-        t[j] = ptx::addc_cc(x[j + 1], y[j]);
-    t[N - 1] = ptx::addc(x[N], y[N - 1]);
+    mont_sum_<N>(t, x + 1, y);
     f_reduce_once_<P>(r, t);
 }
 
@@ -514,11 +531,7 @@ template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<
 #pragma unroll
         for (int j = 0; j < N - 1; j++)
             y[j] = o[j + 1];
-        h[0] = ptx::add_cc(e[N], o[N]); /* o[2N - 1] = 0; H < p/2 */
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            h[j] = ptx::addc_cc(e[N + j], o[N + j]);
-        h[N - 1] = ptx::addc(e[2 * N - 1], 0);
+        mont_sum_<N>(h, e + N, o + N); /* o[2N - 1] = 0; H < p/2 */
     }
     uint32_t m = x[0] * inv;
     mad_pairs_<N, 1, false, false>(y, pm, m);
@@ -526,23 +539,7 @@ template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<
     x[N] = ptx::addc(x[N], 0);
 #pragma unroll
     for (int i = 1; i < N; i++) {
-        /* T /= 2^32 by renaming, as in f_mul */
-        uint32_t nx[N + 1], ny[N];
-        nx[0] = ptx::add_cc(y[0], x[1]);
-#pragma unroll
-        for (int j = 1; j < N; j++)
-            nx[j] = y[j];
-        nx[N] = 0;
-#pragma unroll
-        for (int j = 0; j < N - 1; j++)
-            ny[j] = x[j + 2];
-        ny[N - 1] = 0;
-#pragma unroll
-        for (int j = 0; j <= N; j++)
-            x[j] = nx[j];
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            y[j] = ny[j];
+        mont_shift_<N>(x, y);
         m = x[0] * inv;
         mad_pairs_<N, 1, true, false>(y, pm, m);
         if (NARROW)
@@ -560,17 +557,9 @@ template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<
         }
     }
     uint32_t t[N];
-    t[0] = ptx::add_cc(x[1], y[0]);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++)
-        t[j] = ptx::addc_cc(x[j + 1], y[j]);
-    t[N - 1] = ptx::addc(x[N], y[N - 1]);
+    mont_sum_<N>(t, x + 1, y);
     if (!ROWS) {
-        t[0] = ptx::add_cc(t[0], h[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            t[j] = ptx::addc_cc(t[j], h[j]);
-        t[N - 1] = ptx::addc(t[N - 1], h[N - 1]);
+        mont_sum_<N>(t, t, h);
     }
     f_reduce_once_<P>(r, t);
 }
