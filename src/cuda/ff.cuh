@@ -277,6 +277,42 @@ __device__ __forceinline__ void mont_sum_(uint32_t t[], const uint32_t u[], cons
 }
 
 /*
+ * A multiplier the compiler would strength-reduce (0, 1, 2^32 - 1: BLS12-381
+ * Fr has INV = 2^32 - 1 and low limbs 1 and 2^32 - 1) splits the 64-bit
+ * multiply-adds of a chain into several instructions each: that made
+ * BLS12-381 Fr's multiplication 17 % longer than BN254 Fr's of the same
+ * size. Such constants are read from constant memory instead, where the
+ * compiler does not see their value and the multiply-add takes them as an
+ * operand at no cost.
+ */
+__host__ __device__ constexpr bool f_folds_(uint32_t v)
+{
+    return v <= 1 || v == 0xffffffffu;
+}
+template <class P> __host__ __device__ constexpr fp_t<P> f_modulus_limbs_()
+{
+    fp_t<P> m{};
+    for (int i = 0; i < P::N; i++)
+        m.l[i] = P::mod(i);
+    return m;
+}
+template <class P> __constant__ fp_t<P> f_modulus_ = f_modulus_limbs_<P>();
+template <class P> __constant__ uint32_t f_inv_ = P::INV;
+
+/* The Montgomery constants as f_mul and f_sqr take them: p's limbs and
+ * INV = -p^-1 mod 2^32, immediates but for those f_folds_ names. */
+template <class P> __device__ __forceinline__ void f_mont_modulus_(uint32_t pm[P::N])
+{
+#pragma unroll
+    for (int j = 0; j < P::N; j++)
+        pm[j] = f_folds_(P::mod(j)) ? f_modulus_<P>.l[j] : P::mod(j);
+}
+template <class P> __device__ __forceinline__ uint32_t f_mont_inv_()
+{
+    return f_folds_(P::INV) ? f_inv_<P> : P::INV;
+}
+
+/*
  * r = a·b·R^-1 mod p: CIOS Montgomery multiplication, one 32-bit limb b_i
  * of b per round, with the accumulator split in two so that every carry
  * chain is a run of whole 64-bit products (mad_pairs_):
@@ -302,37 +338,12 @@ __device__ __forceinline__ void mont_sum_(uint32_t t[], const uint32_t u[], cons
  * Cost: 4N² + N multiply-adds (N² products of a·b and N² of m·p, lo and
  * hi each, plus m), 3N adds, one conditional subtraction.
  */
-/*
- * A multiplier the compiler would strength-reduce (0, 1, 2^32 - 1: BLS12-381
- * Fr has INV = 2^32 - 1 and low limbs 1 and 2^32 - 1) splits the 64-bit
- * multiply-adds of a chain into several instructions each: that made
- * BLS12-381 Fr's multiplication 17 % longer than BN254 Fr's of the same
- * size. Such constants are read from constant memory instead, where the
- * compiler does not see their value and the multiply-add takes them as an
- * operand at no cost.
- */
-__host__ __device__ constexpr bool f_folds_(uint32_t v)
-{
-    return v <= 1 || v == 0xffffffffu;
-}
-template <class P> __host__ __device__ constexpr fp_t<P> f_modulus_limbs_()
-{
-    fp_t<P> m{};
-    for (int i = 0; i < P::N; i++)
-        m.l[i] = P::mod(i);
-    return m;
-}
-template <class P> __constant__ fp_t<P> f_modulus_ = f_modulus_limbs_<P>();
-template <class P> __constant__ uint32_t f_inv_ = P::INV;
-
 template <class P>
 __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P> &b)
 {
     constexpr int N = P::N;
     uint32_t pm[N];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        pm[j] = f_folds_(P::mod(j)) ? f_modulus_<P>.l[j] : P::mod(j);
+    f_mont_modulus_<P>(pm);
     uint32_t x[N + 1], y[N];
 #pragma unroll
     for (int j = 0; j <= N; j++)
@@ -351,7 +362,7 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
         }
         mad_pairs_<N, 0, false, true>(x, a.l, bi);
         x[N] = ptx::addc(x[N], 0);
-        const uint32_t m = x[0] * (f_folds_(P::INV) ? f_inv_<P> : P::INV);
+        const uint32_t m = x[0] * f_mont_inv_<P>();
         mad_pairs_<N, 0, false, true>(x, pm, m);
         x[N] = ptx::addc(x[N], 0);
         mad_pairs_<N, 1, false, false>(y, pm, m);
@@ -493,10 +504,8 @@ template <class P> __device__ __forceinline__ void f_sqr(fp_t<P> &r, const fp_t<
     constexpr bool ROWS = 3 * TOP + 4 <= LIM;
     constexpr bool NARROW = ROWS ? 3 * TOP + NEXT + 4 <= LIM : TOP + NEXT + 4 <= LIM;
     uint32_t pm[N];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        pm[j] = f_folds_(P::mod(j)) ? f_modulus_<P>.l[j] : P::mod(j);
-    const uint32_t inv = f_folds_(P::INV) ? f_inv_<P> : P::INV;
+    f_mont_modulus_<P>(pm);
+    const uint32_t inv = f_mont_inv_<P>();
     uint32_t b[N], c[N];
     b[0] = b[1] = c[0] = 0; /* unused */
 #pragma unroll

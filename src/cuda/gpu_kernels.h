@@ -74,6 +74,10 @@ typedef struct cuzk_gpu_group_kernels {
                              unsigned iters, cuzk_gpu_stream_t s);
     /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
      * segments. */
+    /* buckets: the W·B bucket sums from the sorted keys/vals and their run
+     * bounds; the caller zeroes buckets first (an empty bucket is left as
+     * infinity). The top window's top_keys keys are summed one thread a
+     * bucket, the other windows' pairs in chunks of chunk pairs a thread. */
     int (*msm_buckets)(void *buckets, const uint32_t *keys, const uint32_t *vals,
                        const uint32_t *start, const uint32_t *end, const void *bases, size_t n,
                        unsigned c, unsigned W, size_t top_keys, size_t chunk, cuzk_gpu_stream_t s);
