@@ -458,12 +458,12 @@ static void test_sum_ones(void **state)
                                      ? CUZK_GPU_BLS381
                                      : CUZK_GPU_BN254;
         for (int iter = 0; iter < test_iters(NFIXED + 3); iter++) {
-            /* 300000: many first-level threads; 2^21 + 4321: more bitmap
-             * words than the first level has threads (2^16), so that
+            /* 300000: many first-level threads; 2^23 + 4321: more bitmap
+             * words than the first level has threads (2^18), so that
              * threads take two words each */
             size_t n = iter < NFIXED        ? fixed[iter]
                        : iter == NFIXED     ? 300000
-                       : iter == NFIXED + 1 ? ((size_t)1 << 21) + 4321
+                       : iter == NFIXED + 1 ? ((size_t)1 << 23) + 4321
                                             : 1 + (size_t)(cuzk_rng_next(&test_rng) % 20000);
             size_t words = (n + 31) / 32;
             unsigned char *bases = calloc(n + 1, G->affine);

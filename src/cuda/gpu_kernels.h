@@ -108,11 +108,15 @@ typedef struct cuzk_gpu_curve_kernels {
                           cuzk_gpu_stream_t s);
     int (*ntt_tws)(void *tws, const void *w, unsigned log2n, unsigned m, cuzk_gpu_stream_t s);
     int (*ntt_inv)(void *r, const void *a, cuzk_gpu_stream_t s);
-    /* radix in 1..3 */
-    int (*ntt_dif_radix)(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
-                         bool inverse, cuzk_gpu_stream_t s);
-    int (*ntt_dif_block)(void *a, const void *tws, unsigned log2n, unsigned lm,
-                         cuzk_gpu_stream_t s);
+    /* radix stages lh - radix + 1 .. lh, radix in 1..3; dit: bit-reversed
+     * in, natural out, else dif */
+    int (*ntt_radix)(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
+                     bool inverse, bool dit, cuzk_gpu_stream_t s);
+    /* the stages below 2^lm in blocks of 2^lm; dit with hi non-NULL scales
+     * element p by lo[k mod 2^b]·hi[k >> b] (lo NULL: hi[0]), k = rev(p),
+     * before its first stage */
+    int (*ntt_block)(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit,
+                     const void *lo, const void *hi, unsigned b, cuzk_gpu_stream_t s);
     int (*ntt_permute)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
                        cuzk_gpu_stream_t s);
     int (*ntt_scale)(void *a, size_t n, const void *lo, const void *hi, unsigned b,
@@ -127,9 +131,8 @@ typedef struct cuzk_gpu_curve_kernels {
     /* y = M·w, M in CSR with `rows` rows (row_ptr: rows + 1 entries). */
     int (*r1cs_mul_vec)(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
                         const void *w, size_t rows, cuzk_gpu_stream_t s);
-    /* a_i = a_rev(i)·b_rev(i) - c_rev(i), i < 2^log2n, in place in a. */
-    int (*ntt_abc_permute)(void *a, const void *b, const void *c, unsigned log2n,
-                           cuzk_gpu_stream_t s);
+    /* a_i = a_i·b_i - c_i, i < n, in place in a. */
+    int (*ntt_abc)(void *a, const void *b, const void *c, size_t n, cuzk_gpu_stream_t s);
     /* out_i = in_i ⊗ k (Montgomery product; k: one Fr element in host
      * memory, read before the launch returns). */
     int (*fr_mul_const)(void *out, const void *in, size_t n, const void *k, cuzk_gpu_stream_t s);

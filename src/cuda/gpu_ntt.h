@@ -55,8 +55,8 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
 
 /*
  * Natural evaluations at ω^j → natural evaluations at c·ω^j, as
- * NAME_evals_to_coset (an inverse and a forward dif with the powers of c
- * and 1/n applied in one permutation between them, then a bit reversal).
+ * NAME_evals_to_coset (an inverse dif, then a dit that applies the powers
+ * of c and 1/n as it loads: no bit reversal).
  */
 cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
                                           cuzk_gpu_stream_t s);
@@ -64,14 +64,12 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
 /*
  * The H chains, as NAME_h_snarkjs and NAME_h_bellperson: in, a, b, c = the
  * natural evaluations of A·w, B·w, C·w on ⟨ω⟩ (n elements each, device
- * memory); out, a = the same bytes as the CPU's a. b and c are overwritten
- * with B and C on the coset in bit-reversed order (the CPU leaves them in
- * natural order): the bit reversal is fused into the pointwise a·b − c.
- * shift / g: one Fr element in host memory. For bellperson g^n ≠ 1 (the
- * CPU asserts it; here g^n = 1 gives zeros). Passes: three times (inverse
- * dif, permutation with the powers, forward dif), one fused a·b − c with
- * bit reversal, and for bellperson an inverse dif and a permutation with
- * g^-i/(n·Z).
+ * memory); out, a = the same bytes as the CPU's a, and b and c = B and C on
+ * the coset in natural order, as the CPU leaves them. shift / g: one Fr
+ * element in host memory. For bellperson g^n ≠ 1 (the CPU asserts it; here
+ * g^n = 1 gives zeros). Passes: three times evals_to_coset's (inverse dif,
+ * dit with the powers), one a·b − c, and for bellperson an inverse dif and
+ * a permutation with g^-i/(n·Z).
  */
 cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
                                      const void *shift, cuzk_gpu_stream_t s);

@@ -4,8 +4,11 @@
  *
  * A dif transform of 2^log2n elements is ceil((log2n - B)/3) radix-8 (or
  * smaller) passes over the wide stages, then one block pass over the last B
- * stages (B = min(log2n, NTT_BLOCK_LOG)); natural-order results add one
- * permutation pass, which also applies 1/n and the coset powers.
+ * stages (B = min(log2n, NTT_BLOCK_LOG)); a dit runs the same passes in the
+ * other order. Natural-order results of a dif add one permutation pass,
+ * which also applies 1/n and the coset powers; the H chain needs none until
+ * its last transform, since each inverse dif is followed by a dit that
+ * applies the coset powers in its first pass.
  */
 #include "cuda/gpu_ntt.h"
 
@@ -126,10 +129,29 @@ cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t
     for (int lh = (int)d->log2n - 1; lh >= (int)d->lm;) {
         unsigned r = (unsigned)(lh - (int)d->lm + 1);
         r = r > 3 ? 3 : r;
-        GPU_TRY(d->g, k->ntt_dif_radix(a, d->tw, d->log2n, (unsigned)lh, r, inv, s));
+        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->log2n, (unsigned)lh, r, inv, false, s));
         lh -= (int)r;
     }
-    GPU_TRY(d->g, k->ntt_dif_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, s));
+    GPU_TRY(d->g,
+            k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, false, NULL, NULL, 0, s));
+    return CUZK_OK;
+}
+
+/* Decimation in time: bit-reversed in, natural out, no 1/n; element p is
+ * first multiplied by the powers in lo/hi at rev(p) (in the block pass). */
+static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
+                                    cuzk_gpu_stream_t s)
+{
+    bool inv = dir == CUZK_NTT_INVERSE;
+    const cuzk_gpu_curve_kernels_t *k = d->k;
+    GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, true, d->lo, d->hi,
+                               d->pb, s));
+    /* Wide stages lh = lm .. log2n - 1, up to three a pass. */
+    for (unsigned l = d->lm; l < d->log2n;) {
+        unsigned r = d->log2n - l > 3 ? 3 : d->log2n - l;
+        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->log2n, l + r - 1, r, inv, true, s));
+        l += r;
+    }
     return CUZK_OK;
 }
 
@@ -186,17 +208,14 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
 
 /* ---- the H chain ---------------------------------------------------------- */
 
-/* Natural evaluations at ω^j → bit-reversed evaluations at c·ω^j, for the
+/* Natural evaluations at ω^j → natural evaluations at c·ω^j, for the
  * powers c^i/n already in lo/hi: after the inverse dif, position p holds
- * n·coefficient rev(p); the permutation brings it to rev(p) and scales
- * position i by c^i/n (the coefficients of A(c·x)); the forward dif leaves
- * A(c·ω^rev(p)) at p. The bit reversal of the result is left to the caller
- * (the H chain folds it into the pointwise step). */
-static cuzk_status_t to_coset_bitrev(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+ * n·coefficient rev(p); the dit scales it by c^rev(p)/n as it loads it
+ * (the coefficients of A(c·x)) and leaves A(c·ω^i) at i. */
+static cuzk_status_t to_coset(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
 {
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
-    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
-    return cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, s);
+    return ntt_dit_scaled(d, a, CUZK_NTT_FORWARD, s);
 }
 
 cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
@@ -204,21 +223,20 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
 {
     CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
     CUZK_TRY(powers(d, K_C, K_N_INV, s));
-    CUZK_TRY(to_coset_bitrev(d, a, s));
-    return cuzk_gpu_ntt_bit_reverse(d, a, s);
+    return to_coset(d, a, s);
 }
 
-/* a = A·B − C on the coset shift·⟨ω⟩, natural order; b and c left as the
- * bit-reversed coset evaluations of B and C. */
+/* a = A·B − C on the coset shift·⟨ω⟩, b and c = B and C there, natural
+ * order. */
 static cuzk_status_t h_coset(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *shift,
                              cuzk_gpu_stream_t s)
 {
     CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), shift, FR_BYTES, s));
     CUZK_TRY(powers(d, K_C, K_N_INV, s));
-    CUZK_TRY(to_coset_bitrev(d, a, s));
-    CUZK_TRY(to_coset_bitrev(d, b, s));
-    CUZK_TRY(to_coset_bitrev(d, c, s));
-    GPU_TRY(d->g, d->k->ntt_abc_permute(a, b, c, d->log2n, s));
+    CUZK_TRY(to_coset(d, a, s));
+    CUZK_TRY(to_coset(d, b, s));
+    CUZK_TRY(to_coset(d, c, s));
+    GPU_TRY(d->g, d->k->ntt_abc(a, b, c, d->n, s));
     return CUZK_OK;
 }
 

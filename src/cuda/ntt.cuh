@@ -3,8 +3,11 @@
  * src/ntt/ntt_tmpl_impl.h, with the same layout and the same tables:
  *  - dif runs stages of half-span h = n/2, n/4, .., 1 (natural in,
  *    bit-reversed out), butterflies x' = x + y, y' = (x - y)·ω^(j·n/2h);
+ *  - dit runs them from h = 1 up to n/2 (bit-reversed in, natural out),
+ *    butterflies x' = x + y·ω^(j·n/2h), y' = x - y·ω^(j·n/2h), so that a
+ *    dif and a dit in turn need no bit reversal between them;
  *  - tw[e] = ω^e for e <= n/2; the inverse direction uses ω^-e = -tw[n/2 - e]
- *    and folds the sign into the butterfly, y' = (y - x)·tw[n/2 - e];
+ *    and folds the sign into the butterfly (ntt_butterfly_);
  *  - tws[h + j] = ω^(j·n/2h), tws_inv[h + j] = ω^-(j·n/2h) for the stages
  *    with h < m, which run inside one block of m = 2^B elements.
  * Wide stages (h >= m) run R = 1..3 at a time: a thread loads 2^R elements
@@ -97,109 +100,6 @@ template <class P> __global__ void ntt_inv_kernel(fp_t<P> *r, const fp_t<P> *ap)
     *r = acc;
 }
 
-/*
- * R consecutive wide dif stages, from half-span 2^lh down to 2^(lh - R + 1)
- * = h_min. Group g of 2^R elements: j = g mod h_min in the block of 2^(lh+1)
- * elements number g / h_min; element t sits at block + j + t·h_min. In the
- * stage of half-span h = h_min·2^q, element t (bit q clear) pairs with
- * t + 2^q at twiddle exponent e = (j + (t mod 2^q)·h_min)·n/2h.
- */
-template <class P, int R>
-__global__ void ntt_dif_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh,
-                                     bool inverse)
-{
-    const size_t half = (size_t)1 << (log2n - 1);
-    const unsigned lmin = lh - (R - 1);
-    const size_t hmin = (size_t)1 << lmin;
-    CUZK_GRID_STRIDE(g, (size_t)1 << (log2n - R))
-    {
-        size_t j = g & (hmin - 1);
-        fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
-        fp_t<P> x[1 << R];
-#pragma unroll
-        for (int t = 0; t < (1 << R); t++)
-            ld_vec(x[t], base + t * hmin);
-#pragma unroll
-        for (int q = R - 1; q >= 0; q--) {
-            const unsigned shift = log2n - 1 - (lmin + q); /* log2(n/2h) */
-#pragma unroll
-            for (int t = 0; t < (1 << R); t++) {
-                if (t & (1 << q))
-                    continue;
-                size_t e = (j + (size_t)(t & ((1 << q) - 1)) * hmin) << shift;
-                fp_t<P> u = x[t], v = x[t + (1 << q)], w, d;
-                f_add<P>(x[t], u, v);
-                if (inverse) {
-                    ld_vec(w, &tw[half - e]);
-                    f_sub<P>(d, v, u);
-                } else {
-                    ld_vec(w, &tw[e]);
-                    f_sub<P>(d, u, v);
-                }
-                x[t + (1 << q)] = f_mul_call<P>(d, w); /* one copy: see fpc_t */
-            }
-        }
-#pragma unroll
-        for (int t = 0; t < (1 << R); t++)
-            st_vec(base + t * hmin, x[t]);
-    }
-}
-
-/*
- * Every stage with h < m inside each block of m = 2^lm elements (m <= 1024,
- * m/2 threads a block, one butterfly each per stage). Shared memory holds
- * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
- * consecutive elements hit 32 different banks.
- */
-template <class P>
-__global__ void __launch_bounds__(512)
-    ntt_dif_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
-{
-    extern __shared__ uint32_t sh[];
-    const unsigned m = 1u << lm, tid = threadIdx.x;
-    fp_t<P> *blk = a + (size_t)blockIdx.x * m;
-    for (unsigned i = tid; i < m; i += blockDim.x) {
-        fp_t<P> x;
-        ld_vec(x, &blk[i]);
-#pragma unroll
-        for (int l = 0; l < P::N; l++)
-            sh[l * m + i] = x.l[l];
-    }
-    __syncthreads();
-    for (unsigned lh = lm; lh-- > 0;) {
-        const unsigned h = 1u << lh;
-        for (unsigned t = tid; t < m / 2; t += blockDim.x) {
-            unsigned j = t & (h - 1), xi = ((t >> lh) << (lh + 1)) + j, yi = xi + h;
-            fp_t<P> u, v, w;
-#pragma unroll
-            for (int l = 0; l < P::N; l++) {
-                u.l[l] = sh[l * m + xi];
-                v.l[l] = sh[l * m + yi];
-            }
-            fp_t<P> s, d;
-            f_add<P>(s, u, v);
-            f_sub<P>(d, u, v);
-            if (lh > 0) { /* the last stage's twiddle is ω^0 = 1 */
-                ld_vec(w, &tws[h + j]);
-                f_mul<P>(d, d, w);
-            }
-#pragma unroll
-            for (int l = 0; l < P::N; l++) {
-                sh[l * m + xi] = s.l[l];
-                sh[l * m + yi] = d.l[l];
-            }
-        }
-        __syncthreads();
-    }
-    for (unsigned i = tid; i < m; i += blockDim.x) {
-        fp_t<P> x;
-#pragma unroll
-        for (int l = 0; l < P::N; l++)
-            x.l[l] = sh[l * m + i];
-        st_vec(&blk[i], x);
-    }
-}
-
 /* The scale of position k: lo[k mod 2^b]·hi[k >> b] (lo non-NULL), hi[0]
  * (lo NULL, hi non-NULL) or none. */
 template <class P>
@@ -216,6 +116,154 @@ __device__ __forceinline__ void ntt_scale_(fp_t<P> &x, size_t k, const fp_t<P> *
         f_mul<P>(s, s, t);
     }
     f_mul<P>(x, x, s);
+}
+
+/*
+ * One butterfly on (x, y) with the twiddle w as loaded: dif (Gentleman and
+ * Sande) x' = x + y, y' = (x - y)·ω^e; dit (Cooley and Tukey) t = y·ω^e,
+ * x' = x + t, y' = x - t. With inv, w = tw[n/2 - e] = -ω^-e and the sign
+ * folds into the additions: dif y' = (y - x)·w, dit x' = x - t, y' = x + t.
+ * CALL: the multiplication as a call (one copy: see fpc_t), else inlined.
+ */
+template <class P, bool DIT, bool CALL>
+__device__ __forceinline__ void ntt_butterfly_(fp_t<P> &x, fp_t<P> &y, const fp_t<P> &w, bool inv)
+{
+    const fp_t<P> u = x, v = y;
+    fp_t<P> t;
+    if (DIT) {
+        if (CALL)
+            t = f_mul_call<P>(v, w);
+        else
+            f_mul<P>(t, v, w);
+        if (inv) {
+            f_sub<P>(x, u, t);
+            f_add<P>(y, u, t);
+        } else {
+            f_add<P>(x, u, t);
+            f_sub<P>(y, u, t);
+        }
+    } else {
+        f_add<P>(x, u, v);
+        if (inv)
+            f_sub<P>(t, v, u);
+        else
+            f_sub<P>(t, u, v);
+        if (CALL)
+            y = f_mul_call<P>(t, w);
+        else
+            f_mul<P>(y, t, w);
+    }
+}
+
+/*
+ * R consecutive wide stages, of half-spans 2^lh down to 2^(lh - R + 1) =
+ * h_min (dif) or up from h_min to 2^lh (dit). Group g of 2^R elements:
+ * j = g mod h_min in the block of 2^(lh+1) elements number g / h_min;
+ * element t sits at block + j + t·h_min. In the stage of half-span h =
+ * h_min·2^q, element t (bit q clear) pairs with t + 2^q at twiddle exponent
+ * e = (j + (t mod 2^q)·h_min)·n/2h, the same in both directions.
+ */
+template <class P, int R, bool DIT>
+__global__ void ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh,
+                                 bool inverse)
+{
+    const size_t half = (size_t)1 << (log2n - 1);
+    const unsigned lmin = lh - (R - 1);
+    const size_t hmin = (size_t)1 << lmin;
+    CUZK_GRID_STRIDE(g, (size_t)1 << (log2n - R))
+    {
+        size_t j = g & (hmin - 1);
+        fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
+        fp_t<P> x[1 << R];
+#pragma unroll
+        for (int t = 0; t < (1 << R); t++)
+            ld_vec(x[t], base + t * hmin);
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            const int q = DIT ? i : R - 1 - i;
+            const unsigned shift = log2n - 1 - (lmin + q); /* log2(n/2h) */
+#pragma unroll
+            for (int t = 0; t < (1 << R); t++) {
+                if (t & (1 << q))
+                    continue;
+                size_t e = (j + (size_t)(t & ((1 << q) - 1)) * hmin) << shift;
+                fp_t<P> w;
+                ld_vec(w, &tw[inverse ? half - e : e]);
+                ntt_butterfly_<P, DIT, true>(x[t], x[t + (1 << q)], w, inverse);
+            }
+        }
+#pragma unroll
+        for (int t = 0; t < (1 << R); t++)
+            st_vec(base + t * hmin, x[t]);
+    }
+}
+
+/*
+ * Every stage with h < m inside each block of m = 2^lm elements (m <= 1024,
+ * m/2 threads a block, one butterfly each per stage): dif from h = m/2 down
+ * to 1, dit from 1 up, with tws (the inverse table for an inverse
+ * transform). The stage h = 1 has the twiddle ω^0 = 1. Shared memory holds
+ * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
+ * consecutive elements hit 32 different banks. Dit only: with hi non-NULL,
+ * each element is first multiplied by the scale of rev(its position) (see
+ * ntt_scale_; log2n bits), the coset powers of the coefficient it holds.
+ */
+template <class P, bool DIT>
+__global__ void __launch_bounds__(512)
+    ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm, unsigned log2n, const fp_t<P> *lo,
+                     const fp_t<P> *hi, unsigned b)
+{
+    extern __shared__ uint32_t sh[];
+    const unsigned m = 1u << lm, tid = threadIdx.x;
+    fp_t<P> *blk = a + (size_t)blockIdx.x * m;
+    for (unsigned i = tid; i < m; i += blockDim.x) {
+        fp_t<P> x;
+        ld_vec(x, &blk[i]);
+        if (DIT && hi) {
+            size_t p = (size_t)blockIdx.x * m + i;
+            ntt_scale_<P>(x, log2n ? __brevll((unsigned long long)p) >> (64 - log2n) : 0, lo, hi,
+                          b);
+        }
+#pragma unroll
+        for (int l = 0; l < P::N; l++)
+            sh[l * m + i] = x.l[l];
+    }
+    __syncthreads();
+    for (unsigned s = 0; s < lm; s++) {
+        const unsigned lh = DIT ? s : lm - 1 - s, h = 1u << lh;
+        for (unsigned t = tid; t < m / 2; t += blockDim.x) {
+            unsigned j = t & (h - 1), xi = ((t >> lh) << (lh + 1)) + j, yi = xi + h;
+            fp_t<P> u, v;
+#pragma unroll
+            for (int l = 0; l < P::N; l++) {
+                u.l[l] = sh[l * m + xi];
+                v.l[l] = sh[l * m + yi];
+            }
+            if (lh > 0) {
+                fp_t<P> w;
+                ld_vec(w, &tws[h + j]);
+                ntt_butterfly_<P, DIT, false>(u, v, w, false);
+            } else {
+                fp_t<P> d;
+                f_add<P>(d, u, v);
+                f_sub<P>(v, u, v);
+                u = d;
+            }
+#pragma unroll
+            for (int l = 0; l < P::N; l++) {
+                sh[l * m + xi] = u.l[l];
+                sh[l * m + yi] = v.l[l];
+            }
+        }
+        __syncthreads();
+    }
+    for (unsigned i = tid; i < m; i += blockDim.x) {
+        fp_t<P> x;
+#pragma unroll
+        for (int l = 0; l < P::N; l++)
+            x.l[l] = sh[l * m + i];
+        st_vec(&blk[i], x);
+    }
 }
 
 /* a_i ↔ a_rev(i), then a_i times the scale of i (after the swap). */

@@ -102,9 +102,12 @@ out:
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 
 /* The first level: T = ONES_GROUPS·m threads, m = ceil(words / ONES_GROUPS)
- * clamped to [1, ONES_GROUPS], each over `per` bitmap words; then
- * ONES_GROUPS blocks of m partial sums, then one block of ONES_GROUPS. */
-enum { ONES_GROUPS = 256 };
+ * clamped to [1, ONES_PER_GROUP], each over `per` bitmap words; then
+ * ONES_GROUPS blocks of m partial sums, then one block of ONES_GROUPS.
+ * 2^18 threads at most: several waves of the G1 and G2 addition kernels on
+ * an H200 (132 SMs), so that the last wave's tail is short; a quarter of
+ * that left the SMs a third empty in a second wave. */
+enum { ONES_GROUPS = 256, ONES_PER_GROUP = 1024 };
 
 typedef struct {
     size_t words, m, T, per;
@@ -115,7 +118,7 @@ static ones_plan_t ones_plan(size_t n)
     ones_plan_t p;
     p.words = (n + 31) / 32;
     p.m = (p.words + ONES_GROUPS - 1) / ONES_GROUPS;
-    p.m = p.m < 1 ? 1 : p.m > ONES_GROUPS ? ONES_GROUPS : p.m;
+    p.m = p.m < 1 ? 1 : p.m > ONES_PER_GROUP ? ONES_PER_GROUP : p.m;
     p.T = ONES_GROUPS * p.m;
     p.per = (p.words + p.T - 1) / p.T;
     return p;

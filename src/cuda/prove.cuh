@@ -7,7 +7,8 @@
  *                Montgomery form (0 and R), the rest converted to canonical
  *                limbs; the class bytes, a bitmap of the ones (bit i mod 32
  *                of word i / 32) and the totals (counts, OR of the "other"
- *                canonical limbs) through warp votes and one atomic a warp.
+ *                canonical limbs) through warp votes and one atomic a warp
+ *                (the grid capped, so that the atomics stay few).
  *   ones         Σ of the bases whose bit is set: thread t adds the points of
  *                its range of bitmap words by mixed XYZZ additions; the
  *                partial sums are then added up by msm_reduce_windows_kernel
@@ -17,8 +18,7 @@
  *                warp per longer row (the lanes' partial dot products summed
  *                by shuffles). Sums mod r are exact, so the order of the
  *                additions does not change the bytes.
- *   abc_permute  the H chain's pointwise step fused with its bit reversal:
- *                a_i = a_rev(i)·b_rev(i) − c_rev(i).
+ *   abc          the H chain's pointwise step, a_i = a_i·b_i − c_i.
  *   mul_const    out_i = in_i ⊗ k, the Montgomery product with one constant:
  *                k = R² mod r takes canonical values to Montgomery form,
  *                k = 1 takes them back.
@@ -123,8 +123,13 @@ __global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, uint32_t *ot
     }
 }
 
-/* part[t] = Σ bases[i] over the set bits i of bitmap words [t·per,
- * min((t + 1)·per, words)), t < T. */
+/*
+ * part[t] = Σ bases[i] over the set bits i of bitmap words [t·per,
+ * min((t + 1)·per, words)), t < T. One flat loop of additions: a lane
+ * whose word runs out loads its next words within the same step, so a
+ * warp's lanes each add about per·32·density points instead of waiting,
+ * word after word, for the lane with the most bits in that word.
+ */
 template <class F>
 __global__ void msm_ones_partial_kernel(xyzz_t<F> *part, const uint32_t *bitmap,
                                         const affine_t<F> *bases, size_t words, size_t per,
@@ -134,16 +139,18 @@ __global__ void msm_ones_partial_kernel(xyzz_t<F> *part, const uint32_t *bitmap,
     {
         xyzz_t<F> acc;
         xyzz_set_inf(acc);
-        size_t w0 = t * per, w1 = w0 + per < words ? w0 + per : words;
-        for (size_t w = w0; w < w1; w++) {
-            uint32_t bits = bitmap[w];
-            while (bits) {
-                unsigned b = __ffs(bits) - 1;
-                bits &= bits - 1;
-                affine_t<F> p;
-                ld_vec(p, &bases[w * 32 + b]);
-                xyzz_add_affine(acc, acc, p);
-            }
+        size_t w = t * per, w1 = w + per < words ? w + per : words;
+        uint32_t bits = w < w1 ? bitmap[w] : 0;
+        for (;;) {
+            while (bits == 0 && ++w < w1)
+                bits = bitmap[w];
+            if (bits == 0)
+                break;
+            unsigned b = __ffs(bits) - 1;
+            bits &= bits - 1;
+            affine_t<F> p;
+            ld_vec(p, &bases[w * 32 + b]);
+            xyzz_add_affine(acc, acc, p);
         }
         st_vec(&part[t], acc);
     }
@@ -206,32 +213,18 @@ __global__ void r1cs_long_kernel(fp_t<R> *y, const uint64_t *row_ptr, const uint
     }
 }
 
-/* a_i = a_rev(i)·b_rev(i) − c_rev(i) for every i < 2^log2n, in place: one
- * thread per pair {i, rev(i)}, both read before either is written. */
+/* a_i = a_i·b_i − c_i, i < n (the H chain's pointwise step). */
 template <class P>
-__global__ void ntt_abc_permute_kernel(fp_t<P> *a, const fp_t<P> *b, const fp_t<P> *c,
-                                       unsigned log2n)
+__global__ void ntt_abc_kernel(fp_t<P> *a, const fp_t<P> *b, const fp_t<P> *c, size_t n)
 {
-    CUZK_GRID_STRIDE(i, (size_t)1 << log2n)
+    CUZK_GRID_STRIDE(i, n)
     {
-        size_t r = log2n ? __brevll((unsigned long long)i) >> (64 - log2n) : 0;
-        if (r < i)
-            continue;
         fp_t<P> x, y, t;
-        ld_vec(x, &a[r]);
-        ld_vec(y, &b[r]);
-        ld_vec(t, &c[r]);
+        ld_vec(x, &a[i]);
+        ld_vec(y, &b[i]);
+        ld_vec(t, &c[i]);
         x = f_mul_call<P>(x, y);
         f_sub<P>(x, x, t);
-        if (r != i) {
-            fp_t<P> u;
-            ld_vec(u, &a[i]);
-            ld_vec(y, &b[i]);
-            ld_vec(t, &c[i]);
-            u = f_mul_call<P>(u, y);
-            f_sub<P>(u, u, t);
-            st_vec(&a[r], u);
-        }
         st_vec(&a[i], x);
     }
 }
