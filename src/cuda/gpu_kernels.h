@@ -112,14 +112,14 @@ typedef struct cuzk_gpu_curve_kernels {
      * in, natural out, else dif */
     int (*ntt_radix)(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
                      bool inverse, bool dit, cuzk_gpu_stream_t s);
-    /* the stages below 2^lm in blocks of 2^lm; dit with hi non-NULL scales
-     * element p by lo[k mod 2^b]·hi[k >> b] (lo NULL: hi[0]), k = rev(p),
-     * before its first stage */
+    /* the stages below 2^lm in blocks of 2^lm (dit or dif) */
     int (*ntt_block)(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit,
-                     const void *lo, const void *hi, unsigned b, cuzk_gpu_stream_t s);
+                     cuzk_gpu_stream_t s);
     int (*ntt_permute)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
                        cuzk_gpu_stream_t s);
-    int (*ntt_scale)(void *a, size_t n, const void *lo, const void *hi, unsigned b,
+    /* element i times lo[k mod 2^b]·hi[k >> b] (lo NULL: hi[0]), k = i or
+     * (rev) rev(i) over log2n bits */
+    int (*ntt_scale)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b, bool rev,
                      cuzk_gpu_stream_t s);
     /* prove.cuh. Classes of n Montgomery scalars: cls (n bytes), bitmap of
      * the ones and bitmap of the others (ceil(n / 32) words each) when

@@ -55,8 +55,8 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
 
 /*
  * Natural evaluations at ω^j → natural evaluations at c·ω^j, as
- * NAME_evals_to_coset (an inverse dif, then a dit that applies the powers
- * of c and 1/n as it loads: no bit reversal).
+ * NAME_evals_to_coset (an inverse dif, the powers of c and 1/n at the
+ * bit-reversed positions, a dit: no bit reversal).
  */
 cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
                                           cuzk_gpu_stream_t s);
@@ -68,7 +68,7 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
  * the coset in natural order, as the CPU leaves them. shift / g: one Fr
  * element in host memory. For bellperson g^n ≠ 1 (the CPU asserts it; here
  * g^n = 1 gives zeros). Passes: three times evals_to_coset's (inverse dif,
- * dit with the powers), one a·b − c, and for bellperson an inverse dif and
+ * powers, dit), one a·b − c, and for bellperson an inverse dif and
  * a permutation with g^-i/(n·Z).
  */
 cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,

@@ -268,18 +268,17 @@ int ntt_radix(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned rad
 }
 
 template <class P>
-int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, const void *lo,
-              const void *hi, unsigned b, cuzk_gpu_stream_t s)
+int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, cuzk_gpu_stream_t s)
 {
     unsigned m = 1u << lm, threads = m / 2 ? m / 2 : 1;
     unsigned blocks = (unsigned)((size_t)1 << (log2n - lm));
     size_t shared = P::N * 4 * m;
     fp_t<P> *x = (fp_t<P> *)a;
-    const fp_t<P> *t = (const fp_t<P> *)tws, *l = (const fp_t<P> *)lo, *h = (const fp_t<P> *)hi;
+    const fp_t<P> *t = (const fp_t<P> *)tws;
     if (dit)
-        ntt_block_kernel<P, true><<<blocks, threads, shared, s>>>(x, t, lm, log2n, l, h, b);
+        ntt_block_kernel<P, true><<<blocks, threads, shared, s>>>(x, t, lm);
     else
-        ntt_block_kernel<P, false><<<blocks, threads, shared, s>>>(x, t, lm, log2n, NULL, NULL, 0);
+        ntt_block_kernel<P, false><<<blocks, threads, shared, s>>>(x, t, lm);
     return cudaGetLastError();
 }
 
@@ -293,12 +292,11 @@ int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigne
 }
 
 template <class P>
-int ntt_scale(void *a, size_t n, const void *lo, const void *hi, unsigned b, cuzk_gpu_stream_t s)
+int ntt_scale(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b, bool rev,
+              cuzk_gpu_stream_t s)
 {
-    if (n == 0)
-        return cudaSuccess;
-    ntt_scale_kernel<P><<<grid_for(n, 256), 256, 0, s>>>((fp_t<P> *)a, n, (const fp_t<P> *)lo,
-                                                         (const fp_t<P> *)hi, b);
+    ntt_scale_kernel<P><<<grid_for((size_t)1 << log2n, 256), 256, 0, s>>>(
+        (fp_t<P> *)a, log2n, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b, rev);
     return cudaGetLastError();
 }
 

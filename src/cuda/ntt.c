@@ -8,7 +8,7 @@
  * other order. Natural-order results of a dif add one permutation pass,
  * which also applies 1/n and the coset powers; the H chain needs none until
  * its last transform, since each inverse dif is followed by a dit that
- * applies the coset powers in its first pass.
+ * applies the coset powers (a scaling pass before it).
  */
 #include "cuda/gpu_ntt.h"
 
@@ -132,20 +132,21 @@ cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t
         GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->log2n, (unsigned)lh, r, inv, false, s));
         lh -= (int)r;
     }
-    GPU_TRY(d->g,
-            k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, false, NULL, NULL, 0, s));
+    GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, false, s));
     return CUZK_OK;
 }
 
 /* Decimation in time: bit-reversed in, natural out, no 1/n; element p is
- * first multiplied by the powers in lo/hi at rev(p) (in the block pass). */
+ * first multiplied by the powers in lo/hi at rev(p), in a pass of its own:
+ * inside the block pass those two multiplications an element made it 10 ms
+ * slower at 2^27 (one 512-thread block an SM leaves them exposed). */
 static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
                                     cuzk_gpu_stream_t s)
 {
     bool inv = dir == CUZK_NTT_INVERSE;
     const cuzk_gpu_curve_kernels_t *k = d->k;
-    GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, true, d->lo, d->hi,
-                               d->pb, s));
+    GPU_TRY(d->g, k->ntt_scale(a, d->log2n, d->lo, d->hi, d->pb, true, s));
+    GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, true, s));
     /* Wide stages lh = lm .. log2n - 1, up to three a pass. */
     for (unsigned l = d->lm; l < d->log2n;) {
         unsigned r = d->log2n - l > 3 ? 3 : d->log2n - l;
@@ -189,7 +190,7 @@ cuzk_status_t cuzk_gpu_ntt_coset_forward(cuzk_gpu_ntt_domain_t *d, void *a, cons
 {
     CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
     CUZK_TRY(powers(d, K_C, K_ONE, s));
-    GPU_TRY(d->g, d->k->ntt_scale(a, d->n, d->lo, d->hi, d->pb, s));
+    GPU_TRY(d->g, d->k->ntt_scale(a, d->log2n, d->lo, d->hi, d->pb, false, s));
     return cuzk_gpu_ntt_forward(d, a, s);
 }
 
@@ -210,8 +211,8 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
 
 /* Natural evaluations at ω^j → natural evaluations at c·ω^j, for the
  * powers c^i/n already in lo/hi: after the inverse dif, position p holds
- * n·coefficient rev(p); the dit scales it by c^rev(p)/n as it loads it
- * (the coefficients of A(c·x)) and leaves A(c·ω^i) at i. */
+ * n·coefficient rev(p); scaled by c^rev(p)/n it holds the coefficient
+ * rev(p) of A(c·x), and the dit leaves A(c·ω^i) at i. */
 static cuzk_status_t to_coset(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
 {
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));

@@ -204,14 +204,10 @@ __global__ void ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, 
  * to 1, dit from 1 up, with tws (the inverse table for an inverse
  * transform). The stage h = 1 has the twiddle ω^0 = 1. Shared memory holds
  * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
- * consecutive elements hit 32 different banks. Dit only: with hi non-NULL,
- * each element is first multiplied by the scale of rev(its position) (see
- * ntt_scale_; log2n bits), the coset powers of the coefficient it holds.
+ * consecutive elements hit 32 different banks.
  */
 template <class P, bool DIT>
-__global__ void __launch_bounds__(512)
-    ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm, unsigned log2n, const fp_t<P> *lo,
-                     const fp_t<P> *hi, unsigned b)
+__global__ void __launch_bounds__(512) ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
 {
     extern __shared__ uint32_t sh[];
     const unsigned m = 1u << lm, tid = threadIdx.x;
@@ -219,11 +215,6 @@ __global__ void __launch_bounds__(512)
     for (unsigned i = tid; i < m; i += blockDim.x) {
         fp_t<P> x;
         ld_vec(x, &blk[i]);
-        if (DIT && hi) {
-            size_t p = (size_t)blockIdx.x * m + i;
-            ntt_scale_<P>(x, log2n ? __brevll((unsigned long long)p) >> (64 - log2n) : 0, lo, hi,
-                          b);
-        }
 #pragma unroll
         for (int l = 0; l < P::N; l++)
             sh[l * m + i] = x.l[l];
@@ -288,17 +279,18 @@ __global__ void ntt_permute_kernel(fp_t<P> *a, unsigned log2n, const fp_t<P> *lo
     }
 }
 
-/* a_i times the scale of i, natural order (the coset shift before a forward
- * transform). */
+/* a_i times the scale of i (rev: of rev(i), log2n bits), i < 2^log2n: the
+ * coset shift before a forward transform, natural or bit-reversed order. */
 template <class P>
-__global__ void ntt_scale_kernel(fp_t<P> *a, size_t n, const fp_t<P> *lo, const fp_t<P> *hi,
-                                 unsigned b)
+__global__ void ntt_scale_kernel(fp_t<P> *a, unsigned log2n, const fp_t<P> *lo, const fp_t<P> *hi,
+                                 unsigned b, bool rev)
 {
-    CUZK_GRID_STRIDE(i, n)
+    CUZK_GRID_STRIDE(i, (size_t)1 << log2n)
     {
         fp_t<P> x;
         ld_vec(x, &a[i]);
-        ntt_scale_<P>(x, i, lo, hi, b);
+        size_t k = rev && log2n ? __brevll((unsigned long long)i) >> (64 - log2n) : i;
+        ntt_scale_<P>(x, k, lo, hi, b);
         st_vec(&a[i], x);
     }
 }
