@@ -246,12 +246,13 @@ static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, unsigned log2n, unsig
                              unsigned radix, bool inverse, cuzk_gpu_stream_t s)
 {
     size_t groups = (size_t)1 << (log2n - radix);
+    constexpr int T3 = ntt_radix_threads(3), T2 = ntt_radix_threads(2), T1 = ntt_radix_threads(1);
     if (radix == 3)
-        ntt_radix_kernel<P, 3, DIT><<<grid_for(groups, 128), 128, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 3, DIT><<<grid_for(groups, T3), T3, 0, s>>>(x, t, log2n, lh, inverse);
     else if (radix == 2)
-        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, 256), 256, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T2), T2, 0, s>>>(x, t, log2n, lh, inverse);
     else
-        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, 256), 256, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, T1), T1, 0, s>>>(x, t, log2n, lh, inverse);
 }
 
 template <class P>

@@ -84,18 +84,36 @@ __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> 
     }
 }
 
+/* Blocks of 128 threads a multiprocessor must hold at once for the
+ * addition kernels: four for G1 over a 381-bit field (and smaller), which
+ * caps them at 128 registers; ptxas chose 130 for the bucket kernel, three
+ * blocks, and its sums ran 3 % slower (ncu, porep32 partition: 929 against
+ * 959 ms). Issuing each point's load one addition ahead instead took 190
+ * registers and made them 10 % slower; G2 forced to three blocks (168
+ * registers, spills) made its MSM 7 % slower, so G2 keeps its 220. */
+template <class F> constexpr int msm_min_blocks()
+{
+    return sizeof(F) <= 48 ? 4 : 1;
+}
+
+/* acc += ±p, minus when x (a sorted pair's value) has MSM_SIGN. */
+template <class F>
+__device__ __forceinline__ void msm_add_signed_(xyzz_t<F> &acc, affine_t<F> p, uint32_t x)
+{
+    if (x & MSM_SIGN)
+        f_neg(p.y, p.y);
+    xyzz_add_affine(acc, acc, p);
+}
+
 /* The sum of ±P over the sorted pairs [j, e) of one run. */
 template <class F>
 __device__ __forceinline__ void msm_run_sum_(xyzz_t<F> &acc, const uint32_t *vals, size_t j,
                                              size_t e, const affine_t<F> *bases)
 {
     for (; j < e; j++) {
-        uint32_t x = vals[j];
         affine_t<F> p;
-        ld_vec(p, &bases[x & ~MSM_SIGN]);
-        if (x & MSM_SIGN)
-            f_neg(p.y, p.y);
-        xyzz_add_affine(acc, acc, p);
+        ld_vec(p, &bases[vals[j] & ~MSM_SIGN]);
+        msm_add_signed_(acc, p, vals[j]);
     }
 }
 
@@ -122,10 +140,10 @@ __device__ __forceinline__ void msm_run_sum_(xyzz_t<F> &acc, const uint32_t *val
  * others.
  */
 template <class F>
-__global__ void msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *keys, const uint32_t *vals,
-                                   const uint32_t *start, const uint32_t *end,
-                                   const affine_t<F> *bases, size_t n, unsigned c, unsigned W,
-                                   size_t Bt, size_t L)
+__global__ void __launch_bounds__(128, msm_min_blocks<F>())
+    msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *keys, const uint32_t *vals,
+                       const uint32_t *start, const uint32_t *end, const affine_t<F> *bases,
+                       size_t n, unsigned c, unsigned W, size_t Bt, size_t L)
 {
     const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L;
     for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < Bt + (W - 1) * Q;
@@ -157,18 +175,16 @@ __global__ void msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *keys, con
         const size_t stop = ew[kw[c1 - 1]]; /* the end of the last run we own */
         size_t e = ew[key];
         for (; j < stop; j++) {
+            const uint32_t x = vw[j];
+            affine_t<F> p;
+            ld_vec(p, &bases[x & ~MSM_SIGN]);
             if (j == e) {
                 st_vec(&buckets[w * B + key - 1], acc);
                 xyzz_set_inf(acc);
                 key = kw[j];
                 e = ew[key];
             }
-            uint32_t x = vw[j];
-            affine_t<F> p;
-            ld_vec(p, &bases[x & ~MSM_SIGN]);
-            if (x & MSM_SIGN)
-                f_neg(p.y, p.y);
-            xyzz_add_affine(acc, acc, p);
+            msm_add_signed_(acc, p, x);
         }
         st_vec(&buckets[w * B + key - 1], acc);
     }

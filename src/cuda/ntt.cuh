@@ -155,6 +155,19 @@ __device__ __forceinline__ void ntt_butterfly_(fp_t<P> &x, fp_t<P> &y, const fp_
     }
 }
 
+/* Threads a block of ntt_radix_kernel<R>, and the blocks a multiprocessor
+ * must hold at once: four of 128 threads for radix 8 cap it at 128
+ * registers (ptxas chose 138 for the dif, which left three blocks, 12
+ * warps, and made its passes ~15 % slower than the dit's at 126). */
+constexpr int ntt_radix_threads(int R)
+{
+    return R == 3 ? 128 : 256;
+}
+constexpr int ntt_radix_blocks(int R)
+{
+    return R == 3 ? 4 : 1;
+}
+
 /*
  * R consecutive wide stages, of half-spans 2^lh down to 2^(lh - R + 1) =
  * h_min (dif) or up from h_min to 2^lh (dit). Group g of 2^R elements:
@@ -164,8 +177,8 @@ __device__ __forceinline__ void ntt_butterfly_(fp_t<P> &x, fp_t<P> &y, const fp_
  * e = (j + (t mod 2^q)·h_min)·n/2h, the same in both directions.
  */
 template <class P, int R, bool DIT>
-__global__ void ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh,
-                                 bool inverse)
+__global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
+    ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh, bool inverse)
 {
     const size_t half = (size_t)1 << (log2n - 1);
     const unsigned lmin = lh - (R - 1);
@@ -204,10 +217,14 @@ __global__ void ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, 
  * to 1, dit from 1 up, with tws (the inverse table for an inverse
  * transform). The stage h = 1 has the twiddle ω^0 = 1. Shared memory holds
  * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
- * consecutive elements hit 32 different banks.
+ * consecutive elements hit 32 different banks. The dit must fit two blocks
+ * a multiprocessor (64 registers): at 76 it fitted one, and its pass took
+ * 19.5 ms at 2^27 against the dif's 15.3, 16.1 with the bound. The dif has
+ * 64 without one (bound, it spilled 8 bytes and took 15.7).
  */
 template <class P, bool DIT>
-__global__ void __launch_bounds__(512) ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
+__global__ void __launch_bounds__(512, DIT ? 2 : 1)
+    ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
 {
     extern __shared__ uint32_t sh[];
     const unsigned m = 1u << lm, tid = threadIdx.x;

@@ -30,6 +30,7 @@
 
 #include "cuda/ec.cuh"
 #include "cuda/load.cuh"
+#include "cuda/msm.cuh"
 #include "cuda/ntt.cuh"
 
 namespace cuzk
@@ -123,6 +124,20 @@ __global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, uint32_t *ot
     }
 }
 
+/* The next set bit at or after word w of [.., w1): its position, with the
+ * bit cleared in *bits (the word's bits not taken yet); false when none. */
+__device__ __forceinline__ bool ones_next_(size_t *pos, uint32_t *bits, size_t *w, size_t w1,
+                                           const uint32_t *bitmap)
+{
+    while (*bits == 0 && ++*w < w1)
+        *bits = bitmap[*w];
+    if (*bits == 0)
+        return false;
+    *pos = *w * 32 + (unsigned)(__ffs(*bits) - 1);
+    *bits &= *bits - 1;
+    return true;
+}
+
 /*
  * part[t] = Σ bases[i] over the set bits i of bitmap words [t·per,
  * min((t + 1)·per, words)), t < T. One flat loop of additions: a lane
@@ -131,25 +146,19 @@ __global__ void msm_classify_kernel(uint8_t *cls, uint32_t *bitmap, uint32_t *ot
  * word after word, for the lane with the most bits in that word.
  */
 template <class F>
-__global__ void msm_ones_partial_kernel(xyzz_t<F> *part, const uint32_t *bitmap,
-                                        const affine_t<F> *bases, size_t words, size_t per,
-                                        size_t T)
+__global__ void __launch_bounds__(128, msm_min_blocks<F>())
+    msm_ones_partial_kernel(xyzz_t<F> *part, const uint32_t *bitmap, const affine_t<F> *bases,
+                            size_t words, size_t per, size_t T)
 {
     CUZK_GRID_STRIDE(t, T)
     {
         xyzz_t<F> acc;
         xyzz_set_inf(acc);
-        size_t w = t * per, w1 = w + per < words ? w + per : words;
+        size_t w = t * per, w1 = w + per < words ? w + per : words, i;
         uint32_t bits = w < w1 ? bitmap[w] : 0;
-        for (;;) {
-            while (bits == 0 && ++w < w1)
-                bits = bitmap[w];
-            if (bits == 0)
-                break;
-            unsigned b = __ffs(bits) - 1;
-            bits &= bits - 1;
+        while (ones_next_(&i, &bits, &w, w1, bitmap)) {
             affine_t<F> p;
-            ld_vec(p, &bases[w * 32 + b]);
+            ld_vec(p, &bases[i]);
             xyzz_add_affine(acc, acc, p);
         }
         st_vec(&part[t], acc);
