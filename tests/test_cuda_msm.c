@@ -5,13 +5,14 @@
  *    cases p = q, p = -q, q = 2p and infinity on either side;
  *  - MSMs of sizes 0, 1, 2, 3, non-powers of two up to 6000, with scalars
  *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
- *    the model's window and forced windows 1 .. 16, Montgomery and
+ *    the model's window and forced windows 1 .. 20, Montgomery and
  *    canonical scalars, resident on the device or streamed from host
  *    memory in chunks, and sparse over a random subset of the points (an
- *    index list);
+ *    index list); all scalars alike (one run a window, across every chunk
+ *    of the bucket kernel) at windows up to 22;
  *  - the sum of the bases whose scalar is one (src/cuda/prove.cuh), driven
  *    by the bitmap the device classification writes, against the CPU's sum
- *    by mixed additions: 0 .. 2^21 + 4321 points, about 45 % of scalars one,
+ *    by mixed additions: 0 .. 2^23 + 4321 points, about 45 % of scalars one,
  *    bases at infinity, repeated and negated among them.
  * Skips, saying why, when CUDA is not built or no GPU is present.
  */
@@ -407,7 +408,7 @@ static void test_msm(void **state)
                 static const size_t chunks[] = {7, 1000, 0};
                 for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
                     check_streamed(G, m, want, bases, scalars, n, chunks[c]);
-                static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16};
+                static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16, 20};
                 for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
                     check_msm(G, m, want, bases, scalars, n, true, windows[w]);
             }
@@ -419,7 +420,9 @@ static void test_msm(void **state)
     }
 }
 
-/* All scalars alike: every point lands in one bucket of each window. */
+/* All scalars alike: every point lands in one bucket of each window, one
+ * run across all of the bucket kernel's chunks, at the model's window and
+ * at forced ones up to 22 (whose top window keeps 13 bits). */
 static void test_msm_one_bucket(void **state)
 {
     (void)state;
@@ -437,7 +440,9 @@ static void test_msm_one_bucket(void **state)
         assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
         cuzk_gpu_msm_t *m = NULL;
         GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
-        check_msm(G, m, want, bases, scalars, n, true, 0);
+        static const unsigned windows[] = {0, 1, 7, 16, 22};
+        for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
+            check_msm(G, m, want, bases, scalars, n, true, windows[w]);
         cuzk_gpu_msm_free(m);
         free(bases);
         free(scalars);

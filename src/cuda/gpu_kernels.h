@@ -75,12 +75,13 @@ typedef struct cuzk_gpu_group_kernels {
     /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
      * segments. */
     /* buckets: the W·B bucket sums from the sorted keys/vals and their run
-     * bounds; the caller zeroes buckets first (an empty bucket is left as
-     * infinity). The top window's top_keys keys are summed one thread a
-     * bucket, the other windows' pairs in chunks of chunk pairs a thread. */
-    int (*msm_buckets)(void *buckets, const uint32_t *keys, const uint32_t *vals,
+     * bounds, each window's pairs in chunks of `chunk` pairs a thread; the
+     * caller zeroes buckets first (an empty bucket is left as infinity).
+     * part: 2·W·ceil(n/chunk) XYZZ points of scratch for the runs that
+     * cross chunks, which the launcher's second kernel adds up. */
+    int (*msm_buckets)(void *buckets, void *part, const uint32_t *keys, const uint32_t *vals,
                        const uint32_t *start, const uint32_t *end, const void *bases, size_t n,
-                       unsigned c, unsigned W, size_t top_keys, size_t chunk, cuzk_gpu_stream_t s);
+                       unsigned c, unsigned W, size_t chunk, cuzk_gpu_stream_t s);
     int (*msm_reduce_segments)(void *seg, const void *buckets, unsigned c, unsigned W,
                                unsigned seg_log, cuzk_gpu_stream_t s);
     int (*msm_reduce_windows)(void *win, const void *seg, size_t G, unsigned W,

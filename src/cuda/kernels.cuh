@@ -167,14 +167,20 @@ int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32
 }
 
 template <class F>
-int msm_buckets(void *buckets, const uint32_t *keys, const uint32_t *vals, const uint32_t *start,
-                const uint32_t *end, const void *bases, size_t n, unsigned c, unsigned W,
-                size_t top_keys, size_t chunk, cuzk_gpu_stream_t s)
+int msm_buckets(void *buckets, void *part, const uint32_t *keys, const uint32_t *vals,
+                const uint32_t *start, const uint32_t *end, const void *bases, size_t n, unsigned c,
+                unsigned W, size_t chunk, cuzk_gpu_stream_t s)
 {
-    size_t work = top_keys + (size_t)(W - 1) * ((n + chunk - 1) / chunk);
-    msm_buckets_kernel<F>
-        <<<grid_for(work, 128), 128, 0, s>>>((xyzz_t<F> *)buckets, keys, vals, start, end,
-                                             (const affine_t<F> *)bases, n, c, W, top_keys, chunk);
+    size_t work = (size_t)W * ((n + chunk - 1) / chunk);
+    if (work == 0)
+        return cudaSuccess;
+    xyzz_t<F> *b = (xyzz_t<F> *)buckets, *p = (xyzz_t<F> *)part;
+    msm_buckets_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
+        b, p, keys, vals, start, end, (const affine_t<F> *)bases, n, c, W, chunk);
+    int e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    msm_fixup_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(b, p, keys, start, end, n, c, W, chunk);
     return cudaGetLastError();
 }
 

@@ -20,16 +20,11 @@
  * (c doublings each) outweigh their 2·2^s additions. */
 enum { MSM_SEG_THREADS_LOG = 16 };
 
-/* The model's largest window. H200, 2^26 uniform scalars: BLS12-381 G1 at
- * c = 22 (the model's pick without a cap) 846 ms, forced c = 20 688 ms;
- * BN254 G1 resident at c = 22 546 ms, streamed in chunks of 2^24 at c = 20
- * 494 ms. The bucket phase slows as the buckets grow past what the model
- * counts (W·2^(c-1) XYZZ points: 4.8 GB at c = 22). */
-enum { MSM_WINDOW_AUTO_MAX = 20 };
-/* One thread's chain of bucket additions against the device's throughput
- * of them: G1 mixed additions at ~1.6·10⁹/s device-wide, ~10⁵/s on one
- * thread (measured on the H200: a 2^18 MSM's top-window buckets). */
-enum { MSM_SERIAL_RATIO = 1 << 14 };
+/* The model's largest window: c = 22 holds 12·2^21 XYZZ buckets (4.8 GB
+ * for BLS12-381 G1), and its cost term (3 additions a bucket) makes it win
+ * only from ~2^27 points (porep32's H query: 12 windows instead of 13).
+ * It was 20 while the top window's long runs were one thread's each. */
+enum { MSM_WINDOW_AUTO_MAX = 22 };
 
 typedef struct {
     void *p;
@@ -42,7 +37,7 @@ struct cuzk_gpu_msm {
     const cuzk_gpu_curve_kernels_t *curve;
     const cuzk_gpu_group_kernels_t *k;
     unsigned window; /* forced c, or 0 */
-    gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, seg, win, sort_tmp;
+    gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, parts, seg, win, sort_tmp;
     cuzk_gpu_msm_plan_t last;
     /* cuzk_gpu_msm_streamed: double-buffered chunks, the chunk sums, the
      * copy stream and its events (created on first use). */
@@ -75,16 +70,22 @@ size_t cuzk_gpu_xyzz_bytes(cuzk_gpu_group_t grp)
     return group_of(grp)->xyzz_bytes;
 }
 
-/* Sorted pairs a bucket thread walks in each of W windows
- * (msm_buckets_kernel): eight average buckets, so that a thread's share
- * varies by about one bucket in eight, but no more than leaves
- * 2^MSM_BUCKET_THREADS_LOG threads. */
-enum { MSM_BUCKET_THREADS_LOG = 17 };
-static size_t bucket_chunk(size_t n, size_t B, unsigned W)
+/* Sorted pairs a bucket thread adds in one window (msm_buckets_kernel):
+ * enough threads, about 2^MSM_BUCKET_THREADS_LOG, to fill the device many
+ * times over, so that the last wave's tail is short; at least
+ * MSM_CHUNK_MIN, so that the two partial sums a thread writes stay few. */
+enum { MSM_BUCKET_THREADS_LOG = 20, MSM_CHUNK_MIN = 32 };
+static size_t bucket_chunk(size_t n, unsigned W)
 {
-    size_t fill = ((size_t)W * n) >> MSM_BUCKET_THREADS_LOG, even = 8 * (n / B);
-    size_t L = fill < even ? fill : even;
-    return L ? L : 1;
+    size_t L = ((size_t)W * n) >> MSM_BUCKET_THREADS_LOG;
+    return L > MSM_CHUNK_MIN ? L : MSM_CHUNK_MIN;
+}
+
+/* The bucket kernel's partial sums: two a thread. */
+static size_t bucket_parts(size_t n, unsigned W)
+{
+    size_t L = bucket_chunk(n, W);
+    return 2 * (size_t)W * ((n + L - 1) / L);
 }
 
 /* The reduction's segment size for W windows of 2^(c-1) buckets. */
@@ -99,12 +100,12 @@ static unsigned seg_log_for(unsigned c, unsigned W)
 
 /* Device bytes of a run: pairs in and out (16 bytes a point a window), the
  * sort's scratch (about the same again for one window), bucket bounds,
- * buckets, segment and window sums. */
+ * buckets, the bucket kernel's partial sums, segment and window sums. */
 static size_t plan_bytes(size_t n, unsigned c, unsigned W, unsigned s, size_t xyzz)
 {
     size_t B = (size_t)1 << (c - 1);
     return 16 * (size_t)W * n + 16 * n + ((size_t)1 << 24) + 8 * (size_t)W * (B + 1) +
-           xyzz * ((size_t)W * B + (((size_t)W * B) >> s) + W + 1);
+           xyzz * ((size_t)W * B + bucket_parts(n, W) + (((size_t)W * B) >> s) + W + 1);
 }
 
 void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
@@ -119,16 +120,10 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
         unsigned smallest = 1; /* the least memory, when no window fits */
         for (unsigned c = 1; c <= MSM_WINDOW_AUTO_MAX; c++) {
             unsigned W = bits / c + 1, s = seg_log_for(c, W);
+            /* a point's addition in each window, and about three for each
+             * bucket (its sum's share of the reduction); the bucket kernel
+             * cuts runs, so the top window's few long ones cost no more */
             double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
-            /* The top window holds bits - (W - 1)·c bits and the carry, so
-             * its digits fall into about 2^top buckets: with random
-             * scalars each holds n / 2^top points, added one after the
-             * other by one thread while the device could have done
-             * MSM_SERIAL_RATIO additions in the same time. (c = 14 on
-             * 255 bits leaves 3 bits: a 2^18 MSM spent 55 ms of its
-             * 60 ms in those few buckets.) */
-            unsigned top = bits - (W - 1) * c;
-            cost += (double)n / (double)((size_t)1 << top) * MSM_SERIAL_RATIO;
             size_t bytes = plan_bytes(n, c, W, s, xyzz);
             unsigned Ws = bits / smallest + 1;
             if (bytes < plan_bytes(n, smallest, Ws, seg_log_for(smallest, Ws), xyzz))
@@ -166,9 +161,9 @@ void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
 {
     if (!m)
         return;
-    gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,
-                      &m->end,     &m->buckets, &m->seg,      &m->win,      &m->sort_tmp,
-                      &m->cb[0],   &m->cb[1],   &m->cs[0],    &m->cs[1],    &m->partial};
+    gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,    &m->end,
+                      &m->buckets, &m->parts,   &m->seg,      &m->win,      &m->sort_tmp, &m->cb[0],
+                      &m->cb[1],   &m->cs[0],   &m->cs[1],    &m->partial};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         cuzk_gpu_free(bufs[i]->p);
     for (int i = 0; i < 2; i++) {
@@ -237,8 +232,8 @@ static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_pla
     size_t free_b = 0, total_b = 0;
     CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
     size_t held = m->keys_in.cap + m->vals_in.cap + m->keys_out.cap + m->vals_out.cap +
-                  m->start.cap + m->end.cap + m->buckets.cap + m->seg.cap + m->win.cap +
-                  m->sort_tmp.cap;
+                  m->start.cap + m->end.cap + m->buckets.cap + m->parts.cap + m->seg.cap +
+                  m->win.cap + m->sort_tmp.cap;
     cuzk_gpu_msm_plan(plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
@@ -253,6 +248,7 @@ static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_pla
     CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
     CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
     CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * m->k->xyzz_bytes));
+    CUZK_TRY(grow(g, &m->parts, bucket_parts(n, W) * m->k->xyzz_bytes));
     CUZK_TRY(grow(g, &m->seg, (size_t)W * G * m->k->xyzz_bytes));
     return grow(g, &m->win, (size_t)W * m->k->xyzz_bytes);
 }
@@ -308,10 +304,8 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     CUZK_TRY(mark(m, 1, s));
     /* buckets (the empty ones stay zero: infinity) */
     CUZK_TRY(cuzk_gpu_memset(g, m->buckets.p, 0, (size_t)W * B * k->xyzz_bytes, s));
-    /* The top window's digits are 0 .. 2^top (top = bits mod c < c: no sign). */
-    size_t top_keys = (size_t)1 << (m->curve->fr_bits - (W - 1) * c);
-    GPU_TRY(g, k->msm_buckets(m->buckets.p, ko, vo, m->start.p, m->end.p, d_bases, n, c, W,
-                              top_keys, bucket_chunk(n, B, W - 1), s));
+    GPU_TRY(g, k->msm_buckets(m->buckets.p, m->parts.p, ko, vo, m->start.p, m->end.p, d_bases, n, c,
+                              W, bucket_chunk(n, W), s));
     CUZK_TRY(mark(m, 2, s));
     /* reduce */
     GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));

@@ -105,86 +105,97 @@ __device__ __forceinline__ void msm_add_signed_(xyzz_t<F> &acc, affine_t<F> p, u
     xyzz_add_affine(acc, acc, p);
 }
 
-/* The sum of ±P over the sorted pairs [j, e) of one run. */
-template <class F>
-__device__ __forceinline__ void msm_run_sum_(xyzz_t<F> &acc, const uint32_t *vals, size_t j,
-                                             size_t e, const affine_t<F> *bases)
-{
-    for (; j < e; j++) {
-        affine_t<F> p;
-        ld_vec(p, &bases[vals[j] & ~MSM_SIGN]);
-        msm_add_signed_(acc, p, vals[j]);
-    }
-}
-
 /*
- * buckets[w·B + k - 1] = Σ over the run of key k of window w, for the keys
- * that have one (B = 2^(c-1) buckets a window; the caller zeroes buckets,
- * which is infinity, for the empty ones; bounds hold B + 1 entries a
- * window, key 0 is no addition).
+ * The bucket sums, in two kernels. buckets[w·B + k - 1] = Σ over the run of
+ * key k of window w, for the keys that have one (B = 2^(c-1) buckets a
+ * window; the caller zeroes buckets, which is infinity, for the empty
+ * ones; bounds hold B + 1 entries a window, key 0 is no addition).
  *
- * Windows 0 .. W-2 are cut by position, not by bucket: thread (w, q) owns
- * the runs that START in [q·L, (q+1)·L) of the window's sorted pairs, and
- * adds each to its end, past the chunk if need be. Bucket sizes are
- * Poisson distributed, so one thread a bucket leaves a warp waiting for
- * its largest bucket (ncu: 22.6 of 32 threads active at 2^24, 32 points a
- * bucket); here a thread adds L points give or take one run, in one flat
- * loop, so a thread that crosses into its next run does not wait for the
- * others to finish theirs.
- *
- * The top window holds only the scalars' top bits: its Bt keys have runs
- * far longer than the others' (4096 points at 2^27 and c = 20, against
- * 256), which chunks would leave to a few threads of mostly idle warps.
- * It keeps one thread a bucket, and its threads come first in the grid, so
- * that their long runs start in the first wave instead of trailing the
- * others.
+ * Every window is cut by position: thread (w, q) adds exactly the sorted
+ * pairs [q·L, (q+1)·L) of window w (those past the zero digits), in one
+ * flat loop, whatever the runs' lengths. Bucket sizes are Poisson
+ * distributed for random scalars and arbitrary for others (the top
+ * window's few keys hold thousands of points each; equal scalars put a
+ * window's every point in one bucket), so one thread a bucket, or a thread
+ * adding each run it starts to its end, leaves warps waiting for their
+ * longest run. A run inside the chunk goes straight to its bucket; the
+ * segment of a run that crosses the chunk's start goes to part[2t] (the
+ * head; the whole chunk when the run covers it), the segment of a run that
+ * starts in the chunk and crosses its end to part[2t + 1] (the tail); both
+ * are infinity when there is none. msm_fixup_kernel then adds up the runs
+ * that cross chunks.
  */
 template <class F>
 __global__ void __launch_bounds__(128, msm_min_blocks<F>())
-    msm_buckets_kernel(xyzz_t<F> *buckets, const uint32_t *keys, const uint32_t *vals,
-                       const uint32_t *start, const uint32_t *end, const affine_t<F> *bases,
-                       size_t n, unsigned c, unsigned W, size_t Bt, size_t L)
+    msm_buckets_kernel(xyzz_t<F> *buckets, xyzz_t<F> *part, const uint32_t *keys,
+                       const uint32_t *vals, const uint32_t *start, const uint32_t *end,
+                       const affine_t<F> *bases, size_t n, unsigned c, unsigned W, size_t L)
 {
     const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L;
-    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < Bt + (W - 1) * Q;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < W * Q;
          t += (size_t)gridDim.x * blockDim.x) {
-        xyzz_t<F> acc;
-        xyzz_set_inf(acc);
-        if (t < Bt) {
-            const size_t w = W - 1, key = t + 1;
-            uint32_t j = start[w * K + key], e = end[w * K + key];
-            if (j < e) {
-                msm_run_sum_(acc, vals + w * n, j, e, bases);
-                st_vec(&buckets[w * B + key - 1], acc);
-            }
-            continue;
-        }
-        const size_t w = (t - Bt) / Q, c0 = (t - Bt) % Q * L, c1 = c0 + L < n ? c0 + L : n;
+        const size_t w = t / Q, c0 = t % Q * L, c1 = c0 + L < n ? c0 + L : n;
         const uint32_t *kw = keys + w * n, *vw = vals + w * n, *sw = start + w * K,
                        *ew = end + w * K;
+        xyzz_t<F> acc, head, tail;
+        xyzz_set_inf(acc);
+        xyzz_set_inf(head);
+        xyzz_set_inf(tail);
         size_t j = c0 > ew[0] ? c0 : ew[0]; /* past the zero digits */
-        if (j >= c1)
-            continue;
-        uint32_t key = kw[j];
-        if (sw[key] < j) { /* the run started in an earlier chunk: not ours */
-            j = ew[key];
-            if (j >= c1)
-                continue;
-            key = kw[j];
-        }
-        const size_t stop = ew[kw[c1 - 1]]; /* the end of the last run we own */
-        size_t e = ew[key];
-        for (; j < stop; j++) {
-            const uint32_t x = vw[j];
-            affine_t<F> p;
-            ld_vec(p, &bases[x & ~MSM_SIGN]);
-            if (j == e) {
-                st_vec(&buckets[w * B + key - 1], acc);
-                xyzz_set_inf(acc);
-                key = kw[j];
-                e = ew[key];
+        if (j < c1) {
+            uint32_t key = kw[j];
+            size_t e = ew[key] < c1 ? ew[key] : c1;
+            for (; j < c1; j++) {
+                const uint32_t x = vw[j];
+                affine_t<F> p;
+                ld_vec(p, &bases[x & ~MSM_SIGN]);
+                if (j == e) { /* the run of key ended inside the chunk */
+                    if (sw[key] < c0)
+                        head = acc;
+                    else
+                        st_vec(&buckets[w * B + key - 1], acc);
+                    xyzz_set_inf(acc);
+                    key = kw[j];
+                    e = ew[key] < c1 ? ew[key] : c1;
+                }
+                msm_add_signed_(acc, p, x);
             }
-            msm_add_signed_(acc, p, x);
+            if (sw[key] < c0)
+                head = acc;
+            else if (ew[key] > c1)
+                tail = acc;
+            else
+                st_vec(&buckets[w * B + key - 1], acc);
+        }
+        st_vec(&part[2 * t], head);
+        st_vec(&part[2 * t + 1], tail);
+    }
+}
+
+/* Thread (w, q) of msm_buckets_kernel's grid: the run that covers the last
+ * pair of chunk q, if it started in that chunk and goes on past it, is
+ * the tail of chunk q plus the heads of the chunks it reaches; the one
+ * thread whose chunk the run starts in writes its bucket. */
+template <class F>
+__global__ void msm_fixup_kernel(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys,
+                                 const uint32_t *start, const uint32_t *end, size_t n, unsigned c,
+                                 unsigned W, size_t L)
+{
+    const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < W * Q;
+         t += (size_t)gridDim.x * blockDim.x) {
+        const size_t w = t / Q, q = t % Q, c0 = q * L, c1 = c0 + L;
+        if (c1 >= n || c1 - 1 < end[w * K])
+            continue; /* the last chunk, or the zero digits */
+        const uint32_t key = keys[w * n + c1 - 1];
+        const size_t s = start[w * K + key], e = end[w * K + key];
+        if (s < c0 || e <= c1)
+            continue;
+        xyzz_t<F> acc, x;
+        ld_vec(acc, &part[2 * t + 1]);
+        for (size_t r = q + 1; r <= (e - 1) / L; r++) {
+            ld_vec(x, &part[2 * (w * Q + r)]);
+            xyzz_add(acc, acc, x);
         }
         st_vec(&buckets[w * B + key - 1], acc);
     }
