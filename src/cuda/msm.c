@@ -74,7 +74,7 @@ size_t cuzk_gpu_xyzz_bytes(cuzk_gpu_group_t grp)
  * enough threads, about 2^MSM_BUCKET_THREADS_LOG, to fill the device many
  * times over, so that the last wave's tail is short; at least
  * MSM_CHUNK_MIN, so that the two partial sums a thread writes stay few. */
-enum { MSM_BUCKET_THREADS_LOG = 20, MSM_CHUNK_MIN = 256 };
+enum { MSM_BUCKET_THREADS_LOG = 20, MSM_CHUNK_MIN = 32 };
 static size_t bucket_chunk(size_t n, unsigned W)
 {
     size_t L = ((size_t)W * n) >> MSM_BUCKET_THREADS_LOG;
