@@ -8,8 +8,9 @@
  *    the model's window and forced windows 1 .. 20, Montgomery and
  *    canonical scalars, resident on the device or streamed from host
  *    memory in chunks, and sparse over a random subset of the points (an
- *    index list); all scalars alike (one run a window, across every chunk
- *    of the bucket kernel) at windows up to 22;
+ *    index list), or left as window sums that the CPU adds up; all
+ *    scalars alike (one run a window, across every chunk of the bucket
+ *    kernel) at windows up to 22;
  *  - the sum of the bases whose scalar is one (src/cuda/prove.cuh), driven
  *    by the bitmap the device classification writes, against the CPU's sum
  *    by mixed additions: 0 .. 2^23 + 4321 points, about 45 % of scalars one,
@@ -66,6 +67,8 @@ typedef struct {
     cuzk_status_t (*classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k, size_t n);
     /* r (XYZZ) = Σ bases[i] over cls[i] == CUZK_MSM_ONE, by mixed additions. */
     void (*sum_ones)(void *r, const void *bases, const uint8_t *cls, size_t n);
+    /* r (XYZZ) = Σ_w 2^(w·c)·win[w] over W XYZZ window sums, on the CPU. */
+    void (*horner)(void *r, const void *win, unsigned W, unsigned c);
 } group_t;
 
 #define GROUP_WRAP(G, FR)                                                                          \
@@ -161,6 +164,17 @@ typedef struct {
             if (cls[i] == CUZK_MSM_ONE)                                                            \
                 G##_xyzz_add_affine_vartime(&acc, &acc, (const G##_affine_t *)bases + i);          \
         *(G##_xyzz_t *)r = acc;                                                                    \
+    }                                                                                              \
+    static void G##_horner_(void *r, const void *win, unsigned W, unsigned c)                      \
+    {                                                                                              \
+        const G##_xyzz_t *x = win;                                                                 \
+        G##_xyzz_t acc = x[W - 1];                                                                 \
+        for (unsigned w = W - 1; w-- > 0;) {                                                       \
+            for (unsigned b = 0; b < c; b++)                                                       \
+                G##_xyzz_dbl(&acc, &acc);                                                          \
+            G##_xyzz_add_vartime(&acc, &acc, &x[w]);                                               \
+        }                                                                                          \
+        *(G##_xyzz_t *)r = acc;                                                                    \
     }
 
 GROUP_WRAP(bls381_g1, bls381_fr)
@@ -173,7 +187,7 @@ GROUP_WRAP(bn254_g2, bn254_fr)
         GRP, &cuzk_gpu_##curve##_kernels.member, sizeof(G##_affine_t), sizeof(G##_xyzz_t),         \
             sizeof(G##_jac_t), G##_points_, G##_neg_, G##_dbl_, G##_eop_, G##_xyzz_equal_,         \
             G##_msm_, G##_msm_equal_, G##_scalar_random_, G##_scalar_special_, G##_to_canonical_,  \
-            G##_classify_, G##_sum_ones_                                                           \
+            G##_classify_, G##_sum_ones_, G##_horner_                                              \
     }
 
 static const group_t groups[] = {
@@ -306,6 +320,36 @@ static void check_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *want, con
     cuzk_gpu_free(ds);
 }
 
+/* The window sums (cuzk_gpu_msm_launch_windows), finished on the CPU: room
+ * for all the windows, and for one only (the device then combines). */
+static void check_windows(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+                          const void *scalars, size_t n)
+{
+    enum { MAX_WIN = 256 };
+    void *db = to_device(bases, n * G->affine);
+    void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES), *dw = NULL;
+    unsigned char *win = malloc(MAX_WIN * G->xyzz), got[4 * 2 * 48];
+    assert_non_null(win);
+    GPU_OK(cuzk_gpu_alloc(&gpu, &dw, MAX_WIN * G->xyzz));
+    cuzk_gpu_msm_set_window(m, 0);
+    static const unsigned room[] = {MAX_WIN, 1};
+    for (int i = 0; i < 2; i++) {
+        cuzk_gpu_msm_windows_t w;
+        GPU_OK(cuzk_gpu_msm_launch_windows(m, dw, room[i], db, ds, NULL, n, true, &w, NULL));
+        GPU_OK(cuzk_gpu_download(&gpu, win, dw, (size_t)w.windows * G->xyzz, NULL));
+        GPU_OK(cuzk_gpu_sync(&gpu));
+        assert_true(w.windows >= 1 && w.windows <= room[i]);
+        G->horner(got, win, w.windows, w.window);
+        if (!G->msm_equal(got, want))
+            fail_msg("%s: n = %zu, %u windows of %u bits finished on the host: wrong sum",
+                     G->k->name, n, w.windows, w.window);
+    }
+    cuzk_gpu_free(dw);
+    cuzk_gpu_free(db);
+    cuzk_gpu_free(ds);
+    free(win);
+}
+
 /* The streamed variant from host memory, in chunks of `chunk` points. */
 static void check_streamed(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
                            const void *scalars, size_t n, size_t chunk)
@@ -400,6 +444,7 @@ static void test_msm(void **state)
             }
             assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
             check_msm(G, m, want, bases, scalars, n, true, 0);
+            check_windows(G, m, want, bases, scalars, n);
             check_msm_idx(G, m, bases, scalars, n);
             if (n == 0)
                 check_streamed(G, m, want, bases, scalars, n, 0);

@@ -111,6 +111,26 @@ cuzk_status_t cuzk_gpu_msm_launch_idx(cuzk_gpu_msm_t *m, void *d_r, const void *
                                       const void *d_scalars, const uint32_t *d_idx, size_t n_idx,
                                       bool mont, cuzk_gpu_stream_t s);
 
+/* What cuzk_gpu_msm_launch_windows left: `windows` XYZZ points whose sum
+ * Σ_w 2^(w·window)·win[w] is the MSM (windows = 1, window = 0: the sum). */
+typedef struct cuzk_gpu_msm_windows {
+    unsigned windows, window;
+} cuzk_gpu_msm_windows_t;
+
+/*
+ * cuzk_gpu_msm_launch (d_idx NULL) or _launch_idx, less the last step:
+ * d_win (max_win XYZZ points, max_win >= 1) receives the plan's W window
+ * sums when W <= max_win, and *out says how to finish, by Horner from the
+ * top window: c doublings a window, where one GPU thread takes ~9 µs a
+ * BLS12-381 G1 doubling and the host a fraction of one. With more windows
+ * than max_win, d_win[0] receives the sum (*out = {1, 0}). *out is known
+ * when the call returns; d_win when the stream gets there.
+ */
+cuzk_status_t cuzk_gpu_msm_launch_windows(cuzk_gpu_msm_t *m, void *d_win, unsigned max_win,
+                                          const void *d_bases, const void *d_scalars,
+                                          const uint32_t *d_idx, size_t n, bool mont,
+                                          cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s);
+
 /* cuzk_gpu_msm_launch, then the result to host memory r (one XYZZ point),
  * waiting for it. */
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,

@@ -264,14 +264,18 @@ cuzk_status_t cuzk_gpu_msm_reserve(cuzk_gpu_msm_t *m, size_t n)
     return msm_workspace(m, n, &plan, &sort_bytes);
 }
 
-/* The MSM over the points d_idx[0..n) (NULL: 0..n-1). */
+/* The MSM over the points d_idx[0..n) (NULL: 0..n-1): into d_r the W
+ * window sums when W <= max_win (*out = {W, c}), else the sum (*out =
+ * {1, 0}); out NULL: the sum. */
 static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
                              const void *d_scalars, const uint32_t *d_idx, size_t n, bool mont,
-                             cuzk_gpu_stream_t s)
+                             unsigned max_win, cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s)
 {
     assert(m && d_r && (n == 0 || (d_bases && d_scalars)));
     cuzk_gpu_t *g = m->g;
     const cuzk_gpu_group_kernels_t *k = m->k;
+    if (out)
+        *out = (cuzk_gpu_msm_windows_t){1, 0};
     if (n == 0) {
         /* Infinity: ZZ = ZZZ = 0 (and X = Y = 0). */
         for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
@@ -310,6 +314,12 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     /* reduce */
     GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));
     CUZK_TRY(mark(m, 3, s));
+    if (out && W <= max_win) {
+        GPU_TRY(g, k->msm_reduce_windows(d_r, m->seg.p, G, W, s));
+        *out = (cuzk_gpu_msm_windows_t){W, c};
+        CUZK_TRY(mark(m, 4, s));
+        return mark(m, 5, s);
+    }
     GPU_TRY(g, k->msm_reduce_windows(m->win.p, m->seg.p, G, W, s));
     CUZK_TRY(mark(m, 4, s));
     GPU_TRY(g, k->msm_combine(d_r, m->win.p, c, W, s));
@@ -319,7 +329,7 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
 cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
                                   const void *d_scalars, size_t n, bool mont, cuzk_gpu_stream_t s)
 {
-    return msm_run(m, d_r, d_bases, d_scalars, NULL, n, mont, s);
+    return msm_run(m, d_r, d_bases, d_scalars, NULL, n, mont, 0, NULL, s);
 }
 
 cuzk_status_t cuzk_gpu_msm_launch_idx(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
@@ -327,7 +337,16 @@ cuzk_status_t cuzk_gpu_msm_launch_idx(cuzk_gpu_msm_t *m, void *d_r, const void *
                                       bool mont, cuzk_gpu_stream_t s)
 {
     assert(n_idx == 0 || d_idx);
-    return msm_run(m, d_r, d_bases, d_scalars, d_idx, n_idx, mont, s);
+    return msm_run(m, d_r, d_bases, d_scalars, d_idx, n_idx, mont, 0, NULL, s);
+}
+
+cuzk_status_t cuzk_gpu_msm_launch_windows(cuzk_gpu_msm_t *m, void *d_win, unsigned max_win,
+                                          const void *d_bases, const void *d_scalars,
+                                          const uint32_t *d_idx, size_t n, bool mont,
+                                          cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s)
+{
+    assert(out && max_win >= 1);
+    return msm_run(m, d_win, d_bases, d_scalars, d_idx, n, mont, max_win, out, s);
 }
 
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,

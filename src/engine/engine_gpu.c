@@ -30,8 +30,11 @@
 enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
 _Static_assert((int)QUERIES == (int)ENGINE_GPU_QUERIES,
                "engine_gpu.h lists the queries in this order");
-/* Results on the device: the five MSMs, then the ones sums of A, B1, B2, C. */
-enum { RESULTS = QUERIES + 4, ONES_OFFSET = QUERIES };
+/* Results on the device: each of the five MSMs' window sums (WIN_MAX
+ * slots: room for any window, c = 1 on 255 bits included, so that every
+ * MSM is finished on the host and the engine tests' small ones take the
+ * same path as full-size ones), then the ones sums of A, B1, B2, C. */
+enum { WIN_MAX = 256, RESULTS = QUERIES * WIN_MAX + 4, ONES_OFFSET = QUERIES * WIN_MAX };
 /* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */
 enum { BITMAPS = 3 };
 /* Timing events: start, synth done, h done, then one after each query. */
@@ -92,6 +95,7 @@ struct engine_gpu_slot {
      * ones and the indices of its other scalars; the results; the timing
      * events (ev; qs: each query's start) and the counts' arrival. */
     dbuf_t bits[BITMAPS], idx[BITMAPS], res;
+    cuzk_gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
     cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
     unsigned yields;
 };
@@ -1078,15 +1082,14 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
     CUZK_TRY(dev_msm_ws(d, grp, &m));
     const void *scalars = vi < 0 ? h : v[vi].s;
     n = vi < 0 ? n : v[vi].n;
+    void *r = res_at(s, q * WIN_MAX);
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
-        if (vi < 0)
-            CUZK_TRY(cuzk_gpu_msm_launch(m, res_at(s, q), k->q[q], scalars, n, true, d->stream));
-        else
-            CUZK_TRY(cuzk_gpu_msm_launch_idx(m, res_at(s, q), k->q[q], scalars, s->idx[vi].p,
-                                             v[vi].cnt, true, d->stream));
+        const uint32_t *idx = vi < 0 ? NULL : s->idx[vi].p;
+        CUZK_TRY(cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
+                                             vi < 0 ? n : v[vi].cnt, true, &s->win[q], d->stream));
     } else {
-        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, res_at(s, q), k->q[q], scalars, true, n, true, 0,
-                                              d->stream));
+        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, r, k->q[q], scalars, true, n, true, 0, d->stream));
+        s->win[q] = (cuzk_gpu_msm_windows_t){1, 0};
         *h2d += n * cuzk_gpu_affine_bytes(grp);
     }
     /* Pinned bases are read in place by the ones sum: host memory from
@@ -1185,31 +1188,57 @@ static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t
     return CUZK_OK;
 }
 
-/* One curve's MSMs from the downloaded results: each query's sum plus its
- * ones sum (A, B1, C = L, and B2 in G2), H as it is. */
-#define COLLECT_CURVE(NAME)                                                                        \
-    static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r)          \
+/* One group's MSM from the window sums it left, packed at the group's own
+ * size from win (not at the result slots' G2 stride): Horner from the top
+ * window, `window` doublings a window (cuzk_gpu_msm_windows_t; one window
+ * of width 0 is the sum itself). */
+#define HORNER(NAME, G)                                                                            \
+    static void horner_##NAME##_##G(NAME##_##G##_xyzz_t *acc, const unsigned char *win,            \
+                                    cuzk_gpu_msm_windows_t w)                                      \
     {                                                                                              \
-        NAME##_g1_xyzz_t *g1[4] = {&m->a, &m->b1, NULL, &m->c};                                    \
-        for (int q = 0; q < 4; q++) {                                                              \
+        memcpy(acc, win + (size_t)(w.windows - 1) * sizeof *acc, sizeof *acc);                     \
+        for (unsigned i = w.windows - 1; i-- > 0;) {                                               \
+            for (unsigned b = 0; b < w.window; b++)                                                \
+                NAME##_##G##_xyzz_dbl(acc, acc);                                                   \
+            NAME##_##G##_xyzz_t x;                                                                 \
+            memcpy(&x, win + (size_t)i * sizeof x, sizeof x);                                      \
+            NAME##_##G##_xyzz_add_vartime(acc, acc, &x);                                           \
+        }                                                                                          \
+    }
+HORNER(bls381, g1)
+HORNER(bls381, g2)
+HORNER(bn254, g1)
+HORNER(bn254, g2)
+#undef HORNER
+
+/* One curve's MSMs from the downloaded results: each query's windows
+ * finished, plus its ones sum (A, B1, C = L, and B2 in G2), H as it is. */
+#define COLLECT_CURVE(NAME)                                                                        \
+    static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r,          \
+                               const cuzk_gpu_msm_windows_t *win)                                  \
+    {                                                                                              \
+        NAME##_g1_xyzz_t *g1[QUERIES] = {&m->a, &m->b1, NULL, &m->c, &m->h};                       \
+        for (int q = 0; q < QUERIES; q++) {                                                        \
             if (!g1[q])                                                                            \
                 continue;                                                                          \
-            NAME##_g1_xyzz_t x, o;                                                                 \
-            memcpy(&x, r[q], sizeof x);                                                            \
+            horner_##NAME##_g1(g1[q], r[q * WIN_MAX], win[q]);                                     \
+            if (q == Q_H)                                                                          \
+                continue;                                                                          \
+            NAME##_g1_xyzz_t o;                                                                    \
             memcpy(&o, r[ONES_OFFSET + q], sizeof o);                                              \
-            NAME##_g1_xyzz_add_vartime(g1[q], &x, &o);                                             \
+            NAME##_g1_xyzz_add_vartime(g1[q], g1[q], &o);                                          \
         }                                                                                          \
-        NAME##_g2_xyzz_t x2, o2;                                                                   \
-        memcpy(&x2, r[Q_B2], sizeof x2);                                                           \
+        NAME##_g2_xyzz_t o2;                                                                       \
+        horner_##NAME##_g2(&m->b2, r[Q_B2 * WIN_MAX], win[Q_B2]);                                  \
         memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);                                             \
-        NAME##_g2_xyzz_add_vartime(&m->b2, &x2, &o2);                                              \
-        memcpy(&m->h, r[Q_H], sizeof m->h);                                                        \
+        NAME##_g2_xyzz_add_vartime(&m->b2, &m->b2, &o2);                                           \
     }
 COLLECT_CURVE(bls381)
 COLLECT_CURVE(bn254)
 #undef COLLECT_CURVE
 
-static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h)
+static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h,
+                    const cuzk_gpu_msm_windows_t *win)
 {
     size_t st = cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
     const unsigned char *r[RESULTS];
@@ -1217,10 +1246,10 @@ static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsign
         r[i] = h + (size_t)i * st;
     if (k->curve == CUZK_GPU_BLS381) {
         out->curve = R1CS_CURVE_BLS12_381;
-        collect_bls381(&out->u.bls381, r);
+        collect_bls381(&out->u.bls381, r, win);
     } else {
         out->curve = R1CS_CURVE_BN254;
-        collect_bn254(&out->u.bn254, r);
+        collect_bn254(&out->u.bn254, r, win);
     }
 }
 
@@ -1258,7 +1287,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     for (int q = 0; st == CUZK_OK && q < QUERIES; q++)
         st = cuzk_gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
     if (st == CUZK_OK)
-        collect(out, k, d->h_res);
+        collect(out, k, d->h_res, s->win);
     cuzk_prio_lock_release(&d->lock);
     s->key = NULL;
     slot_release(s);
