@@ -8,13 +8,15 @@
  *             at w·n + i.
  *   sort      each window's n (key, value) pairs by key (CUB radix sort on
  *             c bits), then bounds: [start, end) of every key's run.
- *   buckets   one thread per (window, chunk of L sorted pairs): the sums
- *             of the runs that start in its chunk, each ±P_i by a mixed
- *             XYZZ addition (8M + 2S); the top window one thread a bucket.
+ *   buckets   one thread per (window, chunk of L sorted pairs): each ±P_i
+ *             of its chunk by a mixed XYZZ addition (8M + 2S), the runs
+ *             inside it straight to their buckets, those crossing its ends
+ *             as partial sums that a fixup kernel adds up.
  *   reduce    one thread per (window, segment of S = 2^s buckets): the
  *             running sum over the segment, then its offset weight by a
  *             double-and-add; one block per window sums its segments; one
- *             thread combines the windows (Horner, c doublings apiece).
+ *             thread combines the windows (Horner, c doublings apiece),
+ *             unless cuzk_gpu_msm_launch_windows leaves that to the host.
  *
  * Every kernel is grid-stride, so any grid size is correct; the launchers in
  * kernels.cuh pick one from the work size.
