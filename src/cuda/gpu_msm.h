@@ -49,14 +49,12 @@ typedef struct cuzk_gpu_msm_plan {
 
 /*
  * The plan for n points (n >= 1). window != 0 forces c (1..CUZK_GPU_MSM_WINDOW_MAX);
- * otherwise c minimises the modelled time W·(n + 3·2^(c-1)) + n·2^14 / 2^top:
- * n bucket additions a window plus about 3 additions' worth per bucket to
- * reduce (two XYZZ additions, 12M + 2S each against the 8M + 2S of a
- * bucket addition, and the bucket's store and load), plus the top window's
- * serial chains (its top = bits - (W - 1)·c bits leave about 2^top buckets
- * of n / 2^top points, each summed by one thread: 2^14 is the device's
- * parallelism over one thread's, measured), among the windows up to 20
- * (measured: msm.c) whose workspace fits in mem_budget bytes (0: no limit);
+ * otherwise c minimises the modelled time W·(n + 3·2^(c-1)): n bucket
+ * additions a window plus about 3 additions' worth per bucket to reduce
+ * (two XYZZ additions, 12M + 2S each against the 8M + 2S of a bucket
+ * addition, and the bucket's store and load; the bucket kernel cuts long
+ * runs, so the top window's few buckets cost no more), among the windows up
+ * to 22 (msm.c) whose workspace fits in mem_budget bytes (0: no limit);
  * when none fits, the one of the smallest workspace. A run's budget is 90 %
  * of the device's free memory plus the workspace it already holds.
  */
