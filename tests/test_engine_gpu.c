@@ -10,9 +10,14 @@
  * pinned pool (its buffers come back and are reused); a witness that does
  * not satisfy the circuit is refused by the self-verification. Bellperson
  * assignments also from pinned memory, all of their arrays or some: the
- * same proof, and no staging buffer taken when all are pinned.
- * Skips, saying why, when CUDA is not built or no GPU is present.
+ * same proof, and no staging buffer taken when all are pinned. The slots'
+ * device memory under a limit that holds one partition: two slots proving
+ * at once take turns (one waits, or takes back the idle one's memory), the
+ * proofs stay right and the slots never hold more than the limit; under a
+ * limit below one partition, the partition fails with CUZK_ENOMEM and a
+ * message. Skips, saying why, when CUDA is not built or no GPU is present.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -353,6 +358,124 @@ static void test_pool(void **state)
     engine_pinned_free(pool);
 }
 
+/* One thread of test_device_memory: `rounds` proofs on its slot, each
+ * compared with the CPU's. */
+typedef struct {
+    engine_gpu_slot_t *slot;
+    const engine_gpu_key_t *key;
+    const bp_params_t *p;
+    const asgn_t *a;
+    const bp_proof_t *want;
+    uint64_t seed;
+    int rounds;
+    int wrong;            /* proofs that differ from the CPU's */
+    cuzk_status_t status; /* the first failure */
+    char err[IO_ERR_MAX];
+} mem_run_t;
+
+static void *mem_run(void *arg)
+{
+    mem_run_t *r = arg;
+    engine_gpu_accel_t acc = {.slot = r->slot, .key = r->key};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    for (int i = 0; i < r->rounds && r->status == CUZK_OK; i++) {
+        cuzk_rng_t rng;
+        cuzk_rng_seed(&rng, r->seed);
+        groth16_prove_opts_t gpu = {&rng, false, &table};
+        bp_proof_t got;
+        r->status = groth16_bp_prove(&got, r->p, r->a, &gpu, NULL, NULL, r->err, sizeof r->err);
+        if (r->status == CUZK_OK && memcmp(&got, r->want, sizeof got) != 0)
+            r->wrong++;
+    }
+    return NULL;
+}
+
+static void test_device_memory(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    r1cs_t r;
+    r1cs_witness_t w;
+    circuit(&r, &w, R1CS_CURVE_BLS12_381, 3000, true);
+    bp_params_t p;
+    asgn_t a;
+    void *amem = NULL;
+    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_assign(&a, &amem, &r, &w, NULL), CUZK_OK);
+    engine_gpu_key_t *gk = NULL;
+    char err[IO_ERR_MAX] = "";
+    if (engine_gpu_key_params(&gk, dev, &p, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err) !=
+        CUZK_OK)
+        fail_msg("device key: %s", err);
+    uint64_t seed = cuzk_rng_next(&test_rng);
+    cuzk_rng_t rc;
+    cuzk_rng_seed(&rc, seed);
+    bp_proof_t want;
+    groth16_prove_opts_t cpu = {&rc, false, NULL};
+    assert_int_equal(groth16_bp_prove(&want, &p, &a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
+
+    uint64_t part = engine_gpu_slot_bytes(gk);
+    engine_gpu_mem_t m0, m;
+    engine_gpu_dev_mem(dev, &m0);
+    assert_int_equal(m0.held, 0); /* the other tests' slots are gone */
+    engine_gpu_dev_set_slot_limit(dev, part + part / 2);
+    engine_gpu_slot_t *slot[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++)
+        if (engine_gpu_slot_new(&slot[i], dev, NULL, err, sizeof err) != CUZK_OK)
+            fail_msg("%s", err);
+    mem_run_t run[2];
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) {
+        run[i] = (mem_run_t){
+            .slot = slot[i], .key = gk, .p = &p, .a = &a, .want = &want, .seed = seed, .rounds = 4};
+        assert_int_equal(pthread_create(&th[i], NULL, mem_run, &run[i]), 0);
+    }
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        if (run[i].status != CUZK_OK)
+            fail_msg("slot %d under a limit of 1.5 partitions: %s", i, run[i].err);
+        assert_int_equal(run[i].wrong, 0);
+    }
+    engine_gpu_dev_mem(dev, &m);
+    printf("device memory: %llu bytes a partition, limit %llu, peak %llu, %llu waits, %llu "
+           "taken back\n",
+           (unsigned long long)part, (unsigned long long)m.limit, (unsigned long long)m.peak,
+           (unsigned long long)(m.waits - m0.waits),
+           (unsigned long long)(m.reclaims - m0.reclaims));
+    assert_true(m.peak <= m.limit);
+    assert_true(m.peak >= part);
+    assert_true(m.waits + m.reclaims > m0.waits + m0.reclaims);
+
+    /* A limit below one partition: it fails at once, saying why, and
+     * leaves the slot usable when the limit goes. */
+    engine_gpu_dev_set_slot_limit(dev, part / 2);
+    engine_gpu_accel_t acc = {.slot = slot[0], .key = gk};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    cuzk_rng_t rg;
+    cuzk_rng_seed(&rg, seed);
+    groth16_prove_opts_t gpu = {&rg, false, &table};
+    bp_proof_t got;
+    assert_int_equal(groth16_bp_prove(&got, &p, &a, &gpu, NULL, NULL, err, sizeof err),
+                     CUZK_ENOMEM);
+    assert_non_null(strstr(err, "partition needs"));
+    engine_gpu_dev_set_slot_limit(dev, 0);
+    cuzk_rng_seed(&rg, seed);
+    if (groth16_bp_prove(&got, &p, &a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+        fail_msg("after the limit went: %s", err);
+    assert_memory_equal(&got, &want, sizeof got);
+
+    for (int i = 0; i < 2; i++)
+        engine_gpu_slot_free(slot[i]);
+    engine_gpu_dev_mem(dev, &m);
+    assert_int_equal(m.held, 0);
+    engine_gpu_key_free(gk);
+    free(amem);
+    bp_params_free(&p);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+}
+
 int main(void)
 {
     test_seed_init("test_engine_gpu");
@@ -360,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_zkey),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_device_memory),
     };
     return cmocka_run_group_tests(tests, gpu_dev_setup, gpu_dev_teardown);
 }

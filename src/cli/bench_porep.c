@@ -552,6 +552,10 @@ int cli_bench_porep(int argc, char **argv)
                    g.stage_s / pn, g.lock_wait_s / pn, g.h2d_bytes / 1e6 / pn,
                    g.d2h_bytes / 1e3 / pn, g.pageable_bytes, g.cpu_fallbacks, g.pinned.hits,
                    g.pinned.misses, g.pinned.bytes_held / 1e6, g.pinned.bytes_peak / 1e6, g.yields);
+            for (int i = 0; i < ndev; i++)
+                printf("| device %d partition memory: peak GB, waits, taken back | %.2f, %" PRIu64
+                       ", %" PRIu64 " |\n",
+                       i, g.mem[i].peak / 1e9, g.mem[i].waits, g.mem[i].reclaims);
         }
 #endif
         print_stages(&c);

@@ -65,6 +65,9 @@ static const config_option_t config_options[] = {
         "set)"),
     OPT("engine", pinned_limit, "--pinned-limit", CONFIG_BYTES, "0", 0, 0,
         "bytes of pinned host memory the staging buffers may hold (0: no limit)"),
+    OPT("engine", device_work_limit, "--device-work-limit", CONFIG_BYTES, "0", 0, 0,
+        "bytes of each GPU the running partitions' own buffers may hold together (0: what the "
+        "GPU has free); beyond it a partition waits for another's"),
     OPT("engine", host_memory_budget, "--host-memory-budget", CONFIG_BYTES, "0", 0, 0,
         "bytes for keys and running partitions (0: no limit)"),
     OPT("engine", max_jobs, "--max-jobs", CONFIG_UINT, "1000", 1, 10000000,

@@ -10,7 +10,7 @@
  *   [server]  listen, token_file (or token, in the file only), max_body,
  *             max_connections, max_wait
  *   [engine]  threads, workers, urgent_workers, devices, residency, device_key_budget,
- *             pinned_limit, host_memory_budget, max_jobs,
+ *             pinned_limit, device_work_limit, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, timeline_log, trusted_keys
  *   [paths]   allow, journal
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
@@ -46,6 +46,7 @@ typedef struct cuzkd_config {
     char *residency;            /* auto, device or pinned: the GPUs' key tier */
     uint64_t device_key_budget; /* bytes of each GPU a key may take (0: free less working set) */
     uint64_t pinned_limit;      /* the pinned staging pool (0: no limit) */
+    uint64_t device_work_limit; /* the partitions' device buffers, each GPU (0: its free memory) */
     uint64_t host_memory_budget;
     unsigned max_jobs;
     unsigned keep_jobs;

@@ -246,7 +246,8 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers, unsigned *urgent)
                                     .tier = tier,
                                     .device_budget = d->cfg->device_key_budget,
                                     .workers_per_device = per_gpu,
-                                    .pinned_limit = d->cfg->pinned_limit};
+                                    .pinned_limit = d->cfg->pinned_limit,
+                                    .device_work_limit = d->cfg->device_work_limit};
         d->cuda = engine_cuda_new(&co, &st, err, sizeof err);
         if (d->cuda && gpus > engine_cuda_devices(d->cuda)) {
             snprintf(err, sizeof err, "%d GPUs asked for, %d found", gpus,

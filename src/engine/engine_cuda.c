@@ -86,6 +86,7 @@ engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *
             engine_cuda_free(c);
             return NULL;
         }
+        engine_gpu_dev_set_slot_limit(c->dev[i], c->opt.device_work_limit);
         c->ndev = i + 1;
     }
     c->alloc_gpu = *engine_gpu_dev_gpu(c->dev[0]);
@@ -134,6 +135,8 @@ void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out)
     pthread_mutex_lock(&c->lock);
     *out = c->n;
     pthread_mutex_unlock(&c->lock);
+    for (int i = 0; i < c->ndev; i++)
+        engine_gpu_dev_mem(c->dev[i], &out->mem[i]);
     engine_pinned_counters(c->pinned, &out->pinned);
     out->pageable_bytes += out->pinned.pageable_bytes;
 }

@@ -49,6 +49,8 @@ typedef struct engine_cuda_options {
                                     the working set of the device's workers) */
     unsigned workers_per_device; /* for the working-set estimate (0: 2) */
     uint64_t pinned_limit;       /* bytes the pinned staging pool may hold (0: no limit) */
+    uint64_t device_work_limit;  /* bytes of each device the partitions' own buffers may hold
+                                    together (engine_gpu_mem_t; 0: what the device has free) */
 } engine_cuda_options_t;
 
 /*
@@ -97,8 +99,9 @@ typedef struct engine_cuda_counters {
     double query_ms[ENGINE_GPU_QUERIES];       /* msm by query (engine_gpu.h's order) */
     double stage_s, lock_wait_s;               /* host staging, waits for the compute lock */
     uint64_t yields; /* partitions' steps that let a more urgent partition in first */
-    bool lost[ENGINE_CUDA_MAX_DEVICES]; /* a sticky error took the device out */
-    engine_pinned_counters_t pinned;    /* the staging buffers' pool */
+    bool lost[ENGINE_CUDA_MAX_DEVICES];            /* a sticky error took the device out */
+    engine_gpu_mem_t mem[ENGINE_CUDA_MAX_DEVICES]; /* each device's partition memory, now */
+    engine_pinned_counters_t pinned;               /* the staging buffers' pool */
 } engine_cuda_counters_t;
 
 void engine_cuda_counters(engine_cuda_t *c, engine_cuda_counters_t *out);

@@ -40,6 +40,10 @@ enum { BITMAPS = 3 };
 /* Timing events: start, synth done, h done, then one after each query. */
 enum { EV_START, EV_SYNTH, EV_H, EV_QUERY0, EVENTS = EV_QUERY0 + QUERIES };
 enum { FR_BYTES = 32, BOUNCE_BYTES = 64u << 20 };
+/* Slots a device keeps track of, and the device memory a slot's growth
+ * leaves free for what allocates on its own (CUB's scratch, the driver). */
+enum { SLOTS_MAX = 64 };
+#define SLOT_MARGIN ((uint64_t)256 << 20)
 
 typedef struct {
     void *p;
@@ -59,6 +63,15 @@ struct engine_gpu_dev {
      * sums. What a partition keeps across a yield lives in its slot. */
     dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
     void *h_res; /* pinned: the results come back here, then the counts */
+    /* The slots' device memory, admitted under mem_lock (slot_admit),
+     * which every allocation on the device by this file also takes. A
+     * slot is busy from its admission to the end of its compute; an idle
+     * slot's buffers may be taken back for another's partition. */
+    pthread_mutex_t mem_lock;
+    pthread_cond_t mem_cv; /* a slot went idle or gave memory back */
+    engine_gpu_slot_t *slots[SLOTS_MAX];
+    unsigned nslots;
+    engine_gpu_mem_t mem;
 };
 
 struct engine_gpu_key {
@@ -95,6 +108,7 @@ struct engine_gpu_slot {
      * ones and the indices of its other scalars; the results; the timing
      * events (ev; qs: each query's start) and the counts' arrival. */
     dbuf_t bits[BITMAPS], idx[BITMAPS], res;
+    bool busy, waiting;                  /* under the device's mem_lock */
     cuzk_gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
     cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
     unsigned yields;
@@ -238,6 +252,8 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
         free(d);
         return io_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
     }
+    pthread_mutex_init(&d->mem_lock, NULL);
+    pthread_cond_init(&d->mem_cv, NULL);
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
     if (s == CUZK_OK)
         s = cuzk_gpu_host_alloc(&d->g, &d->h_res, res_bytes() + BITMAPS * sizeof(uint32_t));
@@ -264,6 +280,8 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
     cuzk_gpu_host_free(d->h_res);
     cuzk_gpu_stream_free(d->stream);
     cuzk_prio_lock_destroy(&d->lock);
+    pthread_cond_destroy(&d->mem_cv);
+    pthread_mutex_destroy(&d->mem_lock);
     free(d);
 }
 
@@ -682,6 +700,15 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
         engine_gpu_slot_free(s);
         return st;
     }
+    pthread_mutex_lock(&d->mem_lock);
+    bool room = d->nslots < SLOTS_MAX;
+    if (room)
+        d->slots[d->nslots++] = s;
+    pthread_mutex_unlock(&d->mem_lock);
+    if (!room) {
+        engine_gpu_slot_free(s);
+        return io_fail(err, err_size, CUZK_EINVAL, "more than %d slots on %s", SLOTS_MAX, d->name);
+    }
     *out = s;
     return CUZK_OK;
 }
@@ -700,34 +727,241 @@ static void slot_release(engine_gpu_slot_t *s)
     s->h_size = 0;
 }
 
+/* The slot's device buffers, in the order slot_need lists their sizes. */
+enum { SLOT_BUFS = 2 + 2 * BITMAPS };
+
+static void slot_bufs(engine_gpu_slot_t *s, dbuf_t *b[SLOT_BUFS])
+{
+    b[0] = &s->in;
+    b[1] = &s->res;
+    for (int i = 0; i < BITMAPS; i++) {
+        b[2 + i] = &s->bits[i];
+        b[2 + BITMAPS + i] = &s->idx[i];
+    }
+}
+
+/* What a partition on k needs in its slot: the inputs, the results, the
+ * bitmaps of the ones and (device tier) the indices of the others. */
+static void slot_need(const engine_gpu_key_t *k, size_t need[SLOT_BUFS])
+{
+    size_t nmax = 0;
+    for (int q = 0; q < QUERIES; q++)
+        nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
+    need[0] =
+        k->params ? params_layout(k).bytes : (k->n_vars ? (size_t)k->n_vars * FR_BYTES : FR_BYTES);
+    need[1] = res_bytes();
+    for (int i = 0; i < BITMAPS; i++) {
+        need[2 + i] = ((nmax + 31) / 32 + 1) * 4;
+        need[2 + BITMAPS + i] = k->tier == ENGINE_GPU_TIER_DEVICE ? (nmax + 1) * 4 : 0;
+    }
+}
+
+uint64_t engine_gpu_slot_bytes(const engine_gpu_key_t *k)
+{
+    size_t need[SLOT_BUFS];
+    slot_need(k, need);
+    uint64_t t = 0;
+    for (int i = 0; i < SLOT_BUFS; i++)
+        t += need[i];
+    return t;
+}
+
+static uint64_t slot_held(engine_gpu_slot_t *s)
+{
+    dbuf_t *b[SLOT_BUFS];
+    slot_bufs(s, b);
+    uint64_t t = 0;
+    for (int i = 0; i < SLOT_BUFS; i++)
+        t += b[i]->size;
+    return t;
+}
+
+/* Frees the slot's device buffers (mem_lock held; nothing in flight on
+ * them): their bytes leave the ledger. */
+static void slot_drop(engine_gpu_slot_t *s)
+{
+    dbuf_t *b[SLOT_BUFS];
+    slot_bufs(s, b);
+    for (int i = 0; i < SLOT_BUFS; i++) {
+        s->d->mem.held -= b[i]->size;
+        dbuf_free(b[i]);
+    }
+}
+
+/* The slot is idle again: its buffers may be taken back for another's
+ * partition, and the partitions waiting for memory look again. */
+static void slot_idle(engine_gpu_slot_t *s)
+{
+    engine_gpu_dev_t *d = s->d;
+    pthread_mutex_lock(&d->mem_lock);
+    s->busy = false;
+    pthread_cond_broadcast(&d->mem_cv);
+    pthread_mutex_unlock(&d->mem_lock);
+}
+
+/* Grows the slot's buffers to need (mem_lock held). */
+static cuzk_status_t slot_grow(engine_gpu_slot_t *s, const size_t need[SLOT_BUFS])
+{
+    engine_gpu_dev_t *d = s->d;
+    dbuf_t *b[SLOT_BUFS];
+    slot_bufs(s, b);
+    for (int i = 0; i < SLOT_BUFS; i++) {
+        if (b[i]->size >= need[i])
+            continue;
+        d->mem.held -= b[i]->size;
+        cuzk_status_t st = dbuf_grow(&d->g, b[i], need[i]);
+        d->mem.held += b[i]->size;
+        if (st != CUZK_OK)
+            return st;
+    }
+    d->mem.peak = d->mem.held > d->mem.peak ? d->mem.held : d->mem.peak;
+    return CUZK_OK;
+}
+
+/* Takes back the buffers of every idle slot but s (mem_lock held): the
+ * bytes freed. */
+static uint64_t slots_reclaim(engine_gpu_dev_t *d, engine_gpu_slot_t *s)
+{
+    uint64_t freed = 0;
+    for (unsigned i = 0; i < d->nslots; i++) {
+        engine_gpu_slot_t *o = d->slots[i];
+        uint64_t h = o == s || o->busy ? 0 : slot_held(o);
+        if (h == 0)
+            continue;
+        (void)cuzk_gpu_stream_sync(&d->g, o->copy);
+        slot_drop(o);
+        freed += h;
+        d->mem.reclaims++;
+    }
+    return freed;
+}
+
+/* Whether another slot runs a partition with memory it will give back. */
+static bool slots_running(engine_gpu_dev_t *d, engine_gpu_slot_t *s)
+{
+    for (unsigned i = 0; i < d->nslots; i++) {
+        engine_gpu_slot_t *o = d->slots[i];
+        if (o != s && o->busy && !o->waiting && slot_held(o) > 0)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Admits a partition on k to slot s: the slot's device buffers hold what
+ * it needs before anything is uploaded. What the slot lacks is taken
+ * within the limit and the device's free memory (less SLOT_MARGIN); when
+ * it does not fit, idle slots give theirs back, and when that is not
+ * enough the partition waits, holding nothing, until a running one ends.
+ * A partition that could not fit even then fails (CUZK_ENOMEM), saying so.
+ */
+static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k, char *err,
+                                size_t err_size)
+{
+    engine_gpu_dev_t *d = s->d;
+    size_t need[SLOT_BUFS];
+    slot_need(k, need);
+    dbuf_t *b[SLOT_BUFS];
+    slot_bufs(s, b);
+    cuzk_status_t st = CUZK_OK;
+    uint64_t lack = 0;
+    pthread_mutex_lock(&d->mem_lock);
+    s->busy = true;
+    for (;;) {
+        lack = 0;
+        for (int i = 0; i < SLOT_BUFS; i++)
+            lack += b[i]->size < need[i] ? need[i] - b[i]->size : 0;
+        if (lack == 0)
+            break;
+        bool fits = !d->mem.limit || d->mem.held + lack <= d->mem.limit;
+        if (fits) {
+            size_t free_b = 0, total_b = 0;
+            fits = cuzk_gpu_mem_info(&d->g, &free_b, &total_b) == CUZK_OK &&
+                   free_b >= lack + SLOT_MARGIN;
+        }
+        if (fits) {
+            st = slot_grow(s, need);
+            if (st == CUZK_OK || st != CUZK_ENOMEM)
+                break;
+            st = CUZK_OK; /* taken meanwhile by what allocates on its own */
+        }
+        if (slots_reclaim(d, s) > 0)
+            continue;
+        if (!slots_running(d, s)) {
+            st = CUZK_ENOMEM;
+            break;
+        }
+        slot_drop(s); /* a waiting partition holds nothing */
+        s->waiting = true;
+        d->mem.waits++;
+        pthread_cond_wait(&d->mem_cv, &d->mem_lock);
+        s->waiting = false;
+    }
+    if (st != CUZK_OK) {
+        s->busy = false;
+        pthread_cond_broadcast(&d->mem_cv);
+    }
+    uint64_t held = d->mem.held, limit = d->mem.limit;
+    pthread_mutex_unlock(&d->mem_lock);
+    if (st == CUZK_ENOMEM)
+        return io_fail(err, err_size, st,
+                       "a partition needs %.3f GB more of %s's memory than it can have (%.3f GB a "
+                       "partition; the slots hold %.3f GB%s, %s)",
+                       (double)lack / 1e9, d->name, (double)engine_gpu_slot_bytes(k) / 1e9,
+                       (double)held / 1e9, limit ? ", limit" : "",
+                       limit ? "the rest is above the slots' limit"
+                             : "beyond the keys and workspaces");
+    if (st != CUZK_OK)
+        return gpu_fail(&d->g, st, err, err_size, "reserving the partition's device memory");
+    return CUZK_OK;
+}
+
+void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes)
+{
+    pthread_mutex_lock(&d->mem_lock);
+    d->mem.limit = bytes;
+    d->mem.peak = d->mem.held;
+    pthread_cond_broadcast(&d->mem_cv);
+    pthread_mutex_unlock(&d->mem_lock);
+}
+
+void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out)
+{
+    pthread_mutex_lock(&d->mem_lock);
+    *out = d->mem;
+    pthread_mutex_unlock(&d->mem_lock);
+}
+
 void engine_gpu_slot_free(engine_gpu_slot_t *s)
 {
     if (!s)
         return;
     slot_release(s);
+    engine_gpu_dev_t *d = s->d;
+    pthread_mutex_lock(&d->mem_lock);
+    for (unsigned i = 0; i < d->nslots; i++)
+        if (d->slots[i] == s)
+            d->slots[i] = d->slots[--d->nslots];
+    slot_drop(s);
+    pthread_cond_broadcast(&d->mem_cv);
+    pthread_mutex_unlock(&d->mem_lock);
     cuzk_gpu_event_free(s->staged);
     for (int i = 0; i < EVENTS; i++)
         cuzk_gpu_event_free(s->ev[i]);
     for (int i = 0; i < QUERIES; i++)
         cuzk_gpu_event_free(s->qs[i]);
     cuzk_gpu_event_free(s->counted);
-    for (int i = 0; i < BITMAPS; i++) {
-        dbuf_free(&s->bits[i]);
-        dbuf_free(&s->idx[i]);
-    }
-    dbuf_free(&s->res);
     cuzk_gpu_stream_free(s->copy);
     if (!s->pool)
         cuzk_gpu_host_free(s->h_in);
-    dbuf_free(&s->in);
     free(s);
 }
 
 /* The slot's pinned staging buffer holds at least host bytes (0: none is
- * needed; one from the pool is given back) and its device input buffer
- * at least dev bytes. */
-static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t host, size_t dev, char *err,
-                                  size_t err_size)
+ * needed; one from the pool is given back), then the partition on k is
+ * admitted to the device (slot_admit). */
+static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *k, size_t host,
+                                  char *err, size_t err_size)
 {
     cuzk_gpu_t *g = &s->d->g;
     /* The previous partition's upload must be over before the buffers
@@ -754,11 +988,12 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, size_t host, size_t dev,
         if (st == CUZK_OK)
             s->h_size = host;
     }
-    if (st == CUZK_OK)
-        st = dbuf_grow(g, &s->in, dev);
     if (st != CUZK_OK)
-        return gpu_fail(g, st, err, err_size, "reserving the partition's input buffers");
-    return CUZK_OK;
+        return gpu_fail(g, st, err, err_size, "reserving the partition's staging buffer");
+    st = slot_admit(s, k, err, err_size);
+    if (st != CUZK_OK)
+        slot_release(s);
+    return st;
 }
 
 /* dst = src (bytes), in 1 MiB pieces on pool's threads (NULL: this one). */
@@ -796,14 +1031,17 @@ cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t
     double t0 = cuzk_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
-    CUZK_TRY(slot_reserve(s, bytes ? bytes : FR_BYTES, bytes ? bytes : FR_BYTES, err, err_size));
+    CUZK_TRY(slot_reserve(s, k, bytes ? bytes : FR_BYTES, err, err_size));
     pcopy(pool, s->h_in, w, bytes);
     cuzk_gpu_t *g = &s->d->g;
     cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
     if (st == CUZK_OK)
         st = cuzk_gpu_event_record(g, s->staged, s->copy);
-    if (st != CUZK_OK)
+    if (st != CUZK_OK) {
+        slot_release(s);
+        slot_idle(s);
         return gpu_fail(g, st, err, err_size, "uploading the witness");
+    }
     s->key = k;
     s->h2d = bytes;
     s->stage_s = cuzk_seconds() - t0;
@@ -922,11 +1160,12 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
     }
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "querying the assignment's memory");
-    CUZK_TRY(slot_reserve(s, host, l.bytes, err, err_size));
+    CUZK_TRY(slot_reserve(s, k, host, err, err_size));
     st = stage_params_queue(s, k, a, parts, PARTS, pool);
     if (st != CUZK_OK) {
         /* nothing may still read the assignment once this returns */
-        (void)cuzk_gpu_stream_sync(g, s->copy);
+        slot_release(s);
+        slot_idle(s);
         return gpu_fail(g, st, err, err_size, "uploading the assignment");
     }
     s->key = k;
@@ -968,39 +1207,30 @@ static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
     return dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax));
 }
 
-/* The slot's share of the compute state for k: the bitmaps of the ones,
- * the indices of the others (device tier), the results. */
-static cuzk_status_t slot_compute_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *k)
-{
-    cuzk_gpu_t *g = &s->d->g;
-    size_t nmax = 0;
-    for (int q = 0; q < QUERIES; q++)
-        nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
-    for (int i = 0; i < BITMAPS; i++) {
-        CUZK_TRY(dbuf_grow(g, &s->bits[i], ((nmax + 31) / 32 + 1) * 4));
-        if (k->tier == ENGINE_GPU_TIER_DEVICE)
-            CUZK_TRY(dbuf_grow(g, &s->idx[i], (nmax + 1) * 4));
-    }
-    return dbuf_grow(g, &s->res, res_bytes());
-}
-
 cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size)
 {
     engine_gpu_dev_t *d = k->d;
     cuzk_prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
+    pthread_mutex_lock(&d->mem_lock);
     cuzk_status_t st = cuzk_gpu_use(&d->g);
     if (st == CUZK_OK)
         st = dev_reserve(d, k);
     if (st == CUZK_OK && k->tier == ENGINE_GPU_TIER_DEVICE) {
-        /* The largest resident MSM: H, dense over the domain (zkey) or its
-         * m - 1 coefficients (params). The sparse ones vary with the
-         * witness and grow the workspace only if they need more. */
+        /* The largest resident MSM of each group: H, dense over the domain
+         * (zkey) or its m - 1 coefficients (params), and B2 in G2. The
+         * sparse ones vary with the witness and grow a workspace only if
+         * they need more. */
         cuzk_gpu_msm_t *m;
         size_t n = k->params ? k->n_h : (size_t)1 << k->log2n;
         st = dev_msm_ws(d, query_group(k, Q_H), &m);
         if (st == CUZK_OK)
             st = cuzk_gpu_msm_reserve(m, n);
+        if (st == CUZK_OK)
+            st = dev_msm_ws(d, query_group(k, Q_B2), &m);
+        if (st == CUZK_OK)
+            st = cuzk_gpu_msm_reserve(m, k->qn[Q_B2]);
     }
+    pthread_mutex_unlock(&d->mem_lock);
     cuzk_prio_lock_release(&d->lock);
     if (st != CUZK_OK)
         return gpu_fail(&d->g, st, err, err_size, "reserving the key's working memory");
@@ -1083,15 +1313,21 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
     const void *scalars = vi < 0 ? h : v[vi].s;
     n = vi < 0 ? n : v[vi].n;
     void *r = res_at(s, q * WIN_MAX);
+    /* A launch grows its workspace when it must: under mem_lock, as every
+     * allocation on the device. */
+    cuzk_status_t st;
+    pthread_mutex_lock(&d->mem_lock);
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
         const uint32_t *idx = vi < 0 ? NULL : s->idx[vi].p;
-        CUZK_TRY(cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
-                                             vi < 0 ? n : v[vi].cnt, true, &s->win[q], d->stream));
+        st = cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
+                                         vi < 0 ? n : v[vi].cnt, true, &s->win[q], d->stream);
     } else {
-        CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, r, k->q[q], scalars, true, n, true, 0, d->stream));
+        st = cuzk_gpu_msm_streamed_launch(m, r, k->q[q], scalars, true, n, true, 0, d->stream);
         s->win[q] = (cuzk_gpu_msm_windows_t){1, 0};
         *h2d += n * cuzk_gpu_affine_bytes(grp);
     }
+    pthread_mutex_unlock(&d->mem_lock);
+    CUZK_TRY(st);
     /* Pinned bases are read in place by the ones sum: host memory from
      * cudaHostAlloc is addressable by the device (unified addressing). */
     if (vi >= 0)
@@ -1263,13 +1499,14 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     s->yields = 0;
     uint64_t h2d = s->h2d;
     cuzk_status_t st = cuzk_gpu_use(g);
-    if (st == CUZK_OK)
-        st = slot_compute_reserve(s, k);
     double t0 = cuzk_seconds();
     cuzk_prio_lock_acquire(&d->lock, urgency);
     double t1 = cuzk_seconds();
-    if (st == CUZK_OK)
+    if (st == CUZK_OK) {
+        pthread_mutex_lock(&d->mem_lock);
         st = dev_reserve(d, k);
+        pthread_mutex_unlock(&d->mem_lock);
+    }
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)
@@ -1291,6 +1528,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     cuzk_prio_lock_release(&d->lock);
     s->key = NULL;
     slot_release(s);
+    slot_idle(s);
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "proving on the device");
     if (stats) {

@@ -76,6 +76,27 @@ bool engine_gpu_dev_healthy(engine_gpu_dev_t *d);
 /* Device memory the driver reports free now (0 when the query fails). */
 uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d);
 
+/*
+ * The device memory of a device's slots: each partition's inputs, bitmaps,
+ * index lists and results (engine_gpu_slot_bytes of its key). A partition
+ * is admitted to the device when its slot holds all of it: what the slot
+ * lacks is taken within `limit` (0: none) and the device's free memory,
+ * less a margin; else idle slots give theirs back; else the partition
+ * waits, holding nothing, until a running one ends; and one that could not
+ * fit even with every other slot's memory back fails at once, with
+ * CUZK_ENOMEM and a message. So more work than fits queues, and a
+ * partition never runs out of device memory halfway.
+ */
+typedef struct engine_gpu_mem {
+    uint64_t limit;    /* bytes all slots together may hold (0: no limit but the device's) */
+    uint64_t held;     /* bytes they hold now */
+    uint64_t peak;     /* the most they held at once since the limit was set */
+    uint64_t waits;    /* times a partition waited for another's memory */
+    uint64_t reclaims; /* idle slots whose buffers were taken back */
+} engine_gpu_mem_t;
+void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out);
+void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes);
+
 typedef enum engine_gpu_tier {
     ENGINE_GPU_TIER_AUTO,   /* device when it fits the budget, else pinned */
     ENGINE_GPU_TIER_DEVICE, /* queries on the device (fails when they do not fit) */
@@ -112,11 +133,12 @@ cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **k, engine_gpu_dev_t
 void *engine_gpu_key_query(engine_gpu_key_t *k, int q);
 
 /*
- * Allocates now what a partition on k needs on its device (the compute
- * buffers, the workspace of the largest MSM), so that the first partition
- * does not pay for it, and a key whose working memory does not fit fails
- * here, with a message, rather than its first partition. Waits for the
- * compute lock (at the highest urgency).
+ * Allocates now what the partitions on k share on its device (the compute
+ * buffers, the workspaces of the largest MSM in G1 and in G2), so that the
+ * first partition does not pay for it, and a key whose working memory does
+ * not fit fails here, with a message, rather than its first partition.
+ * Each partition's own memory is admitted with it (engine_gpu_mem_t).
+ * Waits for the compute lock (at the highest urgency).
  */
 cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size);
 
@@ -131,9 +153,12 @@ uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k);
 /* An estimate of the device memory one partition on k uses beyond the key:
  * one slot's inputs, the compute buffers and the MSM workspaces. */
 uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k);
+/* The device memory of a partition on k in its slot (engine_gpu_mem_t). */
+uint64_t engine_gpu_slot_bytes(const engine_gpu_key_t *k);
 
 /* A worker's staging area on d (device buffers grow to the largest
- * partition). Its pinned host buffer comes from pool (engine_pinned.h: a
+ * partition, admitted as engine_gpu_mem_t says; at most 64 a device). Its
+ * pinned host buffer comes from pool (engine_pinned.h: a
  * buffer is taken when a partition with input in pageable memory is
  * staged and given back when its compute ends, so that the workers share
  * them) or, pool NULL, is the slot's own. */
@@ -162,7 +187,9 @@ typedef struct engine_gpu_stats {
  * Stages a zkey partition: w = n Montgomery-form Fr values (n = the key's
  * n_vars, checked by the caller) copied into the slot's pinned buffer (on
  * pool's threads; NULL: the caller's alone) and uploaded on its copy
- * stream. Returns once the copy is queued.
+ * stream, once the partition is admitted to the device (engine_gpu_mem_t:
+ * this may wait for another slot's partition to end). Returns once the
+ * copy is queued; engine_gpu_compute must follow.
  */
 struct cuzk_pool;
 cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,

@@ -223,8 +223,11 @@ out=$("$CUZKD" --residency cloud --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "residency = cloud: expected auto, device or pinned"
 check "residency: an unknown value is refused, naming the choices" $? "$out"
 out=$("$CUZKD" --residency pinned --device-key-budget 8G --pinned-limit 16G --urgent-workers 2 \
-    --check-config 2>&1)
-check "residency, device_key_budget, pinned_limit, urgent_workers: accepted" $? "$out"
+    --device-work-limit 40G --check-config 2>&1)
+check "residency, device_key_budget, pinned_limit, urgent_workers, device_work_limit: accepted" $? "$out"
+out=$("$CUZKD" --device-work-limit lots --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "device_work_limit"
+check "device_work_limit: a bad size is refused, naming the option" $? "$out"
 # devices = cuda insists on a GPU: without one (CI) cuzkd refuses to start
 # and says why; with one it starts.
 out=$(timeout 20 "$CUZKD" --devices cuda --listen 127.0.0.1:0 --allow "$FX" 2>&1 &
