@@ -865,20 +865,23 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     slot_bufs(s, b);
     cuzk_status_t st = CUZK_OK;
     uint64_t lack = 0;
+    size_t free_b = 0, total_b = 0;
     pthread_mutex_lock(&d->mem_lock);
     s->busy = true;
     for (;;) {
+        if (d->mem.limit && d->mem.held > d->mem.limit && slot_held(s) > 0) {
+            slot_drop(s); /* the limit went down: over it, start again from nothing */
+            continue;
+        }
         lack = 0;
         for (int i = 0; i < SLOT_BUFS; i++)
             lack += b[i]->size < need[i] ? need[i] - b[i]->size : 0;
         if (lack == 0)
             break;
         bool fits = !d->mem.limit || d->mem.held + lack <= d->mem.limit;
-        if (fits) {
-            size_t free_b = 0, total_b = 0;
-            fits = cuzk_gpu_mem_info(&d->g, &free_b, &total_b) == CUZK_OK &&
-                   free_b >= lack + SLOT_MARGIN;
-        }
+        if (cuzk_gpu_mem_info(&d->g, &free_b, &total_b) != CUZK_OK)
+            free_b = 0;
+        fits = fits && free_b >= lack + SLOT_MARGIN;
         if (fits) {
             st = slot_grow(s, need);
             if (st == CUZK_OK || st != CUZK_ENOMEM)
@@ -901,16 +904,20 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
         s->busy = false;
         pthread_cond_broadcast(&d->mem_cv);
     }
-    uint64_t held = d->mem.held, limit = d->mem.limit;
+    uint64_t limit = d->mem.limit;
     pthread_mutex_unlock(&d->mem_lock);
+    uint64_t part_b = engine_gpu_slot_bytes(k);
+    double part = (double)part_b / 1e9;
+    if (st == CUZK_ENOMEM && limit && part_b > limit)
+        return io_fail(err, err_size, st,
+                       "a partition needs %.3f GB of %s for its own buffers, above the %.3f GB "
+                       "that all partitions' buffers may hold (device_work_limit)",
+                       part, d->name, (double)limit / 1e9);
     if (st == CUZK_ENOMEM)
         return io_fail(err, err_size, st,
-                       "a partition needs %.3f GB more of %s's memory than it can have (%.3f GB a "
-                       "partition; the slots hold %.3f GB%s, %s)",
-                       (double)lack / 1e9, d->name, (double)engine_gpu_slot_bytes(k) / 1e9,
-                       (double)held / 1e9, limit ? ", limit" : "",
-                       limit ? "the rest is above the slots' limit"
-                             : "beyond the keys and workspaces");
+                       "a partition needs %.3f GB of %s for its own buffers; %.3f GB is free "
+                       "beyond the keys, their workspaces and a %.2f GB margin",
+                       part, d->name, (double)free_b / 1e9, (double)SLOT_MARGIN / 1e9);
     if (st != CUZK_OK)
         return gpu_fail(&d->g, st, err, err_size, "reserving the partition's device memory");
     return CUZK_OK;
