@@ -5,7 +5,8 @@
  * limit (a larger idle buffer serves, idle buffers evicted least recently
  * released first, none thrown away for a request that cannot fit, the
  * refusal's message), trim, counters and the pageable counter, allocator
- * failures, waiting acquires woken by a release, timed out or cancelled,
+ * failures (under memory pressure the idle buffers go and the allocation
+ * is tried once more), waiting acquires woken by a release, timed out or cancelled,
  * and a seeded concurrent run of acquires, releases and trims.
  */
 #include <setjmp.h>
@@ -461,6 +462,52 @@ static void test_alloc_failure(void **state)
     pool_free(pool);
 }
 
+/* The host cannot pin more: the pool gives back its idle buffers and tries
+ * once more; a failure that is not about memory is not retried. */
+static void test_alloc_pressure(void **state)
+{
+    (void)state;
+    engine_pinned_t *pool = pool_new(0);
+    engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB / 2), x;
+    void *pa = a.ptr;
+    engine_pinned_release(pool, &a);
+    char err[IO_ERR_MAX] = "";
+    ta.fail_next = 1;
+    assert_int_equal(engine_pinned_acquire(pool, 2 * MIB, 0, &x, err, sizeof err), CUZK_OK);
+    engine_pinned_counters_t c = counters(pool);
+    assert_int_equal(c.shrinks, 1);
+    assert_int_equal(c.alloc_failed, 1);
+    assert_int_equal(c.evicted, 1);
+    assert_ptr_equal(ta.last_freed, pa);
+    assert_int_equal(c.buffers, 2); /* b, in use, kept; x */
+    assert_consistent(pool);
+    engine_pinned_release(pool, &x);
+
+    /* Twice in a row: the retry fails too, and says so; nothing is held for it. */
+    ta.fail_next = 2;
+    assert_int_equal(engine_pinned_acquire(pool, 4 * MIB, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_string_equal(err, "test allocator: refused 4194304 bytes");
+    c = counters(pool);
+    assert_int_equal(c.shrinks, 2);
+    assert_int_equal(c.alloc_failed, 3);
+    assert_int_equal(c.buffers, 1);
+    assert_int_equal(c.bytes_held, c.bytes_in_use);
+    assert_consistent(pool);
+
+    /* A device error is not memory pressure: no retry, the idle buffer stays. */
+    x = get(pool, MIB);
+    engine_pinned_release(pool, &x);
+    ta.fail_next = 1;
+    ta.fail = CUZK_EDEVICE;
+    assert_int_equal(engine_pinned_acquire(pool, 8 * MIB, 0, &x, err, sizeof err), CUZK_EDEVICE);
+    c = counters(pool);
+    assert_int_equal(c.shrinks, 2);
+    assert_int_equal(c.buffers, 2);
+    assert_consistent(pool);
+    engine_pinned_release(pool, &b);
+    pool_free(pool);
+}
+
 /* ---- waiting ------------------------------------------------------------------- */
 
 typedef struct waiter {
@@ -674,7 +721,7 @@ static void test_concurrent(void **state)
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(acquired + failed, (uint64_t)THREADS * (uint64_t)test_iters(3000));
     assert_int_equal(c.hits + c.misses, acquired + failed);
-    assert_int_equal(c.alloc_failed, failed);
+    assert_int_equal(c.alloc_failed, failed + c.shrinks); /* a shrink follows a failed call */
     assert_int_equal(c.refused, 0);
     assert_int_equal(c.buffers_in_use, 0);
     assert_int_equal(c.bytes_in_use, 0);
@@ -699,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_trim),
         cmocka_unit_test(test_counters_pageable),
         cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_alloc_pressure),
         cmocka_unit_test(test_wait_woken_by_release),
         cmocka_unit_test(test_wait_timeout),
         cmocka_unit_test(test_cancel_waits),

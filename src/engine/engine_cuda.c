@@ -173,10 +173,17 @@ static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const 
     engine_cpu_key_view(k->host, &z, &p);
     for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
         char why[IO_ERR_MAX];
-        s = z ? engine_gpu_key_zkey(&k->dev[i], c->dev[i], z, c->opt.tier, c->opt.device_budget,
-                                    c->opt.workers_per_device, why, sizeof why)
-              : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier, c->opt.device_budget,
-                                      c->opt.workers_per_device, why, sizeof why);
+        /* Out of memory placing it (pinning its points, most likely): the
+         * staging pool gives back its idle buffers, and the key tries once more. */
+        for (int attempt = 0; attempt < 2; attempt++) {
+            s = z ? engine_gpu_key_zkey(&k->dev[i], c->dev[i], z, c->opt.tier, c->opt.device_budget,
+                                        c->opt.workers_per_device, why, sizeof why)
+                  : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier,
+                                          c->opt.device_budget, c->opt.workers_per_device, why,
+                                          sizeof why);
+            if (s != CUZK_ENOMEM || attempt > 0 || engine_pinned_trim(c->pinned, 0) == 0)
+                break;
+        }
         if (s == CUZK_OK)
             s = engine_gpu_key_warm(k->dev[i], why, sizeof why);
         if (s != CUZK_OK)

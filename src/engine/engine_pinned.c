@@ -284,6 +284,18 @@ cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, double 
         st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
     else
         io_fail(err, err_size, st, "pinned pool: out of memory for a buffer's record");
+    if (n && st == CUZK_ENOMEM) {
+        /* The host cannot pin more: give back every idle buffer, try once more. */
+        pthread_mutex_lock(&pool->lock);
+        pinned_node_t *idle = pool->idle_bytes ? idle_evict(pool, pool->idle_bytes, NULL) : NULL;
+        pool->c.alloc_failed += idle != NULL;
+        pool->c.shrinks += idle != NULL;
+        pthread_mutex_unlock(&pool->lock);
+        if (idle) {
+            pinned_free_chain(pool, idle);
+            st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
+        }
+    }
     assert(st != CUZK_OK || p);
 
     pthread_mutex_lock(&pool->lock);

@@ -31,6 +31,11 @@
  *     is in use.
  * A request larger than the limit itself fails at once, waiting or not.
  *
+ * Memory pressure. When the allocator itself runs out (CUZK_ENOMEM: the
+ * host cannot pin more) and the pool holds idle buffers, it frees them all
+ * and tries once more (counted: shrinks). engine_pinned_trim frees idle
+ * buffers on demand, e.g. before a key is pinned.
+ *
  * The allocator and the frees run outside the pool's lock: cudaHostAlloc
  * takes milliseconds per GiB and cudaFreeHost synchronises the device, and
  * hits and releases on other threads must not wait for either. The bytes
@@ -89,6 +94,7 @@ typedef struct engine_pinned_counters {
     uint64_t refused;        /* acquires failed by the limit: too large, timed out or cancelled */
     uint64_t alloc_failed;   /* allocator calls that failed */
     uint64_t evicted;        /* idle buffers freed to make room or by engine_pinned_trim */
+    uint64_t shrinks;        /* allocator failures retried after freeing every idle buffer */
     uint64_t buffers;        /* buffers held (idle + in use) */
     uint64_t buffers_in_use; /* buffers acquired and not released */
     uint64_t bytes_held;     /* bytes of the buffers held, and of allocations in flight */
@@ -141,8 +147,8 @@ void engine_pinned_release(engine_pinned_t *pool, engine_pinned_buf_t *buf);
 /*
  * Frees idle buffers, least recently released first, until the idle bytes
  * are at most keep_bytes (0: every idle buffer). Buffers in use are never
- * touched. The engine calls it under memory pressure. Returns the bytes
- * freed.
+ * touched. The CUDA backend calls it when pinning a key's points fails.
+ * Returns the bytes freed.
  */
 uint64_t engine_pinned_trim(engine_pinned_t *pool, uint64_t keep_bytes);
 
