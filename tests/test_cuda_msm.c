@@ -7,7 +7,8 @@
  *    0, 1, r - 1 and random, bases at infinity, repeated and negated, for
  *    the model's window and forced windows 1 .. 20, Montgomery and
  *    canonical scalars, resident on the device or streamed from host
- *    memory in chunks, and sparse over a random subset of the points (an
+ *    memory in chunks (straight, or from pageable memory through pinned
+ *    bounce buffers), and sparse over a random subset of the points (an
  *    index list), or left as window sums that the CPU adds up; all
  *    scalars alike (one run a window, across every chunk of the bucket
  *    kernel) at windows up to 22;
@@ -361,6 +362,33 @@ static void check_streamed(const group_t *G, cuzk_gpu_msm_t *m, const void *want
         fail_msg("%s: n = %zu streamed in chunks of %zu: wrong sum", G->k->name, n, chunk);
 }
 
+/* Counts the paged variant's copies. */
+static void count_copy(void *ctx, void *dst, const void *src, size_t bytes)
+{
+    *(size_t *)ctx += bytes;
+    memcpy(dst, src, bytes);
+}
+
+/* The paged variant: bases in pageable memory, through the pinned bounce
+ * buffers (every byte copied once), scalars on the device. */
+static void check_paged(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+                        const void *scalars, size_t n, size_t chunk)
+{
+    unsigned char got[4 * 2 * 48];
+    void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES), *dr = NULL;
+    GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
+    size_t copied = 0;
+    cuzk_gpu_msm_set_window(m, 0);
+    GPU_OK(cuzk_gpu_msm_paged_launch(m, dr, bases, count_copy, &copied, ds, n, true, chunk, NULL));
+    GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
+    GPU_OK(cuzk_gpu_sync(&gpu));
+    if (!G->msm_equal(got, want))
+        fail_msg("%s: n = %zu paged in chunks of %zu: wrong sum", G->k->name, n, chunk);
+    assert_int_equal(copied, n * G->affine);
+    cuzk_gpu_free(ds);
+    cuzk_gpu_free(dr);
+}
+
 /* The sparse MSM over a random subset of the points (cuzk_gpu_msm_launch_idx),
  * against the CPU's MSM of the gathered subset. */
 static void check_msm_idx(const group_t *G, cuzk_gpu_msm_t *m, const unsigned char *bases,
@@ -446,13 +474,17 @@ static void test_msm(void **state)
             check_msm(G, m, want, bases, scalars, n, true, 0);
             check_windows(G, m, want, bases, scalars, n);
             check_msm_idx(G, m, bases, scalars, n);
-            if (n == 0)
+            if (n == 0) {
                 check_streamed(G, m, want, bases, scalars, n, 0);
+                check_paged(G, m, want, bases, scalars, n, 0);
+            }
             if (iter == NFIXED) {
                 check_msm(G, m, want, bases, canon, n, false, 0);
                 static const size_t chunks[] = {7, 1000, 0};
-                for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
+                for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
                     check_streamed(G, m, want, bases, scalars, n, chunks[c]);
+                    check_paged(G, m, want, bases, scalars, n, chunks[c]);
+                }
                 static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16, 20};
                 for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
                     check_msm(G, m, want, bases, scalars, n, true, windows[w]);

@@ -5,8 +5,9 @@
  * snarkjs keys on both curves and for bellperson parameters, on circuits of
  * porep32's proportions (90 % bit-valued witness entries: many zero and one
  * scalars, so the ones sums and the cleared scalars are exercised) and of
- * random shapes, with the key's queries resident on the device and streamed
- * from pinned memory; a slot reused across keys, and slots that share a
+ * random shapes, with the key's queries resident on the device, streamed
+ * from pinned memory, and read in place from the host key (mapped, through
+ * bounce buffers); a slot reused across keys, and slots that share a
  * pinned pool (its buffers come back and are reused); a witness that does
  * not satisfy the circuit is refused by the self-verification. Bellperson
  * assignments also from pinned memory, all of their arrays or some: the
@@ -149,6 +150,7 @@ static void test_zkey(void **state)
             zkey_case(curve, sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot);
             zkey_case(curve, sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot);
             zkey_case(curve, sizes[i], true, ENGINE_GPU_TIER_PINNED, slot);
+            zkey_case(curve, sizes[i], true, ENGINE_GPU_TIER_MAPPED, slot);
         }
     }
     engine_gpu_slot_free(slot);
@@ -308,6 +310,7 @@ static void test_params(void **state)
         params_case(sizes[i], true, ENGINE_GPU_TIER_DEVICE, slot, NULL);
         params_case(sizes[i], false, ENGINE_GPU_TIER_DEVICE, slot, NULL);
         params_case(sizes[i], true, ENGINE_GPU_TIER_PINNED, slot, NULL);
+        params_case(sizes[i], true, ENGINE_GPU_TIER_MAPPED, slot, NULL);
     }
     engine_gpu_slot_free(slot);
 }

@@ -159,4 +159,19 @@ cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const v
                                            const void *scalars, bool scalars_on_device, size_t n,
                                            bool mont, size_t chunk, cuzk_gpu_stream_t s);
 
+/*
+ * cuzk_gpu_msm_streamed_launch with bases in pageable host memory (a key
+ * left in its file mapping): each chunk is first copied by copy(ctx, dst,
+ * src, bytes) into one of two pinned bounce buffers of the workspace
+ * (allocated on first use and kept), so that every byte crosses the bus
+ * from pinned memory. Before refilling a bounce buffer the host waits for
+ * its previous upload (two chunks back): the one host wait of the run,
+ * which overlaps the device's work on the chunks already queued. The
+ * scalars are in device memory. Returns once the last chunk is queued.
+ */
+typedef void (*cuzk_gpu_copy_fn)(void *ctx, void *dst, const void *src, size_t bytes);
+cuzk_status_t cuzk_gpu_msm_paged_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                        cuzk_gpu_copy_fn copy, void *ctx, const void *d_scalars,
+                                        size_t n, bool mont, size_t chunk, cuzk_gpu_stream_t s);
+
 #endif

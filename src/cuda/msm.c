@@ -42,6 +42,8 @@ struct cuzk_gpu_msm {
     /* cuzk_gpu_msm_streamed: double-buffered chunks, the chunk sums, the
      * copy stream and its events (created on first use). */
     gbuf_t cb[2], cs[2], partial;
+    void *hb[2]; /* cuzk_gpu_msm_paged_launch: pinned bounce buffers of hb_size bytes */
+    size_t hb_size;
     cuzk_gpu_stream_t copy;
     cuzk_gpu_event_t uploaded[2], consumed[2];
     bool timing;
@@ -169,6 +171,7 @@ void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
     for (int i = 0; i < 2; i++) {
         cuzk_gpu_event_free(m->uploaded[i]);
         cuzk_gpu_event_free(m->consumed[i]);
+        cuzk_gpu_host_free(m->hb[i]);
     }
     cuzk_gpu_stream_free(m->copy);
     for (int i = 0; i <= CUZK_GPU_MSM_PHASES; i++)
@@ -382,9 +385,13 @@ static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk, size_t chun
     return grow(g, &m->partial, (chunks + 1) * m->k->xyzz_bytes);
 }
 
-cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
-                                           const void *scalars, bool scalars_on_device, size_t n,
-                                           bool mont, size_t chunk, cuzk_gpu_stream_t s)
+/* The streamed run: bases straight from pinned h_bases, or (copy given)
+ * copied by copy(ctx, ...) from pageable h_bases into a pinned bounce
+ * buffer first. */
+static cuzk_status_t streamed_run(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                  cuzk_gpu_copy_fn copy, void *ctx, const void *scalars,
+                                  bool scalars_on_device, size_t n, bool mont, size_t chunk,
+                                  cuzk_gpu_stream_t s)
 {
     assert(m && d_r && (n == 0 || (h_bases && scalars)));
     cuzk_gpu_t *g = m->g;
@@ -393,17 +400,36 @@ cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const v
     chunk = chunk < n ? chunk : (n ? n : 1);
     size_t chunks = (n + chunk - 1) / chunk;
     CUZK_TRY(streamed_setup(m, chunk, chunks));
+    if (copy && m->hb_size < chunk * ab) {
+        for (int i = 0; i < 2; i++) {
+            CUZK_TRY(cuzk_gpu_event_sync(g, m->uploaded[i]));
+            cuzk_gpu_host_free(m->hb[i]);
+            m->hb[i] = NULL;
+        }
+        m->hb_size = 0;
+        for (int i = 0; i < 2; i++)
+            CUZK_TRY(cuzk_gpu_host_alloc(g, &m->hb[i], chunk * ab));
+        m->hb_size = chunk * ab;
+    }
     unsigned char *partial = m->partial.p;
     if (n == 0)
         return cuzk_gpu_memset(g, d_r, 0, xb, s);
     for (size_t k = 0; k < chunks; k++) {
         int b = (int)(k & 1);
         size_t lo = k * chunk, len = n - lo < chunk ? n - lo : chunk;
+        const unsigned char *src = (const unsigned char *)h_bases + lo * ab;
+        if (copy) {
+            /* The bounce buffer's last upload (chunk k - 2) must be over:
+             * the run's one host wait, on a copy, while the device works
+             * on the chunks queued before. */
+            CUZK_TRY(cuzk_gpu_event_sync(g, m->uploaded[b]));
+            copy(ctx, m->hb[b], src, len * ab);
+            src = m->hb[b];
+        }
         /* Buffer b is free once the last MSM that read it (chunk k - 2, or
          * an earlier run's) has; an event never recorded is no wait. */
         CUZK_TRY(cuzk_gpu_stream_wait(g, m->copy, m->consumed[b]));
-        CUZK_TRY(cuzk_gpu_upload(g, m->cb[b].p, (const unsigned char *)h_bases + lo * ab, len * ab,
-                                 m->copy));
+        CUZK_TRY(cuzk_gpu_upload(g, m->cb[b].p, src, len * ab, m->copy));
         const unsigned char *sc = (const unsigned char *)scalars + lo * CUZK_GPU_SCALAR_BYTES;
         if (!scalars_on_device) {
             CUZK_TRY(cuzk_gpu_upload(g, m->cs[b].p, sc, len * CUZK_GPU_SCALAR_BYTES, m->copy));
@@ -416,6 +442,21 @@ cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const v
     }
     GPU_TRY(g, m->k->msm_reduce_windows(d_r, partial, chunks, 1, s));
     return CUZK_OK;
+}
+
+cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                           const void *scalars, bool scalars_on_device, size_t n,
+                                           bool mont, size_t chunk, cuzk_gpu_stream_t s)
+{
+    return streamed_run(m, d_r, h_bases, NULL, NULL, scalars, scalars_on_device, n, mont, chunk, s);
+}
+
+cuzk_status_t cuzk_gpu_msm_paged_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
+                                        cuzk_gpu_copy_fn copy, void *ctx, const void *d_scalars,
+                                        size_t n, bool mont, size_t chunk, cuzk_gpu_stream_t s)
+{
+    assert(copy);
+    return streamed_run(m, d_r, h_bases, copy, ctx, d_scalars, true, n, mont, chunk, s);
 }
 
 cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,

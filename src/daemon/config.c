@@ -59,7 +59,7 @@ static const config_option_t config_options[] = {
         "GPU) or a number of GPUs"),
     OPT("engine", residency, "--residency", CONFIG_STRING, "auto", 0, 0,
         "where a GPU keeps a key's points: auto (on the device when device_key_budget "
-        "holds them, else pinned host memory), device or pinned"),
+        "holds them, else pinned host memory, else mapped), device, pinned or mapped"),
     OPT("engine", device_key_budget, "--device-key-budget", CONFIG_BYTES, "0", 0, 0,
         "bytes of each GPU a key's points may take (0: what is free less the workers' working "
         "set)"),

@@ -196,8 +196,9 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
         bad = -1;
     }
     if (strcmp(cfg->residency, "auto") != 0 && strcmp(cfg->residency, "device") != 0 &&
-        strcmp(cfg->residency, "pinned") != 0) {
-        fprintf(stderr, "cuzkd: residency = %s: expected auto, device or pinned\n", cfg->residency);
+        strcmp(cfg->residency, "pinned") != 0 && strcmp(cfg->residency, "mapped") != 0) {
+        fprintf(stderr, "cuzkd: residency = %s: expected auto, device, pinned or mapped\n",
+                cfg->residency);
         bad = -1;
     }
     for (size_t i = 0; i < cfg->n_preload && bad == 0; i++) {
@@ -240,6 +241,7 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers, unsigned *urgent)
         unsigned per_gpu = d->cfg->workers ? d->cfg->workers : 2;
         engine_gpu_tier_t tier = !strcmp(d->cfg->residency, "device")   ? ENGINE_GPU_TIER_DEVICE
                                  : !strcmp(d->cfg->residency, "pinned") ? ENGINE_GPU_TIER_PINNED
+                                 : !strcmp(d->cfg->residency, "mapped") ? ENGINE_GPU_TIER_MAPPED
                                                                         : ENGINE_GPU_TIER_AUTO;
         engine_cuda_options_t co = {.cpu = opt,
                                     .devices = gpus,

@@ -101,6 +101,7 @@ struct engine_gpu_slot {
     size_t h_size;
     dbuf_t in;
     const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
+    cuzk_pool_t *threads;        /* the staging's threads: also the mapped tier's copies */
     double stage_s;
     uint64_t h2d;
     /* The partition's device state across its compute section (it may
@@ -313,7 +314,10 @@ uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d)
 
 const char *engine_gpu_tier_name(engine_gpu_tier_t t)
 {
-    return t == ENGINE_GPU_TIER_DEVICE ? "device" : t == ENGINE_GPU_TIER_PINNED ? "pinned" : "auto";
+    return t == ENGINE_GPU_TIER_DEVICE   ? "device"
+           : t == ENGINE_GPU_TIER_PINNED ? "pinned"
+           : t == ENGINE_GPU_TIER_MAPPED ? "mapped"
+                                         : "auto";
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -408,16 +412,22 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
 }
 
-/* Places the queries: on the device (one allocation) or in pinned host
- * memory (one allocation), from the tier and the budget. */
+/* Places the queries: on the device (one allocation), in pinned host
+ * memory (one allocation), or left where the source has them (mapped),
+ * from the tier and the budget; AUTO takes the mapped tier when the host
+ * cannot pin the queries. */
 static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine_gpu_tier_t tier,
                                uint64_t budget, unsigned workers, char *err, size_t err_size)
 {
     engine_gpu_dev_t *d = k->d;
     size_t total = 0;
-    for (int q = 0; q < QUERIES; q++)
+    bool sourced = true;
+    for (int q = 0; q < QUERIES; q++) {
         total += align256(src->bytes[q]);
-    if (tier == ENGINE_GPU_TIER_AUTO) {
+        sourced = sourced && (!src->bytes[q] || src->src[q]);
+    }
+    bool chosen = tier == ENGINE_GPU_TIER_AUTO;
+    if (chosen) {
         if (budget == 0) {
             uint64_t free_b = engine_gpu_dev_free_bytes(d);
             uint64_t need = engine_gpu_work_bytes(k) * (workers ? workers : 1);
@@ -425,21 +435,31 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
         }
         tier = total <= budget ? ENGINE_GPU_TIER_DEVICE : ENGINE_GPU_TIER_PINNED;
     }
-    k->tier = tier;
-    cuzk_status_t s;
-    unsigned char *base;
+    cuzk_status_t s = CUZK_OK;
+    unsigned char *base = NULL;
     if (tier == ENGINE_GPU_TIER_DEVICE) {
         s = cuzk_gpu_alloc(&d->g, &k->dmem, total);
         if (s != CUZK_OK)
             return gpu_fail(&d->g, s, err, err_size, "placing the key's queries");
         k->dbytes += total;
         base = k->dmem;
-    } else {
+    } else if (tier == ENGINE_GPU_TIER_PINNED) {
         s = cuzk_gpu_host_alloc(&d->g, &k->hmem, total);
-        if (s != CUZK_OK)
+        if (s == CUZK_ENOMEM && chosen && sourced)
+            tier = ENGINE_GPU_TIER_MAPPED; /* the host cannot pin it: read it in place */
+        else if (s != CUZK_OK)
             return gpu_fail(&d->g, s, err, err_size, "pinning the key's queries");
-        k->hbytes = total;
+        k->hbytes = s == CUZK_OK ? total : 0;
         base = k->hmem;
+    }
+    k->tier = tier;
+    if (tier == ENGINE_GPU_TIER_MAPPED) {
+        if (!sourced)
+            return io_fail(err, err_size, CUZK_EINVAL,
+                           "a key made on the device has no host copy to map");
+        for (int q = 0; q < QUERIES; q++)
+            k->q[q] = src->src[q];
+        return CUZK_OK;
     }
     size_t off = 0;
     for (int q = 0; q < QUERIES; q++) {
@@ -1038,6 +1058,7 @@ cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t
     double t0 = cuzk_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
+    s->threads = pool;
     CUZK_TRY(slot_reserve(s, k, bytes ? bytes : FR_BYTES, err, err_size));
     pcopy(pool, s->h_in, w, bytes);
     cuzk_gpu_t *g = &s->d->g;
@@ -1167,6 +1188,7 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
     }
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "querying the assignment's memory");
+    s->threads = pool;
     CUZK_TRY(slot_reserve(s, k, host, err, err_size));
     st = stage_params_queue(s, k, a, parts, PARTS, pool);
     if (st != CUZK_OK) {
@@ -1287,7 +1309,8 @@ static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t 
 /* Before the MSMs, with synth and h queued: the device tier waits for the
  * counts (the only host wait before the results; the device meanwhile
  * runs the transforms); the pinned tier, whose MSMs run over every scalar,
- * zeroes the ones instead. */
+ * zeroes the ones instead; the mapped tier leaves them to its MSMs (its
+ * bases are not addressable by the device). */
 static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k, vec_t *v, int nv)
 {
     engine_gpu_dev_t *d = s->d;
@@ -1298,6 +1321,8 @@ static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k
             v[i].cnt = h[i];
         return CUZK_OK;
     }
+    if (k->tier == ENGINE_GPU_TIER_MAPPED)
+        return CUZK_OK;
     for (int i = 0; i < nv; i++)
         CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
                                                 d->stream));
@@ -1308,7 +1333,14 @@ static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k
  * into result q, and the sum of the bases of its ones into result
  * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
  * (their indices); pinned tier: over all, the bases streamed, the ones
- * zeroed. */
+ * zeroed; mapped tier: over all, ones included, the bases copied into
+ * pinned bounce buffers and streamed (its ones sum is infinity). */
+/* The mapped tier's copies into the bounce buffers, on the staging's threads. */
+static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
+{
+    pcopy(ctx, dst, src, bytes);
+}
+
 static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,
                                const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
@@ -1328,16 +1360,24 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
         const uint32_t *idx = vi < 0 ? NULL : s->idx[vi].p;
         st = cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
                                          vi < 0 ? n : v[vi].cnt, true, &s->win[q], d->stream);
-    } else {
+    } else if (k->tier == ENGINE_GPU_TIER_PINNED) {
         st = cuzk_gpu_msm_streamed_launch(m, r, k->q[q], scalars, true, n, true, 0, d->stream);
+    } else {
+        st = cuzk_gpu_msm_paged_launch(m, r, k->q[q], mapped_copy, s->threads, scalars, n, true, 0,
+                                       d->stream);
+    }
+    if (k->tier != ENGINE_GPU_TIER_DEVICE) {
         s->win[q] = (cuzk_gpu_msm_windows_t){1, 0};
         *h2d += n * cuzk_gpu_affine_bytes(grp);
     }
     pthread_mutex_unlock(&d->mem_lock);
     CUZK_TRY(st);
+    if (vi >= 0 && k->tier == ENGINE_GPU_TIER_MAPPED)
+        CUZK_TRY(cuzk_gpu_memset(&d->g, res_at(s, ONES_OFFSET + q), 0, cuzk_gpu_xyzz_bytes(grp),
+                                 d->stream));
     /* Pinned bases are read in place by the ones sum: host memory from
      * cudaHostAlloc is addressable by the device (unified addressing). */
-    if (vi >= 0)
+    else if (vi >= 0)
         CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(s, ONES_OFFSET + q), s->bits[vi].p,
                                               k->q[q], n, d->ones.p, d->stream));
     return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);

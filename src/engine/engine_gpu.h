@@ -98,12 +98,14 @@ void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out);
 void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes);
 
 typedef enum engine_gpu_tier {
-    ENGINE_GPU_TIER_AUTO,   /* device when it fits the budget, else pinned */
+    ENGINE_GPU_TIER_AUTO,   /* device when it fits the budget, else pinned, else mapped */
     ENGINE_GPU_TIER_DEVICE, /* queries on the device (fails when they do not fit) */
     ENGINE_GPU_TIER_PINNED, /* queries in pinned host memory, streamed */
+    ENGINE_GPU_TIER_MAPPED, /* queries read in place from the caller's host copy (a file
+                               mapping, pageable), streamed through pinned bounce buffers */
 } engine_gpu_tier_t;
 
-/* "auto", "device", "pinned". */
+/* "auto", "device", "pinned", "mapped". */
 const char *engine_gpu_tier_name(engine_gpu_tier_t t);
 
 /*

@@ -220,9 +220,9 @@ out=$("$CUZKD" --devices gpus --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "devices = gpus: expected auto"
 check "devices: an unknown value is refused, naming the choices" $? "$out"
 out=$("$CUZKD" --residency cloud --check-config 2>&1)
-[ $? -ne 0 ] && printf '%s' "$out" | grep -q "residency = cloud: expected auto, device or pinned"
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "residency = cloud: expected auto, device, pinned or mapped"
 check "residency: an unknown value is refused, naming the choices" $? "$out"
-out=$("$CUZKD" --residency pinned --device-key-budget 8G --pinned-limit 16G --urgent-workers 2 \
+out=$("$CUZKD" --residency mapped --device-key-budget 8G --pinned-limit 16G --urgent-workers 2 \
     --device-work-limit 40G --check-config 2>&1)
 check "residency, device_key_budget, pinned_limit, urgent_workers, device_work_limit: accepted" $? "$out"
 out=$("$CUZKD" --device-work-limit lots --check-config 2>&1)
