@@ -1023,34 +1023,6 @@ static cuzk_status_t slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *
     return st;
 }
 
-/* dst = src (bytes), in 1 MiB pieces on pool's threads (NULL: this one). */
-typedef struct {
-    unsigned char *dst;
-    const unsigned char *src;
-    size_t bytes;
-} pcopy_t;
-
-enum { PCOPY_PIECE = 1u << 20 };
-
-static void pcopy_task(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    const pcopy_t *c = ctx;
-    size_t lo = begin * PCOPY_PIECE, hi = end * PCOPY_PIECE;
-    hi = hi < c->bytes ? hi : c->bytes;
-    memcpy(c->dst + lo, c->src + lo, hi - lo);
-}
-
-static void pcopy(cuzk_pool_t *pool, void *dst, const void *src, size_t bytes)
-{
-    if (!pool || bytes < 4 * (size_t)PCOPY_PIECE) {
-        memcpy(dst, src, bytes);
-        return;
-    }
-    pcopy_t c = {dst, src, bytes};
-    cuzk_pool_for(pool, (bytes + PCOPY_PIECE - 1) / PCOPY_PIECE, 4, pcopy_task, &c);
-}
-
 cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
                                     uint32_t n, cuzk_pool_t *pool, char *err, size_t err_size)
 {
@@ -1060,7 +1032,7 @@ cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t
     size_t bytes = (size_t)n * FR_BYTES;
     s->threads = pool;
     CUZK_TRY(slot_reserve(s, k, bytes ? bytes : FR_BYTES, err, err_size));
-    pcopy(pool, s->h_in, w, bytes);
+    cuzk_pool_memcpy(pool, s->h_in, w, bytes);
     cuzk_gpu_t *g = &s->d->g;
     cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
     if (st == CUZK_OK)
@@ -1130,7 +1102,7 @@ static cuzk_status_t stage_params_queue(engine_gpu_slot_t *s, const engine_gpu_k
             continue;
         if (!p->pinned) {
             /* copied while the previous parts' DMA runs */
-            pcopy(pool, h + staged, p->src, p->bytes);
+            cuzk_pool_memcpy(pool, h + staged, p->src, p->bytes);
             src = h + staged;
             staged += p->bytes;
         }
@@ -1338,7 +1310,7 @@ static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k
 /* The mapped tier's copies into the bounce buffers, on the staging's threads. */
 static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
 {
-    pcopy(ctx, dst, src, bytes);
+    cuzk_pool_memcpy(ctx, dst, src, bytes);
 }
 
 static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,

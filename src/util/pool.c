@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -201,6 +202,34 @@ void cuzk_pool_for(cuzk_pool_t *pool, size_t n, size_t chunk, cuzk_pool_fn_t fn,
     pthread_mutex_unlock(&pool->lock);
 
     atomic_store(&pool->busy, false);
+}
+
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t bytes;
+} pool_copy_t;
+
+enum { POOL_COPY_PIECE = 1u << 20 };
+
+static void pool_copy_task(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const pool_copy_t *c = ctx;
+    size_t lo = begin * POOL_COPY_PIECE, hi = end * POOL_COPY_PIECE;
+    hi = hi < c->bytes ? hi : c->bytes;
+    memcpy(c->dst + lo, c->src + lo, hi - lo);
+}
+
+void cuzk_pool_memcpy(cuzk_pool_t *pool, void *dst, const void *src, size_t bytes)
+{
+    if (!pool || bytes < 4 * (size_t)POOL_COPY_PIECE) {
+        if (bytes)
+            memcpy(dst, src, bytes);
+        return;
+    }
+    pool_copy_t c = {dst, src, bytes};
+    cuzk_pool_for(pool, (bytes + POOL_COPY_PIECE - 1) / POOL_COPY_PIECE, 4, pool_copy_task, &c);
 }
 
 static cuzk_pool_t *pool_default;

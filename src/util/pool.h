@@ -59,6 +59,10 @@ unsigned cuzk_pool_threads(const cuzk_pool_t *pool);
  */
 void cuzk_pool_for(cuzk_pool_t *pool, size_t n, size_t chunk, cuzk_pool_fn_t fn, void *ctx);
 
+/* dst = src (bytes, not overlapping), in 1 MiB pieces on pool's threads
+ * (NULL, or under 4 MiB: on the caller alone). */
+void cuzk_pool_memcpy(cuzk_pool_t *pool, void *dst, const void *src, size_t bytes);
+
 /*
  * The process-wide pool with one thread per online processor, created on
  * first use (thread-safe) and kept until the process exits. Returns NULL if
