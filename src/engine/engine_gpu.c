@@ -904,7 +904,7 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
         fits = fits && free_b >= lack + SLOT_MARGIN;
         if (fits) {
             st = slot_grow(s, need);
-            if (st == CUZK_OK || st != CUZK_ENOMEM)
+            if (st != CUZK_ENOMEM)
                 break;
             st = CUZK_OK; /* taken meanwhile by what allocates on its own */
         }
