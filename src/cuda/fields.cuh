@@ -58,7 +58,8 @@ struct bn254_fr_p {
 
 /*
  * Fp whose multiplications are calls of one out-of-line f_mul_call: the
- * coordinate field of G1 in the point formulas. The same bytes as fp_t.
+ * coordinate field of BLS12-381's G1 in the point formulas (BN254's G1
+ * inlines its shorter multiplication: bn254.cu). The same bytes as fp_t.
  * Inlined, a mixed addition on BLS12-381 was ten copies of the first
  * multiplication's ~1200 instructions, ~100 KB of code: ncu on the bucket
  * kernel (H200) showed 60 % of the warps' stall cycles waiting for

@@ -68,10 +68,12 @@ typedef struct cuzk_gpu_group_kernels {
      * p[i mod n], and write it to r[i]: threads·iters mixed additions. */
     int (*madd_probe)(void *r, const void *p, const void *q, size_t n, size_t threads,
                       unsigned iters, cuzk_gpu_stream_t s);
-    /* The same with another coordinate type (G1: every multiplication
-     * inlined, fp_t instead of fpc_t; NULL elsewhere), to compare. */
-    int (*madd_probe_inline)(void *r, const void *p, const void *q, size_t n, size_t threads,
-                             unsigned iters, cuzk_gpu_stream_t s);
+    /* The same with G1's other coordinate type (every multiplication
+     * inlined, fp_t, or called, fpc_t: the one the group does not use;
+     * NULL for G2), to compare; madd_alt names it. */
+    int (*madd_probe_alt)(void *r, const void *p, const void *q, size_t n, size_t threads,
+                          unsigned iters, cuzk_gpu_stream_t s);
+    const char *madd_alt;
     /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
      * segments. */
     /* buckets: the W·B bucket sums from the sorted keys/vals and their run

@@ -1,7 +1,7 @@
 /*
  * The launchers of one curve's kernels and the table that exports them to C
  * (gpu_kernels.h). Included once by each curve's translation unit
- * (bls381.cu, bn254.cu), which instantiates cuzk_gpu_curve_table<Fp, Fr>:
+ * (bls381.cu, bn254.cu), which instantiates curve_table<Fp, Fr, G1's field>:
  * one translation unit per curve keeps each compilation to the templates
  * that curve needs.
  */
@@ -396,23 +396,45 @@ int clear_marked(void *scalars, const uint32_t *bitmap, size_t n, cuzk_gpu_strea
 typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t, unsigned,
                              cuzk_gpu_stream_t);
 
-/* probe_alt: the madd probe of another coordinate type (G1 with inlined
- * multiplications, to compare), or NULL. */
+/* probe_alt: the madd probe of another coordinate type (alt says which),
+ * to compare, or NULL. */
 template <class F>
-constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt)
+constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt,
+                                               const char *alt)
 {
-    return cuzk_gpu_group_kernels_t{name,           sizeof(affine_t<F>),    sizeof(xyzz_t<F>),
-                                    ec_batch<F>,    madd_probe<F>,          probe_alt,
-                                    msm_buckets<F>, msm_reduce_segments<F>, msm_reduce_windows<F>,
-                                    msm_combine<F>, msm_ones_partial<F>};
+    return cuzk_gpu_group_kernels_t{name,
+                                    sizeof(affine_t<F>),
+                                    sizeof(xyzz_t<F>),
+                                    ec_batch<F>,
+                                    madd_probe<F>,
+                                    probe_alt,
+                                    alt,
+                                    msm_buckets<F>,
+                                    msm_reduce_segments<F>,
+                                    msm_reduce_windows<F>,
+                                    msm_combine<F>,
+                                    msm_ones_partial<F>};
 }
+
+/* G1's coordinate field for the point formulas: G1F (fpc_t<FP>, the
+ * multiplication called, or fp_t<FP>, inlined), and the other one. */
+template <class G1F> struct g1_alt;
+template <class P> struct g1_alt<fpc_t<P>> {
+    typedef fp_t<P> type;
+    static constexpr const char *name = "mul inlined";
+};
+template <class P> struct g1_alt<fp_t<P>> {
+    typedef fpc_t<P> type;
+    static constexpr const char *name = "mul called";
+};
 
 template <class F> constexpr cuzk_gpu_field_kernels_t field_table(const char *name)
 {
     return cuzk_gpu_field_kernels_t{name, sizeof(F), field_batch<F>, mul_probe<F>};
 }
 
-template <class FP, class FR>
+/* G1F: G1's coordinate type (g1_alt above). */
+template <class FP, class FR, class G1F>
 constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp, const char *fr,
                                                const char *fp2, const char *g1, const char *g2)
 {
@@ -421,8 +443,9 @@ constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp,
                                     field_table<fp_t<FP>>(fp),
                                     field_table<fp_t<FR>>(fr),
                                     field_table<fp2_t<FP>>(fp2),
-                                    group_table<fpc_t<FP>>(g1, madd_probe<fp_t<FP>>),
-                                    group_table<fp2_t<FP>>(g2, nullptr),
+                                    group_table<G1F>(g1, madd_probe<typename g1_alt<G1F>::type>,
+                                                     g1_alt<G1F>::name),
+                                    group_table<fp2_t<FP>>(g2, nullptr, nullptr),
                                     msm_digits<FR>,
                                     ntt_pow_table<FR>,
                                     ntt_mul_tables<FR>,
