@@ -43,7 +43,7 @@ typedef struct cuzkd_config {
     unsigned workers; /* per device (0: 2 a GPU, 1 on the CPU); the CPU counts as one device */
     unsigned urgent_workers;    /* per GPU, taking critical partitions only; none on the CPU */
     char *devices;              /* auto, cpu, cuda or a number of GPUs */
-    char *residency;            /* auto, device or pinned: the GPUs' key tier */
+    char *residency;            /* auto, device, pinned or mapped: the GPUs' key tier */
     uint64_t device_key_budget; /* bytes of each GPU a key may take (0: free less working set) */
     uint64_t pinned_limit;      /* the pinned staging pool (0: no limit) */
     uint64_t device_work_limit; /* the partitions' device buffers, each GPU (0: its free memory) */

@@ -82,7 +82,7 @@ struct engine_gpu_key {
     uint32_t n_vars, n_public, domain;   /* zkey */
     uint32_t n_in, n_aux, n_h, n_a, n_b; /* params */
     unsigned log2n;
-    const void *q[QUERIES]; /* device or pinned host memory, as tier says */
+    const void *q[QUERIES]; /* device, pinned or the source's host memory, as tier says */
     size_t qn[QUERIES];
     void *dmem, *hmem, *csr_mem;
     uint64_t dbytes, hbytes;

@@ -147,7 +147,7 @@ cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_siz
 /* NULL is a no-op; nothing may run on k. */
 void engine_gpu_key_free(engine_gpu_key_t *k);
 
-/* The tier chosen (DEVICE or PINNED), and the bytes the key holds on the
+/* The tier chosen (DEVICE, PINNED or MAPPED), and the bytes the key holds on the
  * device (queries, CSR, NTT tables) and in pinned host memory. */
 engine_gpu_tier_t engine_gpu_key_tier(const engine_gpu_key_t *k);
 uint64_t engine_gpu_key_device_bytes(const engine_gpu_key_t *k);
