@@ -229,21 +229,43 @@ static void asgn_copy_free(asgn_copy_t *c)
  * scalars of A and B selected on the device) and with some pinned (a mix
  * of both). pool (NULL: none) is slot's: an assignment all pinned takes no
  * staging buffer from it. */
+/* A bellperson circuit of n rows (porep32-shaped or random), its INSECURE
+ * key, its assignment and the key on the device in tier. */
+typedef struct {
+    r1cs_t r;
+    r1cs_witness_t w;
+    bp_params_t p;
+    asgn_t a;
+    void *mem;
+    engine_gpu_key_t *gk;
+} params_fix_t;
+
+static void params_fix_make(params_fix_t *f, uint32_t n, bool porep, engine_gpu_tier_t tier)
+{
+    memset(f, 0, sizeof *f);
+    circuit(&f->r, &f->w, R1CS_CURVE_BLS12_381, n, porep);
+    assert_int_equal(groth16_bp_dev_setup(&f->p, &f->r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_assign(&f->a, &f->mem, &f->r, &f->w, NULL), CUZK_OK);
+    char err[IO_ERR_MAX] = "";
+    if (engine_gpu_key_params(&f->gk, dev, &f->p, tier, 0, 1, err, sizeof err) != CUZK_OK)
+        fail_msg("device key: %s", err);
+}
+
+static void params_fix_free(params_fix_t *f)
+{
+    engine_gpu_key_free(f->gk);
+    free(f->mem);
+    bp_params_free(&f->p);
+    r1cs_witness_free(&f->w);
+    r1cs_free(&f->r);
+}
+
 static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_gpu_slot_t *slot,
                         engine_pinned_t *pool)
 {
-    r1cs_t r;
-    r1cs_witness_t w;
-    circuit(&r, &w, R1CS_CURVE_BLS12_381, n, porep);
-    bp_params_t p;
-    asgn_t a;
-    void *mem = NULL;
-    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng), CUZK_OK);
-    assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
-    engine_gpu_key_t *gk = NULL;
+    params_fix_t f;
+    params_fix_make(&f, n, porep, tier);
     char err[IO_ERR_MAX] = "";
-    if (engine_gpu_key_params(&gk, dev, &p, tier, 0, 1, err, sizeof err) != CUZK_OK)
-        fail_msg("device key: %s", err);
 
     uint64_t seed = cuzk_rng_next(&test_rng);
     cuzk_rng_t ra, rb;
@@ -251,11 +273,11 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     cuzk_rng_seed(&rb, seed);
     bp_proof_t pc, pg;
     groth16_prove_opts_t cpu = {&ra, false, NULL};
-    assert_int_equal(groth16_bp_prove(&pc, &p, &a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
-    engine_gpu_accel_t acc = {.slot = slot, .key = gk};
+    assert_int_equal(groth16_bp_prove(&pc, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
+    engine_gpu_accel_t acc = {.slot = slot, .key = f.gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
     groth16_prove_opts_t gpu = {&rb, false, &table};
-    if (groth16_bp_prove(&pg, &p, &a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+    if (groth16_bp_prove(&pg, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("params %u rows (%s, %s): %s", n, porep ? "porep" : "random",
                  engine_gpu_tier_name(tier), err);
     if (memcmp(&pc, &pg, sizeof pc) != 0)
@@ -269,12 +291,12 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     masks[2] = masks[1] ^ ASGN_ALL;
     for (int i = 0; i < 3; i++) {
         asgn_copy_t copy;
-        asgn_copy_make(&copy, &a, masks[i]);
+        asgn_copy_make(&copy, &f.a, masks[i]);
         engine_pinned_counters_t before, after;
         if (pool)
             engine_pinned_counters(pool, &before);
         cuzk_rng_seed(&rb, seed);
-        if (groth16_bp_prove(&pg, &p, &copy.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+        if (groth16_bp_prove(&pg, &f.p, &copy.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
             fail_msg("params %u rows (%s, %s), arrays 0x%02x pinned: %s", n,
                      porep ? "porep" : "random", engine_gpu_tier_name(tier), masks[i], err);
         if (memcmp(&pc, &pg, sizeof pc) != 0)
@@ -290,11 +312,7 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
         asgn_copy_free(&copy);
     }
 
-    engine_gpu_key_free(gk);
-    free(mem);
-    bp_params_free(&p);
-    r1cs_witness_free(&w);
-    r1cs_free(&r);
+    params_fix_free(&f);
 }
 
 static void test_params(void **state)
@@ -397,27 +415,18 @@ static void test_device_memory(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    r1cs_t r;
-    r1cs_witness_t w;
-    circuit(&r, &w, R1CS_CURVE_BLS12_381, 3000, true);
-    bp_params_t p;
-    asgn_t a;
-    void *amem = NULL;
-    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng), CUZK_OK);
-    assert_int_equal(groth16_bp_assign(&a, &amem, &r, &w, NULL), CUZK_OK);
-    engine_gpu_key_t *gk = NULL;
+    params_fix_t f;
+    params_fix_make(&f, 3000, true, ENGINE_GPU_TIER_DEVICE);
     char err[IO_ERR_MAX] = "";
-    if (engine_gpu_key_params(&gk, dev, &p, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err) !=
-        CUZK_OK)
-        fail_msg("device key: %s", err);
     uint64_t seed = cuzk_rng_next(&test_rng);
     cuzk_rng_t rc;
     cuzk_rng_seed(&rc, seed);
     bp_proof_t want;
     groth16_prove_opts_t cpu = {&rc, false, NULL};
-    assert_int_equal(groth16_bp_prove(&want, &p, &a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(groth16_bp_prove(&want, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
 
-    uint64_t part = engine_gpu_slot_bytes(gk);
+    uint64_t part = engine_gpu_slot_bytes(f.gk);
     engine_gpu_mem_t m0, m;
     engine_gpu_dev_mem(dev, &m0);
     assert_int_equal(m0.held, 0); /* the other tests' slots are gone */
@@ -429,8 +438,13 @@ static void test_device_memory(void **state)
     mem_run_t run[2];
     pthread_t th[2];
     for (int i = 0; i < 2; i++) {
-        run[i] = (mem_run_t){
-            .slot = slot[i], .key = gk, .p = &p, .a = &a, .want = &want, .seed = seed, .rounds = 4};
+        run[i] = (mem_run_t){.slot = slot[i],
+                             .key = f.gk,
+                             .p = &f.p,
+                             .a = &f.a,
+                             .want = &want,
+                             .seed = seed,
+                             .rounds = 4};
         assert_int_equal(pthread_create(&th[i], NULL, mem_run, &run[i]), 0);
     }
     for (int i = 0; i < 2; i++)
@@ -453,19 +467,19 @@ static void test_device_memory(void **state)
     /* A limit below one partition: it fails at once, saying why, and
      * leaves the slot usable when the limit goes. */
     engine_gpu_dev_set_slot_limit(dev, part / 2);
-    engine_gpu_accel_t acc = {.slot = slot[0], .key = gk};
+    engine_gpu_accel_t acc = {.slot = slot[0], .key = f.gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuzk_rng_t rg;
     cuzk_rng_seed(&rg, seed);
     groth16_prove_opts_t gpu = {&rg, false, &table};
     bp_proof_t got;
-    assert_int_equal(groth16_bp_prove(&got, &p, &a, &gpu, NULL, NULL, err, sizeof err),
+    assert_int_equal(groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err),
                      CUZK_ENOMEM);
     if (!strstr(err, "device_work_limit"))
         fail_msg("the refusal does not name the limit: %s", err);
     engine_gpu_dev_set_slot_limit(dev, 0);
     cuzk_rng_seed(&rg, seed);
-    if (groth16_bp_prove(&got, &p, &a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
+    if (groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("after the limit went: %s", err);
     assert_memory_equal(&got, &want, sizeof got);
 
@@ -473,11 +487,7 @@ static void test_device_memory(void **state)
         engine_gpu_slot_free(slot[i]);
     engine_gpu_dev_mem(dev, &m);
     assert_int_equal(m.held, 0);
-    engine_gpu_key_free(gk);
-    free(amem);
-    bp_params_free(&p);
-    r1cs_witness_free(&w);
-    r1cs_free(&r);
+    params_fix_free(&f);
 }
 
 int main(void)

@@ -173,16 +173,22 @@ static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const 
     engine_cpu_key_view(k->host, &z, &p);
     for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
         char why[IO_ERR_MAX];
-        /* Out of memory placing it (pinning its points, most likely): the
-         * staging pool gives back its idle buffers, and the key tries once more. */
+        /* Out of memory placing it, or (auto) left mapped because the host
+         * could not pin it: the staging pool gives back its idle buffers,
+         * and the key is placed once more. */
         for (int attempt = 0; attempt < 2; attempt++) {
             s = z ? engine_gpu_key_zkey(&k->dev[i], c->dev[i], z, c->opt.tier, c->opt.device_budget,
                                         c->opt.workers_per_device, why, sizeof why)
                   : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier,
                                           c->opt.device_budget, c->opt.workers_per_device, why,
                                           sizeof why);
-            if (s != CUZK_ENOMEM || attempt > 0 || engine_pinned_trim(c->pinned, 0) == 0)
+            bool pressed =
+                s == CUZK_ENOMEM || (s == CUZK_OK && c->opt.tier == ENGINE_GPU_TIER_AUTO &&
+                                     engine_gpu_key_tier(k->dev[i]) == ENGINE_GPU_TIER_MAPPED);
+            if (!pressed || attempt > 0 || engine_pinned_trim(c->pinned, 0) == 0)
                 break;
+            engine_gpu_key_free(k->dev[i]);
+            k->dev[i] = NULL;
         }
         if (s == CUZK_OK)
             s = engine_gpu_key_warm(k->dev[i], why, sizeof why);

@@ -1301,18 +1301,18 @@ static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     return CUZK_OK;
 }
 
-/* Query q over vector vi (vi < 0: the H scalars h, n of them, all taken)
- * into result q, and the sum of the bases of its ones into result
- * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
- * (their indices); pinned tier: over all, the bases streamed, the ones
- * zeroed; mapped tier: over all, ones included, the bases copied into
- * pinned bounce buffers and streamed (its ones sum is infinity). */
 /* The mapped tier's copies into the bounce buffers, on the staging's threads. */
 static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
 {
     cuzk_pool_memcpy(ctx, dst, src, bytes);
 }
 
+/* Query q over vector vi (vi < 0: the H scalars h, n of them, all taken)
+ * into result q, and the sum of the bases of its ones into result
+ * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
+ * (their indices); pinned tier: over all, the bases streamed, the ones
+ * zeroed; mapped tier: over all, ones included, the bases copied into
+ * pinned bounce buffers and streamed (its ones sum is infinity). */
 static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,
                                const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
