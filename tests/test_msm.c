@@ -4,8 +4,9 @@
  * naive Σ k_i·P_i (sizes 0, 1, 2, 3, non-powers of two up to 2^10; scalars
  * 0, 1, r - 1, random, all zero, all one, porep-like; bases at infinity,
  * repeated and negated), the same bytes for every pool and window, the
- * canonical-scalar variant and the classification. The per-group tests are
- * one template, test_msm_tmpl.h.
+ * canonical-scalar variant, the classification and the Horner step that
+ * finishes the GPU's window sums. The per-group tests are one template,
+ * test_msm_tmpl.h.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -175,10 +176,54 @@ BATCH_TEST(bls381_g2, bls381_fr)
 BATCH_TEST(bn254_g1, bn254_fr)
 BATCH_TEST(bn254_g2, bn254_fr)
 
+/* msm_horner (the GPU engine's last step) against Σ_w [2^(c·w)]·P_w by
+ * scalar multiplications: 1 to 13 windows of width 0 to 22, random window
+ * sums with infinity among them. */
+#define HORNER_TEST(G)                                                                             \
+    static void test_##G##_horner(void **state)                                                    \
+    {                                                                                              \
+        (void)state;                                                                               \
+        static const unsigned widths[] = {0, 1, 7, 16, 20, 22}, counts[] = {1, 2, 5, 11, 13};      \
+        G##_affine_t g;                                                                            \
+        G##_generator(&g);                                                                         \
+        for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {                       \
+            for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {                   \
+                unsigned c = widths[wi], W = counts[ci];                                           \
+                if (c * (W - 1) >= 255)                                                            \
+                    continue;                                                                      \
+                G##_xyzz_t win[13], got;                                                           \
+                G##_jac_t want, t;                                                                 \
+                G##_jac_set_infinity(&want);                                                       \
+                for (unsigned w = 0; w < W; w++) {                                                 \
+                    uint64_t k[4] = {cuzk_rng_next(&test_rng), cuzk_rng_next(&test_rng), 0, 0};    \
+                    G##_jac_from_affine(&t, &g);                                                   \
+                    G##_jac_mul_vartime(&t, &t, k);                                                \
+                    if (w == 1)                                                                    \
+                        G##_jac_set_infinity(&t);                                                  \
+                    G##_jac_to_xyzz(&win[w], &t);                                                  \
+                    uint64_t e[4] = {0, 0, 0, 0};                                                  \
+                    e[c * w / 64] = 1ull << (c * w % 64);                                          \
+                    G##_jac_mul_vartime(&t, &t, e);                                                \
+                    G##_jac_add_vartime(&want, &want, &t);                                         \
+                }                                                                                  \
+                G##_msm_horner(&got, win, W, c);                                                   \
+                G##_affine_t a;                                                                    \
+                G##_xyzz_to_affine(&a, &got);                                                      \
+                if (!G##_jac_equal_affine(&want, &a))                                              \
+                    fail_msg("%s: %u windows of %u bits", #G, W, c);                               \
+            }                                                                                      \
+        }                                                                                          \
+    }
+HORNER_TEST(bls381_g1)
+HORNER_TEST(bls381_g2)
+HORNER_TEST(bn254_g1)
+HORNER_TEST(bn254_g2)
+
 #define GROUP_TESTS(g)                                                                             \
     cmocka_unit_test(test_##g##_small), cmocka_unit_test(test_##g##_special_bases),                \
         cmocka_unit_test(test_##g##_large), cmocka_unit_test(test_##g##_canonical),                \
-        cmocka_unit_test(test_##g##_classify), cmocka_unit_test(test_##g##_batch)
+        cmocka_unit_test(test_##g##_classify), cmocka_unit_test(test_##g##_batch),                 \
+        cmocka_unit_test(test_##g##_horner)
 
 int main(void)
 {

@@ -373,6 +373,87 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
 }
 
 /*
+ * t = a·b on 2N limbs, unreduced: f_mul's rounds without the m·p chains, for
+ * products that are combined before one Montgomery reduction (f_redc_; Fp2's
+ * multiplication in fields.cuh). Round i adds a·b_i on the same split
+ * accumulator; its limb 0 is then final (later rows start a limb higher), so
+ * it is limb i of t, and the shift by renaming drops it. After the last
+ * round the accumulator, (x >> 32) + y, is t's top N limbs.
+ * Bounds, for a, b < 2^(32N) - 1 (an unreduced sum of two reduced values
+ * qualifies, p < 2^(32N-1)): in round i's frame the accumulator is below
+ * a·2^32 + a, so y < a + 1 < 2^(32N) and the odd chains never carry out of
+ * it; x < 2^(32N) after each shift, so x_N <= 1; and a·b < 2^(64N) leaves
+ * nothing above t's top limb.
+ * Cost: 2N² multiply-adds (N² whole products), 3N adds.
+ */
+template <int N>
+__device__ __forceinline__ void f_prod_(uint32_t t[2 * N], const uint32_t a[N], const uint32_t b[N])
+{
+    uint32_t x[N + 1], y[N];
+#pragma unroll
+    for (int j = 0; j <= N; j++)
+        x[j] = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        y[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (i == 0) {
+            mad_pairs_<N, 1, false, false>(y, a, b[0]);
+        } else {
+            t[i - 1] = x[0];
+            mont_shift_<N>(x, y);
+            mad_pairs_<N, 1, true, false>(y, a, b[i]);
+        }
+        mad_pairs_<N, 0, false, true>(x, a, b[i]);
+        x[N] = ptx::addc(x[N], 0);
+    }
+    t[N - 1] = x[0];
+    mont_sum_<N>(t + N, x + 1, y);
+}
+
+/*
+ * r = T·R^-1 mod p, fully reduced, for any T < p·R given as 2N limbs: f_mul's
+ * reduction rounds on T's low half L (x = L, y = 0), then T's high half H
+ * added at the end, as f_sqr does for BLS12-381 Fr.
+ * Bounds: in round i's frame the accumulator is (L + M·p)/2^(32i) <
+ * 2^(32(N-i)) + p (M: the m's so far) and the round adds m·p < 2^32·p, so y
+ * < 2^(32(N-1)) + p + 1 < 2^(32N) (p < 2^(32N-1)): the odd chains never
+ * carry out; x < 2^(32N) after each shift, so x_N <= 1. At the end
+ * (L + M·p)/R + H = (T + M·p)/R < 2p: one conditional subtraction.
+ */
+template <class P> __device__ __forceinline__ void f_redc_(fp_t<P> &r, const uint32_t t[2 * P::N])
+{
+    constexpr int N = P::N;
+    uint32_t pm[N];
+    f_mont_modulus_<P>(pm);
+    const uint32_t inv = f_mont_inv_<P>();
+    uint32_t x[N + 1], y[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        x[j] = t[j];
+        y[j] = 0;
+    }
+    x[N] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (i > 0)
+            mont_shift_<N>(x, y);
+        const uint32_t m = x[0] * inv; /* leaves the shift's carry pending */
+        if (i == 0)
+            mad_pairs_<N, 1, false, false>(y, pm, m);
+        else
+            mad_pairs_<N, 1, true, false>(y, pm, m);
+        mad_pairs_<N, 0, false, true>(x, pm, m);
+        x[N] = ptx::addc(x[N], 0);
+    }
+    uint32_t s[N];
+    mont_sum_<N>(s, x + 1, y);
+    mont_sum_<N>(s, s, t + N);
+    f_reduce_once_<P>(r, s);
+}
+
+/*
  * The square's products a_i·w_j (w_i = a_i, w_(i+1) = c_(i+1), w_j = b_j
  * beyond: see f_sqr) in chains of whole products, two shapes.
  *

@@ -160,20 +160,59 @@ template <class P> __device__ __forceinline__ void f_neg(fp2_t<P> &r, const fp2_
     f_neg<P>(r.c1, a.c1);
 }
 
-/* Karatsuba: 3M (out-of-line ones, f_mul_call: see ff.cuh).
- * c0 = a0·b0 - a1·b1, c1 = (a0 + a1)(b0 + b1) - a0·b0 - a1·b1. */
+/*
+ * Karatsuba with one reduction a coefficient, as one out-of-line call (G2's
+ * formulas are made of these: see f_mul_call in ff.cuh for why calls):
+ *   t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1), unreduced (f_prod_);
+ *   c0 = REDC(t0 - t1, plus p·R when negative), c1 = REDC(t2 - t0 - t1).
+ * Three products and two reductions where three Montgomery multiplications
+ * take three of each. Bounds: t0 - t1 lies in (-p², p²), so with p·R added
+ * when negative it is in [0, p·R); t2 - t0 - t1 = a0·b1 + a1·b0 < 2p² < p·R
+ * (2p < R); f_redc_ takes anything below p·R. The sums a0 + a1, b0 + b1
+ * stay unreduced (< 2p), as f_prod_ allows. On the H200 (the probes of
+ * cuzk_gpu_bench): BLS12-381 G2 mixed additions 0.76 -> 0.89·10⁹/s.
+ *
+ * Tried and dropped: the same for a·b - c·d (the Y coordinate of every
+ * XYZZ addition: six products, two reductions where two of these calls take
+ * four). The probe gained 2 %, but the G2 MSM's bucket sums lost 13 %
+ * (that call is ~2000 more instructions of code in the addition; not
+ * profiled further).
+ */
+template <class P> __device__ __noinline__ fp2_t<P> f2_mul_call(fp2_t<P> a, fp2_t<P> b)
+{
+    constexpr int N = P::N;
+    uint32_t t0[2 * N], t1[2 * N], d[2 * N], s[2 * N], sa[N], sb[N];
+    f_prod_<N>(t0, a.c0.l, b.c0.l);
+    f_prod_<N>(t1, a.c1.l, b.c1.l);
+    mont_sum_<N>(sa, a.c0.l, a.c1.l);
+    mont_sum_<N>(sb, b.c0.l, b.c1.l);
+    mont_sum_<2 * N>(s, t0, t1); /* < 2p² < 2^(64N) */
+    d[0] = ptx::sub_cc(t0[0], t1[0]);
+#pragma unroll
+    for (int j = 1; j < 2 * N; j++)
+        d[j] = ptx::subc_cc(t0[j], t1[j]);
+    const uint32_t neg = ptx::subc(0, 0); /* all ones when t0 < t1 */
+    d[N] = ptx::add_cc(d[N], P::mod(0) & neg);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        d[N + j] = ptx::addc_cc(d[N + j], P::mod(j) & neg);
+    d[2 * N - 1] = ptx::addc(d[2 * N - 1], P::mod(N - 1) & neg);
+    fp2_t<P> r;
+    f_redc_<P>(r.c0, d);
+    f_prod_<N>(t0, sa, sb);
+    t0[0] = ptx::sub_cc(t0[0], s[0]);
+#pragma unroll
+    for (int j = 1; j < 2 * N - 1; j++)
+        t0[j] = ptx::subc_cc(t0[j], s[j]);
+    t0[2 * N - 1] = ptx::subc(t0[2 * N - 1], s[2 * N - 1]);
+    f_redc_<P>(r.c1, t0);
+    return r;
+}
+
 template <class P>
 __device__ __forceinline__ void f_mul(fp2_t<P> &r, const fp2_t<P> &a, const fp2_t<P> &b)
 {
-    fp_t<P> v0, v1, s, t;
-    v0 = f_mul_call<P>(a.c0, b.c0);
-    v1 = f_mul_call<P>(a.c1, b.c1);
-    f_add<P>(s, a.c0, a.c1);
-    f_add<P>(t, b.c0, b.c1);
-    s = f_mul_call<P>(s, t);
-    f_sub<P>(r.c0, v0, v1);
-    f_sub<P>(s, s, v0);
-    f_sub<P>(r.c1, s, v1);
+    r = f2_mul_call<P>(a, b);
 }
 
 /* 2M: c0 = (a0 + a1)(a0 - a1), c1 = 2·a0·a1. */

@@ -21,6 +21,8 @@
 #include "ff/bn254_fr.h"
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
 #include "util/clock.h"
 #include "util/prio_lock.h"
 #include "util/pool.h"
@@ -1443,31 +1445,11 @@ static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t
     return CUZK_OK;
 }
 
-/* One group's MSM from the window sums it left, packed at the group's own
- * size from win (not at the result slots' G2 stride): Horner from the top
- * window, `window` doublings a window (cuzk_gpu_msm_windows_t; one window
- * of width 0 is the sum itself). */
-#define HORNER(NAME, G)                                                                            \
-    static void horner_##NAME##_##G(NAME##_##G##_xyzz_t *acc, const unsigned char *win,            \
-                                    cuzk_gpu_msm_windows_t w)                                      \
-    {                                                                                              \
-        memcpy(acc, win + (size_t)(w.windows - 1) * sizeof *acc, sizeof *acc);                     \
-        for (unsigned i = w.windows - 1; i-- > 0;) {                                               \
-            for (unsigned b = 0; b < w.window; b++)                                                \
-                NAME##_##G##_xyzz_dbl(acc, acc);                                                   \
-            NAME##_##G##_xyzz_t x;                                                                 \
-            memcpy(&x, win + (size_t)i * sizeof x, sizeof x);                                      \
-            NAME##_##G##_xyzz_add_vartime(acc, acc, &x);                                           \
-        }                                                                                          \
-    }
-HORNER(bls381, g1)
-HORNER(bls381, g2)
-HORNER(bn254, g1)
-HORNER(bn254, g2)
-#undef HORNER
-
 /* One curve's MSMs from the downloaded results: each query's windows
- * finished, plus its ones sum (A, B1, C = L, and B2 in G2), H as it is. */
+ * finished by Horner (NAME_G_msm_horner, from the window sums packed at the
+ * group's own size, not at the result slots' G2 stride; the slots keep
+ * their points' alignment), plus its ones sum (A, B1, C = L, and B2 in G2),
+ * H as it is. */
 #define COLLECT_CURVE(NAME)                                                                        \
     static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r,          \
                                const cuzk_gpu_msm_windows_t *win)                                  \
@@ -1476,7 +1458,8 @@ HORNER(bn254, g2)
         for (int q = 0; q < QUERIES; q++) {                                                        \
             if (!g1[q])                                                                            \
                 continue;                                                                          \
-            horner_##NAME##_g1(g1[q], r[q * WIN_MAX], win[q]);                                     \
+            NAME##_g1_msm_horner(g1[q], (const NAME##_g1_xyzz_t *)(const void *)r[q * WIN_MAX],    \
+                                 win[q].windows, win[q].window);                                   \
             if (q == Q_H)                                                                          \
                 continue;                                                                          \
             NAME##_g1_xyzz_t o;                                                                    \
@@ -1484,7 +1467,8 @@ HORNER(bn254, g2)
             NAME##_g1_xyzz_add_vartime(g1[q], g1[q], &o);                                          \
         }                                                                                          \
         NAME##_g2_xyzz_t o2;                                                                       \
-        horner_##NAME##_g2(&m->b2, r[Q_B2 * WIN_MAX], win[Q_B2]);                                  \
+        NAME##_g2_msm_horner(&m->b2, (const NAME##_g2_xyzz_t *)(const void *)r[Q_B2 * WIN_MAX],    \
+                             win[Q_B2].windows, win[Q_B2].window);                                 \
         memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);                                             \
         NAME##_g2_xyzz_add_vartime(&m->b2, &m->b2, &o2);                                           \
     }

@@ -55,6 +55,14 @@ cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scala
                                      cuzk_pool_t *pool);
 
 /*
+ * r = Σ_w 2^(window·w)·win[w] over w < windows (>= 1), by Horner from the
+ * top window: the last step of a windowed MSM whose window sums were made
+ * elsewhere (the GPU's cuzk_gpu_msm_launch_windows), where one GPU thread
+ * would take milliseconds for the doublings.
+ */
+void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window);
+
+/*
  * The classification the MSM makes, for a prover that wants it for its own
  * plan (the GPU path sends the ones to a batch addition): cls[i] (when cls
  * is non-NULL; n bytes) = CUZK_MSM_ZERO, _ONE or _OTHER for scalars[i]

@@ -492,6 +492,18 @@ cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scala
     return MSG(msm_run_)(r, bases, src, n, opts, stats, pool);
 }
 
+void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window)
+{
+    assert(windows >= 1);
+    MSX acc = win[windows - 1];
+    for (unsigned w = windows - 1; w-- > 0;) {
+        for (unsigned i = 0; i < window; i++)
+            MSG(xyzz_dbl)(&acc, &acc);
+        MSG(xyzz_add_vartime)(&acc, &acc, &win[w]);
+    }
+    *r = acc;
+}
+
 cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
                                 size_t n, cuzk_pool_t *pool)
 {
