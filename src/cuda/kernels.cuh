@@ -99,8 +99,9 @@ __global__ void mul_probe_kernel(F *r, const F *a, size_t n, size_t threads, uns
 }
 
 template <class F>
-__global__ void madd_probe_kernel(xyzz_t<F> *r, const affine_t<F> *p, const affine_t<F> *q,
-                                  size_t n, size_t threads, unsigned iters)
+__global__ void __launch_bounds__(128, msm_min_blocks<F>())
+    madd_probe_kernel(xyzz_t<F> *r, const affine_t<F> *p, const affine_t<F> *q, size_t n,
+                      size_t threads, unsigned iters)
 {
     CUZK_GRID_STRIDE(i, threads)
     {

@@ -87,15 +87,18 @@ __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> 
 }
 
 /* Blocks of 128 threads a multiprocessor must hold at once for the
- * addition kernels: four for G1 over a 381-bit field (and smaller), which
- * caps them at 128 registers; ptxas chose 130 for the bucket kernel, three
- * blocks, and its sums ran 3 % slower (ncu, porep32 partition: 929 against
- * 959 ms). Issuing each point's load one addition ahead instead took 190
- * registers and made them 10 % slower; G2 forced to three blocks (168
- * registers, spills) made its MSM 7 % slower, so G2 keeps its 220. */
+ * addition kernels (and the probe that measures their rate), measured on
+ * the H200. Four for G1 and for BN254's G2, which caps them at 128
+ * registers: ptxas chose 130 for the G1 bucket kernel, three blocks, and its
+ * sums ran 3 % slower (ncu, porep32 partition: 929 against 959 ms); BN254
+ * G2's MSM 2^24 took 148.5 ms at two blocks, 136.3 at three, 132.1 at four
+ * (spills and all). Three for BLS12-381's G2 (168 registers): 319.5 ms at
+ * two blocks, 318.1 at three, 330.8 at four, where its spills outweigh the
+ * warps. Issuing each point's load one addition ahead took 190 registers
+ * and made G1 10 % slower. */
 template <class F> constexpr int msm_min_blocks()
 {
-    return sizeof(F) <= 48 ? 4 : 1;
+    return sizeof(F) <= 64 ? 4 : 3;
 }
 
 /* acc += ±p, minus when x (a sorted pair's value) has MSM_SIGN. */
