@@ -111,10 +111,12 @@ typedef struct cuzk_gpu_curve_kernels {
                           cuzk_gpu_stream_t s);
     int (*ntt_tws)(void *tws, const void *w, unsigned log2n, unsigned m, cuzk_gpu_stream_t s);
     int (*ntt_inv)(void *r, const void *a, cuzk_gpu_stream_t s);
+    /* out[i] = in[i << shift], i < count */
+    int (*ntt_gather)(void *out, const void *in, unsigned shift, size_t count, cuzk_gpu_stream_t s);
     /* radix stages lh - radix + 1 .. lh, radix in 1..3; dit: bit-reversed
-     * in, natural out, else dif */
-    int (*ntt_radix)(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix,
-                     bool inverse, bool dit, cuzk_gpu_stream_t s);
+     * in, natural out, else dif; stw: the stage tables (ntt.cuh), or NULL */
+    int (*ntt_radix)(void *a, const void *tw, const void *stw, unsigned log2n, unsigned lh,
+                     unsigned radix, bool inverse, bool dit, cuzk_gpu_stream_t s);
     /* the stages below 2^lm in blocks of 2^lm (dit or dif) */
     int (*ntt_block)(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit,
                      cuzk_gpu_stream_t s);

@@ -27,9 +27,10 @@ typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain_t;
 /*
  * The domain of size 2^log2n whose root is omega, with omega_inv = ω^-1 and
  * n_inv = 1/n: a CPU domain's omega, omega_inv and n_inv (NAME_ntt_domain_new
- * checks them). Builds the twiddles on the device, on stream s:
- * 32·(n/2 + 1) bytes for tw, 64·min(n, 1024) for the block stages, and
- * 32·(1024 + n/1024) for the coset tables. log2n <= 32.
+ * checks them). Builds the twiddles on the device, on stream s: 32·(n/2 +
+ * 1) bytes for tw, about 32·n/4 for the wide stages' own tables (from
+ * 2^13), 64·min(n, 1024) for the block stages, and 32·(1024 + n/1024) for
+ * the coset tables; cuzk_gpu_ntt_domain_bytes says how much. log2n <= 32.
  */
 cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
                                       cuzk_gpu_curve_t curve, unsigned log2n, const void *omega,
@@ -37,6 +38,8 @@ cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
                                       cuzk_gpu_stream_t s);
 /* NULL is a no-op; the caller makes sure no transform is in flight. */
 void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d);
+/* The device memory the domain holds. */
+size_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain_t *d);
 
 /* Decimation in frequency: natural order in, bit-reversed out, no 1/n. */
 cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,

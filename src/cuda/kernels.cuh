@@ -248,30 +248,40 @@ template <class P> int ntt_inv(void *r, const void *a, cuzk_gpu_stream_t s)
     return cudaGetLastError();
 }
 
+template <class P>
+int ntt_gather(void *out, const void *in, unsigned shift, size_t count, cuzk_gpu_stream_t s)
+{
+    if (count == 0)
+        return cudaSuccess;
+    ntt_gather_kernel<P>
+        <<<grid_for(count, 256), 256, 0, s>>>((fp_t<P> *)out, (const fp_t<P> *)in, shift, count);
+    return cudaGetLastError();
+}
+
 template <class P, bool DIT>
-static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, unsigned log2n, unsigned lh,
-                             unsigned radix, bool inverse, cuzk_gpu_stream_t s)
+static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, const fp_t<P> *st, unsigned log2n,
+                             unsigned lh, unsigned radix, bool inv, cuzk_gpu_stream_t s)
 {
     size_t groups = (size_t)1 << (log2n - radix);
     constexpr int T3 = ntt_radix_threads(3), T2 = ntt_radix_threads(2), T1 = ntt_radix_threads(1);
     if (radix == 3)
-        ntt_radix_kernel<P, 3, DIT><<<grid_for(groups, T3), T3, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 3, DIT><<<grid_for(groups, T3), T3, 0, s>>>(x, t, st, log2n, lh, inv);
     else if (radix == 2)
-        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T2), T2, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T2), T2, 0, s>>>(x, t, st, log2n, lh, inv);
     else
-        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, T1), T1, 0, s>>>(x, t, log2n, lh, inverse);
+        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, T1), T1, 0, s>>>(x, t, st, log2n, lh, inv);
 }
 
 template <class P>
-int ntt_radix(void *a, const void *tw, unsigned log2n, unsigned lh, unsigned radix, bool inverse,
-              bool dit, cuzk_gpu_stream_t s)
+int ntt_radix(void *a, const void *tw, const void *stw, unsigned log2n, unsigned lh, unsigned radix,
+              bool inverse, bool dit, cuzk_gpu_stream_t s)
 {
     fp_t<P> *x = (fp_t<P> *)a;
-    const fp_t<P> *t = (const fp_t<P> *)tw;
+    const fp_t<P> *t = (const fp_t<P> *)tw, *st = (const fp_t<P> *)stw;
     if (dit)
-        ntt_radix_launch<P, true>(x, t, log2n, lh, radix, inverse, s);
+        ntt_radix_launch<P, true>(x, t, st, log2n, lh, radix, inverse, s);
     else
-        ntt_radix_launch<P, false>(x, t, log2n, lh, radix, inverse, s);
+        ntt_radix_launch<P, false>(x, t, st, log2n, lh, radix, inverse, s);
     return cudaGetLastError();
 }
 
@@ -452,6 +462,7 @@ constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp,
         ntt_mul_tables<FR>,
         ntt_tws<FR>,
         ntt_inv<FR>,
+        ntt_gather<FR>,
         ntt_radix<FR>,
         ntt_block<FR>,
         ntt_permute<FR>,

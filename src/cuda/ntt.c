@@ -36,8 +36,10 @@ struct cuzk_gpu_ntt_domain {
     size_t n;
     unsigned char *consts; /* K_COUNT elements */
     void *tw;              /* n/2 + 1 */
+    void *stw;             /* the wide stages' own tables (ntt.cuh), or NULL */
     void *tws, *tws_inv;   /* 2^lm each */
     void *lo, *hi;         /* 2^pb and n >> pb + 1 */
+    size_t bytes;          /* all of the above */
 };
 
 static void *slot(const cuzk_gpu_ntt_domain_t *d, int i)
@@ -51,11 +53,25 @@ void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d)
         return;
     cuzk_gpu_free(d->consts);
     cuzk_gpu_free(d->tw);
+    cuzk_gpu_free(d->stw);
     cuzk_gpu_free(d->tws);
     cuzk_gpu_free(d->tws_inv);
     cuzk_gpu_free(d->lo);
     cuzk_gpu_free(d->hi);
     free(d);
+}
+
+size_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain_t *d)
+{
+    return d->bytes;
+}
+
+/* *p = `count` elements of device memory, counted in the domain's bytes. */
+static cuzk_status_t table(cuzk_gpu_ntt_domain_t *d, void **p, size_t count)
+{
+    CUZK_TRY(cuzk_gpu_alloc(d->g, p, count * FR_BYTES));
+    d->bytes += count * FR_BYTES;
+    return CUZK_OK;
 }
 
 /* The Montgomery form of 1 is what the field's one() says; rather than
@@ -66,7 +82,7 @@ static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
     cuzk_gpu_t *g = d->g;
     const cuzk_gpu_curve_kernels_t *k = d->k;
     size_t n = d->n, half = n / 2, L = (size_t)1 << d->pb;
-    CUZK_TRY(cuzk_gpu_alloc(g, (void **)&d->consts, K_COUNT * FR_BYTES));
+    CUZK_TRY(table(d, (void **)&d->consts, K_COUNT));
     CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA), omega, FR_BYTES, s));
     CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA_INV), omega_inv, FR_BYTES, s));
     CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_N_INV), n_inv, FR_BYTES, s));
@@ -74,14 +90,14 @@ static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
      * first; pow_table with count 1 gives f·base^0 = f. */
     GPU_TRY(g, k->fr.batch(slot(d, K_ONE), slot(d, K_OMEGA), slot(d, K_OMEGA_INV), 1,
                            CUZK_GPU_FOP_MUL, s));
-    CUZK_TRY(cuzk_gpu_alloc(g, &d->lo, L * FR_BYTES));
-    CUZK_TRY(cuzk_gpu_alloc(g, &d->hi, ((n >> d->pb) + 1) * FR_BYTES));
+    CUZK_TRY(table(d, &d->lo, L));
+    CUZK_TRY(table(d, &d->hi, (n >> d->pb) + 1));
     if (n == 1)
         return CUZK_OK;
     size_t m = (size_t)1 << d->lm;
-    CUZK_TRY(cuzk_gpu_alloc(g, &d->tw, (half + 1) * FR_BYTES));
-    CUZK_TRY(cuzk_gpu_alloc(g, &d->tws, m * FR_BYTES));
-    CUZK_TRY(cuzk_gpu_alloc(g, &d->tws_inv, m * FR_BYTES));
+    CUZK_TRY(table(d, &d->tw, half + 1));
+    CUZK_TRY(table(d, &d->tws, m));
+    CUZK_TRY(table(d, &d->tws_inv, m));
     /* tw[j] = ω^j = ω^(j mod L)·ω^(L·(j >> pb)), j <= n/2 */
     size_t nhi = (half >> d->pb) + 1;
     GPU_TRY(g, k->ntt_pow_table(d->lo, slot(d, K_OMEGA), 1, slot(d, K_ONE), L, s));
@@ -89,6 +105,17 @@ static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
     GPU_TRY(g, k->ntt_mul_tables(d->tw, d->lo, d->hi, d->pb, half + 1, s));
     GPU_TRY(g, k->ntt_tws(d->tws, slot(d, K_OMEGA), d->log2n, (unsigned)m, s));
     GPU_TRY(g, k->ntt_tws(d->tws_inv, slot(d, K_OMEGA_INV), d->log2n, (unsigned)m, s));
+    /* The wide stages with n/2h >= 4 (h = 2^lh, lm <= lh <= log2n - 3):
+     * ω^(i·n/2h) for i = 0..h at h + lh - 1 (ntt.cuh), about n/4 entries. */
+    if (d->log2n >= d->lm + 3) {
+        unsigned top = d->log2n - 3;
+        CUZK_TRY(table(d, &d->stw, ((size_t)2 << top) + top));
+        for (unsigned lh = d->lm; lh <= top; lh++) {
+            size_t h = (size_t)1 << lh;
+            GPU_TRY(g, k->ntt_gather((unsigned char *)d->stw + (h + lh - 1) * FR_BYTES, d->tw,
+                                     d->log2n - 1 - lh, h + 1, s));
+        }
+    }
     return CUZK_OK;
 }
 
@@ -129,7 +156,7 @@ cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t
     for (int lh = (int)d->log2n - 1; lh >= (int)d->lm;) {
         unsigned r = (unsigned)(lh - (int)d->lm + 1);
         r = r > 3 ? 3 : r;
-        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->log2n, (unsigned)lh, r, inv, false, s));
+        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->stw, d->log2n, (unsigned)lh, r, inv, false, s));
         lh -= (int)r;
     }
     GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, false, s));
@@ -150,7 +177,7 @@ static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_
     /* Wide stages lh = lm .. log2n - 1, up to three a pass. */
     for (unsigned l = d->lm; l < d->log2n;) {
         unsigned r = d->log2n - l > 3 ? 3 : d->log2n - l;
-        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->log2n, l + r - 1, r, inv, true, s));
+        GPU_TRY(d->g, k->ntt_radix(a, d->tw, d->stw, d->log2n, l + r - 1, r, inv, true, s));
         l += r;
     }
     return CUZK_OK;

@@ -57,6 +57,19 @@ __global__ void ntt_mul_tables_kernel(fp_t<P> *out, const fp_t<P> *lo, const fp_
     }
 }
 
+/* out[i] = in[i << shift], i < count: a wide stage's own twiddle table
+ * (ntt_radix_kernel's stw) from tw. */
+template <class P>
+__global__ void ntt_gather_kernel(fp_t<P> *out, const fp_t<P> *in, unsigned shift, size_t count)
+{
+    CUZK_GRID_STRIDE(i, count)
+    {
+        fp_t<P> x;
+        ld_vec(x, &in[i << shift]);
+        st_vec(&out[i], x);
+    }
+}
+
 /* tws[k] = (*w)^(j·n/2h) for k = h + j in [1, m), h the top power of two
  * of k; tws[0] = 1 (never read). */
 template <class P>
@@ -174,11 +187,21 @@ constexpr int ntt_radix_blocks(int R)
  * j = g mod h_min in the block of 2^(lh+1) elements number g / h_min;
  * element t sits at block + j + t·h_min. In the stage of half-span h =
  * h_min·2^q, element t (bit q clear) pairs with t + 2^q at twiddle exponent
- * e = (j + (t mod 2^q)·h_min)·n/2h, the same in both directions.
+ * e = i·n/2h, i = j + (t mod 2^q)·h_min, the same in both directions.
+ *
+ * Twiddles: neighbouring threads' i are consecutive, so in tw their
+ * twiddles lie n/2h entries apart: from n/2h = 4 on, one 128-byte line a
+ * thread for 32 useful bytes, and a stage's h twiddles spread over up to
+ * n/8 lines, more than L2 holds from h = 2^19 (BLS12-381, 2^27) although
+ * each is read n/2h times. So the stages with n/2h >= 4 read their own
+ * table instead (stw, NULL: none): ω^(i·n/2h) for i = 0..h at stw[h + lh
+ * - 1 + i], lh = log2 h, consecutive for consecutive threads; the inverse
+ * reads entry h - i, which is tw's n/2 - e.
  */
 template <class P, int R, bool DIT>
 __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
-    ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, unsigned log2n, unsigned lh, bool inverse)
+    ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, const fp_t<P> *stw, unsigned log2n, unsigned lh,
+                     bool inverse)
 {
     const size_t half = (size_t)1 << (log2n - 1);
     const unsigned lmin = lh - (R - 1);
@@ -194,14 +217,19 @@ __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
 #pragma unroll
         for (int i = 0; i < R; i++) {
             const int q = DIT ? i : R - 1 - i;
-            const unsigned shift = log2n - 1 - (lmin + q); /* log2(n/2h) */
+            const unsigned lq = lmin + q, shift = log2n - 1 - lq; /* log2(n/2h) */
+            const size_t h = (size_t)1 << lq;
+            const fp_t<P> *st = stw && shift >= 2 ? stw + h + lq - 1 : NULL;
 #pragma unroll
             for (int t = 0; t < (1 << R); t++) {
                 if (t & (1 << q))
                     continue;
-                size_t e = (j + (size_t)(t & ((1 << q) - 1)) * hmin) << shift;
+                const size_t ti = j + (size_t)(t & ((1 << q) - 1)) * hmin, e = ti << shift;
                 fp_t<P> w;
-                ld_vec(w, &tw[inverse ? half - e : e]);
+                if (st)
+                    ld_vec(w, &st[inverse ? h - ti : ti]);
+                else
+                    ld_vec(w, &tw[inverse ? half - e : e]);
                 ntt_butterfly_<P, DIT, true>(x[t], x[t + (1 << q)], w, inverse);
             }
         }

@@ -489,9 +489,7 @@ static cuzk_status_t key_domain(engine_gpu_key_t *k, uint64_t gen, char *err, si
         s = cuzk_gpu_stream_sync(&k->d->g, k->d->stream);
     if (s != CUZK_OK)
         return gpu_fail(&k->d->g, s, err, err_size, "building the NTT tables");
-    /* tw (n/2 + 1), block tables, coset tables: gpu_ntt.h */
-    size_t n = (size_t)1 << k->log2n;
-    k->dbytes += 32 * (n / 2 + 1) + 64 * (n < 1024 ? n : 1024) + 32 * (1024 + n / 1024);
+    k->dbytes += cuzk_gpu_ntt_domain_bytes(k->dom);
     return CUZK_OK;
 }
 
