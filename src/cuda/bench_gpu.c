@@ -7,8 +7,9 @@
  * For each curve: random distinct bases (a random walk per chunk of 4096,
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
- * is timed; then G1 MSM at 2^20, 2^22, .. 2^K and G2 at 2^g2 (default 20),
- * the largest G1 MSM again streamed from pinned host memory in chunks and
+ * is timed; then G1 MSM at 2^20, 2^22, .. and 2^K, G2 at 2^20, 2^22, ..
+ * and 2^g2 (default 20), the largest G1 MSM from 2^24 and the largest G2
+ * MSM from 2^22 again streamed from pinned host memory in chunks and
  * from pageable memory through pinned bounce buffers
  * (checked against the resident result), with --windows the largest G1 MSM
  * again at each forced window, and forward / inverse / coset NTTs
@@ -343,9 +344,11 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     cuzk_gpu_event_t e0, e1;
     CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
     CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
-    for (unsigned lg = lo; lg <= hi; lg += 2)
+    /* 2^lo, 2^(lo + 2), .. and 2^hi */
+    for (unsigned lg = lo; lg <= hi; lg = lg < hi && lg + 2 > hi ? hi : lg + 2)
         time_msm(G, m, db, ds, lg, 0, s);
-    for (int wi = 0; stream_min && wi < nsweep; wi++)
+    bool g1 = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BN254_G1;
+    for (int wi = 0; g1 && wi < nsweep; wi++)
         time_msm(G, m, db, ds, hi, sweep[wi], s);
     cuzk_gpu_msm_set_window(m, 0);
     if (stream_min && hi >= stream_min) {
@@ -898,7 +901,7 @@ int main(int argc, char **argv)
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
         bench_probes(ci ? &cuzk_gpu_bn254_kernels : &cuzk_gpu_bls381_kernels, g1, g2);
         bench_msm(g1, 20, msm_max, 20, 24);
-        bench_msm(g2, g2_log, g2_log, g2_log == 20 ? 20 : 0, 0);
+        bench_msm(g2, 20, g2_log, 20, 22);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
         bench_h(ci, h_logs, n_h);
     }
