@@ -265,6 +265,17 @@ template <int N> __device__ __forceinline__ void mont_shift_(uint32_t x[], uint3
         y[j] = ny[j];
 }
 
+/* The split accumulator (x: N + 1 limbs, y: N) at zero. */
+template <int N> __device__ __forceinline__ void mont_zero_(uint32_t x[], uint32_t y[])
+{
+#pragma unroll
+    for (int j = 0; j <= N; j++)
+        x[j] = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        y[j] = 0;
+}
+
 /* t = u + v on N limbs; the caller has shown the sum fits (t may alias). */
 template <int N>
 __device__ __forceinline__ void mont_sum_(uint32_t t[], const uint32_t u[], const uint32_t v[])
@@ -345,12 +356,7 @@ __device__ __forceinline__ void f_mul(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
     uint32_t pm[N];
     f_mont_modulus_<P>(pm);
     uint32_t x[N + 1], y[N];
-#pragma unroll
-    for (int j = 0; j <= N; j++)
-        x[j] = 0;
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        y[j] = 0;
+    mont_zero_<N>(x, y);
 #pragma unroll
     for (int i = 0; i < N; i++) {
         const uint32_t bi = b.l[i];
@@ -390,12 +396,7 @@ template <int N>
 __device__ __forceinline__ void f_prod_(uint32_t t[2 * N], const uint32_t a[N], const uint32_t b[N])
 {
     uint32_t x[N + 1], y[N];
-#pragma unroll
-    for (int j = 0; j <= N; j++)
-        x[j] = 0;
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        y[j] = 0;
+    mont_zero_<N>(x, y);
 #pragma unroll
     for (int i = 0; i < N; i++) {
         if (i == 0) {
