@@ -72,7 +72,9 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
  * element in host memory. For bellperson g^n ≠ 1 (the CPU asserts it; here
  * g^n = 1 gives zeros). Passes: three times evals_to_coset's (inverse dif,
  * powers, dit), one a·b − c, and for bellperson an inverse dif and
- * a permutation with g^-i/(n·Z).
+ * a permutation with g^-i/(n·Z). bellperson's g^-1 and 1/(g^n − 1)/n (two
+ * one-thread inversions) are made on the domain's first call with a given g
+ * and kept for the next ones, which read them in stream order.
  */
 cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
                                      const void *shift, cuzk_gpu_stream_t s);

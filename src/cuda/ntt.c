@@ -15,6 +15,7 @@
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_kernels.h"
@@ -27,19 +28,33 @@ enum { NTT_POW_LOG = 10 };
 enum { FR_BYTES = 32 };
 
 /* Slots of the constants buffer. */
-enum { K_OMEGA, K_OMEGA_INV, K_N_INV, K_ONE, K_C, K_C_INV, K_F, K_T0, K_T1, K_COUNT };
+enum {
+    K_OMEGA,
+    K_OMEGA_INV,
+    K_N_INV,
+    K_ONE,
+    K_C,
+    K_C_INV,
+    K_T0,
+    K_T1,
+    K_BP_GINV, /* bellperson's g^-1 and 1/(g^n - 1)/n for the g in bp_g */
+    K_BP_F,
+    K_COUNT
+};
 
 struct cuzk_gpu_ntt_domain {
     cuzk_gpu_t *g;
     const cuzk_gpu_curve_kernels_t *k;
     unsigned log2n, lm, pb;
     size_t n;
-    unsigned char *consts; /* K_COUNT elements */
-    void *tw;              /* n/2 + 1 */
-    void *stw;             /* the wide stages' own tables (ntt.cuh), or NULL */
-    void *tws, *tws_inv;   /* 2^lm each */
-    void *lo, *hi;         /* 2^pb and n >> pb + 1 */
-    size_t bytes;          /* all of the above */
+    unsigned char *consts;        /* K_COUNT elements */
+    void *tw;                     /* n/2 + 1 */
+    void *stw;                    /* the wide stages' own tables (ntt.cuh), or NULL */
+    void *tws, *tws_inv;          /* 2^lm each */
+    void *lo, *hi;                /* 2^pb and n >> pb + 1 */
+    size_t bytes;                 /* all of the above */
+    unsigned char bp_g[FR_BYTES]; /* the g whose constants K_BP_* hold, */
+    bool bp_have;                 /* once there is one */
 };
 
 static void *slot(const cuzk_gpu_ntt_domain_t *d, int i)
@@ -278,18 +293,25 @@ cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void 
                                         const void *g, cuzk_gpu_stream_t s)
 {
     const cuzk_gpu_curve_kernels_t *k = d->k;
-    CUZK_TRY(h_coset(d, a, b, c, g, s));
-    /* f = 1/(g^n − 1)/n (Z is g^n − 1 all over the coset), and g^-1; the
-     * pow table of two entries from f = 1 puts g^n in K_T1. */
-    GPU_TRY(d->g, k->ntt_pow_table(slot(d, K_T0), slot(d, K_C), d->n, slot(d, K_ONE), 2, s));
-    GPU_TRY(d->g,
-            k->fr.batch(slot(d, K_T1), slot(d, K_T1), slot(d, K_ONE), 1, CUZK_GPU_FOP_SUB, s));
-    GPU_TRY(d->g, k->ntt_inv(slot(d, K_T1), slot(d, K_T1), s));
-    GPU_TRY(d->g,
-            k->fr.batch(slot(d, K_F), slot(d, K_T1), slot(d, K_N_INV), 1, CUZK_GPU_FOP_MUL, s));
-    GPU_TRY(d->g, k->ntt_inv(slot(d, K_C_INV), slot(d, K_C), s));
+    CUZK_TRY(h_coset(d, a, b, c, g, s)); /* leaves g in K_C */
+    /* f = 1/(g^n − 1)/n (Z is g^n − 1 all over the coset), and g^-1: two
+     * one-thread Fermat inversions, ~1 ms, so made once for each g (a key
+     * has one) and kept; the pow table of two entries from f = 1 puts g^n
+     * in K_T1. Later calls read them in stream order (gpu_ntt.h). */
+    if (!d->bp_have || memcmp(d->bp_g, g, FR_BYTES) != 0) {
+        d->bp_have = false;
+        GPU_TRY(d->g, k->ntt_pow_table(slot(d, K_T0), slot(d, K_C), d->n, slot(d, K_ONE), 2, s));
+        GPU_TRY(d->g,
+                k->fr.batch(slot(d, K_T1), slot(d, K_T1), slot(d, K_ONE), 1, CUZK_GPU_FOP_SUB, s));
+        GPU_TRY(d->g, k->ntt_inv(slot(d, K_T1), slot(d, K_T1), s));
+        GPU_TRY(d->g, k->fr.batch(slot(d, K_BP_F), slot(d, K_T1), slot(d, K_N_INV), 1,
+                                  CUZK_GPU_FOP_MUL, s));
+        GPU_TRY(d->g, k->ntt_inv(slot(d, K_BP_GINV), slot(d, K_C), s));
+        memcpy(d->bp_g, g, FR_BYTES);
+        d->bp_have = true;
+    }
     /* the coset inverse of A·B − C times 1/Z: see cuzk_gpu_ntt_coset_inverse */
-    CUZK_TRY(powers(d, K_C_INV, K_F, s));
+    CUZK_TRY(powers(d, K_BP_GINV, K_BP_F, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     GPU_TRY(d->g, k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
     return CUZK_OK;
