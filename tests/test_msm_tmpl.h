@@ -117,7 +117,8 @@ static void TMN(assert_normalised)(const TMJ *r)
  * The MSM of (bases, scalars) equals the naive sum, and gives the same bytes
  * on every pool (the model's window), and on 3 threads for each forced
  * window in `windows` (nw of them), alternately with the scalar-one points
- * through Pippenger.
+ * through Pippenger, and every other run with the scalars converted by each
+ * window instead of once (convert_per_window).
  */
 static void TMN(check)(const TMA *bases, const TMRT *scalars, size_t n, const unsigned *windows,
                        size_t nw)
@@ -132,12 +133,13 @@ static void TMN(check)(const TMA *bases, const TMRT *scalars, size_t n, const un
         int p = run < NPOOLS ? (int)run : NPOOLS - 1;
         unsigned window = run < NPOOLS ? 0 : windows[run - NPOOLS];
         bool ones = run >= NPOOLS && (run - NPOOLS) % 2 == 1;
-        cuzk_msm_opts_t o = {window, ones};
+        cuzk_msm_opts_t o = {window, ones, run % 2 == 0};
         cuzk_msm_stats_t st;
         assert_int_equal(TMG(msm_tuned_vartime)(&r, bases, scalars, n, &o, &st, pools[p]), CUZK_OK);
         if (memcmp(&r, &first, sizeof(r)) != 0)
-            fail_msg("n = %zu, pool %d, window %u, ones_in_pippenger %d: result differs", n, p,
-                     window, ones);
+            fail_msg("n = %zu, pool %d, window %u, ones_in_pippenger %d, per window %d: result "
+                     "differs",
+                     n, p, window, ones, o.convert_per_window);
         assert_int_equal(st.counts.zero + st.counts.one + st.counts.other, n);
         size_t n_pip = st.counts.other + (ones ? st.counts.one : 0);
         if (window && n_pip > 0)

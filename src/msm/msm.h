@@ -51,10 +51,19 @@ enum { CUZK_MSM_WINDOW_MAX = 24, CUZK_MSM_WINDOW_AUTO_MAX = 16 };
  * distinct ones, and keep XYZZ buckets. */
 enum { CUZK_MSM_BATCH_MIN_WINDOW = 10, CUZK_MSM_BATCH_MAX = 1024 };
 
+/* Montgomery-form scalars are converted to canonical limbs once, by the
+ * classification pass, into a copy of 32 bytes a scalar that every window
+ * then reads (msm_tmpl_impl.h), up to this many scalars (1 GiB); past it, or
+ * when the copy cannot be allocated, each window converts as it goes (one
+ * Fr multiplication a scalar a window). */
+#define CUZK_MSM_CANON_MAX ((size_t)1 << 25)
+
 /* Knobs for tests and benchmarks; NULL options mean all zero. */
 typedef struct cuzk_msm_opts {
-    unsigned window;        /* c in [1, CUZK_MSM_WINDOW_MAX]; 0: the cost model's */
-    bool ones_in_pippenger; /* scalar-one points go through the buckets too */
+    unsigned window;         /* c in [1, CUZK_MSM_WINDOW_MAX]; 0: the cost model's */
+    bool ones_in_pippenger;  /* scalar-one points go through the buckets too */
+    bool convert_per_window; /* each window converts Montgomery scalars itself, as past
+                                CUZK_MSM_CANON_MAX */
 } cuzk_msm_opts_t;
 
 /* How a Pippenger run is cut: c-bit windows, W of them, each window's

@@ -71,7 +71,8 @@ static inline unsigned MSG(msm_scalar_)(const MSG(msm_src_t) * s, size_t i,
 typedef struct {
     const MSA *bases; /* NULL: do not sum the ones */
     MSG(msm_src_t) src;
-    uint8_t *cls; /* NULL: not wanted */
+    uint8_t *cls;                       /* NULL: not wanted */
+    uint64_t (*canon)[EC_SCALAR_LIMBS]; /* the canonical scalars; NULL: not wanted */
     MSG(msm_worker_t) * w;
 } MSG(msm_classify_ctx_t);
 
@@ -84,6 +85,10 @@ static void MSG(msm_classify_range_)(void *vctx, size_t begin, size_t end, unsig
         unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
         if (ctx->cls)
             ctx->cls[i] = (uint8_t)cl;
+        if (ctx->canon) {
+            for (int j = 0; j < EC_SCALAR_LIMBS; j++)
+                ctx->canon[i][j] = cl == CUZK_MSM_ZERO ? 0 : k[j];
+        }
         if (cl == CUZK_MSM_ZERO) {
             w->zero++;
         } else if (cl == CUZK_MSM_ONE) {
@@ -129,12 +134,14 @@ static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
 }
 
 /* Pass 1 over all points; the totals go to *counts and, when bases is
- * non-NULL, the sum of the scalar-one bases to *ones. */
+ * non-NULL, the sum of the scalar-one bases to *ones; cls and canon, when
+ * non-NULL, receive each scalar's class and canonical limbs. */
 static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const MSA *bases,
-                                    MSG(msm_src_t) src, uint8_t *cls, size_t n,
+                                    MSG(msm_src_t) src, uint8_t *cls,
+                                    uint64_t (*canon)[EC_SCALAR_LIMBS], size_t n,
                                     MSG(msm_worker_t) * w, unsigned T, cuzk_pool_t *pool)
 {
-    MSG(msm_classify_ctx_t) ctx = {bases, src, cls, w};
+    MSG(msm_classify_ctx_t) ctx = {bases, src, cls, canon, w};
     cuzk_pool_for(pool, n, 0, MSG(msm_classify_range_), &ctx);
     uint64_t or_bits[EC_SCALAR_LIMBS] = {0};
     *counts = (cuzk_msm_counts_t){0};
@@ -416,8 +423,14 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
 
     cuzk_msm_stats_t st = {0};
     MSX acc;
+    /* Montgomery scalars: pass 1 leaves their canonical limbs for pass 2's
+     * windows (CUZK_MSM_CANON_MAX). */
+    bool copy = src.mont && n > 0 && n <= CUZK_MSM_CANON_MAX && !o.convert_per_window;
+    uint64_t(*canon)[EC_SCALAR_LIMBS] = copy ? malloc(n * sizeof *canon) : NULL;
     MSG(msm_pass_classify_)
-    (&st.counts, &acc, o.ones_in_pippenger ? NULL : bases, src, NULL, n, w, T, pool);
+    (&st.counts, &acc, o.ones_in_pippenger ? NULL : bases, src, NULL, canon, n, w, T, pool);
+    if (canon)
+        src = (MSG(msm_src_t)){NULL, (const uint64_t(*)[EC_SCALAR_LIMBS])canon};
     size_t n_pip = st.counts.other + (o.ones_in_pippenger ? st.counts.one : 0);
     unsigned bits = st.counts.bits ? st.counts.bits : 1;
 
@@ -428,6 +441,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         assert(n <= SIZE_MAX / P);
         MSX *partial = malloc(tasks * sizeof(MSX));
         if (!partial) {
+            free(canon);
             MSG(msm_workers_free_)(w, T);
             return CUZK_ENOMEM;
         }
@@ -438,6 +452,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
             nomem |= w[t].nomem;
         if (nomem) {
             free(partial);
+            free(canon);
             MSG(msm_workers_free_)(w, T);
             return CUZK_ENOMEM;
         }
@@ -456,6 +471,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         st.reduce_adds = (uint64_t)tasks << c;
     }
 
+    free(canon);
     MSA a;
     MSG(xyzz_to_affine)(&a, &acc);
     MSG(jac_from_affine)(r, &a);
@@ -514,7 +530,7 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
         return CUZK_ENOMEM;
     MSG(msm_src_t) src = {scalars, NULL};
     MSX unused;
-    MSG(msm_pass_classify_)(counts, &unused, NULL, src, cls, n, w, T, pool);
+    MSG(msm_pass_classify_)(counts, &unused, NULL, src, cls, NULL, n, w, T, pool);
     MSG(msm_workers_free_)(w, T);
     return CUZK_OK;
 }
