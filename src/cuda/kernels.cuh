@@ -288,7 +288,8 @@ int ntt_radix(void *a, const void *tw, const void *stw, unsigned log2n, unsigned
 template <class P>
 int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, cuzk_gpu_stream_t s)
 {
-    unsigned m = 1u << lm, threads = m / 2 ? m / 2 : 1;
+    unsigned m = 1u << lm, threads = m / 4 < NTT_BLOCK_THREADS ? m / 4 : NTT_BLOCK_THREADS;
+    threads = threads ? threads : 1;
     unsigned blocks = (unsigned)((size_t)1 << (log2n - lm));
     size_t shared = P::N * 4 * m;
     fp_t<P> *x = (fp_t<P> *)a;
@@ -304,8 +305,10 @@ template <class P>
 int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
                 cuzk_gpu_stream_t s)
 {
-    ntt_permute_kernel<P><<<grid_for((size_t)1 << log2n, 256), 256, 0, s>>>(
-        (fp_t<P> *)a, log2n, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b);
+    unsigned t = log2n / 2 < NTT_REV_LOG ? log2n / 2 : NTT_REV_LOG;
+    unsigned blocks = 1u << (log2n - 2 * t);
+    ntt_bitrev_kernel<P><<<blocks, NTT_REV_THREADS, 0, s>>>(
+        (fp_t<P> *)a, log2n, t, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b);
     return cudaGetLastError();
 }
 

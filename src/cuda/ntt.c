@@ -20,8 +20,8 @@
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_kernels.h"
 
-/* Block stages: 2^10 elements of 32 bytes, 32 KiB of shared memory and 512
- * threads a block, the most one block takes without opting in to more. */
+/* Block stages: 2^10 elements of 32 bytes, 32 KiB of shared memory a block
+ * (the most one block takes without opting in to more), 256 threads. */
 enum { NTT_BLOCK_LOG = 10 };
 /* Coset powers: c^k = lo[k mod 2^POW_LOG]·hi[k >> POW_LOG]. */
 enum { NTT_POW_LOG = 10 };

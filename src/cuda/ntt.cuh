@@ -197,6 +197,11 @@ constexpr int ntt_radix_blocks(int R)
  * table instead (stw, NULL: none): ω^(i·n/2h) for i = 0..h at stw[h + lh
  * - 1 + i], lh = log2 h, consecutive for consecutive threads; the inverse
  * reads entry h - i, which is tw's n/2 - e.
+ *
+ * The dit multiplies through f_mul_call, the dif inline: under the cap of
+ * 128 registers ptxas spills 124 bytes of the radix-8 dif with calls and 16
+ * inline, 0 of the dit with calls and 84 inline; inlining the dif made a
+ * forward transform at 2^27 1.8 ms faster.
  */
 template <class P, int R, bool DIT>
 __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
@@ -230,7 +235,7 @@ __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
                     ld_vec(w, &st[inverse ? h - ti : ti]);
                 else
                     ld_vec(w, &tw[inverse ? half - e : e]);
-                ntt_butterfly_<P, DIT, true>(x[t], x[t + (1 << q)], w, inverse);
+                ntt_butterfly_<P, DIT, DIT>(x[t], x[t + (1 << q)], w, inverse);
             }
         }
 #pragma unroll
@@ -239,19 +244,61 @@ __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
     }
 }
 
+/* Threads of ntt_block_kernel (one a quad of its elements), and the blocks a
+ * multiprocessor must hold at once. At 2^27, BLS12-381: the radix-2 dif of
+ * 512 threads had 72 registers, so one block an SM (16 warps), and took
+ * 18.1 ms; radix 4 at two blocks of 256 (128 registers, no spills) 14.1;
+ * three blocks (80 registers, 72 bytes of spills) made a forward transform
+ * another 0.8 ms faster but the dit (132 bytes) no faster in the H chain. */
+constexpr unsigned NTT_BLOCK_THREADS = 256;
+constexpr int ntt_block_blocks(bool dit)
+{
+    return dit ? 2 : 3;
+}
+
+/* Element i of a block of m in shared memory, limb-major (limb l at l·m +
+ * i), so that a warp's 32 consecutive elements hit 32 different banks. */
+template <class P>
+__device__ __forceinline__ void ntt_sh_ld_(fp_t<P> &x, const uint32_t *sh, unsigned m, unsigned i)
+{
+#pragma unroll
+    for (int l = 0; l < P::N; l++)
+        x.l[l] = sh[l * m + i];
+}
+
+template <class P>
+__device__ __forceinline__ void ntt_sh_st_(uint32_t *sh, unsigned m, unsigned i, const fp_t<P> &x)
+{
+#pragma unroll
+    for (int l = 0; l < P::N; l++)
+        sh[l * m + i] = x.l[l];
+}
+
+/* The butterfly with twiddle ω^0 = 1, the same in both directions:
+ * x' = x + y, y' = x - y. */
+template <class P> __device__ __forceinline__ void ntt_butterfly1_(fp_t<P> &x, fp_t<P> &y)
+{
+    fp_t<P> d;
+    f_add<P>(d, x, y);
+    f_sub<P>(y, x, y);
+    x = d;
+}
+
 /*
- * Every stage with h < m inside each block of m = 2^lm elements (m <= 1024,
- * m/2 threads a block, one butterfly each per stage): dif from h = m/2 down
- * to 1, dit from 1 up, with tws (the inverse table for an inverse
- * transform). The stage h = 1 has the twiddle ω^0 = 1. Shared memory holds
- * the block limb-major (limb l of element i at l·m + i), so that a warp's 32
- * consecutive elements hit 32 different banks. The dit must fit two blocks
- * a multiprocessor (64 registers): at 76 it fitted one, and its pass took
- * 19.5 ms at 2^27 against the dif's 15.3, 16.1 with the bound. The dif has
- * 64 without one (bound, it spilled 8 bytes and took 15.7).
+ * Every stage with h < m inside each block of m = 2^lm elements (m <= 1024),
+ * in shared memory: dif from h = m/2 down to 1, dit from 1 up, with tws (the
+ * inverse table for an inverse transform). Two stages a round (radix 4): a
+ * thread takes the quad x0..x3 at base + {0, h/2, h, 3h/2} (base = group·2h
+ * + j, j < h/2) through the stages h and h/2 in registers, so that one round
+ * trip through shared memory and one barrier serve two stages. The pairs
+ * (x0, x2) and (x1, x3) take stage h's twiddles tws[h + j] and
+ * tws[h + j + h/2], the pairs (x0, x1) and (x2, x3) stage h/2's tws[h/2 + j].
+ * An odd lm leaves the stage h = 1 to a round of its own (the dif's last,
+ * the dit's first). Stage 1's twiddle is ω^0 = 1, and so is stage 2's at
+ * j = 0: the round of stages 2 and 1 makes one multiplication a quad.
  */
 template <class P, bool DIT>
-__global__ void __launch_bounds__(512, DIT ? 2 : 1)
+__global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT))
     ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
 {
     extern __shared__ uint32_t sh[];
@@ -260,66 +307,135 @@ __global__ void __launch_bounds__(512, DIT ? 2 : 1)
     for (unsigned i = tid; i < m; i += blockDim.x) {
         fp_t<P> x;
         ld_vec(x, &blk[i]);
-#pragma unroll
-        for (int l = 0; l < P::N; l++)
-            sh[l * m + i] = x.l[l];
+        ntt_sh_st_<P>(sh, m, i, x);
     }
     __syncthreads();
-    for (unsigned s = 0; s < lm; s++) {
-        const unsigned lh = DIT ? s : lm - 1 - s, h = 1u << lh;
-        for (unsigned t = tid; t < m / 2; t += blockDim.x) {
-            unsigned j = t & (h - 1), xi = ((t >> lh) << (lh + 1)) + j, yi = xi + h;
-            fp_t<P> u, v;
-#pragma unroll
-            for (int l = 0; l < P::N; l++) {
-                u.l[l] = sh[l * m + xi];
-                v.l[l] = sh[l * m + yi];
+    const bool single = lm & 1;
+    for (unsigned r = 0; r < (lm + 1) / 2; r++) {
+        if (single && r == (DIT ? 0 : lm / 2)) {
+            /* the stage h = 1 alone */
+            for (unsigned t = tid; t < m / 2; t += blockDim.x) {
+                fp_t<P> u, v;
+                ntt_sh_ld_<P>(u, sh, m, 2 * t);
+                ntt_sh_ld_<P>(v, sh, m, 2 * t + 1);
+                ntt_butterfly1_<P>(u, v);
+                ntt_sh_st_<P>(sh, m, 2 * t, u);
+                ntt_sh_st_<P>(sh, m, 2 * t + 1, v);
             }
-            if (lh > 0) {
-                fp_t<P> w;
-                ld_vec(w, &tws[h + j]);
-                ntt_butterfly_<P, DIT, false>(u, v, w, false);
+            __syncthreads();
+            continue;
+        }
+        /* stages h = 2^lh and h/2: the dit's round r covers the stages from
+         * 2r (2r - 1 after a single) up, the dif's from lm - 1 - 2r down */
+        const unsigned lh = DIT ? 2 * r + 1 - single : lm - 1 - 2 * r, h = 1u << lh, hh = h / 2;
+        for (unsigned q = tid; q < m / 4; q += blockDim.x) {
+            const unsigned j = q & (hh - 1), base = ((q >> (lh - 1)) << (lh + 1)) + j;
+            fp_t<P> x0, x1, x2, x3, w;
+            ntt_sh_ld_<P>(x0, sh, m, base);
+            ntt_sh_ld_<P>(x1, sh, m, base + hh);
+            ntt_sh_ld_<P>(x2, sh, m, base + h);
+            ntt_sh_ld_<P>(x3, sh, m, base + h + hh);
+            if (DIT) {
+                if (hh == 1) {
+                    ntt_butterfly1_<P>(x0, x1);
+                    ntt_butterfly1_<P>(x2, x3);
+                    ntt_butterfly1_<P>(x0, x2);
+                } else {
+                    ld_vec(w, &tws[hh + j]);
+                    ntt_butterfly_<P, true, false>(x0, x1, w, false);
+                    ntt_butterfly_<P, true, false>(x2, x3, w, false);
+                    ld_vec(w, &tws[h + j]);
+                    ntt_butterfly_<P, true, false>(x0, x2, w, false);
+                }
+                ld_vec(w, &tws[h + j + hh]);
+                ntt_butterfly_<P, true, false>(x1, x3, w, false);
             } else {
-                fp_t<P> d;
-                f_add<P>(d, u, v);
-                f_sub<P>(v, u, v);
-                u = d;
+                if (hh == 1) {
+                    ntt_butterfly1_<P>(x0, x2);
+                } else {
+                    ld_vec(w, &tws[h + j]);
+                    ntt_butterfly_<P, false, false>(x0, x2, w, false);
+                }
+                ld_vec(w, &tws[h + j + hh]);
+                ntt_butterfly_<P, false, false>(x1, x3, w, false);
+                if (hh == 1) {
+                    ntt_butterfly1_<P>(x0, x1);
+                    ntt_butterfly1_<P>(x2, x3);
+                } else {
+                    ld_vec(w, &tws[hh + j]);
+                    ntt_butterfly_<P, false, false>(x0, x1, w, false);
+                    ntt_butterfly_<P, false, false>(x2, x3, w, false);
+                }
             }
-#pragma unroll
-            for (int l = 0; l < P::N; l++) {
-                sh[l * m + xi] = u.l[l];
-                sh[l * m + yi] = v.l[l];
-            }
+            ntt_sh_st_<P>(sh, m, base, x0);
+            ntt_sh_st_<P>(sh, m, base + hh, x1);
+            ntt_sh_st_<P>(sh, m, base + h, x2);
+            ntt_sh_st_<P>(sh, m, base + h + hh, x3);
         }
         __syncthreads();
     }
     for (unsigned i = tid; i < m; i += blockDim.x) {
         fp_t<P> x;
-#pragma unroll
-        for (int l = 0; l < P::N; l++)
-            x.l[l] = sh[l * m + i];
+        ntt_sh_ld_<P>(x, sh, m, i);
         st_vec(&blk[i], x);
     }
 }
 
-/* a_i ↔ a_rev(i), then a_i times the scale of i (after the swap). */
+/* ntt_bitrev_kernel's tiles: 2^t by 2^t elements, t = min(log2n / 2,
+ * NTT_REV_LOG). */
+constexpr unsigned NTT_REV_LOG = 4, NTT_REV_THREADS = 256;
+
+/*
+ * In place, a_i ↔ a_rev(i) over log2n bits, then a_k times the scale of k
+ * (ntt_scale_, after the swap), by tiles. Write i = hi·2^(log2n-t) +
+ * mid·2^t + lo with hi, lo < 2^t; then rev(i) = rev_t(lo)·2^(log2n-t) +
+ * rev(mid)·2^t + rev_t(hi): the 2^t × 2^t elements with a given mid (tile
+ * mid, rows hi, columns lo) go to tile rev(mid), transposed, each coordinate
+ * reversed. Block mid, for each pair the one with mid <= rev(mid), reads both
+ * tiles row by row into shared memory and writes each into the other's place
+ * row by row: every access to memory is part of a run of 2^t·32 bytes, where
+ * a swap of two elements read and wrote 32 bytes at a far address (6.1 ms at
+ * 2^27, against ~2.5 for its traffic). A tile sits in shared memory
+ * limb-major with rows of 2^NTT_REV_LOG + 1 words, so that a warp's
+ * transposed reads spread over the banks.
+ */
 template <class P>
-__global__ void ntt_permute_kernel(fp_t<P> *a, unsigned log2n, const fp_t<P> *lo, const fp_t<P> *hi,
-                                   unsigned b)
+__global__ void __launch_bounds__(NTT_REV_THREADS)
+    ntt_bitrev_kernel(fp_t<P> *a, unsigned log2n, unsigned t, const fp_t<P> *lo, const fp_t<P> *hi,
+                      unsigned b)
 {
-    CUZK_GRID_STRIDE(i, (size_t)1 << log2n)
-    {
-        size_t r = log2n ? __brevll((unsigned long long)i) >> (64 - log2n) : 0;
-        if (r < i)
-            continue;
-        fp_t<P> x, y;
-        ld_vec(x, &a[i]);
-        ld_vec(y, &a[r]);
-        ntt_scale_<P>(y, i, lo, hi, b);
-        st_vec(&a[i], y);
-        if (r != i) {
-            ntt_scale_<P>(x, r, lo, hi, b);
-            st_vec(&a[r], x);
+    constexpr unsigned ROW = (1u << NTT_REV_LOG) + 1, PLANE = (1u << NTT_REV_LOG) * ROW;
+    __shared__ uint32_t sh[2][P::N * PLANE];
+    const unsigned mb = log2n - 2 * t, up = log2n - t, mask = (1u << t) - 1;
+    const size_t mid = blockIdx.x;
+    const size_t mr = mb ? __brevll((unsigned long long)mid) >> (64 - mb) : 0;
+    if (mr < mid)
+        return;
+    const size_t own = mid << t, other = mr << t;
+    const int tiles = mr != mid ? 2 : 1;
+    for (unsigned e = threadIdx.x; e < (1u << 2 * t); e += blockDim.x) {
+        const unsigned r = e >> t, c = e & mask;
+        for (int k = 0; k < tiles; k++) {
+            fp_t<P> x;
+            ld_vec(x, &a[((size_t)r << up) + (k ? other : own) + c]);
+#pragma unroll
+            for (int l = 0; l < P::N; l++)
+                sh[k][l * PLANE + r * ROW + c] = x.l[l];
+        }
+    }
+    __syncthreads();
+    for (unsigned e = threadIdx.x; e < (1u << 2 * t); e += blockDim.x) {
+        const unsigned r = e >> t, c = e & mask;
+        /* (r, c) of one tile takes (rev_t(c), rev_t(r)) of the other */
+        const unsigned sr = t ? __brev(c) >> (32 - t) : 0, sc = t ? __brev(r) >> (32 - t) : 0;
+        for (int k = 0; k < tiles; k++) {
+            fp_t<P> x;
+#pragma unroll
+            for (int l = 0; l < P::N; l++)
+                x.l[l] = sh[k][l * PLANE + sr * ROW + sc];
+            const size_t at = ((size_t)r << up) + (k == tiles - 1 ? own : other) + c;
+            ntt_scale_<P>(x, at, lo, hi, b);
+            st_vec(&a[at], x);
         }
     }
 }
