@@ -195,6 +195,26 @@ __device__ __forceinline__ void f_sub(fp_t<P> &r, const fp_t<P> &a, const fp_t<P
     r.l[P::N - 1] = ptx::addc(t[P::N - 1], P::mod(P::N - 1) & mask);
 }
 
+/* r = a - b + p for reduced a and b: in [1, 2p], so not reduced, and only
+ * for f_mul's second operand, which may be anything below R (its bounds
+ * need the first operand below p alone). Two chains where f_sub has a
+ * chain, a mask and a masked chain. */
+template <class P>
+__device__ __forceinline__ void f_sub_unreduced(fp_t<P> &r, const fp_t<P> &a, const fp_t<P> &b)
+{
+    uint32_t t[P::N];
+    t[0] = ptx::sub_cc(P::mod(0), b.l[0]);
+#pragma unroll
+    for (int i = 1; i < P::N - 1; i++)
+        t[i] = ptx::subc_cc(P::mod(i), b.l[i]);
+    t[P::N - 1] = ptx::subc(P::mod(P::N - 1), b.l[P::N - 1]);
+    r.l[0] = ptx::add_cc(a.l[0], t[0]);
+#pragma unroll
+    for (int i = 1; i < P::N - 1; i++)
+        r.l[i] = ptx::addc_cc(a.l[i], t[i]);
+    r.l[P::N - 1] = ptx::addc(a.l[P::N - 1], t[P::N - 1]);
+}
+
 /* r = -a (zero stays zero). */
 template <class P> __device__ __forceinline__ void f_neg(fp_t<P> &r, const fp_t<P> &a)
 {

@@ -136,6 +136,8 @@ __device__ __forceinline__ void ntt_scale_(fp_t<P> &x, size_t k, const fp_t<P> *
  * Sande) x' = x + y, y' = (x - y)·ω^e; dit (Cooley and Tukey) t = y·ω^e,
  * x' = x + t, y' = x - t. With inv, w = tw[n/2 - e] = -ω^-e and the sign
  * folds into the additions: dif y' = (y - x)·w, dit x' = x - t, y' = x + t.
+ * The dif's difference goes into the multiplication unreduced
+ * (f_sub_unreduced, as its second operand).
  * CALL: the multiplication as a call (one copy: see fpc_t), else inlined.
  */
 template <class P, bool DIT, bool CALL>
@@ -158,13 +160,13 @@ __device__ __forceinline__ void ntt_butterfly_(fp_t<P> &x, fp_t<P> &y, const fp_
     } else {
         f_add<P>(x, u, v);
         if (inv)
-            f_sub<P>(t, v, u);
+            f_sub_unreduced<P>(t, v, u);
         else
-            f_sub<P>(t, u, v);
+            f_sub_unreduced<P>(t, u, v);
         if (CALL)
-            y = f_mul_call<P>(t, w);
+            y = f_mul_call<P>(w, t);
         else
-            f_mul<P>(y, t, w);
+            f_mul<P>(y, w, t);
     }
 }
 
