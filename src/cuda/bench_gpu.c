@@ -13,7 +13,8 @@
  * from pageable memory through pinned bounce buffers
  * (checked against the resident result), with --windows the largest G1 MSM
  * again at each forced window, and forward / inverse / coset NTTs
- * (checked against the CPU at 2^20 first), and the multiplication and
+ * (the forward checked against the CPU at 2^20 and at the largest size),
+ * and the multiplication and
  * mixed-addition throughput of every field and group; the H chains of
  * both conventions (snarkjs, bellperson) at 2^20 and 2^24 (--h-logs),
  * checked against the CPU at 2^20 first.
@@ -551,7 +552,8 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
         size_t n = (size_t)1 << lg;
         cuzk_gpu_ntt_domain_t *d = domain_new(C, lg, c, s);
         CHECK(cuzk_gpu_upload(&gpu, da, a, n * FR_BYTES, s));
-        if (lg == 20) {
+        /* GPU against CPU at 2^20 and at the largest size */
+        if (lg == 20 || lg == top) {
             CHECK(cuzk_gpu_ntt_forward(d, da, s));
             CHECK(cuzk_gpu_download(&gpu, b, da, n * FR_BYTES, s));
             CHECK(cuzk_gpu_stream_sync(&gpu, s));
@@ -561,11 +563,11 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
             memcpy(want, a, n * FR_BYTES);
             C->cpu_forward(lg, want);
             if (memcmp(want, b, n * FR_BYTES) != 0) {
-                fprintf(stderr, "FAILED NTT %s 2^20: GPU and CPU differ\n", C->name);
+                fprintf(stderr, "FAILED NTT %s 2^%u: GPU and CPU differ\n", C->name, lg);
                 exit(1);
             }
             free(want);
-            printf("NTT %s 2^20 forward: GPU = CPU\n", C->name);
+            printf("NTT %s 2^%u forward: GPU = CPU\n", C->name, lg);
         }
         static const char *const names[4] = {"forward", "inverse", "coset forward",
                                              "coset inverse"};

@@ -24,6 +24,11 @@
 extern "C" {
 #endif
 
+/* The NTT's wide stages of half-span h with n/2h >= 2^CUZK_GPU_NTT_STW_SHIFT
+ * read their twiddles from a table of their own (ntt_radix_kernel in
+ * ntt.cuh); ntt.c builds the tables of exactly those stages. */
+enum { CUZK_GPU_NTT_STW_SHIFT = 2 };
+
 /* Element-wise operations of the arithmetic tests: r[i] = a[i] op b[i]. */
 typedef enum cuzk_gpu_fop {
     CUZK_GPU_FOP_MUL = 0,

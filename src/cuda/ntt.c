@@ -120,10 +120,11 @@ static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
     GPU_TRY(g, k->ntt_mul_tables(d->tw, d->lo, d->hi, d->pb, half + 1, s));
     GPU_TRY(g, k->ntt_tws(d->tws, slot(d, K_OMEGA), d->log2n, (unsigned)m, s));
     GPU_TRY(g, k->ntt_tws(d->tws_inv, slot(d, K_OMEGA_INV), d->log2n, (unsigned)m, s));
-    /* The wide stages with n/2h >= 4 (h = 2^lh, lm <= lh <= log2n - 3):
-     * ω^(i·n/2h) for i = 0..h at h + lh - 1 (ntt.cuh), about n/4 entries. */
-    if (d->log2n >= d->lm + 3) {
-        unsigned top = d->log2n - 3;
+    /* The wide stages with n/2h >= 2^CUZK_GPU_NTT_STW_SHIFT = 4 (h = 2^lh,
+     * lm <= lh <= log2n - 3): ω^(i·n/2h) for i = 0..h at h + lh - 1
+     * (ntt.cuh), about n/4 entries. */
+    if (d->log2n >= d->lm + 1 + CUZK_GPU_NTT_STW_SHIFT) {
+        unsigned top = d->log2n - 1 - CUZK_GPU_NTT_STW_SHIFT;
         CUZK_TRY(table(d, &d->stw, ((size_t)2 << top) + top));
         for (unsigned lh = d->lm; lh <= top; lh++) {
             size_t h = (size_t)1 << lh;

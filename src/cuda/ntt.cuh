@@ -18,6 +18,7 @@
 #define CUZK_CUDA_NTT_CUH
 
 #include "cuda/fields.cuh"
+#include "cuda/gpu_kernels.h"
 #include "cuda/load.cuh"
 
 namespace cuzk
@@ -195,10 +196,11 @@ constexpr int ntt_radix_blocks(int R)
  * twiddles lie n/2h entries apart: from n/2h = 4 on, one 128-byte line a
  * thread for 32 useful bytes, and a stage's h twiddles spread over up to
  * n/8 lines, more than L2 holds from h = 2^19 (BLS12-381, 2^27) although
- * each is read n/2h times. So the stages with n/2h >= 4 read their own
- * table instead (stw, NULL: none): ω^(i·n/2h) for i = 0..h at stw[h + lh
- * - 1 + i], lh = log2 h, consecutive for consecutive threads; the inverse
- * reads entry h - i, which is tw's n/2 - e.
+ * each is read n/2h times. So the stages with n/2h >= 4 (the
+ * CUZK_GPU_NTT_STW_SHIFT that ntt.c builds tables for) read their own table
+ * instead (stw, NULL: none): ω^(i·n/2h) for i = 0..h at stw[h + lh - 1 + i],
+ * lh = log2 h, consecutive for consecutive threads; the inverse reads entry
+ * h - i, which is tw's n/2 - e.
  *
  * The dit multiplies through f_mul_call, the dif inline: under the cap of
  * 128 registers ptxas spills 124 bytes of the radix-8 dif with calls and 16
@@ -226,7 +228,7 @@ __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
             const int q = DIT ? i : R - 1 - i;
             const unsigned lq = lmin + q, shift = log2n - 1 - lq; /* log2(n/2h) */
             const size_t h = (size_t)1 << lq;
-            const fp_t<P> *st = stw && shift >= 2 ? stw + h + lq - 1 : NULL;
+            const fp_t<P> *st = stw && shift >= CUZK_GPU_NTT_STW_SHIFT ? stw + h + lq - 1 : NULL;
 #pragma unroll
             for (int t = 0; t < (1 << R); t++) {
                 if (t & (1 << q))
