@@ -125,6 +125,8 @@ typedef struct cuzk_gpu_curve_kernels {
     /* the stages below 2^lm in blocks of 2^lm (dit or dif) */
     int (*ntt_block)(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit,
                      cuzk_gpu_stream_t s);
+    /* in place, a_i and a_rev(i) (log2n bits) swapped, then element i times
+     * lo[i mod 2^b]·hi[i >> b] (lo NULL: hi[0]; hi NULL: no scaling) */
     int (*ntt_permute)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
                        cuzk_gpu_stream_t s);
     /* element i times lo[k mod 2^b]·hi[k >> b] (lo NULL: hi[0]), k = i or

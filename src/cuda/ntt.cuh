@@ -12,7 +12,10 @@
  *    with h < m, which run inside one block of m = 2^B elements.
  * Wide stages (h >= m) run R = 1..3 at a time: a thread loads 2^R elements
  * spaced h_min apart and takes them through R stages in registers (radix
- * 2^R), so 3 stages cost one pass over memory. Host side: ntt.c.
+ * 2^R), so 3 stages cost one pass over memory. The stages with h < m run in
+ * shared memory, two a round (ntt_block_kernel); natural order after a dif
+ * costs one more pass, a bit reversal by tiles (ntt_bitrev_kernel). Host
+ * side: ntt.c.
  */
 #ifndef CUZK_CUDA_NTT_CUH
 #define CUZK_CUDA_NTT_CUH
