@@ -8,7 +8,7 @@
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
  * is timed; then G1 MSM at 2^20, 2^22, .. and 2^K, G2 at 2^20, 2^22, ..
- * and 2^g2 (default 20), the largest G1 MSM from 2^24 and the largest G2
+ * and 2^g2 (default 20; --g2-log 0 skips G2), the largest G1 MSM from 2^24 and the largest G2
  * MSM from 2^22 again streamed from pinned host memory in chunks and
  * from pageable memory through pinned bounce buffers
  * (checked against the resident result), with --windows the largest G1 MSM
@@ -885,6 +885,8 @@ int main(int argc, char **argv)
     }
     if (msm_max < 20)
         msm_max = 20;
+    if (g2_log != 0 && g2_log < 20)
+        g2_log = 20;
     int count = 0;
     char why[CUZK_GPU_ERR_MAX] = "";
     CHECK(cuzk_gpu_count(&count, why, sizeof(why)));
@@ -903,7 +905,8 @@ int main(int argc, char **argv)
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
         bench_probes(ci ? &cuzk_gpu_bn254_kernels : &cuzk_gpu_bls381_kernels, g1, g2);
         bench_msm(g1, 20, msm_max, 20, 24);
-        bench_msm(g2, 20, g2_log, 20, 22);
+        if (g2_log != 0)
+            bench_msm(g2, 20, g2_log, 20, 22);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
         bench_h(ci, h_logs, n_h);
     }
