@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* The NTT's wide stages of half-span h with n/2h >= 2^CUZK_GPU_NTT_STW_SHIFT
- * read their twiddles from a table of their own (ntt_radix_kernel in
+ * read their twiddles from a table of their own (ntt_radix_tw_ in
  * ntt.cuh); ntt.c builds the tables of exactly those stages. */
 enum { CUZK_GPU_NTT_STW_SHIFT = 2 };
 

@@ -263,13 +263,13 @@ static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, const fp_t<P> *st, un
                              unsigned lh, unsigned radix, bool inv, cuzk_gpu_stream_t s)
 {
     size_t groups = (size_t)1 << (log2n - radix);
-    constexpr int T3 = ntt_radix_threads(3), T2 = ntt_radix_threads(2), T1 = ntt_radix_threads(1);
+    constexpr unsigned T = NTT_RADIX_THREADS, T8 = NTT_RADIX8_THREADS;
     if (radix == 3)
-        ntt_radix_kernel<P, 3, DIT><<<grid_for(groups, T3), T3, 0, s>>>(x, t, st, log2n, lh, inv);
+        ntt_radix8_kernel<P, DIT><<<grid_for(groups * 2, T8), T8, 0, s>>>(x, t, st, log2n, lh, inv);
     else if (radix == 2)
-        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T2), T2, 0, s>>>(x, t, st, log2n, lh, inv);
+        ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T), T, 0, s>>>(x, t, st, log2n, lh, inv);
     else
-        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, T1), T1, 0, s>>>(x, t, st, log2n, lh, inv);
+        ntt_radix_kernel<P, 1, DIT><<<grid_for(groups, T), T, 0, s>>>(x, t, st, log2n, lh, inv);
 }
 
 template <class P>

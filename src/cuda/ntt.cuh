@@ -62,7 +62,7 @@ __global__ void ntt_mul_tables_kernel(fp_t<P> *out, const fp_t<P> *lo, const fp_
 }
 
 /* out[i] = in[i << shift], i < count: a wide stage's own twiddle table
- * (ntt_radix_kernel's stw) from tw. */
+ * (ntt_radix_tw_'s stw) from tw. */
 template <class P>
 __global__ void ntt_gather_kernel(fp_t<P> *out, const fp_t<P> *in, unsigned shift, size_t count)
 {
@@ -174,21 +174,25 @@ __device__ __forceinline__ void ntt_butterfly_(fp_t<P> &x, fp_t<P> &y, const fp_
     }
 }
 
-/* Threads a block of ntt_radix_kernel<R>, and the blocks a multiprocessor
- * must hold at once: four of 128 threads for radix 8 cap it at 128
- * registers (ptxas chose 138 for the dif, which left three blocks, 12
- * warps, and made its passes ~15 % slower than the dit's at 126). */
-constexpr int ntt_radix_threads(int R)
+/* The twiddle of the wide stage of half-span 2^lq at index ti (< 2^lq):
+ * from the stage's own table when there is one (stw; see ntt_radix_kernel),
+ * else from tw. */
+template <class P>
+__device__ __forceinline__ void ntt_radix_tw_(fp_t<P> &w, const fp_t<P> *tw, const fp_t<P> *stw,
+                                              unsigned log2n, unsigned lq, size_t ti, bool inverse)
 {
-    return R == 3 ? 128 : 256;
-}
-constexpr int ntt_radix_blocks(int R)
-{
-    return R == 3 ? 4 : 1;
+    const unsigned shift = log2n - 1 - lq;
+    const size_t h = (size_t)1 << lq;
+    if (stw && shift >= CUZK_GPU_NTT_STW_SHIFT)
+        ld_vec(w, &stw[h + lq - 1 + (inverse ? h - ti : ti)]);
+    else
+        ld_vec(w, &tw[inverse ? ((size_t)1 << (log2n - 1)) - (ti << shift) : ti << shift]);
 }
 
 /*
- * R consecutive wide stages, of half-spans 2^lh down to 2^(lh - R + 1) =
+ * R consecutive wide stages (R = 1 or 2: a transform's wide stages go three
+ * a pass through ntt_radix8_kernel, below, and what is left over here), of
+ * half-spans 2^lh down to 2^(lh - R + 1) =
  * h_min (dif) or up from h_min to 2^lh (dit). Group g of 2^R elements:
  * j = g mod h_min in the block of 2^(lh+1) elements number g / h_min;
  * element t sits at block + j + t·h_min. In the stage of half-span h =
@@ -205,17 +209,18 @@ constexpr int ntt_radix_blocks(int R)
  * lh = log2 h, consecutive for consecutive threads; the inverse reads entry
  * h - i, which is tw's n/2 - e.
  *
- * The dit multiplies through f_mul_call, the dif inline: under the cap of
- * 128 registers ptxas spills 124 bytes of the radix-8 dif with calls and 16
- * inline, 0 of the dit with calls and 84 inline; inlining the dif made a
- * forward transform at 2^27 1.8 ms faster.
+ * The dit multiplies through f_mul_call, the dif inline (chosen when this
+ * kernel ran the radix-8 passes too, capped at 128 registers: the dit
+ * spilled inline, the dif with calls).
  */
+constexpr unsigned NTT_RADIX_THREADS = 256;
+
 template <class P, int R, bool DIT>
-__global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
+__global__ void __launch_bounds__(NTT_RADIX_THREADS)
     ntt_radix_kernel(fp_t<P> *a, const fp_t<P> *tw, const fp_t<P> *stw, unsigned log2n, unsigned lh,
                      bool inverse)
 {
-    const size_t half = (size_t)1 << (log2n - 1);
+    static_assert(R == 1 || R == 2, "three stages a pass: ntt_radix8_kernel");
     const unsigned lmin = lh - (R - 1);
     const size_t hmin = (size_t)1 << lmin;
     CUZK_GRID_STRIDE(g, (size_t)1 << (log2n - R))
@@ -229,25 +234,113 @@ __global__ void __launch_bounds__(ntt_radix_threads(R), ntt_radix_blocks(R))
 #pragma unroll
         for (int i = 0; i < R; i++) {
             const int q = DIT ? i : R - 1 - i;
-            const unsigned lq = lmin + q, shift = log2n - 1 - lq; /* log2(n/2h) */
-            const size_t h = (size_t)1 << lq;
-            const fp_t<P> *st = stw && shift >= CUZK_GPU_NTT_STW_SHIFT ? stw + h + lq - 1 : NULL;
 #pragma unroll
             for (int t = 0; t < (1 << R); t++) {
                 if (t & (1 << q))
                     continue;
-                const size_t ti = j + (size_t)(t & ((1 << q) - 1)) * hmin, e = ti << shift;
                 fp_t<P> w;
-                if (st)
-                    ld_vec(w, &st[inverse ? h - ti : ti]);
-                else
-                    ld_vec(w, &tw[inverse ? half - e : e]);
+                ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + q,
+                                 j + (size_t)(t & ((1 << q) - 1)) * hmin, inverse);
                 ntt_butterfly_<P, DIT, DIT>(x[t], x[t + (1 << q)], w, inverse);
             }
         }
 #pragma unroll
         for (int t = 0; t < (1 << R); t++)
             st_vec(base + t * hmin, x[t]);
+    }
+}
+
+/*
+ * Three wide stages (R = 3 of ntt_radix_kernel's layout and twiddles), each
+ * group of eight elements (t = 0..7 at base + t·h_min) held by two threads,
+ * four elements each, so that a thread needs half the registers and a
+ * multiprocessor holds more warps: radix 8 with one thread a group, capped
+ * at 128 registers, ran 16 warps an SM, each issuing every nine cycles (43 %
+ * of the issue slots, ncu), and took 4.6 ms a pass at 2^27; two threads a
+ * group run 24 warps at 80 registers (32 at 64 registers spilled and were
+ * slower). Lanes 0-15 and 16-31 of a warp are the two halves (hb) of the
+ * same 16 consecutive groups, so each load and store is two runs of 16
+ * consecutive elements; a transform's wide stages start at h_min = 2^10.
+ *
+ * Which elements a thread holds (its y[k]):
+ *   "odd-even" layout: t = hb + 2k          (stages of span 4 and 2 local)
+ *   "pairs" layout:    t = 2hb + (k & 1) + 4(k >> 1)   (span 1 local)
+ * The dif loads the odd-even layout, runs the stages of half-span 4·h_min
+ * and 2·h_min, swaps two elements with the other half (one shuffle a limb)
+ * into the pairs layout, runs h_min, stores; the dit the reverse. The same
+ * swap goes both ways: half 0 gives its y1, y3 for the other's y0, y2.
+ */
+constexpr unsigned NTT_RADIX8_THREADS = 256;
+constexpr int NTT_RADIX8_BLOCKS = 3;
+
+template <class P> __device__ __forceinline__ void ntt_radix8_swap_(fp_t<P> y[4], unsigned hb)
+{
+#pragma unroll
+    for (int l = 0; l < P::N; l++) {
+        const uint32_t s0 = hb ? y[0].l[l] : y[1].l[l], s1 = hb ? y[2].l[l] : y[3].l[l];
+        const uint32_t r0 = __shfl_xor_sync(0xffffffffu, s0, 16);
+        const uint32_t r1 = __shfl_xor_sync(0xffffffffu, s1, 16);
+        if (hb) {
+            y[0].l[l] = r0;
+            y[2].l[l] = r1;
+        } else {
+            y[1].l[l] = r0;
+            y[3].l[l] = r1;
+        }
+    }
+}
+
+template <class P, bool DIT>
+__global__ void __launch_bounds__(NTT_RADIX8_THREADS, NTT_RADIX8_BLOCKS)
+    ntt_radix8_kernel(fp_t<P> *a, const fp_t<P> *tw, const fp_t<P> *stw, unsigned log2n,
+                      unsigned lh, bool inverse)
+{
+    const unsigned lmin = lh - 2;
+    const size_t hmin = (size_t)1 << lmin;
+    /* n/4 threads' worth, whole warps (n >= 2^13), so the shuffles see
+     * every lane */
+    CUZK_GRID_STRIDE(p, (size_t)1 << (log2n - 2))
+    {
+        const unsigned hb = (unsigned)(p >> 4) & 1;
+        const size_t g = ((p >> 5) << 4) | (p & 15), j = g & (hmin - 1);
+        fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
+        fp_t<P> y[4], w;
+        /* element k's t in the odd-even and in the pairs layout */
+        const auto t_oe = [&](int k) { return (size_t)(hb + 2 * k); };
+        const auto t_pr = [&](int k) { return (size_t)(2 * hb + (k & 1) + 4 * (k >> 1)); };
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            ld_vec(y[k], base + (DIT ? t_pr(k) : t_oe(k)) * hmin);
+        if (DIT) {
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
+            ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
+            ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
+            ntt_radix8_swap_<P>(y, hb);
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
+            ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
+            ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
+                ntt_butterfly_<P, true, false>(y[k], y[k + 2], w, inverse);
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
+                ntt_butterfly_<P, false, false>(y[k], y[k + 2], w, inverse);
+            }
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
+            ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
+            ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
+            ntt_radix8_swap_<P>(y, hb);
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
+            ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
+            ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            st_vec(base + (DIT ? t_oe(k) : t_pr(k)) * hmin, y[k]);
     }
 }
 
