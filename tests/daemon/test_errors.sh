@@ -122,7 +122,11 @@ rc=$?
 check "cuzk submit --wait on a failing job: exit 1" $? "exit $rc"
 
 # ---- limits --------------------------------------------------------------------------------
-slow="[{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"}]"
+# Jobs of twelve partitions (~0.5 s on 2 cores), so that the first is still
+# running when the fourth and fifth requests arrive: with three partitions
+# it could end first on an idle machine, and the fourth would be accepted.
+slow=$(for _ in $(seq 12); do printf '{"path":"%s"},' "$FX/slow/w.wtns"; done)
+slow="[${slow%,}]"
 codes=""
 ids=()
 for _ in 1 2 3 4; do
