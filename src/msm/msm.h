@@ -11,7 +11,8 @@
  *   buckets   window w adds ±P_i into bucket |d_w| - 1 (XYZZ accumulators,
  *             mixed additions with the affine base; from
  *             CUZK_MSM_BATCH_MIN_WINDOW on, affine buckets filled in
- *             batches that share one inversion);
+ *             batches that share one inversion, except in a top window
+ *             whose few leftover bits reach fewer buckets than that);
  *   reduce    each window's buckets are summed with weights 1 .. 2^(c-1) by a
  *             running sum, and the windows combined with c doublings apiece.
  */

@@ -34,7 +34,7 @@ typedef struct {
     _Alignas(64) size_t zero, one, other;
     uint64_t or_bits[EC_SCALAR_LIMBS]; /* OR of the "other" scalars */
     MSX ones;                          /* Σ of its scalar-one bases */
-    uint64_t ones_adds, bucket_adds;
+    uint64_t ones_adds, bucket_adds, reduce_adds;
     MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */
     /* The batch-affine path's scratch (msm_batch_*), allocated with buckets. */
     uint32_t *busy;                 /* per bucket: the batch number that holds it */
@@ -170,7 +170,8 @@ typedef struct {
     size_t n;
     bool ones_in_pippenger;
     unsigned c, chunks;
-    MSX *partial; /* one window sum per task */
+    unsigned bits; /* of the largest "other" scalar */
+    MSX *partial;  /* one window sum per task */
     MSG(msm_worker_t) * w;
 } MSG(msm_bucket_ctx_t);
 
@@ -199,12 +200,28 @@ static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSA *p, int d)
  * bucket at once, so neither enters the batch (no zero denominator).
  */
 
-/* The batch size for c: 1/8 of the buckets (about 6 % of the additions
- * collide and wait for the next batch), at most CUZK_MSM_BATCH_MAX. */
-static size_t MSG(msm_batch_size_)(unsigned c)
+/* The batch size for a window of nb buckets: 1/8 of them (about 6 % of the
+ * additions collide and wait for the next batch), at most
+ * CUZK_MSM_BATCH_MAX. */
+static size_t MSG(msm_batch_size_)(size_t nb)
 {
-    size_t nb = (size_t)1 << (c - 1), b = nb / 8;
+    size_t b = nb / 8;
     return b < CUZK_MSM_BATCH_MAX ? b : CUZK_MSM_BATCH_MAX;
+}
+
+/*
+ * The buckets window w can reach: 2^(c-1), but for the top window, whose
+ * digit is the r = bits - w·c bits left over plus the carry from below
+ * (cuzk_msm_digit: never negative there, at most 2^r), 2^r when r < c - 1.
+ * With bits = 254 (BN254) and c = 11 that is 2 buckets for every point of
+ * the window: as a batch of distinct buckets it had two additions per
+ * inversion and took 0.316 s for a 2^16 MSM on one thread, against 0.177 s
+ * at c = 13, whose top window reaches 64.
+ */
+static size_t MSG(msm_window_buckets_)(unsigned w, unsigned c, unsigned bits)
+{
+    unsigned r = bits - w * c;
+    return r < c - 1 ? (size_t)1 << r : (size_t)1 << (c - 1);
 }
 
 typedef struct {
@@ -310,7 +327,7 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
         return false;
     if (c < CUZK_MSM_BATCH_MIN_WINDOW)
         return true;
-    size_t m = MSG(msm_batch_size_)(c);
+    size_t m = MSG(msm_batch_size_)(nb);
     wk->busy = malloc(nb * sizeof(uint32_t));
     wk->ent = malloc(m * sizeof(MSG(msm_pending_t)));
     wk->def = malloc(m * sizeof(MSG(msm_pending_t)));
@@ -321,19 +338,20 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
 }
 
 /*
- * Task t = (window t / P, point range t % P): fill the buckets from the
- * range's digits, then r = Σ_j (j + 1)·bucket[j] by the running sum
+ * Task t = (window t / P, point range t % P): fill the buckets the window
+ * can reach (msm_window_buckets_) from the range's digits, then r = Σ_j
+ * (j + 1)·bucket[j] by the running sum
  *     run = Σ_{i >= j} bucket[i],  sum = Σ_j run_j,
  * 2 XYZZ additions per bucket (the first mixed when the buckets are
- * affine). The bucket of the next point is prefetched while the current
- * one is added (the arrays exceed L2 for c >= 13).
+ * affine). Batch-affine when c >= CUZK_MSM_BATCH_MIN_WINDOW and the window
+ * reaches at least 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) buckets, else XYZZ.
+ * The bucket of the next point is prefetched while the current one is
+ * added (the arrays exceed L2 for c >= 13).
  */
 static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     const MSG(msm_bucket_ctx_t) *ctx = vctx;
     MSG(msm_worker_t) *wk = &ctx->w[worker];
-    size_t nb = (size_t)1 << (ctx->c - 1);
-    bool batch = ctx->c >= CUZK_MSM_BATCH_MIN_WINDOW;
     if (!wk->buckets && !MSG(msm_worker_alloc_)(wk, ctx->c)) {
         wk->nomem = true;
         return;
@@ -346,9 +364,12 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
         unsigned w = (unsigned)(t / ctx->chunks);
         size_t p = t % ctx->chunks;
         size_t lo = ctx->n * p / ctx->chunks, hi = ctx->n * (p + 1) / ctx->chunks;
+        size_t nb = MSG(msm_window_buckets_)(w, ctx->c, ctx->bits);
+        bool batch = ctx->c >= CUZK_MSM_BATCH_MIN_WINDOW &&
+                     nb >= (size_t)1 << (CUZK_MSM_BATCH_MIN_WINDOW - 1);
         MSG(msm_batch_t) bt = {ctx->bases, ba, wk, 0, 0, 0, 1};
         if (batch) {
-            bt.max = MSG(msm_batch_size_)(ctx->c);
+            bt.max = MSG(msm_batch_size_)(nb);
             for (size_t j = 0; j < nb; j++) {
                 MSG(affine_set_infinity)(&ba[j]);
                 wk->busy[j] = 0;
@@ -368,6 +389,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
             if (d == 0)
                 continue;
             size_t j = (size_t)(d > 0 ? d : -d) - 1;
+            assert(j < nb);
             if (batch)
                 __builtin_prefetch(&ba[j], 1);
             else
@@ -403,6 +425,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                 MSG(xyzz_add_vartime)(&sum, &sum, &run);
             }
         }
+        wk->reduce_adds += 2 * nb;
         ctx->partial[t] = sum;
     }
 }
@@ -445,7 +468,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
             MSG(msm_workers_free_)(w, T);
             return CUZK_ENOMEM;
         }
-        MSG(msm_bucket_ctx_t) ctx = {bases, src, n, o.ones_in_pippenger, c, P, partial, w};
+        MSG(msm_bucket_ctx_t) ctx = {bases, src, n, o.ones_in_pippenger, c, P, bits, partial, w};
         cuzk_pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
         bool nomem = false;
         for (unsigned t = 0; t < T; t++)
@@ -468,7 +491,6 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         }
         MSG(xyzz_add_vartime)(&acc, &acc, &tot);
         free(partial);
-        st.reduce_adds = (uint64_t)tasks << c;
     }
 
     free(canon);
@@ -478,6 +500,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
     for (unsigned t = 0; t < T; t++) {
         st.ones_adds += w[t].ones_adds;
         st.bucket_adds += w[t].bucket_adds;
+        st.reduce_adds += w[t].reduce_adds;
     }
     MSG(msm_workers_free_)(w, T);
     if (stats)
