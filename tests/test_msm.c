@@ -54,7 +54,9 @@ static int teardown_pools(void **state)
 }
 
 /* Σ d_w 2^(wc) = k with every digit in [-2^(c-1), 2^(c-1)], for random
- * scalars of every length and every window, and the extreme 2^256 - 1. */
+ * scalars of every length and every window, and the extreme 2^256 - 1; the
+ * top window's digit, of the r = bits - w·c bits left, in [0, 2^r] when
+ * r < c - 1 (the MSM fills only the buckets it reaches). */
 static void test_digits(void **state)
 {
     (void)state;
@@ -87,6 +89,11 @@ static void test_digits(void **state)
             }
             if (mpz_cmp(sum, k) != 0)
                 fail_msg("digits of a %u-bit scalar, c = %u, do not sum to it", bits, c);
+            unsigned top = bits / c, r = bits - top * c;
+            int d = cuzk_msm_digit(v, top, c);
+            if (r < c - 1 && (d < 0 || d > (1 << r)))
+                fail_msg("top digit %d of a %u-bit scalar, c = %u: outside [0, 2^%u]", d, bits, c,
+                         r);
         }
     }
     mpz_clears(k, sum, term, NULL);
@@ -139,19 +146,21 @@ static void test_plan(void **state)
  * that make its batches collide: every scalar equal (one bucket per window,
  * so every addition after the first waits for the next batch), bases that
  * repeat (doublings in the batch) and alternate P, -P (cancellations that
- * empty a bucket), infinity among them; then scalars s and -s on P.
+ * empty a bucket), infinity among them; then scalars s and -s on P; then
+ * scalars of 119 bits, whose top window at c = 11 has 9 bits: 512 of the
+ * 1024 buckets, still batch-affine, in batches sized from those 512.
  */
 #define BATCH_TEST(G, R)                                                                           \
     static void test_##G##_batch(void **state)                                                     \
     {                                                                                              \
         (void)state;                                                                               \
         enum { N = 300 };                                                                          \
-        static const unsigned windows[] = {CUZK_MSM_BATCH_MIN_WINDOW, 12};                         \
+        static const unsigned windows[] = {CUZK_MSM_BATCH_MIN_WINDOW, 11, 12};                     \
         G##_affine_t *b = test_##G##_bases_new(N);                                                 \
         R##_t *k = malloc(N * sizeof(R##_t)), s;                                                   \
         assert_non_null(k);                                                                        \
         assert_int_equal(R##_random(&s, &test_rng), CUZK_OK);                                      \
-        for (int pass = 0; pass < 4; pass++) {                                                     \
+        for (int pass = 0; pass < 5; pass++) {                                                     \
             for (size_t i = 0; i < N; i++) {                                                       \
                 k[i] = s;                                                                          \
                 if (pass >= 1 && i % 3 != 2)                                                       \
@@ -164,6 +173,12 @@ static void test_plan(void **state)
                     b[i] = b[0];                                                                   \
                     if (i % 2 == 1)                                                                \
                         R##_neg(&k[i], &s);                                                        \
+                }                                                                                  \
+                if (pass == 4) {                                                                   \
+                    uint64_t v[4] = {cuzk_rng_next(&test_rng),                                     \
+                                     cuzk_rng_next(&test_rng) & (((uint64_t)1 << 55) - 1), 0, 0};  \
+                    v[1] |= (uint64_t)1 << 54; /* 119 bits */                                      \
+                    assert_true(R##_from_canonical(&k[i], v));                                     \
                 }                                                                                  \
             }                                                                                      \
             test_##G##_check(b, k, N, windows, sizeof(windows) / sizeof(windows[0]));              \
