@@ -170,7 +170,7 @@ typedef struct {
     size_t n;
     bool ones_in_pippenger;
     unsigned c, chunks;
-    unsigned bits; /* of the largest "other" scalar */
+    unsigned bits; /* the plan's: bit length of the OR of the scalars in the buckets */
     MSX *partial;  /* one window sum per task */
     MSG(msm_worker_t) * w;
 } MSG(msm_bucket_ctx_t);
