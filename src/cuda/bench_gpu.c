@@ -8,7 +8,8 @@
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
  * is timed; then G1 MSM at 2^20, 2^22, .. and 2^K, G2 at 2^20, 2^22, ..
- * and 2^g2 (default 20; --g2-log 0 skips G2), the largest G1 MSM from 2^24 and the largest G2
+ * and 2^g2 (default 20; --msm-max-log 0 skips G1 and --g2-log 0 G2; --ntt-logs 0
+ * and --h-logs 0 skip those), the largest G1 MSM from 2^24 and the largest G2
  * MSM from 2^22 again streamed from pinned host memory in chunks and
  * from pageable memory through pinned bounce buffers
  * (checked against the resident result), with --windows the largest G1 MSM
@@ -528,6 +529,8 @@ static cuzk_gpu_ntt_domain_t *domain_new(const curve_t *C, unsigned lg, void *c,
 
 static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
 {
+    if (nlogs == 0)
+        return;
     unsigned top = 0;
     for (int i = 0; i < nlogs; i++)
         top = logs[i] > top ? logs[i] : top;
@@ -883,8 +886,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (msm_max < 20)
+    if (msm_max != 0 && msm_max < 20)
         msm_max = 20;
+    if (n_ntt == 1 && ntt_logs[0] == 0)
+        n_ntt = 0;
+    if (n_h == 1 && h_logs[0] == 0)
+        n_h = 0;
     if (g2_log != 0 && g2_log < 20)
         g2_log = 20;
     int count = 0;
@@ -904,7 +911,8 @@ int main(int argc, char **argv)
     for (int ci = 0; ci < 2; ci++) {
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
         bench_probes(ci ? &cuzk_gpu_bn254_kernels : &cuzk_gpu_bls381_kernels, g1, g2);
-        bench_msm(g1, 20, msm_max, 20, 24);
+        if (msm_max != 0)
+            bench_msm(g1, 20, msm_max, 20, 24);
         if (g2_log != 0)
             bench_msm(g2, 20, g2_log, 20, 22);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
