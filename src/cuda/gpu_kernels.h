@@ -28,6 +28,11 @@ extern "C" {
  * read their twiddles from a table of their own (ntt_radix_tw_ in
  * ntt.cuh); ntt.c builds the tables of exactly those stages. */
 enum { CUZK_GPU_NTT_STW_SHIFT = 2 };
+/* The stages of the NTT's block pass: 2^10 elements of 32 bytes, 32 KiB of
+ * shared memory a block (the most one block takes without opting in to
+ * more), 256 threads; smaller transforms take all their stages there.
+ * ntt.cuh compiles the block kernel for this size as a constant. */
+enum { CUZK_GPU_NTT_BLOCK_LOG = 10 };
 
 /* Element-wise operations of the arithmetic tests: r[i] = a[i] op b[i]. */
 typedef enum cuzk_gpu_fop {

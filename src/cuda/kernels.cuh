@@ -264,8 +264,9 @@ static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, const fp_t<P> *st, un
 {
     size_t groups = (size_t)1 << (log2n - radix);
     constexpr unsigned T = NTT_RADIX_THREADS, T8 = NTT_RADIX8_THREADS;
-    if (radix == 3)
-        ntt_radix8_kernel<P, DIT><<<grid_for(groups * 2, T8), T8, 0, s>>>(x, t, st, log2n, lh, inv);
+    if (radix == 3) /* not grid-stride: a thread for every half group */
+        ntt_radix8_kernel<P, DIT>
+            <<<(unsigned)((groups * 2 + T8 - 1) / T8), T8, 0, s>>>(x, t, st, log2n, lh, inv);
     else if (radix == 2)
         ntt_radix_kernel<P, 2, DIT><<<grid_for(groups, T), T, 0, s>>>(x, t, st, log2n, lh, inv);
     else
@@ -294,10 +295,16 @@ int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, c
     size_t shared = P::N * 4 * m;
     fp_t<P> *x = (fp_t<P> *)a;
     const fp_t<P> *t = (const fp_t<P> *)tws;
-    if (dit)
-        ntt_block_kernel<P, true><<<blocks, threads, shared, s>>>(x, t, lm);
+    const bool whole = lm == CUZK_GPU_NTT_BLOCK_LOG; /* threads == NTT_BLOCK_THREADS */
+    if (dit && whole)
+        ntt_block_kernel<P, true, CUZK_GPU_NTT_BLOCK_LOG><<<blocks, threads, shared, s>>>(x, t, lm);
+    else if (dit)
+        ntt_block_kernel<P, true, 0><<<blocks, threads, shared, s>>>(x, t, lm);
+    else if (whole)
+        ntt_block_kernel<P, false, CUZK_GPU_NTT_BLOCK_LOG>
+            <<<blocks, threads, shared, s>>>(x, t, lm);
     else
-        ntt_block_kernel<P, false><<<blocks, threads, shared, s>>>(x, t, lm);
+        ntt_block_kernel<P, false, 0><<<blocks, threads, shared, s>>>(x, t, lm);
     return cudaGetLastError();
 }
 

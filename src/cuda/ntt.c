@@ -4,7 +4,7 @@
  *
  * A dif transform of 2^log2n elements is ceil((log2n - B)/3) radix-8 (or
  * smaller) passes over the wide stages, then one block pass over the last B
- * stages (B = min(log2n, NTT_BLOCK_LOG)); a dit runs the same passes in the
+ * stages (B = min(log2n, CUZK_GPU_NTT_BLOCK_LOG)); a dit runs the same passes in the
  * other order. Natural-order results of a dif add one permutation pass,
  * which also applies 1/n and the coset powers; the H chain needs none until
  * its last transform, since each inverse dif is followed by a dit that
@@ -20,9 +20,6 @@
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_kernels.h"
 
-/* Block stages: 2^10 elements of 32 bytes, 32 KiB of shared memory a block
- * (the most one block takes without opting in to more), 256 threads. */
-enum { NTT_BLOCK_LOG = 10 };
 /* Coset powers: c^k = lo[k mod 2^POW_LOG]·hi[k >> POW_LOG]. */
 enum { NTT_POW_LOG = 10 };
 enum { FR_BYTES = 32 };
@@ -150,7 +147,7 @@ cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
     dom->k = curve == CUZK_GPU_BLS381 ? &cuzk_gpu_bls381_kernels : &cuzk_gpu_bn254_kernels;
     dom->log2n = log2n;
     dom->n = (size_t)1 << log2n;
-    dom->lm = log2n < NTT_BLOCK_LOG ? log2n : NTT_BLOCK_LOG;
+    dom->lm = log2n < CUZK_GPU_NTT_BLOCK_LOG ? log2n : CUZK_GPU_NTT_BLOCK_LOG;
     dom->pb = log2n < NTT_POW_LOG ? log2n : NTT_POW_LOG;
     cuzk_status_t st = domain_build(dom, omega, omega_inv, n_inv, s);
     if (st != CUZK_OK) {

@@ -297,51 +297,51 @@ __global__ void __launch_bounds__(NTT_RADIX8_THREADS, NTT_RADIX8_BLOCKS)
 {
     const unsigned lmin = lh - 2;
     const size_t hmin = (size_t)1 << lmin;
-    /* n/4 threads' worth, whole warps (n >= 2^13), so the shuffles see
-     * every lane */
-    CUZK_GRID_STRIDE(p, (size_t)1 << (log2n - 2))
-    {
-        const unsigned hb = (unsigned)(p >> 4) & 1;
-        const size_t g = ((p >> 5) << 4) | (p & 15), j = g & (hmin - 1);
-        fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
-        fp_t<P> y[4], w;
-        /* element k's t in the odd-even and in the pairs layout */
-        const auto t_oe = [&](int k) { return (size_t)(hb + 2 * k); };
-        const auto t_pr = [&](int k) { return (size_t)(2 * hb + (k & 1) + 4 * (k >> 1)); };
+    /* One thread a half group, n/4 threads in whole warps (n >= 2^13), so
+     * that a warp is never split and its shuffles see every lane. */
+    const size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (p >= (size_t)1 << (log2n - 2))
+        return;
+    const unsigned hb = (unsigned)(p >> 4) & 1;
+    const size_t g = ((p >> 5) << 4) | (p & 15), j = g & (hmin - 1);
+    fp_t<P> *base = a + ((g >> lmin) << (lh + 1)) + j;
+    fp_t<P> y[4], w;
+    /* element k's t in the odd-even and in the pairs layout */
+    const auto t_oe = [&](int k) { return (size_t)(hb + 2 * k); };
+    const auto t_pr = [&](int k) { return (size_t)(2 * hb + (k & 1) + 4 * (k >> 1)); };
 #pragma unroll
-        for (int k = 0; k < 4; k++)
-            ld_vec(y[k], base + (DIT ? t_pr(k) : t_oe(k)) * hmin);
-        if (DIT) {
-            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
-            ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
-            ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
-            ntt_radix8_swap_<P>(y, hb);
-            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
-            ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
-            ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
+    for (int k = 0; k < 4; k++)
+        ld_vec(y[k], base + (DIT ? t_pr(k) : t_oe(k)) * hmin);
+    if (DIT) {
+        ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
+        ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
+        ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
+        ntt_radix8_swap_<P>(y, hb);
+        ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
+        ntt_butterfly_<P, true, false>(y[0], y[1], w, inverse);
+        ntt_butterfly_<P, true, false>(y[2], y[3], w, inverse);
 #pragma unroll
-            for (int k = 0; k < 2; k++) {
-                ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
-                ntt_butterfly_<P, true, false>(y[k], y[k + 2], w, inverse);
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < 2; k++) {
-                ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
-                ntt_butterfly_<P, false, false>(y[k], y[k + 2], w, inverse);
-            }
-            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
-            ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
-            ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
-            ntt_radix8_swap_<P>(y, hb);
-            ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
-            ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
-            ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
+        for (int k = 0; k < 2; k++) {
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
+            ntt_butterfly_<P, true, false>(y[k], y[k + 2], w, inverse);
         }
+    } else {
 #pragma unroll
-        for (int k = 0; k < 4; k++)
-            st_vec(base + (DIT ? t_oe(k) : t_pr(k)) * hmin, y[k]);
+        for (int k = 0; k < 2; k++) {
+            ntt_radix_tw_<P>(w, tw, stw, log2n, lh, j + (t_oe(k) & 3) * hmin, inverse);
+            ntt_butterfly_<P, false, false>(y[k], y[k + 2], w, inverse);
+        }
+        ntt_radix_tw_<P>(w, tw, stw, log2n, lmin + 1, j + hb * hmin, inverse);
+        ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
+        ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
+        ntt_radix8_swap_<P>(y, hb);
+        ntt_radix_tw_<P>(w, tw, stw, log2n, lmin, j, inverse);
+        ntt_butterfly_<P, false, false>(y[0], y[1], w, inverse);
+        ntt_butterfly_<P, false, false>(y[2], y[3], w, inverse);
     }
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+        st_vec(base + (DIT ? t_oe(k) : t_pr(k)) * hmin, y[k]);
 }
 
 /* Threads of ntt_block_kernel (one a quad of its elements), and the blocks a
@@ -349,11 +349,12 @@ __global__ void __launch_bounds__(NTT_RADIX8_THREADS, NTT_RADIX8_BLOCKS)
  * 512 threads had 72 registers, so one block an SM (16 warps), and took
  * 18.1 ms; radix 4 at two blocks of 256 (128 registers, no spills) 14.1;
  * three blocks (80 registers, 72 bytes of spills) made a forward transform
- * another 0.8 ms faster but the dit (132 bytes) no faster in the H chain. */
+ * another 0.8 ms faster but the dit (132 bytes) no faster in the H chain.
+ * With the block size a constant (LM) both fit three blocks unspilled. */
 constexpr unsigned NTT_BLOCK_THREADS = 256;
-constexpr int ntt_block_blocks(bool dit)
+constexpr int ntt_block_blocks(bool dit, unsigned lm)
 {
-    return dit ? 2 : 3;
+    return dit && lm == 0 ? 2 : 3;
 }
 
 /* Element i of a block of m in shared memory, limb-major (limb l at l·m +
@@ -396,25 +397,35 @@ template <class P> __device__ __forceinline__ void ntt_butterfly1_(fp_t<P> &x, f
  * An odd lm leaves the stage h = 1 to a round of its own (the dif's last,
  * the dit's first). Stage 1's twiddle is ω^0 = 1, and so is stage 2's at
  * j = 0: the round of stages 2 and 1 makes one multiplication a quad.
+ *
+ * LM: the block size as a constant (LM = CUZK_GPU_NTT_BLOCK_LOG, the size
+ * of every transform from 2^10 up; lm_arg is then ignored), or 0: lm at run time,
+ * for the smaller transforms. As a constant it unrolls the rounds, so that
+ * every shared-memory and twiddle index is a constant offset from the
+ * thread's own: at run time those indices cost ~40 multiply-pipe
+ * instructions a multiplication on top of its ~125 (ncu, 2^27).
  */
-template <class P, bool DIT>
-__global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT))
-    ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm)
+template <class P, bool DIT, unsigned LM>
+__global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT, LM))
+    ntt_block_kernel(fp_t<P> *a, const fp_t<P> *tws, unsigned lm_arg)
 {
     extern __shared__ uint32_t sh[];
-    const unsigned m = 1u << lm, tid = threadIdx.x;
+    const unsigned lm = LM ? LM : lm_arg, m = 1u << lm, tid = threadIdx.x;
+    /* a block of the constant size has exactly NTT_BLOCK_THREADS threads */
+    const unsigned T = LM ? NTT_BLOCK_THREADS : blockDim.x;
     fp_t<P> *blk = a + (size_t)blockIdx.x * m;
-    for (unsigned i = tid; i < m; i += blockDim.x) {
+    for (unsigned i = tid; i < m; i += T) {
         fp_t<P> x;
         ld_vec(x, &blk[i]);
         ntt_sh_st_<P>(sh, m, i, x);
     }
     __syncthreads();
     const bool single = lm & 1;
+#pragma unroll
     for (unsigned r = 0; r < (lm + 1) / 2; r++) {
         if (single && r == (DIT ? 0 : lm / 2)) {
             /* the stage h = 1 alone */
-            for (unsigned t = tid; t < m / 2; t += blockDim.x) {
+            for (unsigned t = tid; t < m / 2; t += T) {
                 fp_t<P> u, v;
                 ntt_sh_ld_<P>(u, sh, m, 2 * t);
                 ntt_sh_ld_<P>(v, sh, m, 2 * t + 1);
@@ -428,7 +439,7 @@ __global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT))
         /* stages h = 2^lh and h/2: the dit's round r covers the stages from
          * 2r (2r - 1 after a single) up, the dif's from lm - 1 - 2r down */
         const unsigned lh = DIT ? 2 * r + 1 - single : lm - 1 - 2 * r, h = 1u << lh, hh = h / 2;
-        for (unsigned q = tid; q < m / 4; q += blockDim.x) {
+        for (unsigned q = tid; q < m / 4; q += T) {
             const unsigned j = q & (hh - 1), base = ((q >> (lh - 1)) << (lh + 1)) + j;
             fp_t<P> x0, x1, x2, x3, w;
             ntt_sh_ld_<P>(x0, sh, m, base);
@@ -474,7 +485,7 @@ __global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT))
         }
         __syncthreads();
     }
-    for (unsigned i = tid; i < m; i += blockDim.x) {
+    for (unsigned i = tid; i < m; i += T) {
         fp_t<P> x;
         ntt_sh_ld_<P>(x, sh, m, i);
         st_vec(&blk[i], x);
