@@ -350,11 +350,13 @@ __global__ void __launch_bounds__(NTT_RADIX8_THREADS, NTT_RADIX8_BLOCKS)
  * 18.1 ms; radix 4 at two blocks of 256 (128 registers, no spills) 14.1;
  * three blocks (80 registers, 72 bytes of spills) made a forward transform
  * another 0.8 ms faster but the dit (132 bytes) no faster in the H chain.
- * With the block size a constant (LM) both fit three blocks unspilled. */
+ * With the block size a constant (LM) both fit three blocks unspilled, and
+ * the dit four (64 registers, 28 bytes of spills: the H chain 2.8 ms
+ * faster than at three; the dif spilled 288 bytes at four). */
 constexpr unsigned NTT_BLOCK_THREADS = 256;
 constexpr int ntt_block_blocks(bool dit, unsigned lm)
 {
-    return dit && lm == 0 ? 2 : 3;
+    return dit ? (lm ? 4 : 2) : 3;
 }
 
 /* Element i of a block of m in shared memory, limb-major (limb l at l·m +
