@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(NTT_RADIX_THREADS)
  * multiprocessor holds more warps: radix 8 with one thread a group, capped
  * at 128 registers, ran 16 warps an SM, each issuing every nine cycles (43 %
  * of the issue slots, ncu), and took 4.6 ms a pass at 2^27; two threads a
- * group run 24 warps at 80 registers (32 at 64 registers spilled and were
+ * group run 24 warps at 70–80 registers (32 at 64 registers spilled and were
  * slower). Lanes 0-15 and 16-31 of a warp are the two halves (hb) of the
  * same 16 consecutive groups, so each load and store is two runs of 16
  * consecutive elements; a transform's wide stages start at h_min = 2^10.
