@@ -404,8 +404,10 @@ template <class P> __device__ __forceinline__ void ntt_butterfly1_(fp_t<P> &x, f
  * of every transform from 2^10 up; lm_arg is then ignored), or 0: lm at run time,
  * for the smaller transforms. As a constant it unrolls the rounds, so that
  * every shared-memory and twiddle index is a constant offset from the
- * thread's own: at run time those indices cost ~40 multiply-pipe
- * instructions a multiplication on top of its ~125 (ncu, 2^27).
+ * thread's own. With the size at run time the kernel issued ~165
+ * multiply-pipe instructions a multiplication against the multiplication's
+ * own ~125 (ncu, 2^27), that index arithmetic among them; as a constant it
+ * made the transform 38.8 → 37.0 ms (docs/PERFORMANCE.md).
  */
 template <class P, bool DIT, unsigned LM>
 __global__ void __launch_bounds__(NTT_BLOCK_THREADS, ntt_block_blocks(DIT, LM))
