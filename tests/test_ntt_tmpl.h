@@ -442,6 +442,10 @@ static void TN(h_bellperson)(void **state)
             TNT *h = TN(vec_dup)(ev, 3 * n);
             if (tamper)
                 TNF(add)(&h[2 * n + n / 2], &h[2 * n + n / 2], &one);
+            /* the coefficients of A, B and of the C given (tampered or not) */
+            TNT *cot = TN(vec_dup)(co, 3 * n);
+            memcpy(cot + 2 * n, h + 2 * n, n * sizeof(TNT));
+            TNN(inverse)(d, cot + 2 * n, pool);
             TNN(h_bellperson)(d, h, h + n, h + 2 * n, &g, pool);
             /* h·Z = A·B - C at random points: holds for every point when
              * satisfied, fails at a random point when not. */
@@ -458,6 +462,23 @@ static void TN(h_bellperson)(void **state)
             }
             assert_true(all == !tamper);
             assert_true(TNF(is_zero)(&h[n - 1]) == !tamper);
+            /* either way h·Z = A·B - C on the coset g·⟨ω⟩ (Z = g^n - 1
+             * there), C the one given: h interpolates (A·B - C)/Z on it */
+            TNT w, zg = TN(pow_u64)(&g, n);
+            TNF(sub)(&zg, &zg, &one);
+            TNF(root_of_unity)(&w, k, 7);
+            for (int t = 0; t < 4; t++) {
+                size_t j = (size_t)(cuzk_rng_next(&test_rng) & (n - 1));
+                TNT x = TN(pow_u64)(&w, j), lhs;
+                TNF(mul)(&x, &x, &g);
+                lhs = TN(poly_eval)(h, n, &x);
+                TNF(mul)(&lhs, &lhs, &zg);
+                TNT rhs = TN(p_at)(cot, n, &x);
+                if (!TNF(equal)(&lhs, &rhs))
+                    fail_msg("h_bellperson 2^%u%s: h·Z differs from A·B - C at g·ω^%zu", k,
+                             tamper ? " (unsatisfied)" : "", j);
+            }
+            free(cot);
             free(h);
         }
         free(ev);

@@ -131,9 +131,11 @@ typedef struct cuzk_gpu_curve_kernels {
     int (*ntt_block)(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit,
                      cuzk_gpu_stream_t s);
     /* in place, a_i and a_rev(i) (log2n bits) swapped, then element i times
-     * lo[i mod 2^b]·hi[i >> b] (lo NULL: hi[0]; hi NULL: no scaling) */
+     * lo[i mod 2^b]·hi[i >> b] (lo NULL: hi[0]; hi NULL: no scaling), then
+     * (sub non-NULL) minus sub_rev(i)·f (f: one element of device memory;
+     * sub is read only) */
     int (*ntt_permute)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
-                       cuzk_gpu_stream_t s);
+                       const void *sub, const void *f, cuzk_gpu_stream_t s);
     /* element i times lo[k mod 2^b]·hi[k >> b] (lo NULL: hi[0]), k = i or
      * (rev) rev(i) over log2n bits */
     int (*ntt_scale)(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b, bool rev,
@@ -148,7 +150,7 @@ typedef struct cuzk_gpu_curve_kernels {
     /* y = M·w, M in CSR with `rows` rows (row_ptr: rows + 1 entries). */
     int (*r1cs_mul_vec)(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
                         const void *w, size_t rows, cuzk_gpu_stream_t s);
-    /* a_i = a_i·b_i - c_i, i < n, in place in a. */
+    /* a_i = a_i·b_i - c_i (c NULL: a_i·b_i), i < n, in place in a. */
     int (*ntt_abc)(void *a, const void *b, const void *c, size_t n, cuzk_gpu_stream_t s);
     /* out_i = in_i ⊗ k (Montgomery product; k: one Fr element in host
      * memory, read before the launch returns). */

@@ -67,12 +67,14 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
 /*
  * The H chains, as NAME_h_snarkjs and NAME_h_bellperson: in, a, b, c = the
  * natural evaluations of A·w, B·w, C·w on ⟨ω⟩ (n elements each, device
- * memory); out, a = the same bytes as the CPU's a, and b and c = B and C on
- * the coset in natural order, as the CPU leaves them. shift / g: one Fr
- * element in host memory. For bellperson g^n ≠ 1 (the CPU asserts it; here
- * g^n = 1 gives zeros). Passes: three times evals_to_coset's (inverse dif,
- * powers, dit), one a·b − c, and for bellperson an inverse dif and
- * a permutation with g^-i/(n·Z). bellperson's g^-1 and 1/(g^n − 1)/n (two
+ * memory); out, a, b and c hold the same bytes as the CPU's (for snarkjs b
+ * and c = B and C on the coset in natural order; for bellperson b = B there
+ * and c = n·C_rev(p) at p). shift / g: one Fr element in host memory. For
+ * bellperson g^n ≠ 1 (the CPU asserts it; here g^n = 1 gives zeros).
+ * Passes, snarkjs: three times evals_to_coset's (inverse dif, powers, dit)
+ * and one a·b − c; bellperson: two evals_to_coset, one a·b, inverse difs of
+ * a·b and of c, and a permutation that scales by g^-i/(n·Z) and subtracts
+ * C's coefficients over n·Z. bellperson's g^-1 and 1/(g^n − 1)/n (two
  * one-thread inversions) are made on the domain's first call with a given g
  * and kept for the next ones, which read them in stream order.
  */

@@ -310,12 +310,17 @@ int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, c
 
 template <class P>
 int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
-                cuzk_gpu_stream_t s)
+                const void *sub, const void *f, cuzk_gpu_stream_t s)
 {
     unsigned t = log2n / 2 < NTT_REV_LOG ? log2n / 2 : NTT_REV_LOG;
     unsigned blocks = 1u << (log2n - 2 * t);
-    ntt_bitrev_kernel<P><<<blocks, NTT_REV_THREADS, 0, s>>>(
-        (fp_t<P> *)a, log2n, t, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b);
+    const fp_t<P> *lp = (const fp_t<P> *)lo, *hp = (const fp_t<P> *)hi;
+    if (sub)
+        ntt_bitrev_kernel<P, true><<<blocks, NTT_REV_THREADS, 0, s>>>(
+            (fp_t<P> *)a, log2n, t, lp, hp, b, (const fp_t<P> *)sub, (const fp_t<P> *)f);
+    else
+        ntt_bitrev_kernel<P, false>
+            <<<blocks, NTT_REV_THREADS, 0, s>>>((fp_t<P> *)a, log2n, t, lp, hp, b, NULL, NULL);
     return cudaGetLastError();
 }
 

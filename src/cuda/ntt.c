@@ -198,7 +198,7 @@ static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_
 
 cuzk_status_t cuzk_gpu_ntt_bit_reverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
 {
-    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, NULL, 0, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, NULL, 0, NULL, NULL, s));
     return CUZK_OK;
 }
 
@@ -211,7 +211,7 @@ cuzk_status_t cuzk_gpu_ntt_forward(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_s
 cuzk_status_t cuzk_gpu_ntt_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
 {
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
-    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, slot(d, K_N_INV), 0, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, slot(d, K_N_INV), 0, NULL, NULL, s));
     return CUZK_OK;
 }
 
@@ -243,7 +243,7 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
     GPU_TRY(d->g, d->k->ntt_inv(slot(d, K_C_INV), slot(d, K_C), s));
     CUZK_TRY(powers(d, K_C_INV, K_N_INV, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
-    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
+    GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, NULL, NULL, s));
     return CUZK_OK;
 }
 
@@ -259,21 +259,25 @@ static cuzk_status_t to_coset(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream
     return ntt_dit_scaled(d, a, CUZK_NTT_FORWARD, s);
 }
 
+/* The powers c^i/n of the shift c (host memory) for to_coset, and c in
+ * K_C. */
+static cuzk_status_t coset_powers(cuzk_gpu_ntt_domain_t *d, const void *c, cuzk_gpu_stream_t s)
+{
+    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    return powers(d, K_C, K_N_INV, s);
+}
+
 cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
                                           cuzk_gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
-    CUZK_TRY(powers(d, K_C, K_N_INV, s));
+    CUZK_TRY(coset_powers(d, c, s));
     return to_coset(d, a, s);
 }
 
-/* a = A·B − C on the coset shift·⟨ω⟩, b and c = B and C there, natural
- * order. */
-static cuzk_status_t h_coset(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *shift,
-                             cuzk_gpu_stream_t s)
+cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
+                                     const void *shift, cuzk_gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), shift, FR_BYTES, s));
-    CUZK_TRY(powers(d, K_C, K_N_INV, s));
+    CUZK_TRY(coset_powers(d, shift, s));
     CUZK_TRY(to_coset(d, a, s));
     CUZK_TRY(to_coset(d, b, s));
     CUZK_TRY(to_coset(d, c, s));
@@ -281,17 +285,18 @@ static cuzk_status_t h_coset(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
-                                     const void *shift, cuzk_gpu_stream_t s)
-{
-    return h_coset(d, a, b, c, shift, s);
-}
-
+/* h = (A·B − C)/Z, as the CPU's h_bellperson: C has degree < n, so the
+ * coset inverse of (A·B − C)(g·ω^j) is that of A·B less C's coefficients,
+ * which an inverse transform of c gives. Six transforms: C no longer goes
+ * to the coset and back. */
 cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
                                         const void *g, cuzk_gpu_stream_t s)
 {
     const cuzk_gpu_curve_kernels_t *k = d->k;
-    CUZK_TRY(h_coset(d, a, b, c, g, s)); /* leaves g in K_C */
+    CUZK_TRY(coset_powers(d, g, s));
+    CUZK_TRY(to_coset(d, a, s));
+    CUZK_TRY(to_coset(d, b, s));
+    GPU_TRY(d->g, k->ntt_abc(a, b, NULL, d->n, s));
     /* f = 1/(g^n − 1)/n (Z is g^n − 1 all over the coset), and g^-1: two
      * one-thread Fermat inversions, ~1 ms, so made once for each g (a key
      * has one) and kept; the pow table of two entries from f = 1 puts g^n
@@ -308,9 +313,14 @@ cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void 
         memcpy(d->bp_g, g, FR_BYTES);
         d->bp_have = true;
     }
-    /* the coset inverse of A·B − C times 1/Z: see cuzk_gpu_ntt_coset_inverse */
+    /* After the inverse difs, position p of a holds n·(the coefficient
+     * rev(p) of A·B's interpolant on the coset, times g^rev(p)) and position
+     * p of c holds n·C_rev(p) (see cuzk_gpu_ntt_coset_inverse): element k
+     * becomes a_rev(k)·g^-k·f − c_rev(k)·f. */
     CUZK_TRY(powers(d, K_BP_GINV, K_BP_F, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
-    GPU_TRY(d->g, k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, s));
+    CUZK_TRY(cuzk_gpu_ntt_dif(d, c, CUZK_NTT_INVERSE, s));
+    GPU_TRY(d->g,
+            k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, c, slot(d, K_BP_F), s));
     return CUZK_OK;
 }

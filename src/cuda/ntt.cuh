@@ -502,25 +502,27 @@ constexpr unsigned NTT_REV_LOG = 4, NTT_REV_THREADS = 256;
 
 /*
  * In place, a_i ↔ a_rev(i) over log2n bits, then a_k times the scale of k
- * (ntt_scale_, after the swap), by tiles. Write i = hi·2^(log2n-t) +
- * mid·2^t + lo with hi, lo < 2^t; then rev(i) = rev_t(lo)·2^(log2n-t) +
- * rev(mid)·2^t + rev_t(hi): the 2^t × 2^t elements with a given mid (tile
- * mid, rows hi, columns lo) go to tile rev(mid), transposed, each coordinate
- * reversed. Block mid, for each pair the one with mid <= rev(mid), reads both
- * tiles row by row into shared memory and writes each into the other's place
- * row by row: every access to memory is part of a run of 2^t·32 bytes, where
- * a swap of two elements read and wrote 32 bytes at a far address (6.1 ms at
- * 2^27, against ~2.5 for its traffic). A tile sits in shared memory
- * limb-major with rows of 2^NTT_REV_LOG + 1 words, so that a warp's
- * transposed reads spread over the banks.
+ * (ntt_scale_, after the swap), then (SUB) minus sub_rev(k)·f, by tiles.
+ * Write i = hi·2^(log2n-t) + mid·2^t + lo with hi, lo < 2^t; then rev(i) =
+ * rev_t(lo)·2^(log2n-t) + rev(mid)·2^t + rev_t(hi): the 2^t × 2^t elements
+ * with a given mid (tile mid, rows hi, columns lo) go to tile rev(mid),
+ * transposed, each coordinate reversed. Block mid, for each pair the one
+ * with mid <= rev(mid), reads both tiles (of a, and of sub) row by row into
+ * shared memory and writes each into the other's place row by row: every
+ * access to memory is part of a run of 2^t·32 bytes, where a swap of two
+ * elements read and wrote 32 bytes at a far address (6.1 ms at 2^27,
+ * against ~2.5 for its traffic). A tile sits in shared memory limb-major
+ * with rows of 2^NTT_REV_LOG + 1 words, so that a warp's transposed reads
+ * spread over the banks.
  */
-template <class P>
+template <class P, bool SUB>
 __global__ void __launch_bounds__(NTT_REV_THREADS)
     ntt_bitrev_kernel(fp_t<P> *a, unsigned log2n, unsigned t, const fp_t<P> *lo, const fp_t<P> *hi,
-                      unsigned b)
+                      unsigned b, const fp_t<P> *sub, const fp_t<P> *fp)
 {
     constexpr unsigned ROW = (1u << NTT_REV_LOG) + 1, PLANE = (1u << NTT_REV_LOG) * ROW;
-    __shared__ uint32_t sh[2][P::N * PLANE];
+    /* tiles own and other of a, then (SUB) the same two of sub */
+    __shared__ uint32_t sh[SUB ? 4 : 2][P::N * PLANE];
     const unsigned mb = log2n - 2 * t, up = log2n - t, mask = (1u << t) - 1;
     const size_t mid = blockIdx.x;
     const size_t mr = mb ? __brevll((unsigned long long)mid) >> (64 - mb) : 0;
@@ -530,15 +532,19 @@ __global__ void __launch_bounds__(NTT_REV_THREADS)
     const int tiles = mr != mid ? 2 : 1;
     for (unsigned e = threadIdx.x; e < (1u << 2 * t); e += blockDim.x) {
         const unsigned r = e >> t, c = e & mask;
-        for (int k = 0; k < tiles; k++) {
+        for (int k = 0; k < (SUB ? 2 * tiles : tiles); k++) {
+            const fp_t<P> *v = k < tiles ? a : sub;
             fp_t<P> x;
-            ld_vec(x, &a[((size_t)r << up) + (k ? other : own) + c]);
+            ld_vec(x, &v[((size_t)r << up) + ((k % tiles) ? other : own) + c]);
 #pragma unroll
             for (int l = 0; l < P::N; l++)
-                sh[k][l * PLANE + r * ROW + c] = x.l[l];
+                sh[k < tiles ? k : k - tiles + 2][l * PLANE + r * ROW + c] = x.l[l];
         }
     }
     __syncthreads();
+    fp_t<P> f;
+    if (SUB)
+        ld_vec(f, fp);
     for (unsigned e = threadIdx.x; e < (1u << 2 * t); e += blockDim.x) {
         const unsigned r = e >> t, c = e & mask;
         /* (r, c) of one tile takes (rev_t(c), rev_t(r)) of the other */
@@ -550,6 +556,14 @@ __global__ void __launch_bounds__(NTT_REV_THREADS)
                 x.l[l] = sh[k][l * PLANE + sr * ROW + sc];
             const size_t at = ((size_t)r << up) + (k == tiles - 1 ? own : other) + c;
             ntt_scale_<P>(x, at, lo, hi, b);
+            if (SUB) {
+                fp_t<P> y;
+#pragma unroll
+                for (int l = 0; l < P::N; l++)
+                    y.l[l] = sh[k + 2][l * PLANE + sr * ROW + sc];
+                f_mul<P>(y, y, f);
+                f_sub<P>(x, x, y);
+            }
             st_vec(&a[at], x);
         }
     }

@@ -222,18 +222,21 @@ __global__ void r1cs_long_kernel(fp_t<R> *y, const uint64_t *row_ptr, const uint
     }
 }
 
-/* a_i = a_i·b_i − c_i, i < n (the H chain's pointwise step). */
+/* a_i = a_i·b_i − c_i (c NULL: a_i·b_i), i < n (the H chains' pointwise
+ * step). */
 template <class P>
 __global__ void ntt_abc_kernel(fp_t<P> *a, const fp_t<P> *b, const fp_t<P> *c, size_t n)
 {
     CUZK_GRID_STRIDE(i, n)
     {
-        fp_t<P> x, y, t;
+        fp_t<P> x, y;
         ld_vec(x, &a[i]);
         ld_vec(y, &b[i]);
-        ld_vec(t, &c[i]);
         x = f_mul_call<P>(x, y);
-        f_sub<P>(x, x, t);
+        if (c) {
+            ld_vec(y, &c[i]);
+            f_sub<P>(x, x, y);
+        }
         st_vec(&a[i], x);
     }
 }

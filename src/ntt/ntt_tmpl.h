@@ -134,9 +134,12 @@ void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, 
  * h = (A·B - C)/Z with Z = x^n - 1. The division is exact iff A·B - C
  * vanishes on ⟨ω⟩ (the witness satisfies the rows), and then h_(n-1) = 0;
  * otherwise a holds the coefficients of the polynomial of degree < n that
- * agrees with (A·B - C)/Z on the coset. b and c are overwritten with
- * B(g·ω^j) and C(g·ω^j).
- * Cost: 3 inverse + 3 coset forward + 1 coset inverse transforms; the
- * division is folded into the final powers of g^-1.
+ * agrees with (A·B - C)/Z on the coset. b is overwritten with B(g·ω^j), c
+ * with n·C_rev(p) at p (C's coefficients, bit-reversed, times n).
+ * Cost: 2 inverse + 2 coset forward + 1 coset inverse transforms and one
+ * inverse transform of c: C has degree < n, so the coset inverse of
+ * (A·B - C)(g·ω^j) is that of A·B less C's coefficients, and C need not go
+ * to the coset and back (bellperson's 7 transforms). The division is
+ * folded into the final powers of g^-1.
  */
 void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, cuzk_pool_t *pool);

@@ -267,16 +267,18 @@ typedef struct {
     NTFT *a;
     const NTFT *b;
     const NTFT *c;
+    NTFT f;
 } NTN(abc_ctx_t);
 
-/* a_i ← a_i·b_i - c_i */
+/* a_i ← a_i·b_i - c_i (c NULL: a_i·b_i) */
 static void NTN(ab_minus_c_range_)(void *vctx, size_t i0, size_t i1, unsigned worker)
 {
     (void)worker;
     const NTN(abc_ctx_t) *ctx = vctx;
     for (size_t i = i0; i < i1; i++) {
         NTF(mul)(&ctx->a[i], &ctx->a[i], &ctx->b[i]);
-        NTF(sub)(&ctx->a[i], &ctx->a[i], &ctx->c[i]);
+        if (ctx->c)
+            NTF(sub)(&ctx->a[i], &ctx->a[i], &ctx->c[i]);
     }
 }
 
@@ -284,6 +286,24 @@ static void NTN(ab_minus_c_)(const NTD *d, NTFT *a, const NTFT *b, const NTFT *c
 {
     NTN(abc_ctx_t) ctx = {.a = a, .b = b, .c = c};
     cuzk_pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(ab_minus_c_range_), &ctx);
+}
+
+/* a_i ← a_i - c_i·f */
+static void NTN(sub_scaled_range_)(void *vctx, size_t i0, size_t i1, unsigned worker)
+{
+    (void)worker;
+    const NTN(abc_ctx_t) *ctx = vctx;
+    for (size_t i = i0; i < i1; i++) {
+        NTFT t;
+        NTF(mul)(&t, &ctx->c[i], &ctx->f);
+        NTF(sub)(&ctx->a[i], &ctx->a[i], &t);
+    }
+}
+
+static void NTN(sub_scaled_)(const NTD *d, NTFT *a, const NTFT *c, const NTFT *f, cuzk_pool_t *pool)
+{
+    NTN(abc_ctx_t) ctx = {.a = a, .c = c, .f = *f};
+    cuzk_pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(sub_scaled_range_), &ctx);
 }
 
 /* ---- the domain ------------------------------------------------------- */
@@ -429,10 +449,13 @@ void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, c
 
     NTN(evals_to_coset)(d, a, g, pool);
     NTN(evals_to_coset)(d, b, g, pool);
-    NTN(evals_to_coset)(d, c, g, pool);
-    NTN(ab_minus_c_)(d, a, b, c, pool);
-    /* coset inverse of (A·B - C)(g·ω^j), times 1/Z: see coset_inverse. */
+    NTN(ab_minus_c_)(d, a, b, NULL, pool);
+    /* C has degree < n: the coset inverse of (A·B - C)(g·ω^j) is that of
+     * A·B (see coset_inverse) less C's coefficients, which the inverse dif
+     * of c leaves at the same bit-reversed positions (times n). */
     NTN(dif)(d, a, CUZK_NTT_INVERSE, pool);
     NTN(mul_powers_)(d, a, &g_inv, &f, true, pool);
+    NTN(dif)(d, c, CUZK_NTT_INVERSE, pool);
+    NTN(sub_scaled_)(d, a, c, &f, pool);
     NTN(permute_)(d, a, NULL, pool);
 }
