@@ -320,7 +320,6 @@ cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void 
     CUZK_TRY(powers(d, K_BP_GINV, K_BP_F, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     CUZK_TRY(cuzk_gpu_ntt_dif(d, c, CUZK_NTT_INVERSE, s));
-    GPU_TRY(d->g,
-            k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, c, slot(d, K_BP_F), s));
+    GPU_TRY(d->g, k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, c, slot(d, K_BP_F), s));
     return CUZK_OK;
 }
