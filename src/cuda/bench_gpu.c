@@ -377,7 +377,8 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
             char what[48], note[128];
             snprintf(what, sizeof(what), "MSM %s streamed", G->name);
             snprintf(note, sizeof(note),
-                     "chunks of 2^%u from pinned memory, = resident; %.1f GB/s of inputs", cl,
+                     "chunks of 2^%u from pinned memory, c = %u, = resident; %.1f GB/s of inputs",
+                     cl, cuzk_gpu_msm_last_plan(m).window,
                      (double)n * (double)(ab + FR_BYTES) / (ms * 1e6));
             add_row(what, hi, ms, note);
         }

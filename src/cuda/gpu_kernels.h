@@ -98,6 +98,8 @@ typedef struct cuzk_gpu_group_kernels {
                                unsigned seg_log, cuzk_gpu_stream_t s);
     int (*msm_reduce_windows)(void *win, const void *seg, size_t G, unsigned W,
                               cuzk_gpu_stream_t s);
+    /* buckets[i] += fresh[i], i < count (XYZZ points) */
+    int (*msm_merge)(void *buckets, const void *fresh, size_t count, cuzk_gpu_stream_t s);
     int (*msm_combine)(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s);
     /* prove.cuh: part[t] (XYZZ, t < T) = the sum of bases[i] over the set
      * bits i of bitmap words [t·per, min((t + 1)·per, words)). */

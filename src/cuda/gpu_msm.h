@@ -77,7 +77,8 @@ void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window);
 /* When on, later runs record events between their phases, and
  * cuzk_gpu_msm_phase_ms gives the times of the last run (after it ended):
  * [0] digits, sort and bounds, [1] bucket sums, [2] segment reduction,
- * [3] window sums, [4] window combination. */
+ * [3] window sums, [4] window combination; for a streamed run, [0] and
+ * [1] of its last chunk. */
 enum { CUZK_GPU_MSM_PHASES = 5 };
 cuzk_status_t cuzk_gpu_msm_set_timing(cuzk_gpu_msm_t *m, bool on);
 cuzk_status_t cuzk_gpu_msm_phase_ms(cuzk_gpu_msm_t *m, float ms[CUZK_GPU_MSM_PHASES]);
@@ -136,13 +137,16 @@ cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, cons
 
 /*
  * The same sum with bases and scalars in host memory, streamed to the
- * device in chunks of `chunk` points (0: 2^22) through two device buffers:
- * chunk k + 1 uploads on a copy stream while chunk k computes on s, each
- * chunk's MSM leaves its sum in a device array, and one kernel adds them
- * up; the host waits only for the final result, copied to r (one XYZZ
- * point). The host buffers should be pinned (cuzk_gpu_host_alloc): from
- * pageable memory the copies run at a fraction of the bus's speed and stop
- * overlapping. Allocates the chunk buffers on first use and keeps them.
+ * device in chunks of `chunk` points (0: 2^22; at most 2^31) through two
+ * device buffers: chunk k + 1 uploads on a copy stream while chunk k
+ * computes on s. Each chunk is sorted at the window of an MSM of `chunk`
+ * points and its bucket sums are added to those of the chunks before (a
+ * second set of buckets and a merge kernel); the buckets are reduced once,
+ * at the end. The host waits only for the final result,
+ * copied to r (one XYZZ point). The host buffers should be pinned
+ * (cuzk_gpu_host_alloc): from pageable memory the copies run at a fraction
+ * of the bus's speed and stop overlapping. Allocates the chunk buffers on
+ * first use and keeps them.
  */
 cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_bases,
                                     const void *h_scalars, size_t n, bool mont, size_t chunk,

@@ -204,6 +204,16 @@ int msm_reduce_windows(void *win, const void *seg, size_t G, unsigned W, cuzk_gp
 }
 
 template <class F>
+int msm_merge(void *buckets, const void *fresh, size_t count, cuzk_gpu_stream_t s)
+{
+    if (count == 0)
+        return cudaSuccess;
+    msm_merge_kernel<F><<<grid_for(count, 128), 128, 0, s>>>((xyzz_t<F> *)buckets,
+                                                             (const xyzz_t<F> *)fresh, count);
+    return cudaGetLastError();
+}
+
+template <class F>
 int msm_combine(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s)
 {
     msm_combine_kernel<F><<<1, 1, 0, s>>>((xyzz_t<F> *)r, (const xyzz_t<F> *)win, c, W);
@@ -438,6 +448,7 @@ constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn p
                                     msm_buckets<F>,
                                     msm_reduce_segments<F>,
                                     msm_reduce_windows<F>,
+                                    msm_merge<F>,
                                     msm_combine<F>,
                                     msm_ones_partial<F>};
 }

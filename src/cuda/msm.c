@@ -38,10 +38,11 @@ struct cuzk_gpu_msm {
     const cuzk_gpu_group_kernels_t *k;
     unsigned window; /* forced c, or 0 */
     gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, parts, seg, win, sort_tmp;
+    gbuf_t fresh; /* a streamed run's later chunks' bucket sums, before the merge */
     cuzk_gpu_msm_plan_t last;
-    /* cuzk_gpu_msm_streamed: double-buffered chunks, the chunk sums, the
-     * copy stream and its events (created on first use). */
-    gbuf_t cb[2], cs[2], partial;
+    /* cuzk_gpu_msm_streamed: double-buffered chunks, the copy stream and
+     * its events (created on first use). */
+    gbuf_t cb[2], cs[2];
     void *hb[2]; /* cuzk_gpu_msm_paged_launch: pinned bounce buffers of hb_size bytes */
     size_t hb_size;
     cuzk_gpu_stream_t copy;
@@ -100,22 +101,31 @@ static unsigned seg_log_for(unsigned c, unsigned W)
     return s;
 }
 
-/* Device bytes of a run: pairs in and out (16 bytes a point a window), the
- * sort's scratch (about the same again for one window), bucket bounds,
- * buckets, the bucket kernel's partial sums, segment and window sums. */
-static size_t plan_bytes(size_t n, unsigned c, unsigned W, unsigned s, size_t xyzz)
+/* Device bytes of a run sorting n points at a time (runs of them):
+ * pairs in and out (16 bytes a point a window), the sort's scratch (about
+ * the same again for one window), bucket bounds, buckets (twice when runs
+ * > 1: the fresh sums of a chunk and the sums so far), the bucket kernel's
+ * partial sums, segment and window sums. */
+static size_t plan_bytes(size_t n, size_t runs, unsigned c, unsigned W, unsigned s, size_t xyzz)
 {
-    size_t B = (size_t)1 << (c - 1);
+    size_t B = (size_t)1 << (c - 1), sets = runs > 1 ? 2 : 1;
     return 16 * (size_t)W * n + 16 * n + ((size_t)1 << 24) + 8 * (size_t)W * (B + 1) +
-           xyzz * ((size_t)W * B + bucket_parts(n, W) + (((size_t)W * B) >> s) + W + 1);
+           xyzz * (sets * W * B + bucket_parts(n, W) + (((size_t)W * B) >> s) + W + 1);
 }
 
-void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
-                       size_t mem_budget)
+/* cuzk_gpu_msm_plan for n points sorted `chunk` at a time (chunk = n:
+ * resident; a streamed run's later chunks merge their bucket sums into the
+ * sums so far). The window is the one of an MSM of `chunk` points: a
+ * window planned for all n points (larger) made each chunk's runs short
+ * and cost a 2^27-point G1 MSM in chunks of 2^22 a third more (twelfth
+ * session, docs/PERFORMANCE.md). */
+static void plan_for(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, size_t chunk,
+                     unsigned window, size_t mem_budget)
 {
-    assert(plan && window <= CUZK_GPU_MSM_WINDOW_MAX);
+    assert(plan && window <= CUZK_GPU_MSM_WINDOW_MAX && chunk >= 1 && chunk <= n);
     unsigned bits = curve_of(grp)->fr_bits;
     size_t xyzz = cuzk_gpu_xyzz_bytes(grp);
+    size_t runs = (n + chunk - 1) / chunk;
     unsigned best = window;
     if (!best) {
         double best_cost = 0;
@@ -125,10 +135,10 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
             /* a point's addition in each window, and about three for each
              * bucket (its sum's share of the reduction); the bucket kernel
              * cuts runs, so the top window's few long ones cost no more */
-            double cost = (double)W * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
-            size_t bytes = plan_bytes(n, c, W, s, xyzz);
+            double cost = (double)W * ((double)chunk + 3.0 * (double)((size_t)1 << (c - 1)));
+            size_t bytes = plan_bytes(chunk, runs, c, W, s, xyzz);
             unsigned Ws = bits / smallest + 1;
-            if (bytes < plan_bytes(n, smallest, Ws, seg_log_for(smallest, Ws), xyzz))
+            if (bytes < plan_bytes(chunk, runs, smallest, Ws, seg_log_for(smallest, Ws), xyzz))
                 smallest = c;
             if (mem_budget && bytes > mem_budget)
                 continue;
@@ -143,7 +153,13 @@ void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n
     plan->window = best;
     plan->windows = bits / best + 1;
     plan->seg_log = seg_log_for(best, plan->windows);
-    plan->bytes = plan_bytes(n, best, plan->windows, plan->seg_log, xyzz);
+    plan->bytes = plan_bytes(chunk, runs, best, plan->windows, plan->seg_log, xyzz);
+}
+
+void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
+                       size_t mem_budget)
+{
+    plan_for(plan, grp, n, n, window, mem_budget);
 }
 
 cuzk_status_t cuzk_gpu_msm_new(cuzk_gpu_msm_t **m, cuzk_gpu_t *g, cuzk_gpu_group_t grp)
@@ -165,7 +181,7 @@ void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
         return;
     gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,    &m->end,
                       &m->buckets, &m->parts,   &m->seg,      &m->win,      &m->sort_tmp, &m->cb[0],
-                      &m->cb[1],   &m->cs[0],   &m->cs[1],    &m->partial};
+                      &m->cb[1],   &m->cs[0],   &m->cs[1],    &m->fresh};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
         cuzk_gpu_free(bufs[i]->p);
     for (int i = 0; i < 2; i++) {
@@ -225,24 +241,26 @@ static cuzk_status_t mark(cuzk_gpu_msm_t *m, int i, cuzk_gpu_stream_t s)
     return m->timing ? cuzk_gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
 }
 
-/* The plan for n points and a workspace that holds it (grown when too
- * small). The workspace may take what is free and what it holds already
- * (its buffers are replaced when they grow). */
-static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_plan_t *plan,
-                                   size_t *sort_bytes)
+/* The plan for n points sorted `chunk` at a time (plan_for) and a
+ * workspace that holds it (grown when too small). The workspace may take
+ * what is free and what it holds already (its buffers are replaced when
+ * they grow). */
+static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, size_t chunk,
+                                   cuzk_gpu_msm_plan_t *plan, size_t *sort_bytes)
 {
     cuzk_gpu_t *g = m->g;
     size_t free_b = 0, total_b = 0;
     CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
     size_t held = m->keys_in.cap + m->vals_in.cap + m->keys_out.cap + m->vals_out.cap +
                   m->start.cap + m->end.cap + m->buckets.cap + m->parts.cap + m->seg.cap +
-                  m->win.cap + m->sort_tmp.cap;
-    cuzk_gpu_msm_plan(plan, m->grp, n, m->window, (free_b + held) / 10 * 9);
+                  m->win.cap + m->sort_tmp.cap + m->fresh.cap;
+    plan_for(plan, m->grp, n, chunk, m->window, (free_b + held) / 10 * 9);
+    m->last = *plan;
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
     *sort_bytes = 0;
-    GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(sort_bytes, n, c));
-    size_t pairs = (size_t)W * n * sizeof(uint32_t);
+    GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(sort_bytes, chunk, c));
+    size_t pairs = (size_t)W * chunk * sizeof(uint32_t);
     CUZK_TRY(grow(g, &m->keys_in, pairs));
     CUZK_TRY(grow(g, &m->vals_in, pairs));
     CUZK_TRY(grow(g, &m->keys_out, pairs));
@@ -251,7 +269,9 @@ static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, cuzk_gpu_msm_pla
     CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
     CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
     CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * m->k->xyzz_bytes));
-    CUZK_TRY(grow(g, &m->parts, bucket_parts(n, W) * m->k->xyzz_bytes));
+    if (chunk < n)
+        CUZK_TRY(grow(g, &m->fresh, (size_t)W * B * m->k->xyzz_bytes));
+    CUZK_TRY(grow(g, &m->parts, bucket_parts(chunk, W) * m->k->xyzz_bytes));
     CUZK_TRY(grow(g, &m->seg, (size_t)W * G * m->k->xyzz_bytes));
     return grow(g, &m->win, (size_t)W * m->k->xyzz_bytes);
 }
@@ -264,37 +284,21 @@ cuzk_status_t cuzk_gpu_msm_reserve(cuzk_gpu_msm_t *m, size_t n)
         return CUZK_EINVAL;
     cuzk_gpu_msm_plan_t plan;
     size_t sort_bytes;
-    return msm_workspace(m, n, &plan, &sort_bytes);
+    return msm_workspace(m, n, n, &plan, &sort_bytes);
 }
 
-/* The MSM over the points d_idx[0..n) (NULL: 0..n-1): into d_r the W
- * window sums when W <= max_win (*out = {W, c}), else the sum (*out =
- * {1, 0}); out NULL: the sum. */
-static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
-                             const void *d_scalars, const uint32_t *d_idx, size_t n, bool mont,
-                             unsigned max_win, cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s)
+/* Digits, sort, bounds and bucket sums under the plan of the points
+ * d_idx[0..n) (NULL: 0..n-1), n >= 1: into the buckets, or (acc) into
+ * fresh and then added to the buckets. */
+static cuzk_status_t msm_buckets(cuzk_gpu_msm_t *m, const cuzk_gpu_msm_plan_t *plan,
+                                 size_t sort_bytes, const void *d_bases, const void *d_scalars,
+                                 const uint32_t *d_idx, size_t n, bool mont, bool acc,
+                                 cuzk_gpu_stream_t s)
 {
-    assert(m && d_r && (n == 0 || (d_bases && d_scalars)));
     cuzk_gpu_t *g = m->g;
     const cuzk_gpu_group_kernels_t *k = m->k;
-    if (out)
-        *out = (cuzk_gpu_msm_windows_t){1, 0};
-    if (n == 0) {
-        /* Infinity: ZZ = ZZZ = 0 (and X = Y = 0). */
-        for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
-            CUZK_TRY(mark(m, i, s));
-        CUZK_TRY(cuzk_gpu_memset(g, d_r, 0, k->xyzz_bytes, s));
-        return mark(m, CUZK_GPU_MSM_PHASES, s);
-    }
-    if (n > UINT32_MAX >> 1)
-        return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
-
-    cuzk_gpu_msm_plan_t plan;
-    size_t sort_bytes = 0;
-    CUZK_TRY(msm_workspace(m, n, &plan, &sort_bytes));
-    unsigned c = plan.window, W = plan.windows, sl = plan.seg_log;
-    size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
-    m->last = plan;
+    unsigned c = plan->window, W = plan->windows;
+    size_t B = (size_t)1 << (c - 1), K = B + 1;
     uint32_t *ki = m->keys_in.p, *vi = m->vals_in.p, *ko = m->keys_out.p, *vo = m->vals_out.p;
 
     CUZK_TRY(mark(m, 0, s));
@@ -310,11 +314,24 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     GPU_TRY(g, cuzk_gpu_msm_bounds(m->start.p, m->end.p, ko, n, K, W, s));
     CUZK_TRY(mark(m, 1, s));
     /* buckets (the empty ones stay zero: infinity) */
-    CUZK_TRY(cuzk_gpu_memset(g, m->buckets.p, 0, (size_t)W * B * k->xyzz_bytes, s));
-    GPU_TRY(g, k->msm_buckets(m->buckets.p, m->parts.p, ko, vo, m->start.p, m->end.p, d_bases, n, c,
-                              W, bucket_chunk(n, W), s));
-    CUZK_TRY(mark(m, 2, s));
-    /* reduce */
+    void *to = acc ? m->fresh.p : m->buckets.p;
+    CUZK_TRY(cuzk_gpu_memset(g, to, 0, (size_t)W * B * k->xyzz_bytes, s));
+    GPU_TRY(g, k->msm_buckets(to, m->parts.p, ko, vo, m->start.p, m->end.p, d_bases, n, c, W,
+                              bucket_chunk(n, W), s));
+    if (acc)
+        GPU_TRY(g, k->msm_merge(m->buckets.p, m->fresh.p, (size_t)W * B, s));
+    return mark(m, 2, s);
+}
+
+/* The buckets reduced: into d_r the W window sums when W <= max_win (*out =
+ * {W, c}), else the sum (*out = {1, 0}); out NULL: the sum. */
+static cuzk_status_t msm_reduce(cuzk_gpu_msm_t *m, const cuzk_gpu_msm_plan_t *plan, void *d_r,
+                                unsigned max_win, cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s)
+{
+    cuzk_gpu_t *g = m->g;
+    const cuzk_gpu_group_kernels_t *k = m->k;
+    unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
+    size_t G = ((size_t)1 << (c - 1)) >> sl;
     GPU_TRY(g, k->msm_reduce_segments(m->seg.p, m->buckets.p, c, W, sl, s));
     CUZK_TRY(mark(m, 3, s));
     if (out && W <= max_win) {
@@ -327,6 +344,35 @@ static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
     CUZK_TRY(mark(m, 4, s));
     GPU_TRY(g, k->msm_combine(d_r, m->win.p, c, W, s));
     return mark(m, 5, s);
+}
+
+/* An empty MSM's result: infinity, ZZ = ZZZ = 0 (and X = Y = 0). */
+static cuzk_status_t msm_empty(cuzk_gpu_msm_t *m, void *d_r, cuzk_gpu_stream_t s)
+{
+    for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
+        CUZK_TRY(mark(m, i, s));
+    CUZK_TRY(cuzk_gpu_memset(m->g, d_r, 0, m->k->xyzz_bytes, s));
+    return mark(m, CUZK_GPU_MSM_PHASES, s);
+}
+
+/* The MSM over the points d_idx[0..n) (NULL: 0..n-1): into d_r as
+ * msm_reduce says. */
+static cuzk_status_t msm_run(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
+                             const void *d_scalars, const uint32_t *d_idx, size_t n, bool mont,
+                             unsigned max_win, cuzk_gpu_msm_windows_t *out, cuzk_gpu_stream_t s)
+{
+    assert(m && d_r && (n == 0 || (d_bases && d_scalars)));
+    if (out)
+        *out = (cuzk_gpu_msm_windows_t){1, 0};
+    if (n == 0)
+        return msm_empty(m, d_r, s);
+    if (n > UINT32_MAX >> 1)
+        return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
+    cuzk_gpu_msm_plan_t plan;
+    size_t sort_bytes = 0;
+    CUZK_TRY(msm_workspace(m, n, n, &plan, &sort_bytes));
+    CUZK_TRY(msm_buckets(m, &plan, sort_bytes, d_bases, d_scalars, d_idx, n, mont, false, s));
+    return msm_reduce(m, &plan, d_r, max_win, out, s);
 }
 
 cuzk_status_t cuzk_gpu_msm_launch(cuzk_gpu_msm_t *m, void *d_r, const void *d_bases,
@@ -367,8 +413,8 @@ out:
     return st;
 }
 
-/* Chunk buffers, partial sums, the copy stream and its events. */
-static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk, size_t chunks)
+/* Chunk buffers, the copy stream and its events. */
+static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk)
 {
     cuzk_gpu_t *g = m->g;
     if (!m->copy) {
@@ -382,7 +428,7 @@ static cuzk_status_t streamed_setup(cuzk_gpu_msm_t *m, size_t chunk, size_t chun
         CUZK_TRY(grow(g, &m->cb[i], chunk * m->k->affine_bytes));
         CUZK_TRY(grow(g, &m->cs[i], chunk * CUZK_GPU_SCALAR_BYTES));
     }
-    return grow(g, &m->partial, (chunks + 1) * m->k->xyzz_bytes);
+    return CUZK_OK;
 }
 
 /* The streamed run: bases straight from pinned h_bases, or (copy given)
@@ -395,11 +441,13 @@ static cuzk_status_t streamed_run(cuzk_gpu_msm_t *m, void *d_r, const void *h_ba
 {
     assert(m && d_r && (n == 0 || (h_bases && scalars)));
     cuzk_gpu_t *g = m->g;
-    size_t ab = m->k->affine_bytes, xb = m->k->xyzz_bytes;
+    size_t ab = m->k->affine_bytes;
     chunk = chunk ? chunk : (size_t)1 << 22;
     chunk = chunk < n ? chunk : (n ? n : 1);
+    if (chunk > UINT32_MAX >> 1)
+        return CUZK_EINVAL; /* a chunk's point indices are 31 bits */
     size_t chunks = (n + chunk - 1) / chunk;
-    CUZK_TRY(streamed_setup(m, chunk, chunks));
+    CUZK_TRY(streamed_setup(m, chunk));
     if (copy && m->hb_size < chunk * ab) {
         for (int i = 0; i < 2; i++) {
             CUZK_TRY(cuzk_gpu_event_sync(g, m->uploaded[i]));
@@ -411,9 +459,11 @@ static cuzk_status_t streamed_run(cuzk_gpu_msm_t *m, void *d_r, const void *h_ba
             CUZK_TRY(cuzk_gpu_host_alloc(g, &m->hb[i], chunk * ab));
         m->hb_size = chunk * ab;
     }
-    unsigned char *partial = m->partial.p;
     if (n == 0)
-        return cuzk_gpu_memset(g, d_r, 0, xb, s);
+        return msm_empty(m, d_r, s);
+    cuzk_gpu_msm_plan_t plan;
+    size_t sort_bytes = 0;
+    CUZK_TRY(msm_workspace(m, n, chunk, &plan, &sort_bytes));
     for (size_t k = 0; k < chunks; k++) {
         int b = (int)(k & 1);
         size_t lo = k * chunk, len = n - lo < chunk ? n - lo : chunk;
@@ -437,11 +487,10 @@ static cuzk_status_t streamed_run(cuzk_gpu_msm_t *m, void *d_r, const void *h_ba
         }
         CUZK_TRY(cuzk_gpu_event_record(g, m->uploaded[b], m->copy));
         CUZK_TRY(cuzk_gpu_stream_wait(g, s, m->uploaded[b]));
-        CUZK_TRY(cuzk_gpu_msm_launch(m, partial + k * xb, m->cb[b].p, sc, len, mont, s));
+        CUZK_TRY(msm_buckets(m, &plan, sort_bytes, m->cb[b].p, sc, NULL, len, mont, k > 0, s));
         CUZK_TRY(cuzk_gpu_event_record(g, m->consumed[b], s));
     }
-    GPU_TRY(g, m->k->msm_reduce_windows(d_r, partial, chunks, 1, s));
-    return CUZK_OK;
+    return msm_reduce(m, &plan, d_r, 0, NULL, s);
 }
 
 cuzk_status_t cuzk_gpu_msm_streamed_launch(cuzk_gpu_msm_t *m, void *d_r, const void *h_bases,
@@ -465,14 +514,14 @@ cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_ba
 {
     assert(m && r);
     cuzk_gpu_t *g = m->g;
-    size_t xb = m->k->xyzz_bytes;
-    chunk = chunk ? chunk : (size_t)1 << 22;
-    chunk = chunk < n ? chunk : (n ? n : 1);
-    size_t chunks = (n + chunk - 1) / chunk;
-    /* The result goes to the slot after the chunk sums. */
-    CUZK_TRY(streamed_setup(m, chunk, chunks));
-    unsigned char *out = (unsigned char *)m->partial.p + chunks * xb;
-    CUZK_TRY(cuzk_gpu_msm_streamed_launch(m, out, h_bases, h_scalars, false, n, mont, chunk, s));
-    CUZK_TRY(cuzk_gpu_download(g, r, out, xb, s));
-    return cuzk_gpu_stream_sync(g, s);
+    void *d_r = NULL;
+    cuzk_status_t st;
+    CUZK_TRY(cuzk_gpu_alloc(g, &d_r, m->k->xyzz_bytes));
+    CUZK_GOTO(cuzk_gpu_msm_streamed_launch(m, d_r, h_bases, h_scalars, false, n, mont, chunk, s),
+              st, out);
+    CUZK_GOTO(cuzk_gpu_download(g, r, d_r, m->k->xyzz_bytes, s), st, out);
+    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
+out:
+    cuzk_gpu_free(d_r);
+    return st;
 }

@@ -206,6 +206,25 @@ __global__ void msm_fixup_kernel(xyzz_t<F> *buckets, const xyzz_t<F> *part, cons
     }
 }
 
+/* buckets[i] += fresh[i], i < count: a streamed MSM's chunk's bucket sums
+ * into the sums of the chunks before (one thread a bucket, so that no warp
+ * waits on a few lanes' additions, as it did when the bucket kernel added
+ * each run to its bucket itself). */
+template <class F>
+__global__ void msm_merge_kernel(xyzz_t<F> *buckets, const xyzz_t<F> *fresh, size_t count)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x) {
+        xyzz_t<F> x, b;
+        ld_vec(x, &fresh[i]);
+        if (xyzz_is_inf(x))
+            continue;
+        ld_vec(b, &buckets[i]);
+        xyzz_add(b, b, x);
+        st_vec(&buckets[i], b);
+    }
+}
+
 /* r = m·p for a public m < 2^32, m != 0: double and add from the top bit. */
 template <class F>
 __device__ __forceinline__ void xyzz_mul_u32_(xyzz_t<F> &r, const xyzz_t<F> &p, uint32_t m)
