@@ -526,6 +526,49 @@ static void test_msm_one_bucket(void **state)
     }
 }
 
+/* A streamed run's chunks merging into the buckets of the chunks before:
+ * chunks of 500 points whose bucket sums equal the sums so far (the merge
+ * doubles), are their negation (the merge reaches infinity), or are all
+ * infinity (scalars 0), then a last ordinary chunk. */
+static void test_msm_streamed_merge(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    enum { CHUNK = 500, CHUNKS = 6 };
+    for (int gi = 0; gi < NGROUPS; gi++) {
+        const group_t *G = &groups[gi];
+        size_t n = (size_t)CHUNK * CHUNKS;
+        unsigned char *bases = calloc(n, G->affine), *scalars = calloc(n, CUZK_GPU_SCALAR_BYTES);
+        unsigned char want[4 * 3 * 96];
+        assert_non_null(bases && scalars);
+        G->points(bases, CHUNK);
+        for (size_t i = 0; i < CHUNK; i++)
+            G->scalar_random(scalars + i * CUZK_GPU_SCALAR_BYTES);
+        /* chunks: X, X (the sums so far doubled), -X, -X (back to
+         * infinity), zero scalars, X */
+        for (int c = 1; c < CHUNKS; c++) {
+            unsigned char *b = bases + (size_t)c * CHUNK * G->affine;
+            unsigned char *k = scalars + (size_t)c * CHUNK * CUZK_GPU_SCALAR_BYTES;
+            for (size_t i = 0; i < CHUNK; i++) {
+                if (c == 2 || c == 3)
+                    G->neg(b + i * G->affine, bases + i * G->affine);
+                else
+                    memcpy(b + i * G->affine, bases + i * G->affine, G->affine);
+            }
+            if (c != 4)
+                memcpy(k, scalars, (size_t)CHUNK * CUZK_GPU_SCALAR_BYTES);
+        }
+        assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
+        cuzk_gpu_msm_t *m = NULL;
+        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        check_streamed(G, m, want, bases, scalars, n, CHUNK);
+        check_paged(G, m, want, bases, scalars, n, CHUNK);
+        cuzk_gpu_msm_free(m);
+        free(bases);
+        free(scalars);
+    }
+}
+
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 
 static void test_sum_ones(void **state)
@@ -608,8 +651,11 @@ int main(void)
 {
     test_seed_init("test_cuda_msm");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plan_budget), cmocka_unit_test(test_points),
-        cmocka_unit_test(test_msm),         cmocka_unit_test(test_msm_one_bucket),
+        cmocka_unit_test(test_plan_budget),
+        cmocka_unit_test(test_points),
+        cmocka_unit_test(test_msm),
+        cmocka_unit_test(test_msm_one_bucket),
+        cmocka_unit_test(test_msm_streamed_merge),
         cmocka_unit_test(test_sum_ones),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
