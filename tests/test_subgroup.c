@@ -8,7 +8,10 @@
  *    factors a random linear combination would miss with probability 1/l
  *    (3 and 11 on BLS12-381 G1) are each caught;
  *  - a point whose order is the cofactor's large remaining part fails;
- *  - random points of the whole curve get the definition's answer.
+ *  - random points of the whole curve get the definition's answer;
+ *  - the batch check (NAME_msm_subgroup_check) passes sets of subgroup
+ *    points and fails them with one point of each small order added, or
+ *    two whose cofactor parts cancel in a plain sum.
  * The cofactors and their small factors are those scripts/
  * check_subgroup_tests.py computes from the curve parameters.
  */
@@ -16,6 +19,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -26,7 +30,10 @@
 #include "ec/bn254_g2.h"
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
 #include "test_util.h"
+#include "util/pool.h"
 
 /* Per group: the cofactor h (hex) and its prime factors below 2^32. */
 #define BLS381_G1_COFACTOR "396c8c005555e1568c00aaab0000aaab" /* (z - 1)^2 / 3 */

@@ -24,6 +24,7 @@
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "io/zkey_file.h"
+#include "msm/msm.h"
 
 /* ---- random points ------------------------------------------------------ */
 
@@ -618,6 +619,67 @@ static void test_corrupt_coeffs(void **state)
     }
 }
 
+/*
+ * Key b with a point outside the subgroup at B2[i2], then (BLS12-381,
+ * whose G1 has a cofactor) at H[ih]: rejected with the section and the
+ * index named, on the caller alone and on pool; accepted when trusted.
+ */
+static void outside_subgroup(const buf_t *b, r1cs_curve_t curve, uint32_t i2, uint32_t ih,
+                             cuzk_pool_t *pool)
+{
+    uint32_t g1 = 2 * n8q_of(curve), g2 = 2 * g1;
+    for (int g = 0; g < (curve == R1CS_CURVE_BLS12_381 ? 2 : 1); g++) {
+        buf_t c = buf_copy(b);
+        char says[64];
+        if (g == 0) {
+            non_subgroup_bytes(curve, true,
+                               c.p + section_at(b, ZKEY_SECTION_POINTS_B2) + (size_t)i2 * g2);
+            snprintf(says, sizeof(says), "section 7 (B2): point %" PRIu32 " is not in", i2);
+        } else {
+            non_subgroup_bytes(curve, false,
+                               c.p + section_at(b, ZKEY_SECTION_POINTS_H) + (size_t)ih * g1);
+            snprintf(says, sizeof(says), "section 9 (H): point %" PRIu32 " is not in", ih);
+        }
+        expect_zkey(&c, CUZK_ENOTINSUBGROUP, says);
+        char err[IO_ERR_MAX];
+        zkey_t k;
+        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, 0, err, sizeof(err)),
+                         CUZK_ENOTINSUBGROUP);
+        assert_non_null(strstr(err, says));
+        assert_int_equal(
+            zkey_file_parse(&k, c.p, c.n, BAD, g ? NULL : pool, ZKEY_TRUSTED, err, sizeof(err)),
+            CUZK_OK);
+        zkey_free(&k);
+        free(c.p);
+    }
+}
+
+/*
+ * A key large enough that the reader checks the subgroup in batches
+ * (NAME_msm_subgroup_check): it passes on the caller alone and on a pool,
+ * and a point outside is still named (outside_subgroup).
+ */
+static void subgroup_batches(r1cs_curve_t curve, cuzk_pool_t *pool)
+{
+    cuzk_msm_sg_plan_t plan;
+    cuzk_msm_sg_plan(&plan, 1200, 1); /* the B2 section on the caller alone */
+    assert_true(plan.t > 0);
+    tkey_t t;
+    tkey_make(&t, curve, 1200, 2, 2048, 4);
+    buf_t b = tkey_bytes(&t);
+    char err[IO_ERR_MAX];
+    zkey_t k;
+    for (int on_pool = 0; on_pool < 2; on_pool++) {
+        assert_int_equal(
+            zkey_file_parse(&k, b.p, b.n, BAD, on_pool ? pool : NULL, 0, err, sizeof(err)),
+            CUZK_OK);
+        zkey_free(&k);
+    }
+    outside_subgroup(&b, curve, 1000, 1500, pool);
+    free(b.p);
+    tkey_free(&t);
+}
+
 static void test_corrupt_points(void **state)
 {
     (void)state;
@@ -626,7 +688,7 @@ static void test_corrupt_points(void **state)
     assert_int_equal(pst, CUZK_OK);
     for (size_t ci = 0; ci < 2; ci++) {
         r1cs_curve_t curve = curves[ci];
-        uint32_t g1 = 2 * n8q_of(curve), g2 = 2 * g1;
+        uint32_t g1 = 2 * n8q_of(curve);
         tkey_t t;
         tkey_make(&t, curve, 6, 2, 64, 4);
         buf_t b = tkey_bytes(&t), c;
@@ -658,26 +720,11 @@ static void test_corrupt_points(void **state)
         free(c.p);
 
         /* Outside the subgroup: rejected unless trusted. */
-        c = buf_copy(&b);
-        size_t b2 = section_at(&b, ZKEY_SECTION_POINTS_B2);
-        non_subgroup_bytes(curve, true, c.p + b2 + 4 * g2);
-        expect_zkey(&c, CUZK_ENOTINSUBGROUP, "section 7 (B2): point 4 is not in the order-r");
-        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, ZKEY_TRUSTED, err, sizeof(err)),
-                         CUZK_OK);
-        zkey_free(&k);
-        free(c.p);
-        if (curve == R1CS_CURVE_BLS12_381) {
-            c = buf_copy(&b);
-            non_subgroup_bytes(curve, false, c.p + h + 63 * g1);
-            expect_zkey(&c, CUZK_ENOTINSUBGROUP, "section 9 (H): point 63");
-            assert_int_equal(
-                zkey_file_parse(&k, c.p, c.n, BAD, NULL, ZKEY_TRUSTED, err, sizeof(err)), CUZK_OK);
-            zkey_free(&k);
-            free(c.p);
-        }
+        outside_subgroup(&b, curve, 4, 63, pool);
 
         free(b.p);
         tkey_free(&t);
+        subgroup_batches(curve, pool);
     }
     cuzk_pool_free(pool);
 }

@@ -10,6 +10,7 @@
 #include "io/io_error.h"
 #include "io/io_map.h"
 #include "io/io_writer.h"
+#include "msm/bls381_msm.h"
 
 _Static_assert((int)BP_G1_BYTES == (int)bls381_g1_UNCOMPRESSED_BYTES &&
                    (int)BP_G2_BYTES == (int)bls381_g2_UNCOMPRESSED_BYTES &&
@@ -346,6 +347,47 @@ void bp_vk_free(bp_vk_t *vk)
     memset(vk, 0, sizeof(*vk));
 }
 
+/*
+ * The subgroup check of the query vectors, sections 1 .. failed - 1 of
+ * which decoded with every point on its curve (failed = BP_QUERIES: all).
+ * When all did: one batch a group (NAME_msm_subgroup_check). When a section
+ * failed or a batch found a point outside, the sections are decoded again
+ * up to the failed one with the test of each point, which stops at the
+ * first failing point of any kind and names it.
+ */
+static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned char *data,
+                                        const bp_layout_t_ *l, void *const *out, unsigned failed,
+                                        cuzk_pool_t *pool, const char *name, char *err,
+                                        size_t err_size)
+{
+    cuzk_status_t st;
+    if (failed == BP_QUERIES) {
+        const void *g1[] = {p->h, p->l, p->a, p->b_g1};
+        size_t n1[] = {p->n_h, p->n_l, p->n_a, p->n_b};
+        const void *g2[] = {p->b_g2};
+        size_t n2[] = {p->n_b};
+        bool in1 = false, in2 = false;
+        st = bls381_g1_msm_subgroup_check(&in1, g1, n1, 4, NULL, pool);
+        if (st == CUZK_OK && in1)
+            st = bls381_g2_msm_subgroup_check(&in2, g2, n2, 1, NULL, pool);
+        if (st != CUZK_OK)
+            return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
+                           name, cuzk_strerror(st));
+        if (in1 && in2)
+            return CUZK_OK;
+        failed = BP_QUERIES - 1;
+    }
+    for (unsigned q = 1; q <= failed; q++)
+        if ((st = bp_query_read_(out[q], data, l, q, pool, 0, name, err, err_size)) != CUZK_OK)
+            return st;
+    /* A section that failed fails again, and the batch's "outside" is
+     * certain: reaching here is a defect. */
+    return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
+                   "%s: a query point is outside the order-r subgroup, but no test of one point "
+                   "says which",
+                   name);
+}
+
 cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,
                               const char *name, cuzk_pool_t *pool, unsigned flags, char *err,
                               size_t err_size)
@@ -381,15 +423,23 @@ cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_
     p->a = p->l + p->n_l;
     p->b_g1 = p->a + p->n_a;
     p->b_g2 = (bls381_g2_affine_t *)(void *)(p->b_g1 + p->n_b);
+    /* Every point on its curve first, then the subgroup in batches. When
+     * either fails, the sections up to the failing one are read again
+     * with the test of each point, so that the message names the first
+     * failing point whatever its fault (bp_query_subgroup_). */
     void *out[BP_QUERIES] = {NULL, p->h, p->l, p->a, p->b_g1, p->b_g2};
-    for (unsigned q = 1; q < BP_QUERIES; q++) {
-        st = bp_query_read_(out[q], data, &l, q, pool, dflags, name, err, err_size);
-        if (st != CUZK_OK) {
-            bp_params_free(p);
-            return st;
-        }
+    unsigned failed = BP_QUERIES;
+    for (unsigned q = 1; q < BP_QUERIES && failed == BP_QUERIES; q++) {
+        st =
+            bp_query_read_(out[q], data, &l, q, pool, EC_DECODE_SKIP_SUBGROUP, name, err, err_size);
+        if (st != CUZK_OK)
+            failed = q;
     }
-    return CUZK_OK;
+    if (!(flags & BP_PARAMS_TRUSTED))
+        st = bp_query_subgroup_(p, data, &l, out, failed, pool, name, err, err_size);
+    if (st != CUZK_OK)
+        bp_params_free(p);
+    return st;
 }
 
 cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool, unsigned flags,

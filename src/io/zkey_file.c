@@ -9,6 +9,8 @@
 #include "ff/bn254_fr.h"
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
 
 #define ZKEY_MAGIC "zkey"
 
@@ -69,12 +71,18 @@ static void zkey_bls381_g2_encode_(unsigned char *out, const void *p)
     bls381_g2_affine_to_snarkjs(out, p);
 }
 
+/* NAME_msm_subgroup_check of one group (msm_tmpl.h). */
+typedef cuzk_status_t (*zkey_subgroup_fn_)(bool *all_in, const void *const *pts,
+                                           const size_t *counts, size_t m, cuzk_rng_t *rng,
+                                           cuzk_pool_t *pool);
+
 typedef struct zkey_curve_ {
     r1cs_curve_t curve;
     uint32_t n8q;
     const uint64_t *q; /* n8q / 8 limbs */
     zkey_decode_fn_ decode[2];
-    zkey_encode_fn_ encode[2]; /* [0] G1, [1] G2 */
+    zkey_encode_fn_ encode[2];     /* [0] G1, [1] G2 */
+    zkey_subgroup_fn_ subgroup[2]; /* NULL: the group has prime order */
 } zkey_curve_t_;
 
 static const zkey_curve_t_ zkey_curves_[] = {
@@ -82,12 +90,14 @@ static const zkey_curve_t_ zkey_curves_[] = {
      sizeof(bn254_fp_t),
      bn254_fp_MODULUS,
      {zkey_bn254_g1_decode_, zkey_bn254_g2_decode_},
-     {zkey_bn254_g1_encode_, zkey_bn254_g2_encode_}},
+     {zkey_bn254_g1_encode_, zkey_bn254_g2_encode_},
+     {NULL, bn254_g2_msm_subgroup_check}},
     {R1CS_CURVE_BLS12_381,
      sizeof(bls381_fp_t),
      bls381_fp_MODULUS,
      {zkey_bls381_g1_decode_, zkey_bls381_g2_decode_},
-     {zkey_bls381_g1_encode_, zkey_bls381_g2_encode_}},
+     {zkey_bls381_g1_encode_, zkey_bls381_g2_encode_},
+     {bls381_g1_msm_subgroup_check, bls381_g2_msm_subgroup_check}},
 };
 
 _Static_assert(sizeof(bn254_g1_affine_t) == bn254_g1_SNARKJS_BYTES &&
@@ -284,6 +294,32 @@ static cuzk_status_t zkey_coeff_fail_(const io_cursor_t *c, const zkey_coeffs_sc
     return io_cursor_fail(c, CUZK_ENONCANONICAL,
                           "coefficient %" PRIu32 ": value is not below r of %s", i,
                           r1cs_curve_name(s->k->curve));
+}
+
+/* Whether every IC and query point of k, all on their curve, is in the
+ * order-r subgroup: one batch check a group (NAME_msm_subgroup_check). */
+static cuzk_status_t zkey_subgroup_(bool *all_in, const zkey_t *k, const zkey_curve_t_ *cv,
+                                    cuzk_pool_t *pool)
+{
+    static const uint32_t g1[] = {ZKEY_SECTION_IC, ZKEY_SECTION_POINTS_A, ZKEY_SECTION_POINTS_B1,
+                                  ZKEY_SECTION_POINTS_C, ZKEY_SECTION_POINTS_H};
+    const void *pts[sizeof(g1) / sizeof(g1[0])];
+    size_t counts[sizeof(g1) / sizeof(g1[0])];
+    for (size_t i = 0; i < sizeof(g1) / sizeof(g1[0]); i++) {
+        zkey_points_t p = zkey_points(k, g1[i]);
+        pts[i] = p.data;
+        counts[i] = (size_t)p.count;
+    }
+    *all_in = true;
+    cuzk_status_t st = CUZK_OK;
+    if (cv->subgroup[0])
+        st = cv->subgroup[0](all_in, pts, counts, sizeof(g1) / sizeof(g1[0]), NULL, pool);
+    if (st != CUZK_OK || !*all_in)
+        return st;
+    zkey_points_t b2 = zkey_points(k, ZKEY_SECTION_POINTS_B2);
+    pts[0] = b2.data;
+    counts[0] = (size_t)b2.count;
+    return cv->subgroup[1](all_in, pts, counts, 1, NULL, pool);
 }
 
 /* Section 2 up to the points: the fields, the curve. */
@@ -533,7 +569,7 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
         } else {
             zkey_points_t p = zkey_points(k, si->id);
             zkey_points_scan_t_ ps = {p.data, p.point_bytes, cv->decode[si->g2],
-                                      (flags & ZKEY_TRUSTED) ? EC_DECODE_SKIP_SUBGROUP : 0};
+                                      EC_DECODE_SKIP_SUBGROUP};
             points[i] = ps;
             r->count = p.count;
             r->ok = zkey_point_ok_;
@@ -541,7 +577,27 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
         }
         start += r->count;
     }
+    /* Every point on its curve first, then the subgroup in batches. When
+     * either fails, the scan runs again with the test of each point: it
+     * stops at the lowest failing index of any kind, which the message
+     * names. */
     uint64_t bad = zkey_scan_(pool, ranges, n_sections);
+    if (!(flags & ZKEY_TRUSTED)) {
+        bool all_in = false;
+        if (bad == start && (st = zkey_subgroup_(&all_in, k, cv, pool)) != CUZK_OK)
+            return io_fail(err, err_size, st, "%s: the subgroup check of the points: %s", f->path,
+                           cuzk_strerror(st));
+        if (!all_in) {
+            for (size_t i = 0; i < n_sections; i++)
+                points[i].flags = 0; /* unused by the coefficients' range */
+            bad = zkey_scan_(pool, ranges, n_sections);
+            if (bad == start) /* the batch's "outside" is certain: a defect */
+                return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
+                               "%s: a point is outside the order-r subgroup, but no test of "
+                               "one point says which",
+                               f->path);
+        }
+    }
     for (size_t i = 0; i < n_sections; i++) {
         if (bad >= ranges[i].start + ranges[i].count)
             continue;

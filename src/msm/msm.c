@@ -46,3 +46,31 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
         }
     }
 }
+
+/* A subgroup test costs ~100 (BN254 G2) to ~280 (BLS12-381 G1) batch-affine
+ * bucket additions (docs/PERFORMANCE.md); the model takes the low end, so it
+ * batches only where that certainly pays. A fold's XYZZ addition costs two
+ * batch-affine ones. */
+enum { MSM_SG_COST_TEST = 100, MSM_SG_COST_FOLD = 2 };
+
+void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads)
+{
+    assert(plan);
+    if (threads == 0)
+        threads = 1;
+    /* Modelled wall time: the slowest worker's additions. */
+    double best = (double)MSM_SG_COST_TEST * (double)n / threads;
+    *plan = (cuzk_msm_sg_plan_t){0, 0, 0};
+    for (unsigned t = CUZK_MSM_SG_T_MIN; t <= CUZK_MSM_SG_T_MAX; t++) {
+        unsigned chunks = (CUZK_MSM_SG_ROWS + t - 1) / t;
+        /* Enough tasks that the threads end within a task of each other. */
+        unsigned parts = (MSM_CHUNKS_PER_THREAD * threads + chunks - 1) / chunks;
+        unsigned rounds = (chunks * parts + threads - 1) / threads;
+        double task = (double)n / parts + (double)MSM_SG_COST_FOLD * (double)((uint64_t)2 << t);
+        double cost = (double)rounds * task + (double)MSM_SG_COST_TEST * (chunks * t) / threads;
+        if (cost < best) {
+            best = cost;
+            *plan = (cuzk_msm_sg_plan_t){t, chunks, parts};
+        }
+    }
+}

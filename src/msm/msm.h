@@ -100,6 +100,49 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
                    unsigned window);
 
 /*
+ * The batch subgroup check (NAME_msm_subgroup_check, msm_tmpl.h): whether
+ * all of n points lie in the order-r subgroup, from random combinations
+ * instead of one test a point. Each point P_i gets CUZK_MSM_SG_ROWS or a
+ * few more independent random bits b_{r,i}; each row sum R_r = Σ_i
+ * b_{r,i}·P_i is tested exactly (NAME_affine_is_in_subgroup_vartime).
+ * Soundness: write P_i = G_i + T_i with G_i in the subgroup and T_i in the
+ * cofactor part (#E = h·r, gcd(h, r) = 1). If some T_j != 0, then for every
+ * choice of the other bits at most one of b_{r,j} = 0, 1 makes Σ b_{r,i}·T_i
+ * vanish, so each row lands in the subgroup with probability at most 1/2,
+ * independently: a set with a point outside passes with probability at most
+ * 2^-rows. A row outside the subgroup proves some point is outside: "not
+ * all in" is certain. (A combination with wider coefficients would not do
+ * better than 1/3: BLS12-381 G1's cofactor has the factor 3.)
+ *
+ * The rows are computed in `chunks` groups of t: in group k every point
+ * adds into the bucket of its t-bit pattern (batch-affine, as the MSM's
+ * windows), and the t row sums come from the 2^t buckets in about 2^(t+1)
+ * additions: R_(t-1) is the sum of the upper half of the buckets, the upper
+ * half then folds onto the lower (F[u] += F[u + 2^(t-1)]), and so on down.
+ * Each group's points are split into `parts` ranges, one task each.
+ * Cost: chunks·(n mixed additions + parts·2^(t+1) XYZZ additions) plus
+ * chunks·t subgroup tests, against n tests of ~100 to 300 additions each.
+ */
+enum {
+    CUZK_MSM_SG_ROWS = 64,    /* a set with a point outside passes with p <= 2^-64 */
+    CUZK_MSM_SG_T_MIN = 10,   /* 2^t buckets: batches need >= 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) */
+    CUZK_MSM_SG_T_MAX = 16,   /* patterns are drawn 16 bits a point */
+    CUZK_MSM_SG_BLOCK = 1024, /* points a task copies (and draws patterns for) at a time */
+};
+
+/* How a batch subgroup check is cut: t = 0 means one test a point (fewer
+ * points than the batch's fixed costs pay for). */
+typedef struct cuzk_msm_sg_plan {
+    unsigned t;      /* pattern bits, 2^t buckets; 0: test each point */
+    unsigned chunks; /* groups of t rows: chunks·t >= CUZK_MSM_SG_ROWS */
+    unsigned parts;  /* point ranges a group is split into */
+} cuzk_msm_sg_plan_t;
+
+/* The plan for n points on `threads` workers, minimising the modelled
+ * additions (above); the outcome of the check does not depend on it. */
+void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads);
+
+/*
  * The signed digit of window w (c-bit windows, 1 <= c <= CUZK_MSM_WINDOW_MAX)
  * of a 256-bit k, least significant limb first: bits [wc, wc + c) of k,
  * plus the carry 1 when the top bit of the window below was set, minus 2^c

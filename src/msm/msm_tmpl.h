@@ -34,6 +34,7 @@
 #include "cuzk.h"
 #include "msm/msm.h"
 #include "util/pool.h"
+#include "util/rng.h"
 
 /* r = Σ scalars[i]·bases[i], scalars in Montgomery form. */
 cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
@@ -73,6 +74,26 @@ void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window);
  */
 cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
                                 size_t n, cuzk_pool_t *pool);
+
+/*
+ * Whether every point of m arrays lies in the order-r subgroup, by the
+ * batch check of msm.h (random 0/1 combinations, each tested exactly):
+ * *all_in = false is certain (some point is outside); true is wrong with
+ * probability at most 2^-CUZK_MSM_SG_ROWS. It does not say which point:
+ * a caller that must name it tests the points one by one after a false.
+ *  - pts[j] holds counts[j] affine points in this group's layout (as the
+ *    MSM's bases: Montgomery, (0, 0) for infinity), each on the curve; the
+ *    arrays need not be aligned (points are copied out with memcpy).
+ *  - rng NULL: the random bits come from the operating system (production);
+ *    non-NULL: from seeds drawn from it (tests; the outcome is then the same
+ *    for any pool).
+ *  - Allocates per worker 2^t affine buckets, 2^(t-1) XYZZ points and the
+ *    batch scratch (t <= CUZK_MSM_SG_T_MAX: 6 MiB + 6 MiB for BLS12-381
+ *    G1 at most), plus chunks·parts·t points.
+ * Returns CUZK_ENOMEM or CUZK_ERANDOM (*all_in unspecified), else CUZK_OK.
+ */
+cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, const size_t *counts,
+                                      size_t m, cuzk_rng_t *rng, cuzk_pool_t *pool);
 
 /*
  * A benchmark run for `cuzk bench`: n random subgroup points (a walk of

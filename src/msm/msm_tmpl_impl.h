@@ -12,7 +12,9 @@
  * r is the same bytes for any pool.
  */
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "util/rng.h"
@@ -556,6 +558,234 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
     MSG(msm_pass_classify_)(counts, &unused, NULL, src, cls, NULL, n, w, T, pool);
     MSG(msm_workers_free_)(w, T);
     return CUZK_OK;
+}
+
+/* ---- batch subgroup check (msm.h) ------------------------------------- */
+
+/* A worker's scratch beyond the MSM's buckets and batch (msm_worker_t). */
+typedef struct {
+    MSA *blk;      /* CUZK_MSM_SG_BLOCK points copied from the input */
+    uint16_t *pat; /* their patterns */
+    MSX *fold;     /* 2^(t-1) */
+} MSG(sg_worker_t);
+
+typedef struct {
+    const unsigned char *const *pts;
+    const size_t *counts;
+    size_t m, n;
+    cuzk_msm_sg_plan_t plan;
+    const uint64_t *seeds; /* one a task; NULL: the operating system's bits */
+    MSX *rows;             /* t row sums a task */
+    MSG(msm_worker_t) * w;
+    MSG(sg_worker_t) * sw;
+    _Atomic int status; /* CUZK_OK, or the first failure */
+} MSG(sg_ctx_t);
+
+/* The t row sums of one group from its affine buckets (bucket v - 1 holds
+ * the points of pattern v, v in [1, 2^t)): rows[r] = Σ_{v: bit r of v}
+ * B_v, by halving (msm.h). */
+static void MSG(sg_fold_)(MSX *rows, const MSA *bucket, MSX *f, unsigned t)
+{
+    size_t half = (size_t)1 << (t - 1);
+    MSX acc;
+    MSG(xyzz_set_infinity)(&acc);
+    for (size_t u = 0; u < half; u++) { /* F[u] = B_u + B_(u + half), B_0 = O */
+        const MSA *up = &bucket[u + half - 1];
+        MSG(xyzz_add_affine_vartime)(&acc, &acc, up);
+        if (u == 0) {
+            MSG(xyzz_from_affine)(&f[0], up);
+        } else {
+            MSG(xyzz_from_affine)(&f[u], &bucket[u - 1]);
+            MSG(xyzz_add_affine_vartime)(&f[u], &f[u], up);
+        }
+    }
+    rows[t - 1] = acc;
+    for (unsigned r = t - 1; r-- > 0;) {
+        half = (size_t)1 << r;
+        MSG(xyzz_set_infinity)(&acc);
+        for (size_t u = half; u < 2 * half; u++)
+            MSG(xyzz_add_vartime)(&acc, &acc, &f[u]);
+        rows[r] = acc;
+        if (r > 0)
+            for (size_t u = 0; u < half; u++)
+                MSG(xyzz_add_vartime)(&f[u], &f[u], &f[u + half]);
+    }
+}
+
+static bool MSG(sg_worker_alloc_)(MSG(msm_worker_t) * wk, MSG(sg_worker_t) * sw, unsigned t)
+{
+    sw->blk = malloc(CUZK_MSM_SG_BLOCK * sizeof(MSA));
+    sw->pat = malloc(CUZK_MSM_SG_BLOCK * sizeof(uint16_t));
+    sw->fold = malloc(((size_t)1 << (t - 1)) * sizeof(MSX));
+    return MSG(msm_worker_alloc_)(wk, t + 1) && sw->blk && sw->pat && sw->fold;
+}
+
+static void MSG(sg_fail_)(MSG(sg_ctx_t) * ctx, cuzk_status_t st)
+{
+    int ok = CUZK_OK;
+    atomic_compare_exchange_strong(&ctx->status, &ok, (int)st);
+}
+
+/*
+ * Task t = (group t / parts, range t % parts): every point of the range
+ * adds into the bucket of a fresh t-bit pattern (0: into none), a block at
+ * a time, the batch emptied at the end of each block (its entries name
+ * points of the block); then the group's t row sums.
+ */
+static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    MSG(sg_ctx_t) *ctx = vctx;
+    MSG(msm_worker_t) *wk = &ctx->w[worker];
+    MSG(sg_worker_t) *sw = &ctx->sw[worker];
+    unsigned bits = ctx->plan.t;
+    if (!wk->buckets && !wk->nomem && !MSG(sg_worker_alloc_)(wk, sw, bits)) {
+        wk->nomem = true;
+        MSG(sg_fail_)(ctx, CUZK_ENOMEM);
+    }
+    if (wk->nomem)
+        return;
+    size_t nb = (size_t)1 << bits;
+    MSA *ba = (MSA *)(void *)wk->buckets;
+    for (size_t task = begin; task < end; task++) {
+        if (atomic_load_explicit(&ctx->status, memory_order_relaxed) != CUZK_OK)
+            return;
+        size_t p = task % ctx->plan.parts;
+        size_t lo = ctx->n * p / ctx->plan.parts, hi = ctx->n * (p + 1) / ctx->plan.parts;
+        cuzk_rng_t rng;
+        if (ctx->seeds)
+            cuzk_rng_seed(&rng, ctx->seeds[task]);
+        for (size_t j = 0; j < nb; j++) {
+            MSG(affine_set_infinity)(&ba[j]);
+            wk->busy[j] = 0;
+        }
+        MSG(msm_batch_t) bt = {sw->blk, ba, wk, 0, 0, MSG(msm_batch_size_)(nb), 1};
+        size_t arr = 0, off = lo;                  /* where lo lies: array arr, point off */
+        while (lo < hi && off >= ctx->counts[arr]) /* lo < n: an array holds it */
+            off -= ctx->counts[arr++];
+        for (size_t g = lo; g < hi;) {
+            size_t len = hi - g < CUZK_MSM_SG_BLOCK ? hi - g : CUZK_MSM_SG_BLOCK;
+            for (size_t i = 0; i < len; i++, off++) {
+                while (off == ctx->counts[arr]) {
+                    arr++;
+                    off = 0;
+                }
+                memcpy(&sw->blk[i], ctx->pts[arr] + off * sizeof(MSA), sizeof(MSA));
+            }
+            cuzk_status_t st =
+                cuzk_random_bytes(ctx->seeds ? &rng : NULL, sw->pat, len * sizeof(uint16_t));
+            if (st != CUZK_OK) {
+                MSG(sg_fail_)(ctx, st);
+                return;
+            }
+            for (size_t i = 0; i < len; i++) {
+                unsigned v = sw->pat[i] & (unsigned)(nb - 1);
+                if (v)
+                    MSG(msm_batch_add_)(&bt, i, (int)v);
+            }
+            while (bt.k > 0 || bt.ndef > 0)
+                MSG(msm_batch_flush_)(&bt);
+            g += len;
+        }
+        MSG(sg_fold_)(&ctx->rows[task * bits], ba, sw->fold, bits);
+    }
+}
+
+/* The exact test over the points [begin, end) of the flattened arrays. */
+typedef struct {
+    const unsigned char *const *pts;
+    const size_t *counts;
+    _Atomic bool outside;
+} MSG(sg_each_ctx_t);
+
+static void MSG(sg_each_)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    MSG(sg_each_ctx_t) *ctx = vctx;
+    size_t arr = 0, off = begin;
+    while (off >= ctx->counts[arr])
+        off -= ctx->counts[arr++];
+    for (size_t i = begin; i < end; i++, off++) {
+        while (off == ctx->counts[arr]) {
+            arr++;
+            off = 0;
+        }
+        if (atomic_load_explicit(&ctx->outside, memory_order_relaxed))
+            return;
+        MSA q;
+        memcpy(&q, ctx->pts[arr] + off * sizeof(MSA), sizeof(MSA));
+        if (!MSG(affine_is_in_subgroup_vartime)(&q))
+            atomic_store_explicit(&ctx->outside, true, memory_order_relaxed);
+    }
+}
+
+static bool MSG(sg_all_each_)(const unsigned char *const *pts, const size_t *counts, size_t n,
+                              cuzk_pool_t *pool)
+{
+    MSG(sg_each_ctx_t) ctx = {pts, counts, false};
+    cuzk_pool_for(pool, n, 0, MSG(sg_each_), &ctx);
+    return !atomic_load(&ctx.outside);
+}
+
+cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, const size_t *counts,
+                                      size_t m, cuzk_rng_t *rng, cuzk_pool_t *pool)
+{
+    assert(all_in && (m == 0 || (pts && counts)));
+    const unsigned char *const *bytes = (const unsigned char *const *)pts;
+    size_t n = 0;
+    for (size_t j = 0; j < m; j++)
+        n += counts[j];
+    unsigned T = cuzk_pool_threads(pool);
+    cuzk_msm_sg_plan_t plan;
+    cuzk_msm_sg_plan(&plan, n, T);
+    if (plan.t == 0) {
+        *all_in = MSG(sg_all_each_)(bytes, counts, n, pool);
+        return CUZK_OK;
+    }
+    size_t tasks = (size_t)plan.chunks * plan.parts, rows = tasks * plan.t;
+    size_t nrows = (size_t)plan.chunks * plan.t;
+    MSG(msm_worker_t) *w = MSG(msm_workers_new_)(T);
+    MSG(sg_worker_t) *sw = calloc(T, sizeof *sw);
+    MSX *part = malloc(rows * sizeof(MSX));
+    MSX *sum = malloc(nrows * sizeof(MSX));
+    MSA *row = malloc(nrows * sizeof(MSA));
+    uint64_t *seeds = rng ? malloc(tasks * sizeof(uint64_t)) : NULL;
+    cuzk_status_t st = CUZK_ENOMEM;
+    if (!w || !sw || !part || !sum || !row || (rng && !seeds))
+        goto out;
+    for (size_t i = 0; rng && i < tasks; i++)
+        seeds[i] = cuzk_rng_next(rng);
+    MSG(sg_ctx_t) ctx = {bytes, counts, m, n, plan, seeds, part, w, sw, CUZK_OK};
+    cuzk_pool_for(pool, tasks, 1, MSG(sg_tasks_), &ctx);
+    st = (cuzk_status_t)atomic_load(&ctx.status);
+    if (st != CUZK_OK)
+        goto out;
+    /* Row r of group k: the sum over the group's ranges, then each tested. */
+    for (size_t k = 0; k < plan.chunks; k++) {
+        for (unsigned r = 0; r < plan.t; r++) {
+            MSX *s = &sum[k * plan.t + r];
+            *s = part[k * plan.parts * plan.t + r];
+            for (size_t p = 1; p < plan.parts; p++)
+                MSG(xyzz_add_vartime)(s, s, &part[(k * plan.parts + p) * plan.t + r]);
+        }
+    }
+    MSG(xyzzs_to_affine_vartime)(row, sum, nrows);
+    const unsigned char *row_bytes = (const unsigned char *)row;
+    *all_in = MSG(sg_all_each_)(&row_bytes, &nrows, nrows, pool);
+out:
+    if (w) {
+        for (unsigned t = 0; t < T; t++) {
+            free(sw ? sw[t].blk : NULL);
+            free(sw ? sw[t].pat : NULL);
+            free(sw ? sw[t].fold : NULL);
+        }
+        MSG(msm_workers_free_)(w, T);
+    }
+    free(sw);
+    free(part);
+    free(sum);
+    free(row);
+    free(seeds);
+    return st;
 }
 
 /* ---- benchmark ---------------------------------------------------------- */
