@@ -32,12 +32,16 @@
 #include "io/iden3.h"
 #include "io/key_cache.h"
 #include "io/snarkjs_json.h"
+#include "msm/msm.h"
 
 /* A satisfiable circuit over curve with its witness: 12 wires (2 public
  * inputs), 20 constraints, so a domain of 32 and every section non-empty. */
-static void small_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve)
+/* A random satisfied circuit of `wires` wires and `constraints` rows. */
+static void circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, uint32_t wires,
+                    uint32_t constraints)
 {
-    r1cs_shape_t shape = {.n_wires = 12, .n_pub_in = 2, .n_constraints = 20, .n_labels = 12};
+    r1cs_shape_t shape = {
+        .n_wires = wires, .n_pub_in = 2, .n_constraints = constraints, .n_labels = wires};
     memset(r, 0, sizeof *r);
     r->curve = curve;
     assert_int_equal(r1cs_witness_alloc(w, curve, shape.n_wires), CUZK_OK);
@@ -45,6 +49,11 @@ static void small_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve)
                           ? bn254_r1cs_random(&r->u.bn254, w->v.bn254, &shape, 3, &test_rng)
                           : bls381_r1cs_random(&r->u.bls381, w->v.bls381, &shape, 3, &test_rng);
     assert_int_equal(s, CUZK_OK);
+}
+
+static void small_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve)
+{
+    circuit(r, w, curve, 12, 20);
 }
 
 /* ---- an allocator that counts ------------------------------------------------- */
@@ -147,10 +156,11 @@ static char *zkey_proof(const zkey_t *k, const r1cs_witness_t *w, uint64_t seed)
 
 /* A development zkey for a small circuit, as zkey_file_read gives it
  * (mapped, validated), and the circuit's witness. */
-static void dev_zkey(zkey_t *k, r1cs_witness_t *w, r1cs_curve_t curve)
+static void dev_zkey_sized(zkey_t *k, r1cs_witness_t *w, r1cs_curve_t curve, uint32_t wires,
+                           uint32_t constraints)
 {
     r1cs_t r;
-    small_circuit(&r, w, curve);
+    circuit(&r, w, curve, wires, constraints);
     zkey_t dev;
     char err[IO_ERR_MAX];
     assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng), CUZK_OK);
@@ -160,6 +170,11 @@ static void dev_zkey(zkey_t *k, r1cs_witness_t *w, r1cs_curve_t curve)
     if (zkey_file_read(k, tmp_path, NULL, 0, err, sizeof err) != CUZK_OK)
         fail_msg("%s", err);
     unlink(tmp_path);
+}
+
+static void dev_zkey(zkey_t *k, r1cs_witness_t *w, r1cs_curve_t curve)
+{
+    dev_zkey_sized(k, w, curve, 12, 20);
 }
 
 static void zkey_round_trip(r1cs_curve_t curve)
@@ -476,6 +491,74 @@ static void test_bad_body(void **state)
     unlink(cache_path);
 }
 
+/*
+ * Query points outside the subgroup in a key large enough for the batch
+ * checks (NAME_msm_subgroup_check): found and named with
+ * KEY_CACHE_CHECK_POINTS, trusted without.
+ */
+static void test_outside_subgroup(void **state)
+{
+    (void)state;
+    cuzk_msm_sg_plan_t plan;
+    cuzk_msm_sg_plan(&plan, 1500, 1);
+    assert_true(plan.t > 0);
+    zkey_t k;
+    r1cs_witness_t w;
+    dev_zkey_sized(&k, &w, R1CS_CURVE_BLS12_381, 1500, 2000);
+    char err[IO_ERR_MAX];
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
+    zkey_free(&k);
+    r1cs_witness_free(&w);
+    key_cache_header_t h;
+    assert_int_equal(key_cache_probe(&h, cache_path, err, sizeof err), CUZK_OK);
+    buf_t good = file_bytes(cache_path);
+    key_cache_t kc;
+    read_ok(&kc, NULL, KEY_CACHE_CHECK_POINTS);
+    key_cache_free(&kc);
+    for (int g2 = 0; g2 < 2; g2++) {
+        uint32_t id = g2 ? KEY_CACHE_SECTION_B2 : KEY_CACHE_SECTION_H, at = g2 ? 700 : 1000;
+        const key_cache_section_t *sec = NULL;
+        for (uint32_t i = 0; i < h.n_sections; i++)
+            if (h.sections[i].id == id)
+                sec = &h.sections[i];
+        assert_non_null(sec);
+        assert_true(at < sec->count);
+        buf_t b = buf_copy(&good, good.n);
+        unsigned char *p = b.p + sec->offset + (size_t)at * sec->item_bytes;
+        for (;;) { /* a random point of the whole curve: outside, but for 1/cofactor */
+            if (g2) {
+                bls381_fp2_t x;
+                bls381_g2_affine_t q;
+                assert_int_equal(bls381_fp2_random(&x, &test_rng), CUZK_OK);
+                if (bls381_g2_affine_from_x_vartime(&q, &x, false) &&
+                    !bls381_g2_affine_is_in_subgroup_vartime(&q)) {
+                    memcpy(p, &q, sizeof q);
+                    break;
+                }
+            } else {
+                bls381_fp_t x;
+                bls381_g1_affine_t q;
+                assert_int_equal(bls381_fp_random(&x, &test_rng), CUZK_OK);
+                if (bls381_g1_affine_from_x_vartime(&q, &x, false) &&
+                    !bls381_g1_affine_is_in_subgroup_vartime(&q)) {
+                    memcpy(p, &q, sizeof q);
+                    break;
+                }
+            }
+        }
+        file_put(cache_path, &b);
+        read_ok(&kc, NULL, 0);
+        key_cache_free(&kc);
+        char says[48];
+        snprintf(says, sizeof says, "section %s: point %" PRIu32 " is not in", g2 ? "b2" : "h", at);
+        const char *m[] = {says, NULL};
+        expect_refused(&b, KEY_CACHE_CHECK_POINTS, CUZK_ENOTINSUBGROUP, m);
+        free(b.p);
+    }
+    free(good.p);
+    unlink(cache_path);
+}
+
 /* ---- the allocator and the writer ------------------------------------------------------ */
 
 static void test_allocator_failures(void **state)
@@ -538,13 +621,10 @@ static void test_writer_failures(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_zkey_bn254),
-    cmocka_unit_test(test_zkey_bls381),
-    cmocka_unit_test(test_params),
-    cmocka_unit_test(test_truncated),
-    cmocka_unit_test(test_bad_header),
-    cmocka_unit_test(test_bad_body),
-    cmocka_unit_test(test_allocator_failures),
+    cmocka_unit_test(test_zkey_bn254),       cmocka_unit_test(test_zkey_bls381),
+    cmocka_unit_test(test_params),           cmocka_unit_test(test_truncated),
+    cmocka_unit_test(test_bad_header),       cmocka_unit_test(test_bad_body),
+    cmocka_unit_test(test_outside_subgroup), cmocka_unit_test(test_allocator_failures),
     cmocka_unit_test(test_writer_failures),
 };
 

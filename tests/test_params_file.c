@@ -29,6 +29,7 @@
 
 #include "ff/bls381_fr.h"
 #include "io/params_file.h"
+#include "msm/msm.h"
 
 /* ---- points ----------------------------------------------------------------- */
 
@@ -644,7 +645,35 @@ static void test_points(void **state)
     expect_params_(&c, pool, BP_PARAMS_TRUSTED, CUZK_ENOTONCURVE,
                    (const char *const[]){"section h: point 5 ", NULL});
     free(c.p);
+    free(b.p);
+    tparams_free(&t);
 
+    /* Vectors large enough for the batch subgroup checks
+     * (NAME_msm_subgroup_check): a point outside is still named. */
+    cuzk_msm_sg_plan_t plan;
+    cuzk_msm_sg_plan(&plan, 1200, 3);
+    assert_true(plan.t > 0);
+    tparams_make(&t, 3, 1023, 600, 600, 1200);
+    b = params_bytes(&t);
+    o = offsets_of(&t, 6);
+    expect_params_(&b, pool, 0, CUZK_OK, NULL);
+    expect_params(&b, CUZK_OK, "");
+    const struct {
+        int s;
+        uint32_t idx;
+        const char *says;
+    } outside[] = {{5, 1100, "section b_g2: point 1100 "}, {2, 300, "section l: point 300 "}};
+    for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+        bool g2 = outside[i].s == 5;
+        c = buf_copy(&b, b.n);
+        assert_true(
+            break_point(c.p + o.len_at[outside[i].s] + 4 + (size_t)outside[i].idx * (g2 ? 192 : 96),
+                        g2, BREAK_SUBGROUP));
+        expect_params_(&c, pool, 0, CUZK_ENOTINSUBGROUP,
+                       (const char *const[]){outside[i].says, NULL});
+        expect_params_trusted(&c, CUZK_OK, "");
+        free(c.p);
+    }
     free(b.p);
     tparams_free(&t);
     cuzk_pool_free(pool);

@@ -16,6 +16,8 @@
 #include "io/io_cursor.h"
 #include "io/io_error.h"
 #include "io/io_fr.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                "the cache holds the in-memory layout of a little-endian host");
@@ -469,11 +471,11 @@ enum { KC_SCAN_CHUNK = 256 };
 
 /* Checks section sec of kc (at data); a message naming the lowest bad item. */
 static cuzk_status_t kc_check_section_(const key_cache_t *kc, const key_cache_section_t *sec,
-                                       const unsigned char *data, cuzk_pool_t *pool,
+                                       const unsigned char *data, unsigned flags, cuzk_pool_t *pool,
                                        const char *name, char *err, size_t err_size)
 {
     kc_scan_t_ s = {.kc = kc, .sec = sec, .data = data, .first_bad = sec->count};
-    s.flags = kc->hdr.kind == KEY_CACHE_PARAMS ? EC_DECODE_NO_INFINITY : 0;
+    s.flags = flags | (kc->hdr.kind == KEY_CACHE_PARAMS ? EC_DECODE_NO_INFINITY : 0);
     io_fr_prime_le(kc->hdr.curve, s.r);
     cuzk_pool_for(pool, (size_t)sec->count, KC_SCAN_CHUNK, kc_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
@@ -558,22 +560,87 @@ static cuzk_status_t kc_take_header_(key_cache_t *kc, const unsigned char *page,
     return st;
 }
 
-/* The checks of the body that always run, and the query points with
- * KEY_CACHE_CHECK_POINTS. */
-static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, unsigned flags,
-                                    const char *name, char *err, size_t err_size)
+/* The sections the checks of the body cover (IC and the coefficients
+ * always, the query points with KEY_CACHE_CHECK_POINTS), in file order;
+ * `query` flags for the query points' decoder, IC always checked in full. */
+static cuzk_status_t kc_check_sections_(const key_cache_t *kc, cuzk_pool_t *pool, bool points,
+                                        unsigned query, const char *name, char *err,
+                                        size_t err_size)
 {
     for (uint32_t i = 0; i < kc->hdr.n_sections; i++) {
         const key_cache_section_t *sec = &kc->hdr.sections[i];
         bool always = sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
-        if (!always && !(flags & KEY_CACHE_CHECK_POINTS))
+        if (!always && !points)
             continue;
         cuzk_status_t st = kc_check_section_(kc, sec, kc->body + (sec->offset - KEY_CACHE_ALIGN),
-                                             pool, name, err, err_size);
+                                             always ? 0 : query, pool, name, err, err_size);
         if (st != CUZK_OK)
             return st;
     }
     return CUZK_OK;
+}
+
+/* Whether every query point of kc (all on their curve) is in the order-r
+ * subgroup: one batch check a group (NAME_msm_subgroup_check). */
+static cuzk_status_t kc_subgroup_(bool *all_in, const key_cache_t *kc, cuzk_pool_t *pool)
+{
+    const void *g1[4], *g2[1];
+    size_t n1[4], n2[1];
+    if (kc->hdr.kind == KEY_CACHE_ZKEY) {
+        const zkey_t *k = &kc->zkey;
+        const void *a[4] = {k->a, k->b1, k->c, k->h};
+        size_t n[4] = {k->n_vars, k->n_vars, (size_t)k->n_vars - k->n_public - 1, k->domain_size};
+        memcpy(g1, a, sizeof a);
+        memcpy(n1, n, sizeof n);
+        g2[0] = k->b2;
+        n2[0] = k->n_vars;
+    } else {
+        const bp_params_t *p = &kc->params;
+        const void *a[4] = {p->h, p->l, p->a, p->b_g1};
+        size_t n[4] = {p->n_h, p->n_l, p->n_a, p->n_b};
+        memcpy(g1, a, sizeof a);
+        memcpy(n1, n, sizeof n);
+        g2[0] = p->b_g2;
+        n2[0] = p->n_b;
+    }
+    if (kc->hdr.curve == R1CS_CURVE_BN254) /* G1 has prime order */
+        return bn254_g2_msm_subgroup_check(all_in, g2, n2, 1, NULL, pool);
+    cuzk_status_t st = bls381_g1_msm_subgroup_check(all_in, g1, n1, 4, NULL, pool);
+    if (st != CUZK_OK || !*all_in)
+        return st;
+    return bls381_g2_msm_subgroup_check(all_in, g2, n2, 1, NULL, pool);
+}
+
+/*
+ * The checks of the body that always run, and the query points with
+ * KEY_CACHE_CHECK_POINTS: every item but the query points' subgroup test
+ * first, then that test in batches. When either fails, the checks run
+ * again with each point's own test, which stops at the first failing item
+ * in file order and names it.
+ */
+static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, unsigned flags,
+                                    const char *name, char *err, size_t err_size)
+{
+    bool points = flags & KEY_CACHE_CHECK_POINTS;
+    cuzk_status_t st =
+        kc_check_sections_(kc, pool, points, EC_DECODE_SKIP_SUBGROUP, name, err, err_size);
+    if (!points)
+        return st;
+    if (st == CUZK_OK) {
+        bool all_in = false;
+        if ((st = kc_subgroup_(&all_in, kc, pool)) != CUZK_OK)
+            return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
+                           name, cuzk_strerror(st));
+        if (all_in)
+            return CUZK_OK;
+    }
+    if ((st = kc_check_sections_(kc, pool, points, 0, name, err, err_size)) != CUZK_OK)
+        return st;
+    /* The batch's "outside" is certain: reaching here is a defect. */
+    return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
+                   "%s: a query point is outside the order-r subgroup, but no test of one point "
+                   "says which",
+                   name);
 }
 
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,
