@@ -35,8 +35,14 @@
  *     not infinity (CUZK_EINFINITY);
  *   - every IC and query point: coordinates < q, infinity (all zero) or on
  *     the curve, and in the subgroup unless the caller passes ZKEY_TRUSTED.
- *     Points are checked on the caller's thread pool; the message names the
- *     lowest failing index of the first failing section.
+ *     Points are checked on the caller's thread pool: first everything but
+ *     the subgroup, then the subgroup by one batch check a group
+ *     (NAME_msm_subgroup_check: random combinations, a point outside
+ *     missed with probability at most 2^-64; 0.5 to 2 µs a point on this
+ *     VM's cores, against 30 to 40 µs for the test of one point). After
+ *     any failure the scan runs again with each point's own test, so the
+ *     message names the lowest failing index of the first failing section,
+ *     whatever its fault.
  * Everything else is CUZK_EBADFILE (or CUZK_EIO/CUZK_ENOMEM).
  */
 #ifndef CUZK_IO_ZKEY_FILE_H
@@ -73,7 +79,7 @@ enum {
 enum {
     /* The key comes from a trusted source (cuzk wrote it, or it was checked
      * before): IC and query points get the canonical and curve checks only,
-     * not the subgroup check (a scalar multiplication per point). The six
+     * not the subgroup check (above). The six
      * header points are always checked in full. */
     ZKEY_TRUSTED = 1u << 0,
 };
