@@ -656,7 +656,7 @@ static void test_points(void **state)
     tparams_make(&t, 3, 1023, 600, 600, 1200);
     b = params_bytes(&t);
     o = offsets_of(&t, 6);
-    expect_params_(&b, pool, 0, CUZK_OK, NULL);
+    expect_params_(&b, pool, 0, CUZK_OK, (const char *const[]){NULL});
     expect_params(&b, CUZK_OK, "");
     const struct {
         int s;
