@@ -122,11 +122,16 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
  * Each group's points are split into `parts` ranges, one task each.
  * Cost: chunks·(n mixed additions + parts·2^(t+1) XYZZ additions) plus
  * chunks·t subgroup tests, against n tests of ~100 to 300 additions each.
+ * The model counts additions only; past t = 13 the buckets (768 KiB of
+ * BLS12-381 G1 affine points at 13) leave the L2 cache and each addition
+ * costs more: BLS12-381 G1, 2^20 points, 2 threads of dev-epyc2, seconds
+ * for t = 12, 13, 14, 16: 0.602, 0.503, 0.532, 0.596 (2^18: t = 13 best
+ * too). Patterns are drawn 16 bits a point and masked to t.
  */
 enum {
     CUZK_MSM_SG_ROWS = 64,    /* a set with a point outside passes with p <= 2^-64 */
     CUZK_MSM_SG_T_MIN = 10,   /* 2^t buckets: batches need >= 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) */
-    CUZK_MSM_SG_T_MAX = 16,   /* patterns are drawn 16 bits a point */
+    CUZK_MSM_SG_T_MAX = 13,   /* larger buckets leave the L2 cache (below) */
     CUZK_MSM_SG_BLOCK = 1024, /* points a task copies (and draws patterns for) at a time */
 };
 

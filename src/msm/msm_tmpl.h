@@ -87,9 +87,11 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
  *  - rng NULL: the random bits come from the operating system (production);
  *    non-NULL: from seeds drawn from it (tests; the outcome is then the same
  *    for any pool).
- *  - Allocates per worker 2^t affine buckets, 2^(t-1) XYZZ points and the
- *    batch scratch (t <= CUZK_MSM_SG_T_MAX: 6 MiB + 6 MiB for BLS12-381
- *    G1 at most), plus chunks·parts·t points.
+ *  - Allocates per worker the MSM's scratch for 2^t buckets (an XYZZ
+ *    point each, used as affine ones, and the batch's), 2^(t-1) XYZZ
+ *    points for the fold and a block of CUZK_MSM_SG_BLOCK points: at
+ *    t = CUZK_MSM_SG_T_MAX = 13, about 2.5 MiB for BLS12-381 G1 and 5 MiB for
+ *    its G2; plus chunks·parts·t points.
  * Returns CUZK_ENOMEM or CUZK_ERANDOM (*all_in unspecified), else CUZK_OK.
  */
 cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, const size_t *counts,
