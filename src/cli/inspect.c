@@ -94,7 +94,9 @@ static int inspect_verdict(const inspect_t *in, cuzk_status_t st)
 static void inspect_subgroup_line(const inspect_t *in)
 {
     printf("subgroup check: %s\n",
-           in->trusted ? "skipped for the query vectors (--trusted)" : "every point");
+           in->trusted ? "skipped for the query vectors (--trusted)"
+                       : "every point (the query vectors by random combinations: a point "
+                         "outside passes with probability at most 2^-64)");
 }
 
 /* ---- iden3 containers ------------------------------------------------------ */
@@ -610,7 +612,9 @@ static int inspect_key_cache(inspect_t *in)
     printf("checks: header, sizes, verifying key and IC in full%s; %s\n",
            h.kind == KEY_CACHE_ZKEY ? ", coefficients" : "",
            in->trusted ? "query points skipped (--trusted)"
-                       : "every query point on the curve and in the subgroup");
+                       : "every query point on the curve and in the subgroup (by random "
+                         "combinations, a point outside passing with probability at most "
+                         "2^-64)");
     key_cache_t kc;
     st = key_cache_parse(&kc, in->data, in->size, in->path, in->pool,
                          in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->err, sizeof in->err);
