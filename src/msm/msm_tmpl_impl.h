@@ -572,7 +572,7 @@ typedef struct {
 typedef struct {
     const unsigned char *const *pts;
     const size_t *counts;
-    size_t m, n;
+    size_t n;
     cuzk_msm_sg_plan_t plan;
     const uint64_t *seeds; /* one a task; NULL: the operating system's bits */
     MSX *rows;             /* t row sums a task */
@@ -627,7 +627,7 @@ static void MSG(sg_fail_)(MSG(sg_ctx_t) * ctx, cuzk_status_t st)
 }
 
 /*
- * Task t = (group t / parts, range t % parts): every point of the range
+ * Task i = (group i / parts, range i % parts): every point of the range
  * adds into the bucket of a fresh t-bit pattern (0: into none), a block at
  * a time, the batch emptied at the end of each block (its entries name
  * points of the block); then the group's t row sums.
@@ -754,7 +754,7 @@ cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, cons
         goto out;
     for (size_t i = 0; rng && i < tasks; i++)
         seeds[i] = cuzk_rng_next(rng);
-    MSG(sg_ctx_t) ctx = {bytes, counts, m, n, plan, seeds, part, w, sw, CUZK_OK};
+    MSG(sg_ctx_t) ctx = {bytes, counts, n, plan, seeds, part, w, sw, CUZK_OK};
     cuzk_pool_for(pool, tasks, 1, MSG(sg_tasks_), &ctx);
     st = (cuzk_status_t)atomic_load(&ctx.status);
     if (st != CUZK_OK)
