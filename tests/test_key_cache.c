@@ -26,6 +26,7 @@
 #include "test_util.h"
 
 #include "test_file_util.h"
+#include "test_points.h"
 
 #include "groth16/bellperson.h"
 #include "groth16/groth16.h"
@@ -525,27 +526,7 @@ static void test_outside_subgroup(void **state)
         assert_true(at < sec->count);
         buf_t b = buf_copy(&good, good.n);
         unsigned char *p = b.p + sec->offset + (size_t)at * sec->item_bytes;
-        for (;;) { /* a random point of the whole curve: outside, but for 1/cofactor */
-            if (g2) {
-                bls381_fp2_t x;
-                bls381_g2_affine_t q;
-                assert_int_equal(bls381_fp2_random(&x, &test_rng), CUZK_OK);
-                if (bls381_g2_affine_from_x_vartime(&q, &x, false) &&
-                    !bls381_g2_affine_is_in_subgroup_vartime(&q)) {
-                    memcpy(p, &q, sizeof q);
-                    break;
-                }
-            } else {
-                bls381_fp_t x;
-                bls381_g1_affine_t q;
-                assert_int_equal(bls381_fp_random(&x, &test_rng), CUZK_OK);
-                if (bls381_g1_affine_from_x_vartime(&q, &x, false) &&
-                    !bls381_g1_affine_is_in_subgroup_vartime(&q)) {
-                    memcpy(p, &q, sizeof q);
-                    break;
-                }
-            }
-        }
+        non_subgroup_bytes(R1CS_CURVE_BLS12_381, g2, p);
         file_put(cache_path, &b);
         read_ok(&kc, NULL, 0);
         key_cache_free(&kc);

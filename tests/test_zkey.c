@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "test_util.h"
+#include "test_points.h"
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
@@ -70,44 +71,6 @@ static void rand_point_bytes(r1cs_curve_t curve, bool g2, bool zero, unsigned ch
         bls381_g2_affine_t p;
         rand_bls381_g2(&p, zero);
         bls381_g2_affine_to_snarkjs(out, &p);
-    }
-}
-
-/* A point on the curve but outside the order-r subgroup: BLS12-381 G1 for
- * G1 (BN254 G1 has cofactor 1), the curve's own G2 for G2. */
-static void non_subgroup_bytes(r1cs_curve_t curve, bool g2, unsigned char *out)
-{
-    for (;;) {
-        bool larger = cuzk_rng_next(&test_rng) & 1;
-        if (!g2) {
-            assert_int_equal(curve, R1CS_CURVE_BLS12_381);
-            bls381_fp_t x;
-            bls381_g1_affine_t p;
-            assert_int_equal(bls381_fp_random(&x, &test_rng), CUZK_OK);
-            if (bls381_g1_affine_from_x_vartime(&p, &x, larger) &&
-                !bls381_g1_affine_is_in_subgroup_vartime(&p)) {
-                bls381_g1_affine_to_snarkjs(out, &p);
-                return;
-            }
-        } else if (curve == R1CS_CURVE_BN254) {
-            bn254_fp2_t x;
-            bn254_g2_affine_t p;
-            assert_int_equal(bn254_fp2_random(&x, &test_rng), CUZK_OK);
-            if (bn254_g2_affine_from_x_vartime(&p, &x, larger) &&
-                !bn254_g2_affine_is_in_subgroup_vartime(&p)) {
-                bn254_g2_affine_to_snarkjs(out, &p);
-                return;
-            }
-        } else {
-            bls381_fp2_t x;
-            bls381_g2_affine_t p;
-            assert_int_equal(bls381_fp2_random(&x, &test_rng), CUZK_OK);
-            if (bls381_g2_affine_from_x_vartime(&p, &x, larger) &&
-                !bls381_g2_affine_is_in_subgroup_vartime(&p)) {
-                bls381_g2_affine_to_snarkjs(out, &p);
-                return;
-            }
-        }
     }
 }
 
