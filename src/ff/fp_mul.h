@@ -87,6 +87,19 @@ static inline uint64_t fp_sbb(uint64_t a, uint64_t b, uint64_t *borrow)
 }
 #endif
 
+/*
+ * mask ? a : b for mask all ones or zero, limb by limb. The empty asm hides
+ * a ^ b from the optimiser: without it gcc 12 -O3 vectorises the selects of
+ * a 6-limb add through the stack, and the failed store forwarding costs
+ * more than the select saves.
+ */
+static inline uint64_t fp_select(uint64_t mask, uint64_t a, uint64_t b)
+{
+    uint64_t x = a ^ b;
+    __asm__("" : "+r"(x));
+    return b ^ (x & mask);
+}
+
 /* ---- the kernels ------------------------------------------------------- */
 
 FP_KERNEL_API void fp_mont_mul4_portable(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],

@@ -89,25 +89,26 @@ static inline void FPN(cmov)(FPT *r, const FPT *a, bool cond)
 
 /*
  * The additive operations below use fp_adc/fp_sbb (fp_mul.h): 64-bit adds
- * with carries by compare. The unsigned __int128 form they replace made gcc
- * 12 -O3 widen every addend to 128 bits: 6-limb add took 27 ns, now ~5 ns
- * (AMD EPYC Zen 3, dependent a = a + b loop).
+ * with carries (ADC/SBB on x86-64). The unsigned __int128 form they replace
+ * made gcc 12 -O3 widen every addend to 128 bits: 6-limb add took 27 ns.
+ * The final correction is a select between two candidates computed without
+ * waiting for the last carry (fp_select), not a third carry chain that
+ * starts after it: a dependent a = a + b loop of BLS12-381 Fp went from 4.5
+ * to 2.3 ns, a = a - b from 4.3 to 2.5 ns (dev-epyc2, -O3); the kernels,
+ * which overlap most of that latency with multiplications, gained 1-4 %
+ * (docs/PERFORMANCE.md).
  */
 
 /* r = t - p when t >= p, else t; t < 2p. */
 static inline void FPN(reduce_once_)(uint64_t r[FP_LIMBS], const uint64_t t[FP_LIMBS])
 {
-    /* d = t - p; d + p back when that borrowed. A second carry chain rather
-     * than a masked select: gcc vectorizes the select through the stack, and
-     * the failed store forwarding cost 10 ns per 6-limb add. */
     uint64_t d[FP_LIMBS];
     uint64_t borrow = 0;
     for (int i = 0; i < FP_LIMBS; i++)
         d[i] = fp_sbb(t[i], FPN(MODULUS)[i], &borrow);
-    uint64_t mask = (uint64_t)0 - borrow; /* all ones: t < p */
-    uint64_t carry = 0;
+    uint64_t mask = (uint64_t)0 - borrow; /* all ones: t < p, keep t */
     for (int i = 0; i < FP_LIMBS; i++)
-        r[i] = fp_adc(d[i], FPN(MODULUS)[i] & mask, &carry);
+        r[i] = fp_select(mask, t[i], d[i]);
 }
 
 /* r = a + b. p < 2^(64N-1) so a + b never overflows N limbs. */
@@ -125,17 +126,18 @@ static inline void FPN(dbl)(FPT *r, const FPT *a)
     FPN(add)(r, a, a);
 }
 
-/* r = a - b: subtract, then add p back when it borrowed. */
+/* r = a - b: t = a - b, and t + p where that borrowed. */
 static inline void FPN(sub)(FPT *r, const FPT *a, const FPT *b)
 {
-    uint64_t t[FP_LIMBS];
-    uint64_t borrow = 0;
+    uint64_t t[FP_LIMBS], u[FP_LIMBS];
+    uint64_t borrow = 0, carry = 0;
     for (int i = 0; i < FP_LIMBS; i++)
         t[i] = fp_sbb(a->l[i], b->l[i], &borrow);
-    uint64_t mask = (uint64_t)0 - borrow;
-    uint64_t carry = 0;
     for (int i = 0; i < FP_LIMBS; i++)
-        r->l[i] = fp_adc(t[i], FPN(MODULUS)[i] & mask, &carry);
+        u[i] = fp_adc(t[i], FPN(MODULUS)[i], &carry);
+    uint64_t mask = (uint64_t)0 - borrow; /* all ones: a < b, take t + p */
+    for (int i = 0; i < FP_LIMBS; i++)
+        r->l[i] = fp_select(mask, u[i], t[i]);
 }
 
 /* r = -a (zero stays zero). */
