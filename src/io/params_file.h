@@ -30,7 +30,9 @@
  *     2^-64; 0.5 to 2 µs a point on this VM's cores, against 30 to 40 µs
  *     for the test of one point). After any failure the sections are read
  *     again with each point's own test, so the message names the lowest
- *     failing index of the first failing section, whatever its fault;
+ *     failing index of the first failing section, whatever its fault (at
+ *     the old cost, one test a point up to the failing one: minutes for a
+ *     broken file of 2^24 points and more);
  *   - proofs: a length that is a positive multiple of 192; each element
  *     compressed (0x80 set), not infinity, canonical, on the curve and in
  *     its subgroup; the message names the proof index and the element.
