@@ -674,6 +674,17 @@ static void test_points(void **state)
         expect_params_trusted(&c, CUZK_OK, "");
         free(c.p);
     }
+    /* l[300] off the curve: named as such, the points before it checked in
+     * batches; with h[700] (an earlier section) outside the subgroup too,
+     * h[700] is named. */
+    c = buf_copy(&b, b.n);
+    assert_true(break_point(c.p + o.len_at[2] + 4 + 300 * 96, false, BREAK_OFF_CURVE));
+    expect_params_(&c, pool, 0, CUZK_ENOTONCURVE,
+                   (const char *const[]){"section l: point 300 ", NULL});
+    assert_true(break_point(c.p + o.len_at[1] + 4 + 700 * 96, false, BREAK_SUBGROUP));
+    expect_params_(&c, pool, 0, CUZK_ENOTINSUBGROUP,
+                   (const char *const[]){"section h: point 700 ", NULL});
+    free(c.p);
     free(b.p);
     tparams_free(&t);
     cuzk_pool_free(pool);

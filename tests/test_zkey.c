@@ -639,6 +639,18 @@ static void subgroup_batches(r1cs_curve_t curve, cuzk_pool_t *pool)
         zkey_free(&k);
     }
     outside_subgroup(&b, curve, 1000, 1500, pool);
+    /* H[1500] off the curve: named as such, the points before it checked in
+     * batches; with B2[100] (earlier in the file) outside the subgroup too,
+     * B2[100] is named. */
+    uint32_t g1 = 2 * n8q_of(curve), g2 = 2 * g1;
+    buf_t c = buf_copy(&b);
+    unsigned char *h1500 = c.p + section_at(&b, ZKEY_SECTION_POINTS_H) + 1500 * g1;
+    memset(h1500, 0, g1);
+    h1500[0] = 1; /* (raw 1, 0): not on the curve */
+    expect_zkey(&c, CUZK_ENOTONCURVE, "section 9 (H): point 1500 is not on the curve");
+    non_subgroup_bytes(curve, true, c.p + section_at(&b, ZKEY_SECTION_POINTS_B2) + 100 * g2);
+    expect_zkey(&c, CUZK_ENOTINSUBGROUP, "section 7 (B2): point 100 is not in");
+    free(c.p);
     free(b.p);
     tkey_free(&t);
 }

@@ -284,11 +284,13 @@ static void bp_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
  * failing point on failure. */
 static cuzk_status_t bp_query_read_(void *out, const unsigned char *data, const bp_layout_t_ *l,
                                     unsigned q, cuzk_pool_t *pool, unsigned flags, const char *name,
-                                    char *err, size_t err_size)
+                                    char *err, size_t err_size, uint64_t *bad_at)
 {
     bp_scan_t_ s = {data + l->at[q], out, q == BP_QUERIES - 1, flags, l->len[q]};
     cuzk_pool_for(pool, l->len[q], 0, bp_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
+    if (bad_at)
+        *bad_at = bad;
     if (bad == l->len[q])
         return CUZK_OK;
     uint32_t in_bytes = bp_scan_in_bytes_(&s);
@@ -313,7 +315,7 @@ static cuzk_status_t bp_vk_decode_(bp_vk_t *vk, const unsigned char *data, const
         return io_fail(err, err_size, CUZK_ENOMEM,
                        "%s: section ic: no memory for %" PRIu32 " points", name, l->len[0]);
     vk->n_ic = l->len[0];
-    return bp_query_read_(vk->ic, data, l, 0, pool, flags, name, err, err_size);
+    return bp_query_read_(vk->ic, data, l, 0, pool, flags, name, err, err_size, NULL);
 }
 
 cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
@@ -348,40 +350,41 @@ void bp_vk_free(bp_vk_t *vk)
 }
 
 /*
- * The subgroup check of the query vectors, sections 1 .. failed - 1 of
- * which decoded with every point on its curve (failed = BP_QUERIES: all).
- * When all did: one batch a group (NAME_msm_subgroup_check). When a section
- * failed or a batch found a point outside, the sections are decoded again
- * up to the failed one with the test of each point, which stops at the
- * first failing point of any kind and names it.
+ * The subgroup check of the query vectors after their first read (every
+ * check but the subgroup), which ended with read_st: CUZK_OK, or the
+ * failure of section `failed` at point `failed_at`, its message in err.
+ * The points read before that failure (all of them when none failed) are
+ * on their curve: one batch check a group (NAME_msm_subgroup_check). Only
+ * when a batch finds a point outside are the sections decoded again up to
+ * the failed one with each point's own test, which stops at the first
+ * failing point of any kind and names it.
  */
 static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned char *data,
                                         const bp_layout_t_ *l, void *const *out, unsigned failed,
+                                        uint64_t failed_at, cuzk_status_t read_st,
                                         cuzk_pool_t *pool, const char *name, char *err,
                                         size_t err_size)
 {
-    cuzk_status_t st;
-    if (failed == BP_QUERIES) {
-        const void *g1[] = {p->h, p->l, p->a, p->b_g1};
-        size_t n1[] = {p->n_h, p->n_l, p->n_a, p->n_b};
-        const void *g2[] = {p->b_g2};
-        size_t n2[] = {p->n_b};
-        bool in1 = false, in2 = false;
-        st = bls381_g1_msm_subgroup_check(&in1, g1, n1, 4, NULL, pool);
-        if (st == CUZK_OK && in1)
-            st = bls381_g2_msm_subgroup_check(&in2, g2, n2, 1, NULL, pool);
-        if (st != CUZK_OK)
-            return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
-                           name, cuzk_strerror(st));
-        if (in1 && in2)
-            return CUZK_OK;
-        failed = BP_QUERIES - 1;
-    }
-    for (unsigned q = 1; q <= failed; q++)
-        if ((st = bp_query_read_(out[q], data, l, q, pool, 0, name, err, err_size)) != CUZK_OK)
+    size_t n[BP_QUERIES];
+    for (unsigned q = 1; q < BP_QUERIES; q++)
+        n[q] = q < failed ? l->len[q] : q == failed ? (size_t)failed_at : 0;
+    const void *g1[] = {p->h, p->l, p->a, p->b_g1};
+    const void *g2[] = {p->b_g2};
+    bool in1 = false, in2 = false;
+    cuzk_status_t st = bls381_g1_msm_subgroup_check(&in1, g1, &n[1], 4, NULL, pool);
+    if (st == CUZK_OK && in1)
+        st = bls381_g2_msm_subgroup_check(&in2, g2, &n[5], 1, NULL, pool);
+    if (st != CUZK_OK)
+        return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s", name,
+                       cuzk_strerror(st));
+    if (in1 && in2)
+        return read_st;
+    unsigned last = failed < BP_QUERIES ? failed : BP_QUERIES - 1;
+    for (unsigned q = 1; q <= last; q++)
+        if ((st = bp_query_read_(out[q], data, l, q, pool, 0, name, err, err_size, NULL)) !=
+            CUZK_OK)
             return st;
-    /* A section that failed fails again, and the batch's "outside" is
-     * certain: reaching here is a defect. */
+    /* The batch's "outside" is certain: reaching here is a defect. */
     return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
                    "%s: a query point is outside the order-r subgroup, but no test of one point "
                    "says which",
@@ -423,20 +426,19 @@ cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_
     p->a = p->l + p->n_l;
     p->b_g1 = p->a + p->n_a;
     p->b_g2 = (bls381_g2_affine_t *)(void *)(p->b_g1 + p->n_b);
-    /* Every point on its curve first, then the subgroup in batches. When
-     * either fails, the sections up to the failing one are read again
-     * with the test of each point, so that the message names the first
-     * failing point whatever its fault (bp_query_subgroup_). */
+    /* Every check but the subgroup first, then the subgroup in batches
+     * (bp_query_subgroup_). */
     void *out[BP_QUERIES] = {NULL, p->h, p->l, p->a, p->b_g1, p->b_g2};
     unsigned failed = BP_QUERIES;
+    uint64_t failed_at = 0;
     for (unsigned q = 1; q < BP_QUERIES && failed == BP_QUERIES; q++) {
-        st =
-            bp_query_read_(out[q], data, &l, q, pool, EC_DECODE_SKIP_SUBGROUP, name, err, err_size);
+        st = bp_query_read_(out[q], data, &l, q, pool, EC_DECODE_SKIP_SUBGROUP, name, err, err_size,
+                            &failed_at);
         if (st != CUZK_OK)
             failed = q;
     }
     if (!(flags & BP_PARAMS_TRUSTED))
-        st = bp_query_subgroup_(p, data, &l, out, failed, pool, name, err, err_size);
+        st = bp_query_subgroup_(p, data, &l, out, failed, failed_at, st, pool, name, err, err_size);
     if (st != CUZK_OK)
         bp_params_free(p);
     return st;

@@ -296,32 +296,6 @@ static cuzk_status_t zkey_coeff_fail_(const io_cursor_t *c, const zkey_coeffs_sc
                           r1cs_curve_name(s->k->curve));
 }
 
-/* Whether every IC and query point of k, all on their curve, is in the
- * order-r subgroup: one batch check a group (NAME_msm_subgroup_check). */
-static cuzk_status_t zkey_subgroup_(bool *all_in, const zkey_t *k, const zkey_curve_t_ *cv,
-                                    cuzk_pool_t *pool)
-{
-    static const uint32_t g1[] = {ZKEY_SECTION_IC, ZKEY_SECTION_POINTS_A, ZKEY_SECTION_POINTS_B1,
-                                  ZKEY_SECTION_POINTS_C, ZKEY_SECTION_POINTS_H};
-    const void *pts[sizeof(g1) / sizeof(g1[0])];
-    size_t counts[sizeof(g1) / sizeof(g1[0])];
-    for (size_t i = 0; i < sizeof(g1) / sizeof(g1[0]); i++) {
-        zkey_points_t p = zkey_points(k, g1[i]);
-        pts[i] = p.data;
-        counts[i] = (size_t)p.count;
-    }
-    *all_in = true;
-    cuzk_status_t st = CUZK_OK;
-    if (cv->subgroup[0])
-        st = cv->subgroup[0](all_in, pts, counts, sizeof(g1) / sizeof(g1[0]), NULL, pool);
-    if (st != CUZK_OK || !*all_in)
-        return st;
-    zkey_points_t b2 = zkey_points(k, ZKEY_SECTION_POINTS_B2);
-    pts[0] = b2.data;
-    counts[0] = (size_t)b2.count;
-    return cv->subgroup[1](all_in, pts, counts, 1, NULL, pool);
-}
-
 /* Section 2 up to the points: the fields, the curve. */
 static cuzk_status_t zkey_read_fields_(io_cursor_t *c, zkey_t *k, const zkey_curve_t_ **cv)
 {
@@ -498,6 +472,36 @@ static cuzk_status_t zkey_read_coeffs_(io_cursor_t *c, zkey_t *k)
     return CUZK_OK;
 }
 
+/*
+ * Whether every IC and query point at a flattened index below `upto` (the
+ * scan's index space, ranges[i] for zkey_sections_[i]; those points are on
+ * their curve) is in the order-r subgroup: one batch check a group
+ * (NAME_msm_subgroup_check).
+ */
+static cuzk_status_t zkey_subgroup_(bool *all_in, const zkey_t *k, const zkey_curve_t_ *cv,
+                                    const zkey_range_t_ *ranges, uint64_t upto, cuzk_pool_t *pool)
+{
+    enum { N = sizeof(zkey_sections_) / sizeof(zkey_sections_[0]) };
+    *all_in = true;
+    for (int g2 = 0; g2 < 2; g2++) {
+        const void *pts[N];
+        size_t counts[N], m = 0;
+        for (size_t i = 0; i < N; i++) {
+            if (zkey_sections_[i].g2 != g2 || upto <= ranges[i].start)
+                continue;
+            uint64_t below = upto - ranges[i].start;
+            pts[m] = zkey_points(k, zkey_sections_[i].id).data;
+            counts[m++] = (size_t)(below < ranges[i].count ? below : ranges[i].count);
+        }
+        if (!cv->subgroup[g2]) /* prime order */
+            continue;
+        cuzk_status_t st = cv->subgroup[g2](all_in, pts, counts, m, NULL, pool);
+        if (st != CUZK_OK || !*all_in)
+            return st;
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *pool,
                                  unsigned flags, char *err, size_t err_size)
 {
@@ -577,14 +581,15 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
         }
         start += r->count;
     }
-    /* Every point on its curve first, then the subgroup in batches. When
-     * either fails, the scan runs again with the test of each point: it
-     * stops at the lowest failing index of any kind, which the message
-     * names. */
+    /* Every item but the subgroup first; then the subgroup, in batches, of
+     * the points before the first failure (all of them when none failed):
+     * those are on their curve. Only when a batch finds a point outside
+     * does the scan run again with each point's own test, which stops at
+     * the lowest failing index of any kind: the message names it. */
     uint64_t bad = zkey_scan_(pool, ranges, n_sections);
     if (!(flags & ZKEY_TRUSTED)) {
         bool all_in = false;
-        if (bad == start && (st = zkey_subgroup_(&all_in, k, cv, pool)) != CUZK_OK)
+        if ((st = zkey_subgroup_(&all_in, k, cv, ranges, bad, pool)) != CUZK_OK)
             return io_fail(err, err_size, st, "%s: the subgroup check of the points: %s", f->path,
                            cuzk_strerror(st));
         if (!all_in) {
