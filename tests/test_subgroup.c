@@ -11,7 +11,8 @@
  *  - random points of the whole curve get the definition's answer;
  *  - the batch check (NAME_msm_subgroup_check) passes sets of subgroup
  *    points and fails them with one point of each small order added, or
- *    two whose cofactor parts cancel in a plain sum.
+ *    two whose cofactor parts cancel in a plain sum; its bisection
+ *    (NAME_msm_subgroup_first_outside) finds the lowest such point.
  * The cofactors and their small factors are those scripts/
  * check_subgroup_tests.py computes from the curve parameters.
  */

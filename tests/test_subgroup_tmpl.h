@@ -214,7 +214,9 @@ static void TN(affine_add)(GA *r, const GA *p, const GA *q)
     G(jac_to_affine)(r, &t);
 }
 
-/* The check over three arrays (the middle one empty) of pts, split at k. */
+/* The check over three arrays (the middle one empty) of pts, split at k;
+ * NAME_msm_subgroup_first_outside on the same arrays must agree with it and
+ * return `first` (n: none). */
 static bool TN(batch_run)(const unsigned char *pts, size_t n, size_t k, cuzk_rng_t *rng,
                           cuzk_pool_t *pool)
 {
@@ -223,6 +225,16 @@ static bool TN(batch_run)(const unsigned char *pts, size_t n, size_t k, cuzk_rng
     bool all_in = false;
     assert_int_equal(G(msm_subgroup_check)(&all_in, arrays, counts, 3, rng, pool), CUZK_OK);
     return all_in;
+}
+
+static void TN(first_outside_is)(const unsigned char *pts, size_t n, size_t k, size_t first,
+                                 cuzk_pool_t *pool)
+{
+    const void *arrays[3] = {pts, pts, pts + k * sizeof(GA)};
+    size_t counts[3] = {k, 0, n - k}, got = 0;
+    assert_int_equal(G(msm_subgroup_first_outside)(&got, arrays, counts, 3, &test_rng, pool),
+                     CUZK_OK);
+    assert_int_equal(got, first);
 }
 
 /*
@@ -249,6 +261,7 @@ static void TN(test_batch_check)(void **state)
         unsigned char *pts = TN(batch_points)(&buf, n);
         assert_true(TN(batch_run)(pts, n, k, &test_rng, NULL));
         assert_true(TN(batch_run)(pts, n, k, NULL, pool));
+        TN(first_outside_is)(pts, n, k, n, pool);
         for (size_t f = 0; f < sizeof(TSMALL) / sizeof(TSMALL[0]); f++) {
             GA t, old, bad;
             TN(small_order_point)(&t, TSMALL[f]);
@@ -259,6 +272,7 @@ static void TN(test_batch_check)(void **state)
             TN(batch_put)(pts, i, &bad);
             assert_false(TN(batch_run)(pts, n, k, &test_rng, f % 2 ? pool : NULL));
             assert_false(TN(batch_run)(pts, n, k, NULL, pool));
+            TN(first_outside_is)(pts, n, k, i, f % 2 ? pool : NULL);
             TN(batch_put)(pts, i, &old);
         }
         /* T at one point and -T at another: their sum is in the subgroup. */
@@ -277,7 +291,9 @@ static void TN(test_batch_check)(void **state)
         for (int trial = 0; trial < (si == 1 ? 24 : 1); trial++)
             assert_false(TN(batch_run)(pts, n, k, &test_rng, trial % 2 ? pool : NULL));
         assert_false(TN(batch_run)(pts, n, k, NULL, NULL));
+        TN(first_outside_is)(pts, n, k, i0, pool);
         TN(batch_put)(pts, i0, &old0);
+        TN(first_outside_is)(pts, n, k, i1, pool);
         TN(batch_put)(pts, i1, &old1);
         assert_true(TN(batch_run)(pts, n, k, &test_rng, pool));
         free(buf);

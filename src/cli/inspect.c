@@ -96,7 +96,7 @@ static void inspect_subgroup_line(const inspect_t *in)
     printf("subgroup check: %s\n",
            in->trusted ? "skipped for the query vectors (--trusted)"
                        : "every point (the query vectors by random combinations: a point "
-                         "outside passes with probability at most 2^-64)");
+                         "outside passes with probability below 2^-59)");
 }
 
 /* ---- iden3 containers ------------------------------------------------------ */

@@ -282,6 +282,20 @@ static void bp_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
 
 /* Decodes vector q of the layout into out; a message naming the lowest
  * failing point on failure. */
+/* The message for point i of section q, which the decoder refuses with
+ * flags (decoded into out's slot i). */
+static cuzk_status_t bp_point_fail_(void *out, const unsigned char *data, const bp_layout_t_ *l,
+                                    unsigned q, uint64_t i, unsigned flags, const char *name,
+                                    char *err, size_t err_size)
+{
+    bp_scan_t_ s = {data + l->at[q], out, q == BP_QUERIES - 1, flags, l->len[q]};
+    uint32_t in_bytes = bp_scan_in_bytes_(&s);
+    const unsigned char *in = s.in + i * in_bytes;
+    cuzk_status_t st = bp_decode_(s.out + i * bp_scan_out_bytes_(&s), s.g2, in, in_bytes, flags);
+    return io_fail(err, err_size, bp_status_(st), "%s: section %s: point %" PRIu64 " %s", name,
+                   bp_query_names_[q], i, bp_problem_(st, in, in_bytes, false));
+}
+
 static cuzk_status_t bp_query_read_(void *out, const unsigned char *data, const bp_layout_t_ *l,
                                     unsigned q, cuzk_pool_t *pool, unsigned flags, const char *name,
                                     char *err, size_t err_size, uint64_t *bad_at)
@@ -293,11 +307,7 @@ static cuzk_status_t bp_query_read_(void *out, const unsigned char *data, const 
         *bad_at = bad;
     if (bad == l->len[q])
         return CUZK_OK;
-    uint32_t in_bytes = bp_scan_in_bytes_(&s);
-    const unsigned char *in = s.in + bad * in_bytes;
-    cuzk_status_t st = bp_decode_(s.out + bad * bp_scan_out_bytes_(&s), s.g2, in, in_bytes, flags);
-    return io_fail(err, err_size, bp_status_(st), "%s: section %s: point %" PRIu64 " %s", name,
-                   bp_query_names_[q], bad, bp_problem_(st, in, in_bytes, false));
+    return bp_point_fail_(out, data, l, q, bad, flags, name, err, err_size);
 }
 
 /* ---- .vk and .params readers -------------------------------------------------- */
@@ -354,10 +364,10 @@ void bp_vk_free(bp_vk_t *vk)
  * check but the subgroup), which ended with read_st: CUZK_OK, or the
  * failure of section `failed` at point `failed_at`, its message in err.
  * The points read before that failure (all of them when none failed) are
- * on their curve: one batch check a group (NAME_msm_subgroup_check). Only
- * when a batch finds a point outside are the sections decoded again up to
- * the failed one with each point's own test, which stops at the first
- * failing point of any kind and names it.
+ * on their curve: one batch check a group (h, l, a, b_g1; b_g2), and a
+ * bisection where one finds a point outside
+ * (NAME_msm_subgroup_first_outside). A point outside comes before the
+ * read's failure; the message names the first one, in section order.
  */
 static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned char *data,
                                         const bp_layout_t_ *l, void *const *out, unsigned failed,
@@ -370,25 +380,23 @@ static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned cha
         n[q] = q < failed ? l->len[q] : q == failed ? (size_t)failed_at : 0;
     const void *g1[] = {p->h, p->l, p->a, p->b_g1};
     const void *g2[] = {p->b_g2};
-    bool in1 = false, in2 = false;
-    cuzk_status_t st = bls381_g1_msm_subgroup_check(&in1, g1, &n[1], 4, NULL, pool);
-    if (st == CUZK_OK && in1)
-        st = bls381_g2_msm_subgroup_check(&in2, g2, &n[5], 1, NULL, pool);
+    size_t f1, f2;
+    cuzk_status_t st = bls381_g1_msm_subgroup_first_outside(&f1, g1, &n[1], 4, NULL, pool);
+    if (st == CUZK_OK)
+        st = bls381_g2_msm_subgroup_first_outside(&f2, g2, &n[5], 1, NULL, pool);
     if (st != CUZK_OK)
         return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s", name,
                        cuzk_strerror(st));
-    if (in1 && in2)
-        return read_st;
-    unsigned last = failed < BP_QUERIES ? failed : BP_QUERIES - 1;
-    for (unsigned q = 1; q <= last; q++)
-        if ((st = bp_query_read_(out[q], data, l, q, pool, 0, name, err, err_size, NULL)) !=
-            CUZK_OK)
-            return st;
-    /* The batch's "outside" is certain: reaching here is a defect. */
-    return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
-                   "%s: a query point is outside the order-r subgroup, but no test of one point "
-                   "says which",
-                   name);
+    unsigned q = 1;
+    for (; q < BP_QUERIES - 1 && f1 >= n[q]; q++) /* the G1 section of point f1 */
+        f1 -= n[q];
+    if (q == BP_QUERIES - 1) { /* none in G1: b_g2, or nothing */
+        if (f2 == n[5])
+            return read_st;
+        q = 5;
+        f1 = f2;
+    }
+    return bp_point_fail_(out[q], data, l, q, f1, 0, name, err, err_size);
 }
 
 cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,

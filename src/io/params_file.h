@@ -26,16 +26,13 @@
  *     Query points are checked on the caller's thread pool: first
  *     everything but the subgroup, then the subgroup of the points before
  *     the first failure (all of them when none failed), h, l, a, b_g1 and
- *     then b_g2, by one batch check a group (NAME_msm_subgroup_check:
- *     random combinations, a point outside missed with probability at
- *     most 2^-64; 0.5 to 2 µs a point on this VM's cores, against 30 to
- *     40 µs for the test of one point). When a batch finds a point outside,
- *     the sections are read again with each point's own test. Either way
- *     the message names the lowest failing index of the first failing
- *     section, whatever its fault. The rescan costs what the whole
- *     validation used to (one test a point up to the failing one): minutes
- *     for a file of 2^24 points and more with a point outside the
- *     subgroup;
+ *     then b_g2, by one batch check a group, and a bisection by batch
+ *     checks where one finds a point outside
+ *     (NAME_msm_subgroup_first_outside: random combinations, a point
+ *     outside missed with probability below 2^-59; 0.5 to 2 µs a point on
+ *     this VM's cores, against 30 to 40 µs for the test of one point). The
+ *     message names the lowest failing index of the first failing section,
+ *     whatever its fault;
  *   - proofs: a length that is a positive multiple of 192; each element
  *     compressed (0x80 set), not infinity, canonical, on the curve and in
  *     its subgroup; the message names the proof index and the element.

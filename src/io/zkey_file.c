@@ -71,18 +71,18 @@ static void zkey_bls381_g2_encode_(unsigned char *out, const void *p)
     bls381_g2_affine_to_snarkjs(out, p);
 }
 
-/* NAME_msm_subgroup_check of one group (msm_tmpl.h). */
-typedef cuzk_status_t (*zkey_subgroup_fn_)(bool *all_in, const void *const *pts,
-                                           const size_t *counts, size_t m, cuzk_rng_t *rng,
-                                           cuzk_pool_t *pool);
+/* NAME_msm_subgroup_first_outside of one group (msm_tmpl.h). */
+typedef cuzk_status_t (*zkey_outside_fn_)(size_t *first, const void *const *pts,
+                                          const size_t *counts, size_t m, cuzk_rng_t *rng,
+                                          cuzk_pool_t *pool);
 
 typedef struct zkey_curve_ {
     r1cs_curve_t curve;
     uint32_t n8q;
     const uint64_t *q; /* n8q / 8 limbs */
     zkey_decode_fn_ decode[2];
-    zkey_encode_fn_ encode[2];     /* [0] G1, [1] G2 */
-    zkey_subgroup_fn_ subgroup[2]; /* NULL: the group has prime order */
+    zkey_encode_fn_ encode[2];   /* [0] G1, [1] G2 */
+    zkey_outside_fn_ outside[2]; /* NULL: the group has prime order */
 } zkey_curve_t_;
 
 static const zkey_curve_t_ zkey_curves_[] = {
@@ -91,13 +91,13 @@ static const zkey_curve_t_ zkey_curves_[] = {
      bn254_fp_MODULUS,
      {zkey_bn254_g1_decode_, zkey_bn254_g2_decode_},
      {zkey_bn254_g1_encode_, zkey_bn254_g2_encode_},
-     {NULL, bn254_g2_msm_subgroup_check}},
+     {NULL, bn254_g2_msm_subgroup_first_outside}},
     {R1CS_CURVE_BLS12_381,
      sizeof(bls381_fp_t),
      bls381_fp_MODULUS,
      {zkey_bls381_g1_decode_, zkey_bls381_g2_decode_},
      {zkey_bls381_g1_encode_, zkey_bls381_g2_encode_},
-     {bls381_g1_msm_subgroup_check, bls381_g2_msm_subgroup_check}},
+     {bls381_g1_msm_subgroup_first_outside, bls381_g2_msm_subgroup_first_outside}},
 };
 
 _Static_assert(sizeof(bn254_g1_affine_t) == bn254_g1_SNARKJS_BYTES &&
@@ -473,31 +473,42 @@ static cuzk_status_t zkey_read_coeffs_(io_cursor_t *c, zkey_t *k)
 }
 
 /*
- * Whether every IC and query point at a flattened index below `upto` (the
- * scan's index space, ranges[i] for zkey_sections_[i]; those points are on
- * their curve) is in the order-r subgroup: one batch check a group
- * (NAME_msm_subgroup_check).
+ * *outside = the lowest flattened index (the scan's index space, ranges[i]
+ * for zkey_sections_[i]) below `upto` of an IC or query point outside the
+ * order-r subgroup, or `upto` when there is none; the points below `upto`
+ * are on their curve. One batch check a group (G1: IC, A, B1, C, H; G2:
+ * B2), and a bisection in a group where one finds a point outside
+ * (NAME_msm_subgroup_first_outside).
  */
-static cuzk_status_t zkey_subgroup_(bool *all_in, const zkey_t *k, const zkey_curve_t_ *cv,
+static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zkey_curve_t_ *cv,
                                     const zkey_range_t_ *ranges, uint64_t upto, cuzk_pool_t *pool)
 {
     enum { N = sizeof(zkey_sections_) / sizeof(zkey_sections_[0]) };
-    *all_in = true;
+    *outside = upto;
     for (int g2 = 0; g2 < 2; g2++) {
+        if (!cv->outside[g2]) /* prime order */
+            continue;
         const void *pts[N];
-        size_t counts[N], m = 0;
+        size_t counts[N], sec[N], m = 0;
         for (size_t i = 0; i < N; i++) {
             if (zkey_sections_[i].g2 != g2 || upto <= ranges[i].start)
                 continue;
             uint64_t below = upto - ranges[i].start;
             pts[m] = zkey_points(k, zkey_sections_[i].id).data;
+            sec[m] = i;
             counts[m++] = (size_t)(below < ranges[i].count ? below : ranges[i].count);
         }
-        if (!cv->subgroup[g2]) /* prime order */
-            continue;
-        cuzk_status_t st = cv->subgroup[g2](all_in, pts, counts, m, NULL, pool);
-        if (st != CUZK_OK || !*all_in)
+        size_t first;
+        cuzk_status_t st = cv->outside[g2](&first, pts, counts, m, NULL, pool);
+        if (st != CUZK_OK)
             return st;
+        for (size_t j = 0; j < m; first -= counts[j++]) {
+            if (first < counts[j]) { /* the group's point `first` of array j */
+                uint64_t at = ranges[sec[j]].start + first;
+                *outside = at < *outside ? at : *outside;
+                break;
+            }
+        }
     }
     return CUZK_OK;
 }
@@ -583,25 +594,15 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
     }
     /* Every item but the subgroup first; then the subgroup, in batches, of
      * the points before the first failure (all of them when none failed):
-     * those are on their curve. Only when a batch finds a point outside
-     * does the scan run again with each point's own test, which stops at
-     * the lowest failing index of any kind: the message names it. */
+     * those are on their curve. The message names the lower of the two
+     * failures, decoding its point again with every check. */
     uint64_t bad = zkey_scan_(pool, ranges, n_sections);
     if (!(flags & ZKEY_TRUSTED)) {
-        bool all_in = false;
-        if ((st = zkey_subgroup_(&all_in, k, cv, ranges, bad, pool)) != CUZK_OK)
+        if ((st = zkey_subgroup_(&bad, k, cv, ranges, bad, pool)) != CUZK_OK)
             return io_fail(err, err_size, st, "%s: the subgroup check of the points: %s", f->path,
                            cuzk_strerror(st));
-        if (!all_in) {
-            for (size_t i = 0; i < n_sections; i++)
-                points[i].flags = 0; /* unused by the coefficients' range */
-            bad = zkey_scan_(pool, ranges, n_sections);
-            if (bad == start) /* the batch's "outside" is certain: a defect */
-                return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
-                               "%s: a point is outside the order-r subgroup, but no test of "
-                               "one point says which",
-                               f->path);
-        }
+        for (size_t i = 0; i < n_sections; i++)
+            points[i].flags = 0; /* unused by the coefficients' range */
     }
     for (size_t i = 0; i < n_sections; i++) {
         if (bad >= ranges[i].start + ranges[i].count)

@@ -37,16 +37,13 @@
  *     the curve, and in the subgroup unless the caller passes ZKEY_TRUSTED.
  *     Points are checked on the caller's thread pool: first everything but
  *     the subgroup, then the subgroup of the points before the first
- *     failure (all of them when none failed) by one batch check a group
- *     (NAME_msm_subgroup_check: random combinations, a point outside
- *     missed with probability at most 2^-64; 0.5 to 2 µs a point on this
- *     VM's cores, against 30 to 40 µs for the test of one point). When a
- *     batch finds a point outside, the scan runs again with each point's
- *     own test. Either way the message names the lowest failing index of
- *     the first failing section, whatever its fault. The rescan costs what
- *     the whole validation used to (one test a point up to the failing
- *     one): minutes for a key of 2^24 points and more with a point outside
- *     the subgroup.
+ *     failure (all of them when none failed) by one batch check a group,
+ *     and a bisection by batch checks where one finds a point outside
+ *     (NAME_msm_subgroup_first_outside: random combinations, a point
+ *     outside missed with probability below 2^-59; 0.5 to 2 µs a point on
+ *     this VM's cores, against 30 to 40 µs for the test of one point). The
+ *     message names the lowest failing index of the first failing section,
+ *     whatever its fault.
  * Everything else is CUZK_EBADFILE (or CUZK_EIO/CUZK_ENOMEM).
  */
 #ifndef CUZK_IO_ZKEY_FILE_H

@@ -133,6 +133,7 @@ enum {
     CUZK_MSM_SG_T_MIN = 10,   /* 2^t buckets: batches need >= 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) */
     CUZK_MSM_SG_T_MAX = 13,   /* larger buckets leave the L2 cache (below) */
     CUZK_MSM_SG_BLOCK = 1024, /* points a task copies (and draws patterns for) at a time */
+    CUZK_MSM_SG_TAIL = 256,   /* a bisection tests the last ones one by one */
 };
 
 /* How a batch subgroup check is cut: t = 0 means one test a point (fewer

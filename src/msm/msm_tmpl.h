@@ -98,6 +98,21 @@ cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, cons
                                       size_t m, cuzk_rng_t *rng, cuzk_pool_t *pool);
 
 /*
+ * The lowest index, counting through the m arrays in order, of a point
+ * outside the subgroup (inputs as NAME_msm_subgroup_check), or *first = n
+ * (their total) when none is found: by bisection, a batch check of the
+ * lower half of what is left at each step, and the test of each point once
+ * at most CUZK_MSM_SG_TAIL are left; about twice the cost of one check.
+ * An index it returns is certain; n is wrong with probability at most
+ * 2^-CUZK_MSM_SG_ROWS for each of its checks (log2(n / CUZK_MSM_SG_TAIL)
+ * + 1 of them at most: below 2^-59 for 2^32 points). Returns CUZK_ENOMEM
+ * or CUZK_ERANDOM (*first unspecified), else CUZK_OK.
+ */
+cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *pts,
+                                              const size_t *counts, size_t m, cuzk_rng_t *rng,
+                                              cuzk_pool_t *pool);
+
+/*
  * A benchmark run for `cuzk bench`: n random subgroup points (a walk of
  * random steps, converted with one inversion) and n scalars from the
  * seeded stream, uniform in Fr, or porep-like when porep is true (45 %

@@ -788,6 +788,74 @@ out:
     return st;
 }
 
+/* The arrays' points [lo, hi) as arrays of their own: at most m entries
+ * in sub and sub_counts; returns how many. */
+static size_t MSG(sg_slice_)(const unsigned char **sub, size_t *sub_counts,
+                             const unsigned char *const *pts, const size_t *counts, size_t m,
+                             size_t lo, size_t hi)
+{
+    size_t k = 0, at = 0;
+    for (size_t j = 0; j < m && at < hi; at += counts[j], j++) {
+        size_t b = lo > at ? lo - at : 0, e = hi - at < counts[j] ? hi - at : counts[j];
+        if (b >= e)
+            continue;
+        sub[k] = pts[j] + b * sizeof(MSA);
+        sub_counts[k++] = e - b;
+    }
+    return k;
+}
+
+cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *pts,
+                                              const size_t *counts, size_t m, cuzk_rng_t *rng,
+                                              cuzk_pool_t *pool)
+{
+    assert(first && (m == 0 || (pts && counts)));
+    const unsigned char *const *bytes = (const unsigned char *const *)pts;
+    size_t n = 0;
+    for (size_t j = 0; j < m; j++)
+        n += counts[j];
+    *first = n;
+    const unsigned char **sub = malloc((m ? m : 1) * sizeof *sub);
+    size_t *sub_counts = malloc((m ? m : 1) * sizeof *sub_counts);
+    cuzk_status_t st = CUZK_ENOMEM;
+    if (!sub || !sub_counts)
+        goto out;
+    /* [lo, hi) holds the lowest point outside, when there is one. */
+    size_t lo = 0, hi = n;
+    bool all_in = true;
+    size_t k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, hi);
+    st = MSG(msm_subgroup_check)(&all_in, (const void *const *)sub, sub_counts, k, rng, pool);
+    if (st != CUZK_OK || all_in)
+        goto out;
+    while (hi - lo > CUZK_MSM_SG_TAIL) {
+        size_t mid = lo + (hi - lo) / 2;
+        k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, mid);
+        st = MSG(msm_subgroup_check)(&all_in, (const void *const *)sub, sub_counts, k, rng, pool);
+        if (st != CUZK_OK)
+            goto out;
+        if (all_in)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* The last few one by one. */
+    k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, hi);
+    for (size_t j = 0, i = lo; j < k && *first == n; j++) {
+        for (size_t e = 0; e < sub_counts[j]; e++, i++) {
+            MSA q;
+            memcpy(&q, sub[j] + e * sizeof(MSA), sizeof(MSA));
+            if (!MSG(affine_is_in_subgroup_vartime)(&q)) {
+                *first = i;
+                break;
+            }
+        }
+    }
+out:
+    free(sub);
+    free(sub_counts);
+    return st;
+}
+
 /* ---- benchmark ---------------------------------------------------------- */
 
 cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n, bool porep,
