@@ -80,7 +80,7 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
  * batch check of msm.h (random 0/1 combinations, each tested exactly):
  * *all_in = false is certain (some point is outside); true is wrong with
  * probability at most 2^-CUZK_MSM_SG_ROWS. It does not say which point:
- * a caller that must name it tests the points one by one after a false.
+ * NAME_msm_subgroup_first_outside (below) finds the first.
  *  - pts[j] holds counts[j] affine points in this group's layout (as the
  *    MSM's bases: Montgomery, (0, 0) for infinity), each on the curve; the
  *    arrays need not be aligned (points are copied out with memcpy).

@@ -581,6 +581,33 @@ typedef struct {
     _Atomic int status; /* CUZK_OK, or the first failure */
 } MSG(sg_ctx_t);
 
+/* A walk through the points of m arrays as one sequence. */
+typedef struct {
+    const unsigned char *const *pts;
+    const size_t *counts;
+    size_t arr, off; /* the next point: array arr, point off */
+} MSG(sg_cursor_t);
+
+/* A cursor at point i (< the arrays' total). */
+static MSG(sg_cursor_t)
+    MSG(sg_cursor_)(const unsigned char *const *pts, const size_t *counts, size_t i)
+{
+    MSG(sg_cursor_t) c = {pts, counts, 0, i};
+    while (c.off >= counts[c.arr])
+        c.off -= counts[c.arr++];
+    return c;
+}
+
+/* The next point into q; there must be one. */
+static inline void MSG(sg_next_)(MSG(sg_cursor_t) * c, MSA *q)
+{
+    while (c->off == c->counts[c->arr]) {
+        c->arr++;
+        c->off = 0;
+    }
+    memcpy(q, c->pts[c->arr] + c->off++ * sizeof(MSA), sizeof(MSA));
+}
+
 /* The t row sums of one group from its affine buckets (bucket v - 1 holds
  * the points of pattern v, v in [1, 2^t)): rows[r] = Σ_{v: bit r of v}
  * B_v, by halving (msm.h). */
@@ -659,18 +686,13 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             wk->busy[j] = 0;
         }
         MSG(msm_batch_t) bt = {sw->blk, ba, wk, 0, 0, MSG(msm_batch_size_)(nb), 1};
-        size_t arr = 0, off = lo;                  /* where lo lies: array arr, point off */
-        while (lo < hi && off >= ctx->counts[arr]) /* lo < n: an array holds it */
-            off -= ctx->counts[arr++];
+        MSG(sg_cursor_t) cur;
+        if (lo < hi)
+            cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, lo);
         for (size_t g = lo; g < hi;) {
             size_t len = hi - g < CUZK_MSM_SG_BLOCK ? hi - g : CUZK_MSM_SG_BLOCK;
-            for (size_t i = 0; i < len; i++, off++) {
-                while (off == ctx->counts[arr]) {
-                    arr++;
-                    off = 0;
-                }
-                memcpy(&sw->blk[i], ctx->pts[arr] + off * sizeof(MSA), sizeof(MSA));
-            }
+            for (size_t i = 0; i < len; i++)
+                MSG(sg_next_)(&cur, &sw->blk[i]);
             cuzk_status_t st =
                 cuzk_random_bytes(ctx->seeds ? &rng : NULL, sw->pat, len * sizeof(uint16_t));
             if (st != CUZK_OK) {
@@ -701,18 +723,12 @@ static void MSG(sg_each_)(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
     MSG(sg_each_ctx_t) *ctx = vctx;
-    size_t arr = 0, off = begin;
-    while (off >= ctx->counts[arr])
-        off -= ctx->counts[arr++];
-    for (size_t i = begin; i < end; i++, off++) {
-        while (off == ctx->counts[arr]) {
-            arr++;
-            off = 0;
-        }
+    MSG(sg_cursor_t) cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, begin);
+    for (size_t i = begin; i < end; i++) {
         if (atomic_load_explicit(&ctx->outside, memory_order_relaxed))
             return;
         MSA q;
-        memcpy(&q, ctx->pts[arr] + off * sizeof(MSA), sizeof(MSA));
+        MSG(sg_next_)(&cur, &q);
         if (!MSG(affine_is_in_subgroup_vartime)(&q))
             atomic_store_explicit(&ctx->outside, true, memory_order_relaxed);
     }
@@ -823,13 +839,12 @@ cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *
     /* [lo, hi) holds the lowest point outside, when there is one. */
     size_t lo = 0, hi = n;
     bool all_in = true;
-    size_t k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, hi);
-    st = MSG(msm_subgroup_check)(&all_in, (const void *const *)sub, sub_counts, k, rng, pool);
+    st = MSG(msm_subgroup_check)(&all_in, pts, counts, m, rng, pool);
     if (st != CUZK_OK || all_in)
         goto out;
     while (hi - lo > CUZK_MSM_SG_TAIL) {
         size_t mid = lo + (hi - lo) / 2;
-        k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, mid);
+        size_t k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, mid);
         st = MSG(msm_subgroup_check)(&all_in, (const void *const *)sub, sub_counts, k, rng, pool);
         if (st != CUZK_OK)
             goto out;
@@ -839,15 +854,13 @@ cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *
             hi = mid;
     }
     /* The last few one by one. */
-    k = MSG(sg_slice_)(sub, sub_counts, bytes, counts, m, lo, hi);
-    for (size_t j = 0, i = lo; j < k && *first == n; j++) {
-        for (size_t e = 0; e < sub_counts[j]; e++, i++) {
-            MSA q;
-            memcpy(&q, sub[j] + e * sizeof(MSA), sizeof(MSA));
-            if (!MSG(affine_is_in_subgroup_vartime)(&q)) {
-                *first = i;
-                break;
-            }
+    MSG(sg_cursor_t) cur = MSG(sg_cursor_)(bytes, counts, lo);
+    for (size_t i = lo; i < hi; i++) {
+        MSA q;
+        MSG(sg_next_)(&cur, &q);
+        if (!MSG(affine_is_in_subgroup_vartime)(&q)) {
+            *first = i;
+            break;
         }
     }
 out:
