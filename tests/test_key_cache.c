@@ -492,6 +492,17 @@ static void test_bad_body(void **state)
     unlink(cache_path);
 }
 
+/* The section with this id in h (it must have one). */
+static const key_cache_section_t *section_of(const key_cache_header_t *h, uint32_t id)
+{
+    const key_cache_section_t *sec = &h->sections[0];
+    for (uint32_t i = 0; i < h->n_sections; i++)
+        if (h->sections[i].id == id)
+            sec = &h->sections[i];
+    assert_int_equal(sec->id, id);
+    return sec;
+}
+
 /*
  * Query points outside the subgroup in a key large enough for the batch
  * checks (NAME_msm_subgroup_check): found and named with
@@ -516,13 +527,11 @@ static void test_outside_subgroup(void **state)
     key_cache_t kc;
     read_ok(&kc, NULL, KEY_CACHE_CHECK_POINTS);
     key_cache_free(&kc);
+    const key_cache_section_t *sec_h = section_of(&h, KEY_CACHE_SECTION_H),
+                              *sec_b2 = section_of(&h, KEY_CACHE_SECTION_B2);
     for (int g2 = 0; g2 < 2; g2++) {
-        uint32_t id = g2 ? KEY_CACHE_SECTION_B2 : KEY_CACHE_SECTION_H, at = g2 ? 700 : 1000;
-        const key_cache_section_t *sec = &h.sections[0];
-        for (uint32_t i = 0; i < h.n_sections; i++)
-            if (h.sections[i].id == id)
-                sec = &h.sections[i];
-        assert_int_equal(sec->id, id);
+        const key_cache_section_t *sec = g2 ? sec_b2 : sec_h;
+        uint32_t at = g2 ? 700 : 1000;
         assert_true(at < sec->count);
         buf_t b = buf_copy(&good, good.n);
         unsigned char *p = b.p + sec->offset + (size_t)at * sec->item_bytes;
@@ -536,6 +545,17 @@ static void test_outside_subgroup(void **state)
         expect_refused(&b, KEY_CACHE_CHECK_POINTS, CUZK_ENOTINSUBGROUP, m);
         free(b.p);
     }
+    /* h[1000] off the curve: named as such (the points before it checked
+     * in batches); with b2[700], an earlier section, outside the subgroup
+     * too, b2[700] is named. */
+    buf_t b = buf_copy(&good, good.n);
+    b.p[sec_h->offset + 1000 * sec_h->item_bytes + 5] ^= 1;
+    const char *off_curve[] = {"section h: point 1000 is not on the curve", NULL};
+    expect_refused(&b, KEY_CACHE_CHECK_POINTS, CUZK_ENOTONCURVE, off_curve);
+    non_subgroup_bytes(R1CS_CURVE_BLS12_381, true, b.p + sec_b2->offset + 700 * sec_b2->item_bytes);
+    const char *b2[] = {"section b2: point 700 is not in", NULL};
+    expect_refused(&b, KEY_CACHE_CHECK_POINTS, CUZK_ENOTINSUBGROUP, b2);
+    free(b.p);
     free(good.p);
     unlink(cache_path);
 }

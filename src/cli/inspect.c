@@ -613,8 +613,8 @@ static int inspect_key_cache(inspect_t *in)
            h.kind == KEY_CACHE_ZKEY ? ", coefficients" : "",
            in->trusted ? "query points skipped (--trusted)"
                        : "every query point on the curve and in the subgroup (by random "
-                         "combinations, a point outside passing with probability at most "
-                         "2^-64)");
+                         "combinations, a point outside passing with probability below "
+                         "2^-59)");
     key_cache_t kc;
     st = key_cache_parse(&kc, in->data, in->size, in->path, in->pool,
                          in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->err, sizeof in->err);

@@ -469,24 +469,45 @@ static void kc_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
  * zkey_file.c's scan (ZKEY_SCAN_CHUNK). */
 enum { KC_SCAN_CHUNK = 256 };
 
-/* Checks section sec of kc (at data); a message naming the lowest bad item. */
-static cuzk_status_t kc_check_section_(const key_cache_t *kc, const key_cache_section_t *sec,
-                                       const unsigned char *data, unsigned flags, cuzk_pool_t *pool,
-                                       const char *name, char *err, size_t err_size)
+/* The body's bytes of section sec. */
+static const unsigned char *kc_section_data_(const key_cache_t *kc, const key_cache_section_t *sec)
 {
-    kc_scan_t_ s = {.kc = kc, .sec = sec, .data = data, .first_bad = sec->count};
+    return kc->body + (sec->offset - KEY_CACHE_ALIGN);
+}
+
+/* A scan of section sec of kc with the decoder's flags. */
+static kc_scan_t_ kc_scan_(const key_cache_t *kc, const key_cache_section_t *sec, unsigned flags)
+{
+    kc_scan_t_ s = {
+        .kc = kc, .sec = sec, .data = kc_section_data_(kc, sec), .first_bad = sec->count};
     s.flags = flags | (kc->hdr.kind == KEY_CACHE_PARAMS ? EC_DECODE_NO_INFINITY : 0);
     io_fr_prime_le(kc->hdr.curve, s.r);
+    return s;
+}
+
+/* The message for point i of s's section, which its decoder refuses. */
+static cuzk_status_t kc_point_fail_(const kc_scan_t_ *s, uint64_t i, const char *name, char *err,
+                                    size_t err_size)
+{
+    cuzk_status_t st = kc_point_status_(s, i);
+    return io_fail(err, err_size, st, "%s: section %s: point %" PRIu64 " %s", name,
+                   key_cache_section_name(s->kc->hdr.kind, s->sec->id), i, kc_problem_(st));
+}
+
+/* Checks section sec of kc with the decoder's flags; a message naming the
+ * lowest bad item, whose index goes to *bad_at (sec->count: none). */
+static cuzk_status_t kc_check_section_(const key_cache_t *kc, const key_cache_section_t *sec,
+                                       unsigned flags, cuzk_pool_t *pool, const char *name,
+                                       char *err, size_t err_size, uint64_t *bad_at)
+{
+    kc_scan_t_ s = kc_scan_(kc, sec, flags);
     cuzk_pool_for(pool, (size_t)sec->count, KC_SCAN_CHUNK, kc_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
+    *bad_at = bad;
     if (bad == sec->count)
         return CUZK_OK;
-    const char *sn = key_cache_section_name(kc->hdr.kind, sec->id);
-    if (sec->id != KEY_CACHE_SECTION_COEFFS) {
-        cuzk_status_t st = kc_point_status_(&s, bad);
-        return io_fail(err, err_size, st, "%s: section %s: point %" PRIu64 " %s", name, sn, bad,
-                       kc_problem_(st));
-    }
+    if (sec->id != KEY_CACHE_SECTION_COEFFS)
+        return kc_point_fail_(&s, bad, name, err, err_size);
     static const char *const faults[5] = {"", "matrix m is neither 0 (A) nor 1 (B)",
                                           "constraint c is not below domainSize",
                                           "wire s is not below nVars", "value is not below r"};
@@ -560,87 +581,86 @@ static cuzk_status_t kc_take_header_(key_cache_t *kc, const unsigned char *page,
     return st;
 }
 
-/* The sections the checks of the body cover (IC and the coefficients
- * always, the query points with KEY_CACHE_CHECK_POINTS), in file order;
- * `query` flags for the query points' decoder, IC always checked in full. */
-static cuzk_status_t kc_check_sections_(const key_cache_t *kc, cuzk_pool_t *pool, bool points,
-                                        unsigned query, const char *name, char *err,
-                                        size_t err_size)
+/*
+ * The query points' subgroup (with KEY_CACHE_CHECK_POINTS), after the
+ * checks of every item but that, which ended with check_st: CUZK_OK, or a
+ * failure at item failed_at of section `failed` (its message in err). The
+ * points before that failure are on their curve: one batch check a group,
+ * sections in file order, and a bisection where one finds a point outside
+ * (NAME_msm_subgroup_first_outside). A point outside comes before the
+ * failure; the message names the first.
+ */
+static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64_t failed_at,
+                                  cuzk_status_t check_st, cuzk_pool_t *pool, const char *name,
+                                  char *err, size_t err_size)
 {
-    for (uint32_t i = 0; i < kc->hdr.n_sections; i++) {
-        const key_cache_section_t *sec = &kc->hdr.sections[i];
-        bool always = sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
-        if (!always && !points)
+    const key_cache_header_t *h = &kc->hdr;
+    bool outside = false;
+    for (int g2 = 0; g2 < 2; g2++) {
+        if (!g2 && h->curve == R1CS_CURVE_BN254) /* G1 has prime order */
             continue;
-        cuzk_status_t st = kc_check_section_(kc, sec, kc->body + (sec->offset - KEY_CACHE_ALIGN),
-                                             always ? 0 : query, pool, name, err, err_size);
+        const void *pts[KEY_CACHE_MAX_SECTIONS];
+        size_t counts[KEY_CACHE_MAX_SECTIONS];
+        uint32_t sec[KEY_CACHE_MAX_SECTIONS], m = 0;
+        for (uint32_t i = 0; i < h->n_sections && i <= failed; i++) {
+            const key_cache_section_t *x = &h->sections[i];
+            if (x->id == KEY_CACHE_SECTION_IC || x->id == KEY_CACHE_SECTION_COEFFS ||
+                (x->id == KEY_CACHE_SECTION_B2) != g2)
+                continue;
+            pts[m] = kc_section_data_(kc, x);
+            sec[m] = i;
+            counts[m++] = (size_t)(i < failed ? x->count : failed_at);
+        }
+        size_t first;
+        cuzk_status_t st =
+            h->curve == R1CS_CURVE_BN254
+                ? bn254_g2_msm_subgroup_first_outside(&first, pts, counts, m, NULL, pool)
+            : g2 ? bls381_g2_msm_subgroup_first_outside(&first, pts, counts, m, NULL, pool)
+                 : bls381_g1_msm_subgroup_first_outside(&first, pts, counts, m, NULL, pool);
         if (st != CUZK_OK)
-            return st;
+            return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
+                           name, cuzk_strerror(st));
+        for (uint32_t j = 0; j < m; first -= counts[j++]) {
+            /* Point `first` of array j: below the lowest failure so far,
+             * where the arrays end. */
+            if (first < counts[j]) {
+                failed = sec[j];
+                failed_at = first;
+                outside = true;
+                break;
+            }
+        }
     }
-    return CUZK_OK;
-}
-
-/* Whether every query point of kc (all on their curve) is in the order-r
- * subgroup: one batch check a group (NAME_msm_subgroup_check). */
-static cuzk_status_t kc_subgroup_(bool *all_in, const key_cache_t *kc, cuzk_pool_t *pool)
-{
-    const void *g1[4], *g2[1];
-    size_t n1[4], n2[1];
-    if (kc->hdr.kind == KEY_CACHE_ZKEY) {
-        const zkey_t *k = &kc->zkey;
-        const void *a[4] = {k->a, k->b1, k->c, k->h};
-        size_t n[4] = {k->n_vars, k->n_vars, (size_t)k->n_vars - k->n_public - 1, k->domain_size};
-        memcpy(g1, a, sizeof a);
-        memcpy(n1, n, sizeof n);
-        g2[0] = k->b2;
-        n2[0] = k->n_vars;
-    } else {
-        const bp_params_t *p = &kc->params;
-        const void *a[4] = {p->h, p->l, p->a, p->b_g1};
-        size_t n[4] = {p->n_h, p->n_l, p->n_a, p->n_b};
-        memcpy(g1, a, sizeof a);
-        memcpy(n1, n, sizeof n);
-        g2[0] = p->b_g2;
-        n2[0] = p->n_b;
-    }
-    if (kc->hdr.curve == R1CS_CURVE_BN254) /* G1 has prime order */
-        return bn254_g2_msm_subgroup_check(all_in, g2, n2, 1, NULL, pool);
-    cuzk_status_t st = bls381_g1_msm_subgroup_check(all_in, g1, n1, 4, NULL, pool);
-    if (st != CUZK_OK || !*all_in)
-        return st;
-    return bls381_g2_msm_subgroup_check(all_in, g2, n2, 1, NULL, pool);
+    if (!outside)
+        return check_st;
+    kc_scan_t_ s = kc_scan_(kc, &h->sections[failed], 0);
+    return kc_point_fail_(&s, failed_at, name, err, err_size);
 }
 
 /*
- * The checks of the body that always run, and the query points with
- * KEY_CACHE_CHECK_POINTS: every item but the query points' subgroup test
- * first, then that test in batches. When either fails, the checks run
- * again with each point's own test, which stops at the first failing item
- * in file order and names it.
+ * The checks of the body that always run (IC in full, the coefficients),
+ * and the query points with KEY_CACHE_CHECK_POINTS: every item but their
+ * subgroup first, section by section in file order, then their subgroup in
+ * batches (kc_subgroup_). The message names the first failing item.
  */
 static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, unsigned flags,
                                     const char *name, char *err, size_t err_size)
 {
     bool points = flags & KEY_CACHE_CHECK_POINTS;
-    cuzk_status_t st =
-        kc_check_sections_(kc, pool, points, EC_DECODE_SKIP_SUBGROUP, name, err, err_size);
-    if (!points)
-        return st;
-    if (st == CUZK_OK) {
-        bool all_in = false;
-        if ((st = kc_subgroup_(&all_in, kc, pool)) != CUZK_OK)
-            return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
-                           name, cuzk_strerror(st));
-        if (all_in)
-            return CUZK_OK;
+    uint32_t failed = kc->hdr.n_sections;
+    uint64_t failed_at = 0;
+    cuzk_status_t st = CUZK_OK;
+    for (uint32_t i = 0; i < kc->hdr.n_sections && st == CUZK_OK; i++) {
+        const key_cache_section_t *sec = &kc->hdr.sections[i];
+        bool always = sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
+        if (!always && !points)
+            continue;
+        st = kc_check_section_(kc, sec, always ? 0 : EC_DECODE_SKIP_SUBGROUP, pool, name, err,
+                               err_size, &failed_at);
+        if (st != CUZK_OK)
+            failed = i;
     }
-    if ((st = kc_check_sections_(kc, pool, points, 0, name, err, err_size)) != CUZK_OK)
-        return st;
-    /* The batch's "outside" is certain: reaching here is a defect. */
-    return io_fail(err, err_size, CUZK_ENOTINSUBGROUP,
-                   "%s: a query point is outside the order-r subgroup, but no test of one point "
-                   "says which",
-                   name);
+    return points ? kc_subgroup_(kc, failed, failed_at, st, pool, name, err, err_size) : st;
 }
 
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,

@@ -81,10 +81,11 @@ typedef enum key_cache_section_id {
 /* Reader flags. */
 enum {
     /* Check every query point too: canonical, on the curve (or infinity,
-     * zkey kind only), in the order-r subgroup (one batch check a group,
-     * NAME_msm_subgroup_check, then after a failure each point's own test,
-     * which names the first failing one). What `cuzk inspect` does without
-     * --trusted; the slow part, on the caller's pool. */
+     * zkey kind only), in the order-r subgroup (one batch check a group
+     * and a bisection where one finds a point outside,
+     * NAME_msm_subgroup_first_outside). The message names the first
+     * failing item. What `cuzk inspect` does without --trusted; the slow
+     * part, on the caller's pool. */
     KEY_CACHE_CHECK_POINTS = 1u << 0,
 };
 
