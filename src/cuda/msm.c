@@ -398,19 +398,26 @@ cuzk_status_t cuzk_gpu_msm_launch_windows(cuzk_gpu_msm_t *m, void *d_win, unsign
     return msm_run(m, d_win, d_bases, d_scalars, d_idx, n, mont, max_win, out, s);
 }
 
+/* The end of a blocking run whose launch into d_r returned st: the result
+ * downloaded to r and waited for, d_r freed. */
+static cuzk_status_t msm_blocking_end(cuzk_gpu_msm_t *m, void *r, void *d_r, cuzk_status_t st,
+                                      cuzk_gpu_stream_t s)
+{
+    if (st == CUZK_OK)
+        st = cuzk_gpu_download(m->g, r, d_r, m->k->xyzz_bytes, s);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_sync(m->g, s);
+    cuzk_gpu_free(d_r);
+    return st;
+}
+
 cuzk_status_t cuzk_gpu_msm(cuzk_gpu_msm_t *m, void *r, const void *d_bases, const void *d_scalars,
                            size_t n, bool mont, cuzk_gpu_stream_t s)
 {
-    cuzk_gpu_t *g = m->g;
     void *d_r = NULL;
-    cuzk_status_t st;
-    CUZK_TRY(cuzk_gpu_alloc(g, &d_r, m->k->xyzz_bytes));
-    CUZK_GOTO(cuzk_gpu_msm_launch(m, d_r, d_bases, d_scalars, n, mont, s), st, out);
-    CUZK_GOTO(cuzk_gpu_download(g, r, d_r, m->k->xyzz_bytes, s), st, out);
-    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
-out:
-    cuzk_gpu_free(d_r);
-    return st;
+    CUZK_TRY(cuzk_gpu_alloc(m->g, &d_r, m->k->xyzz_bytes));
+    return msm_blocking_end(m, r, d_r, cuzk_gpu_msm_launch(m, d_r, d_bases, d_scalars, n, mont, s),
+                            s);
 }
 
 /* Chunk buffers, the copy stream and its events. */
@@ -513,15 +520,9 @@ cuzk_status_t cuzk_gpu_msm_streamed(cuzk_gpu_msm_t *m, void *r, const void *h_ba
                                     cuzk_gpu_stream_t s)
 {
     assert(m && r);
-    cuzk_gpu_t *g = m->g;
     void *d_r = NULL;
-    cuzk_status_t st;
-    CUZK_TRY(cuzk_gpu_alloc(g, &d_r, m->k->xyzz_bytes));
-    CUZK_GOTO(cuzk_gpu_msm_streamed_launch(m, d_r, h_bases, h_scalars, false, n, mont, chunk, s),
-              st, out);
-    CUZK_GOTO(cuzk_gpu_download(g, r, d_r, m->k->xyzz_bytes, s), st, out);
-    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
-out:
-    cuzk_gpu_free(d_r);
-    return st;
+    CUZK_TRY(cuzk_gpu_alloc(m->g, &d_r, m->k->xyzz_bytes));
+    return msm_blocking_end(
+        m, r, d_r,
+        cuzk_gpu_msm_streamed_launch(m, d_r, h_bases, h_scalars, false, n, mont, chunk, s), s);
 }
