@@ -1,10 +1,14 @@
 #include "msm/bn254_msm.h"
+#include "msm/msm_ifma.h"
 
 /* The template body for G1 and G2; the order of these includes matters. */
 #define MSM_GROUP bn254_g1
 #define MSM_FR    bn254_fr
 #define MSM_FQ    bn254_fp
 #define MSM_FQS   bn254_fps
+#if CUZK_MSM_HAVE_IFMA
+#define MSM_BATCH_IFMA bn254_g1_msm_batch_ifma
+#endif
 #include "msm/msm_tmpl_names.h"
 
 #include "msm/msm_tmpl_impl.h"

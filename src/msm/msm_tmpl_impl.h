@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/cpu.h"
 #include "util/rng.h"
 
 /* Where the scalars come from: exactly one of the two is non-NULL. */
@@ -42,6 +43,11 @@ typedef struct {
     uint32_t *busy;                 /* per bucket: the batch number that holds it */
     MSG(msm_pending_t) * ent, *def; /* the batch; the deferred additions */
     MSQT *num, *den, *scr;          /* λ = num/den per batch entry; inversion scratch */
+    /* With MSM_BATCH_IFMA and cuzk_cpu_has_ifma: the batch's buckets and
+     * x2 by address, and the vector kernel's scratch (msm_ifma.h). */
+    MSA **bp;
+    const MSQT **xp;
+    void *vscr;
     bool nomem;
 } MSG(msm_worker_t);
 
@@ -131,6 +137,9 @@ static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
         free(w[t].num);
         free(w[t].den);
         free(w[t].scr);
+        free(w[t].bp);
+        free(w[t].xp);
+        free(w[t].vscr);
     }
     free(w);
 }
@@ -280,10 +289,9 @@ static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t i, int d)
     return true;
 }
 
-/* Finishes the batch with one inversion, then starts the deferred
- * additions in a new one; those whose bucket is taken again stay deferred
- * (at least the first one leaves, so ndef < max afterwards). */
-static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
+/* b = b + q for every entry of the batch, λ = num/den: one scalar
+ * inversion, then 5M + 1S an entry (batch inversion included). */
+static void MSG(msm_batch_finish_)(MSG(msm_batch_t) * bt)
 {
     MSG(msm_worker_t) *w = bt->w;
     MSQS(inv_vartime)(w->den, w->scr, bt->k);
@@ -301,6 +309,37 @@ static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
         MSQ(sub)(&b->y, &t, &b->y);
         b->x = x3;
     }
+}
+
+/* The same with the eight-lane IFMA kernel, when the worker has its
+ * scratch (allocated only when the group has one and the CPU runs it). */
+static bool MSG(msm_batch_finish_ifma_)(MSG(msm_batch_t) * bt)
+{
+#ifdef MSM_BATCH_IFMA
+    MSG(msm_worker_t) *w = bt->w;
+    if (!w->vscr)
+        return false;
+    for (size_t e = 0; e < bt->k; e++) {
+        int d = w->ent[e].d;
+        w->bp[e] = &bt->bucket[(d > 0 ? d : -d) - 1];
+        w->xp[e] = &bt->bases[w->ent[e].i].x;
+    }
+    MSM_BATCH_IFMA(w->bp, w->xp, w->num, w->den, bt->k, w->vscr);
+    return true;
+#else
+    (void)bt;
+    return false;
+#endif
+}
+
+/* Finishes the batch with one inversion, then starts the deferred
+ * additions in a new one; those whose bucket is taken again stay deferred
+ * (at least the first one leaves, so ndef < max afterwards). */
+static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
+{
+    MSG(msm_worker_t) *w = bt->w;
+    if (!MSG(msm_batch_finish_ifma_)(bt))
+        MSG(msm_batch_finish_)(bt);
     bt->k = 0;
     bt->epoch++;
     size_t kept = 0;
@@ -336,6 +375,16 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
     wk->num = malloc(m * sizeof(MSQT));
     wk->den = malloc(m * sizeof(MSQT));
     wk->scr = malloc(m * sizeof(MSQT));
+#ifdef MSM_BATCH_IFMA
+    if (cuzk_cpu_has_ifma) {
+        size_t vb = (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64;
+        wk->bp = malloc(m * sizeof(MSA *));
+        wk->xp = malloc(m * sizeof(const MSQT *));
+        wk->vscr = aligned_alloc(64, vb);
+        if (!wk->bp || !wk->xp || !wk->vscr)
+            return false;
+    }
+#endif
     return wk->busy && wk->ent && wk->def && wk->num && wk->den && wk->scr;
 }
 

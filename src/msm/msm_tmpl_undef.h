@@ -16,3 +16,4 @@
 #undef MSQ
 #undef MSQS
 #undef MSQT
+#undef MSM_BATCH_IFMA

@@ -7,6 +7,7 @@
 #endif
 
 bool cuzk_cpu_has_mulx_adx = false;
+bool cuzk_cpu_has_ifma = false;
 
 /* BMI2 (MULX) is CPUID leaf 7 EBX bit 8, ADX (ADCX/ADOX) bit 19. Read with
  * cpuid directly: not every compiler's __builtin_cpu_supports knows "adx". */
@@ -20,14 +21,41 @@ bool cuzk_cpu_supports_mulx_adx(void)
     return false;
 }
 
+/* AVX-512F is CPUID leaf 7 EBX bit 16, IFMA bit 21; the OS must have
+ * enabled XSAVE (leaf 1 ECX bit 27) and save the SSE, AVX, opmask and both
+ * halves of the ZMM state (XCR0 bits 1, 2, 5, 6, 7). */
+bool cuzk_cpu_supports_ifma(void)
+{
+#if defined(__x86_64__)
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx >> 27 & 1))
+        return false;
+    unsigned xlo, xhi;
+    __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+    if ((xlo & 0xe6) != 0xe6)
+        return false;
+    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+        return (ebx >> 16 & 1) && (ebx >> 21 & 1);
+#endif
+    return false;
+}
+
+static bool env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] && v[0] != '0';
+}
+
 __attribute__((constructor)) static void cuzk_cpu_detect(void)
 {
-    const char *no_asm = getenv("CUZK_NO_ASM");
-    bool forced_off = no_asm && no_asm[0] && no_asm[0] != '0';
-    cuzk_cpu_has_mulx_adx = !forced_off && cuzk_cpu_supports_mulx_adx();
+    bool no_asm = env_set("CUZK_NO_ASM");
+    cuzk_cpu_has_mulx_adx = !no_asm && cuzk_cpu_supports_mulx_adx();
+    cuzk_cpu_has_ifma = !no_asm && !env_set("CUZK_NO_IFMA") && cuzk_cpu_supports_ifma();
 }
 
 const char *cuzk_cpu_arith_path(void)
 {
-    return cuzk_cpu_has_mulx_adx ? "mulx/adx" : "portable";
+    if (cuzk_cpu_has_mulx_adx)
+        return cuzk_cpu_has_ifma ? "mulx/adx + ifma" : "mulx/adx";
+    return cuzk_cpu_has_ifma ? "portable + ifma" : "portable";
 }

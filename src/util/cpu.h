@@ -5,6 +5,11 @@
  * Montgomery multiplication over the portable one, so a build for generic
  * x86-64 (or any other processor) never executes an instruction the machine
  * lacks. Set CUZK_NO_ASM=1 in the environment to force the portable path.
+ *
+ * cuzk_cpu_has_ifma picks the eight-lane AVX-512 IFMA kernels where they
+ * exist (the MSM's batch-affine additions, msm/msm_ifma.h): set when the
+ * processor has AVX-512F and IFMA and the operating system saves the
+ * 512-bit registers. CUZK_NO_ASM=1 or CUZK_NO_IFMA=1 clears it.
  */
 #ifndef CUZK_UTIL_CPU_H
 #define CUZK_UTIL_CPU_H
@@ -17,7 +22,13 @@ extern bool cuzk_cpu_has_mulx_adx;
  * (tests use it to exercise both kernels in one run). */
 bool cuzk_cpu_supports_mulx_adx(void);
 
-/* A short description of the arithmetic path in use ("mulx/adx", "portable"). */
+extern bool cuzk_cpu_has_ifma;
+
+/* Whether the processor and the operating system allow AVX-512 IFMA,
+ * whatever CUZK_NO_ASM and CUZK_NO_IFMA say. */
+bool cuzk_cpu_supports_ifma(void);
+
+/* A short description of the arithmetic path in use ("mulx/adx + ifma", "mulx/adx", "portable"). */
 const char *cuzk_cpu_arith_path(void);
 
 #endif

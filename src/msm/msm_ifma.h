@@ -1,0 +1,47 @@
+/*
+ * The batch-affine additions of the G1 MSMs, eight lanes at a time with
+ * AVX-512 IFMA (ff/fpv_tmpl.h). x86-64 only; call only when
+ * cuzk_cpu_has_ifma (util/cpu.h) is set.
+ *
+ * One call finishes a batch the MSM has prepared (msm_tmpl_impl.h,
+ * msm_batch_flush_): for e < k, with λ = num[e]/den[e],
+ *     x3 = λ^2 - b[e].x - x2[e],  y3 = λ(b[e].x - x3) - b[e].y,
+ *     b[e] = (x3, y3).
+ * That is b[e] + Q_e for Q_e = (x2[e], y) when num[e] = y - b[e].y and
+ * den[e] = x2[e] - b[e].x, and 2·b[e] when x2[e] = b[e].x, num[e] = 3x^2
+ * and den[e] = 2y. Inputs: den[e] != 0, every field element fully reduced
+ * (the scalar field's contract), the b[e] distinct and not aliasing num,
+ * den or the x2[e]. Output: b[e] fully reduced, the same bytes as the
+ * scalar formulas give. num and den are read only.
+ *
+ * The inversions are Montgomery's trick in four interleaved chains of
+ * eight lanes (32 independent products in flight), one scalar inversion
+ * of the eight lanes' totals; per addition 8 vector multiplications
+ * (prefix, two back-sweep, λ, λ^2, λ·(x1 - x3) and the two conversions
+ * back), against 6 scalar ones.
+ *
+ * scratch: NAME_msm_batch_ifma_scratch(k) bytes, 64-byte aligned, owned by
+ * the caller.
+ */
+#ifndef CUZK_MSM_MSM_IFMA_H
+#define CUZK_MSM_MSM_IFMA_H
+
+#include <stddef.h>
+
+#include "ec/bls381_g1.h"
+#include "ec/bn254_g1.h"
+
+#if defined(__x86_64__)
+#define CUZK_MSM_HAVE_IFMA 1
+
+size_t bn254_g1_msm_batch_ifma_scratch(size_t k);
+void bn254_g1_msm_batch_ifma(bn254_g1_affine_t *const *b, const bn254_fp_t *const *x2,
+                             const bn254_fp_t *num, const bn254_fp_t *den, size_t k, void *scratch);
+
+size_t bls381_g1_msm_batch_ifma_scratch(size_t k);
+void bls381_g1_msm_batch_ifma(bls381_g1_affine_t *const *b, const bls381_fp_t *const *x2,
+                              const bls381_fp_t *num, const bls381_fp_t *den, size_t k,
+                              void *scratch);
+#endif
+
+#endif

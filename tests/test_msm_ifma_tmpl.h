@@ -1,0 +1,208 @@
+/*
+ * The per-curve cases of test_msm_ifma.c; the includer defines TI_GROUP,
+ * TI_FQ, TI_FQS and TI_FR, which this header removes again.
+ */
+#define TI_CAT2(a, b) a##_##b
+#define TI_CAT(a, b)  TI_CAT2(a, b)
+#define TG(op)        TI_CAT(TI_GROUP, op)
+#define TQ(op)        TI_CAT(TI_FQ, op)
+#define TQT           TQ(t)
+#define TA            TG(affine_t)
+#define TJ            TG(jac_t)
+#define TFR(op)       TI_CAT(TI_FR, op)
+
+/* An element for the field-level case: random, or one of the edge limbs
+ * 0, 1 and p - 1 (as raw Montgomery limbs: any fully reduced value). */
+static void TG(ti_elem_)(TQT *r, bool nonzero)
+{
+    uint64_t pick = cuzk_rng_next(&test_rng) % 8;
+    if (pick == 0 && !nonzero) {
+        TQ(set_zero)(r);
+    } else if (pick == 1) {
+        TQ(set_zero)(r);
+        r->l[0] = 1;
+    } else if (pick == 2) {
+        memcpy(r->l, TQ(MODULUS), sizeof r->l);
+        r->l[0] -= 1;
+    } else {
+        assert_int_equal(TQ(random)(r, &test_rng), CUZK_OK);
+        if (nonzero && TQ(is_zero)(r))
+            r->l[0] = 1;
+    }
+}
+
+static void TG(ti_field)(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 70, 1024};
+    size_t kmax = 1024;
+    TQT *num = malloc(kmax * sizeof *num), *den = malloc(kmax * sizeof *den);
+    TQT *xq = malloc(kmax * sizeof *xq);
+    TA *b = malloc(kmax * sizeof *b), *want = malloc(kmax * sizeof *want);
+    TA **bp = malloc(kmax * sizeof *bp);
+    const TQT **xp = malloc(kmax * sizeof *xp);
+    void *scr = aligned_alloc(64, (TG(msm_batch_ifma_scratch)(kmax) + 63) / 64 * 64);
+    assert_non_null(num && den && xq && b && want && bp && xp && scr);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        for (int it = 0; it < test_iters(4); it++) {
+            size_t k = sizes[s];
+            for (size_t e = 0; e < k; e++) {
+                TG(ti_elem_)(&num[e], false);
+                TG(ti_elem_)(&den[e], true);
+                TG(ti_elem_)(&b[e].x, false);
+                TG(ti_elem_)(&b[e].y, false);
+                TG(ti_elem_)(&xq[e], false);
+                TQT l, t;
+                TQ(inv_vartime)(&l, &den[e]);
+                TQ(mul)(&l, &l, &num[e]);
+                TQ(sqr)(&want[e].x, &l);
+                TQ(sub)(&want[e].x, &want[e].x, &b[e].x);
+                TQ(sub)(&want[e].x, &want[e].x, &xq[e]);
+                TQ(sub)(&t, &b[e].x, &want[e].x);
+                TQ(mul)(&t, &t, &l);
+                TQ(sub)(&want[e].y, &t, &b[e].y);
+                bp[e] = &b[e];
+                xp[e] = &xq[e];
+            }
+            TG(msm_batch_ifma)(bp, xp, num, den, k, scr);
+            for (size_t e = 0; e < k; e++) {
+                if (memcmp(&b[e], &want[e], sizeof b[e]) != 0)
+                    fail_msg("k = %zu, entry %zu differs", k, e);
+            }
+        }
+    }
+    free(num);
+    free(den);
+    free(xq);
+    free(b);
+    free(want);
+    free(bp);
+    free(xp);
+    free(scr);
+}
+
+/* Buckets and points as the MSM prepares them, through the bucket array
+ * in a shuffled order (the kernel reads and writes by address). */
+static void TG(ti_points)(void **state)
+{
+    (void)state;
+    enum { K = 77 };
+    TA g, b[K], q[K], want[K];
+    TQT num[K], den[K];
+    TA *bp[K];
+    const TQT *xp[K];
+    TG(generator)(&g);
+    TJ gj;
+    TG(jac_from_affine)(&gj, &g);
+    for (size_t e = 0; e < K; e++) {
+        uint64_t k1[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1, cuzk_rng_next(&test_rng)};
+        uint64_t k2[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1, cuzk_rng_next(&test_rng)};
+        TJ p1, p2, s;
+        TG(jac_mul_vartime)(&p1, &gj, k1);
+        TG(jac_to_affine)(&b[e], &p1);
+        bool dbl = e % 5 == 3;
+        if (dbl) {
+            q[e] = b[e];
+            TG(jac_add)(&s, &p1, &p1);
+            TQT t; /* λ = 3x^2 / 2y */
+            TQ(sqr)(&t, &b[e].x);
+            TQ(dbl)(&num[e], &t);
+            TQ(add)(&num[e], &num[e], &t);
+            TQ(dbl)(&den[e], &b[e].y);
+        } else {
+            TG(jac_mul_vartime)(&p2, &gj, k2);
+            TG(jac_to_affine)(&q[e], &p2);
+            TG(jac_add)(&s, &p1, &p2);
+            TQ(sub)(&num[e], &q[e].y, &b[e].y);
+            TQ(sub)(&den[e], &q[e].x, &b[e].x);
+        }
+        TG(jac_to_affine)(&want[e], &s);
+    }
+    for (size_t e = 0; e < K; e++) { /* entry e adds into bucket (e·13) mod K */
+        size_t j = e * 13 % K;
+        bp[e] = &b[j];
+        xp[e] = &q[j].x;
+    }
+    /* num/den in entry order */
+    TQT n2[K], d2[K];
+    for (size_t e = 0; e < K; e++) {
+        n2[e] = num[e * 13 % K];
+        d2[e] = den[e * 13 % K];
+    }
+    void *scr = aligned_alloc(64, (TG(msm_batch_ifma_scratch)(K) + 63) / 64 * 64);
+    assert_non_null(scr);
+    TG(msm_batch_ifma)(bp, xp, n2, d2, K, scr);
+    free(scr);
+    for (size_t e = 0; e < K; e++) {
+        if (memcmp(&b[e], &want[e], sizeof b[e]) != 0)
+            fail_msg("bucket %zu differs", e);
+        assert_true(TG(affine_is_on_curve)(&b[e]));
+    }
+}
+
+/* The MSM with the kernel and without it: the same bytes, for uniform and
+ * porep-like scalars, one and two threads, windows that batch. */
+static void TG(ti_msm)(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {3000, 20000};
+    for (size_t s = 0; s < 2; s++) {
+        size_t n = sizes[s];
+        TA *bases = malloc(n * sizeof *bases);
+        TFR(t) *sc = malloc(n * sizeof *sc);
+        assert_non_null(bases && sc);
+        TA g;
+        TG(generator)(&g);
+        TJ acc, gj;
+        TG(jac_from_affine)(&gj, &g);
+        uint64_t k0[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1};
+        TG(jac_mul_vartime)(&acc, &gj, k0);
+        TJ *pj = malloc(n * sizeof *pj);
+        assert_non_null(pj);
+        for (size_t i = 0; i < n; i++) { /* consecutive multiples, a few repeated */
+            pj[i] = acc;
+            if (i % 97 != 0)
+                TG(jac_add)(&acc, &acc, &gj);
+        }
+        TG(jacs_to_affine_vartime)(bases, pj, n);
+        free(pj);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(TFR(random)(&sc[i], &test_rng), CUZK_OK);
+            if (s == 1 && i % 10 != 0) /* porep-like: mostly 0 and 1 */
+                i % 3 ? TFR(set_zero)(&sc[i]) : TFR(set_one)(&sc[i]);
+        }
+        for (int pl = 0; pl < 2; pl++) {
+            cuzk_pool_t *pool = pl ? pool2 : NULL;
+            TJ with, without;
+            TA wa, wo;
+            bool saved = cuzk_cpu_has_ifma;
+            cuzk_msm_opts_t opts = {.window = 12}; /* batch-affine windows */
+            cuzk_cpu_has_ifma = true;
+            assert_int_equal(TG(msm_tuned_vartime)(&with, bases, sc, n, &opts, NULL, pool),
+                             CUZK_OK);
+            cuzk_cpu_has_ifma = false;
+            assert_int_equal(TG(msm_tuned_vartime)(&without, bases, sc, n, &opts, NULL, pool),
+                             CUZK_OK);
+            cuzk_cpu_has_ifma = saved;
+            TG(jac_to_affine)(&wa, &with);
+            TG(jac_to_affine)(&wo, &without);
+            if (memcmp(&wa, &wo, sizeof wa) != 0)
+                fail_msg("n = %zu, pool %d: the MSM differs with the IFMA kernel", n, pl);
+        }
+        free(bases);
+        free(sc);
+    }
+}
+
+#undef TI_CAT2
+#undef TI_CAT
+#undef TG
+#undef TQ
+#undef TQT
+#undef TA
+#undef TJ
+#undef TFR
+#undef TI_GROUP
+#undef TI_FQ
+#undef TI_FQS
+#undef TI_FR
