@@ -1,11 +1,11 @@
 /*
- * The eight-lane IFMA batch additions of the G1 MSMs (src/msm/msm_ifma.h)
+ * The eight-lane IFMA batch additions of the MSMs (G1 and G2) (src/msm/msm_ifma.h)
  * against the scalar field's formulas, for both curves:
  *  - field level: random elements and the edge limbs 0, 1, p - 1 as num,
  *    den, x1, y1 and x2, batch sizes 1 .. 70 and 1024 (lanes and chains
  *    left over), the same bytes as λ = num/den, x3 = λ^2 - x1 - x2,
  *    y3 = λ(x1 - x3) - y1 computed one by one;
- *  - group level: buckets b_e + q_e (and 2·b_e) prepared as the MSM
+ *  - group level: buckets b_e + q_e (and 2·b_e), G1 and G2, prepared as the MSM
  *    prepares them equal the group law's sums;
  *  - the MSM itself gives the same bytes with the kernel and without it.
  * Skipped, with a message, on a processor without AVX-512 IFMA.
@@ -35,12 +35,32 @@ static cuzk_pool_t *pool2;
 #define TI_FQ    bn254_fp
 #define TI_FQS   bn254_fps
 #define TI_FR    bn254_fr
+#define TI_FPB   bn254_fp
+#define TI_FP2   0
+#include "test_msm_ifma_tmpl.h"
+
+#define TI_GROUP bn254_g2
+#define TI_FQ    bn254_fp2
+#define TI_FQS   bn254_fp2s
+#define TI_FR    bn254_fr
+#define TI_FPB   bn254_fp
+#define TI_FP2   1
 #include "test_msm_ifma_tmpl.h"
 
 #define TI_GROUP bls381_g1
 #define TI_FQ    bls381_fp
 #define TI_FQS   bls381_fps
 #define TI_FR    bls381_fr
+#define TI_FPB   bls381_fp
+#define TI_FP2   0
+#include "test_msm_ifma_tmpl.h"
+
+#define TI_GROUP bls381_g2
+#define TI_FQ    bls381_fp2
+#define TI_FQS   bls381_fp2s
+#define TI_FR    bls381_fr
+#define TI_FPB   bls381_fp
+#define TI_FP2   1
 #include "test_msm_ifma_tmpl.h"
 
 static bool no_ifma(void)
@@ -60,12 +80,18 @@ static bool no_ifma(void)
         fn(state);                                                                                 \
     }
 
-TI_TEST(test_field_bn254, bn254_g1_ti_field)
-TI_TEST(test_field_bls381, bls381_g1_ti_field)
-TI_TEST(test_points_bn254, bn254_g1_ti_points)
-TI_TEST(test_points_bls381, bls381_g1_ti_points)
-TI_TEST(test_msm_bn254, bn254_g1_ti_msm)
-TI_TEST(test_msm_bls381, bls381_g1_ti_msm)
+TI_TEST(test_field_bn254_g1, bn254_g1_ti_field)
+TI_TEST(test_field_bls381_g1, bls381_g1_ti_field)
+TI_TEST(test_points_bn254_g1, bn254_g1_ti_points)
+TI_TEST(test_points_bls381_g1, bls381_g1_ti_points)
+TI_TEST(test_msm_bn254_g1, bn254_g1_ti_msm)
+TI_TEST(test_msm_bls381_g1, bls381_g1_ti_msm)
+TI_TEST(test_field_bn254_g2, bn254_g2_ti_field)
+TI_TEST(test_field_bls381_g2, bls381_g2_ti_field)
+TI_TEST(test_points_bn254_g2, bn254_g2_ti_points)
+TI_TEST(test_points_bls381_g2, bls381_g2_ti_points)
+TI_TEST(test_msm_bn254_g2, bn254_g2_ti_msm)
+TI_TEST(test_msm_bls381_g2, bls381_g2_ti_msm)
 
 int main(void)
 {
@@ -75,9 +101,12 @@ int main(void)
     if (!pool2)
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_field_bn254),  cmocka_unit_test(test_field_bls381),
-        cmocka_unit_test(test_points_bn254), cmocka_unit_test(test_points_bls381),
-        cmocka_unit_test(test_msm_bn254),    cmocka_unit_test(test_msm_bls381),
+        cmocka_unit_test(test_field_bn254_g1),  cmocka_unit_test(test_field_bls381_g1),
+        cmocka_unit_test(test_points_bn254_g1), cmocka_unit_test(test_points_bls381_g1),
+        cmocka_unit_test(test_msm_bn254_g1),    cmocka_unit_test(test_msm_bls381_g1),
+        cmocka_unit_test(test_field_bn254_g2),  cmocka_unit_test(test_field_bls381_g2),
+        cmocka_unit_test(test_points_bn254_g2), cmocka_unit_test(test_points_bls381_g2),
+        cmocka_unit_test(test_msm_bn254_g2),    cmocka_unit_test(test_msm_bls381_g2),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_pool_free(pool2);

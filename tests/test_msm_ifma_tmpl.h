@@ -1,6 +1,7 @@
 /*
- * The per-curve cases of test_msm_ifma.c; the includer defines TI_GROUP,
- * TI_FQ, TI_FQS and TI_FR, which this header removes again.
+ * The per-group cases of test_msm_ifma.c; the includer defines TI_GROUP,
+ * TI_FQ (its coordinate field), TI_FQS, TI_FR, TI_FPB (the base field) and
+ * TI_FP2 (1 for G2), which this header removes again.
  */
 #define TI_CAT2(a, b) a##_##b
 #define TI_CAT(a, b)  TI_CAT2(a, b)
@@ -10,25 +11,39 @@
 #define TA            TG(affine_t)
 #define TJ            TG(jac_t)
 #define TFR(op)       TI_CAT(TI_FR, op)
+#define TI_FP(op)     TI_CAT(TI_FPB, op)
 
 /* An element for the field-level case: random, or one of the edge limbs
- * 0, 1 and p - 1 (as raw Montgomery limbs: any fully reduced value). */
-static void TG(ti_elem_)(TQT *r, bool nonzero)
+ * 0, 1 and p - 1 (as raw Montgomery limbs: any fully reduced value); for
+ * Fp2 each coefficient so. */
+static void TG(ti_fp_)(TI_FP(t) * r, bool nonzero)
 {
     uint64_t pick = cuzk_rng_next(&test_rng) % 8;
     if (pick == 0 && !nonzero) {
-        TQ(set_zero)(r);
+        TI_FP(set_zero)(r);
     } else if (pick == 1) {
-        TQ(set_zero)(r);
+        TI_FP(set_zero)(r);
         r->l[0] = 1;
     } else if (pick == 2) {
-        memcpy(r->l, TQ(MODULUS), sizeof r->l);
+        memcpy(r->l, TI_FP(MODULUS), sizeof r->l);
         r->l[0] -= 1;
     } else {
-        assert_int_equal(TQ(random)(r, &test_rng), CUZK_OK);
-        if (nonzero && TQ(is_zero)(r))
+        assert_int_equal(TI_FP(random)(r, &test_rng), CUZK_OK);
+        if (nonzero && TI_FP(is_zero)(r))
             r->l[0] = 1;
     }
+}
+
+static void TG(ti_elem_)(TQT *r, bool nonzero)
+{
+#if TI_FP2
+    TG(ti_fp_)(&r->c0, false);
+    TG(ti_fp_)(&r->c1, nonzero && cuzk_rng_next(&test_rng) % 2);
+    if (nonzero && TQ(is_zero)(r))
+        r->c0.l[0] = 1;
+#else
+    TG(ti_fp_)(r, nonzero);
+#endif
 }
 
 static void TG(ti_field)(void **state)
@@ -202,6 +217,9 @@ static void TG(ti_msm)(void **state)
 #undef TA
 #undef TJ
 #undef TFR
+#undef TI_FP
+#undef TI_FPB
+#undef TI_FP2
 #undef TI_GROUP
 #undef TI_FQ
 #undef TI_FQS

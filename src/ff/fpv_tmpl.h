@@ -62,6 +62,27 @@ typedef struct {
 
 static const uint64_t FPV(P52)[FPV_N52] = FPV_P52;
 
+/* v (N64 limbs of 64 bits, below R') as N52 limbs of 52 bits. */
+static inline void FPV(limbs52)(uint64_t c[FPV_N52], const uint64_t v[FPV_N64])
+{
+    for (int i = 0; i < FPV_N52; i++) {
+        uint64_t w = 0;
+        for (int j = 0; j < FPV_N64; j++) {
+            int off = 64 * j - 52 * i; /* where word j starts in limb i */
+            if (off >= 52 || off <= -64)
+                continue;
+            w |= off >= 0 ? v[j] << off : v[j] >> -off;
+        }
+        c[i] = w & FPV_M52;
+    }
+}
+
+FPV_TARGET void FPV(set1)(FPVT *r, const uint64_t c[FPV_N52])
+{
+    for (int j = 0; j < FPV_N52; j++)
+        r->l[j] = _mm512_set1_epi64((long long)c[j]);
+}
+
 /* kp = k·p spread as above; k < 2^40. */
 static inline void FPV(kp_init)(uint64_t kp[FPV_N52], uint64_t k)
 {
@@ -192,4 +213,64 @@ FPV_TARGET void FPV(store)(__m512i addr, __mmask8 mask, const FPVT *a, const FPV
         _mm512_mask_i64scatter_epi64((void *)0, mask,
                                      _mm512_add_epi64(addr, _mm512_set1_epi64(8 * k)), v, 1);
     }
+}
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1), eight elements at once --------------------- */
+
+typedef struct {
+    FPVT c0, c1;
+} FPV(2_t);
+
+/* R' mod p in 52-bit limbs: FPV(mul) by it keeps the value x·R' (mod p)
+ * of a loaded element and brings it below v·p/R' + p (1.2p for BN254, 1.1p
+ * for BLS12-381). R' = R·2^SH: the scalar one doubled SH times. */
+static inline void FPV(r_prime)(uint64_t c[FPV_N52])
+{
+    FPVQT v;
+    FPVQ(set_one)(&v);
+    for (int s = 0; s < FPV_SH; s++)
+        FPVQ(dbl)(&v, &v);
+    FPV(limbs52)(c, v.l);
+}
+
+/* c0 = a0·b0 + k·p - a1·b1, c1 = a0·b1 + a1·b0: four products, each
+ * below A·B/R'·p + p; kp's k must bound a1·b1's. */
+FPV_TARGET void FPV(2_mul)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
+                           const FPV(kp_t) * kp)
+{
+    FPVT t00, t11, t01, t10;
+    FPV(mul)(&t00, &a->c0, &b->c0);
+    FPV(mul)(&t11, &a->c1, &b->c1);
+    FPV(mul)(&t01, &a->c0, &b->c1);
+    FPV(mul)(&t10, &a->c1, &b->c0);
+    FPV(sub)(&r->c0, &t00, &t11, kp);
+    for (int j = 0; j < FPV_N52; j++)
+        r->c1.l[j] = _mm512_add_epi64(t01.l[j], t10.l[j]);
+    FPV(normalize)(&r->c1);
+}
+
+FPV_TARGET void FPV(2_sub)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
+                           const FPV(kp_t) * kp)
+{
+    FPV(sub)(&r->c0, &a->c0, &b->c0, kp);
+    FPV(sub)(&r->c1, &a->c1, &b->c1, kp);
+}
+
+/* Loads eight Fp2 elements (c0 at addr, c1 right after it) and multiplies
+ * each coefficient by rp (R' mod p, FPV(r_prime)): the same value, now
+ * below 1.2p, so that products of products stay small (Fp2's sums double
+ * the bounds, and BN254's R' holds only 84.6p). */
+FPV_TARGET void FPV(2_load)(FPV(2_t) * r, __m512i addr, __mmask8 mask, const FPVQT *dflt,
+                            const FPVT *rp)
+{
+    FPV(load)(&r->c0, addr, mask, &dflt[0]);
+    FPV(load)(&r->c1, _mm512_add_epi64(addr, _mm512_set1_epi64(8 * FPV_N64)), mask, &dflt[1]);
+    FPV(mul)(&r->c0, &r->c0, rp);
+    FPV(mul)(&r->c1, &r->c1, rp);
+}
+
+FPV_TARGET void FPV(2_store)(__m512i addr, __mmask8 mask, const FPV(2_t) * a, const FPVT *r_mod_p)
+{
+    FPV(store)(addr, mask, &a->c0, r_mod_p);
+    FPV(store)(_mm512_add_epi64(addr, _mm512_set1_epi64(8 * FPV_N64)), mask, &a->c1, r_mod_p);
 }

@@ -19,6 +19,9 @@
 #define MSM_FR    bls381_fr
 #define MSM_FQ    bls381_fp2
 #define MSM_FQS   bls381_fp2s
+#if CUZK_MSM_HAVE_IFMA
+#define MSM_BATCH_IFMA bls381_g2_msm_batch_ifma
+#endif
 #include "msm/msm_tmpl_names.h"
 
 #include "msm/msm_tmpl_impl.h"

@@ -1,4 +1,5 @@
-/* The IFMA batch additions of both curves' G1 (msm_ifma.h). */
+/* The IFMA batch additions of both curves' G1 and G2 (msm_ifma.h); the
+ * multiples of p are derived in msm_ifma_impl.h. */
 #include "msm/msm_ifma.h"
 
 #if CUZK_MSM_HAVE_IFMA
@@ -16,9 +17,24 @@
     }
 #define FPV_PINV 0x20782e4866389ULL
 #include "ff/fpv_tmpl.h"
+
 #define MIF_GROUP bn254_g1
+#define MIF_FQ    bn254_fp
 #define MIF_FQS   bn254_fps
+#define MIF_FP2   0
+#define MIF_KL    16
+#define MIF_K3    48
 #include "msm/msm_ifma_impl.h"
+
+#define MIF_GROUP bn254_g2
+#define MIF_FQ    bn254_fp2
+#define MIF_FQS   bn254_fp2s
+#define MIF_FP2   1
+#define MIF_KL    2
+#define MIF_K3    9
+#define MIF_KM    2
+#include "msm/msm_ifma_impl.h"
+
 #include "ff/fpv_tmpl_undef.h"
 
 #define FPV_NAME bls381_fpv
@@ -32,9 +48,24 @@
     }
 #define FPV_PINV 0x3fffcfffcfffdULL
 #include "ff/fpv_tmpl.h"
+
 #define MIF_GROUP bls381_g1
+#define MIF_FQ    bls381_fp
 #define MIF_FQS   bls381_fps
+#define MIF_FP2   0
+#define MIF_KL    (1ULL << 32)
+#define MIF_K3    (3ULL << 32)
 #include "msm/msm_ifma_impl.h"
+
+#define MIF_GROUP bls381_g2
+#define MIF_FQ    bls381_fp2
+#define MIF_FQS   bls381_fp2s
+#define MIF_FP2   1
+#define MIF_KL    2
+#define MIF_K3    9
+#define MIF_KM    2
+#include "msm/msm_ifma_impl.h"
+
 #include "ff/fpv_tmpl_undef.h"
 
 #endif

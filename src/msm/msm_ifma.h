@@ -1,5 +1,5 @@
 /*
- * The batch-affine additions of the G1 MSMs, eight lanes at a time with
+ * The batch-affine additions of the MSMs (G1 and G2 of both curves), eight lanes at a time with
  * AVX-512 IFMA (ff/fpv_tmpl.h). x86-64 only; call only when
  * cuzk_cpu_has_ifma (util/cpu.h) is set.
  *
@@ -16,9 +16,11 @@
  *
  * The inversions are Montgomery's trick in four interleaved chains of
  * eight lanes (32 independent products in flight), one scalar inversion
- * of the eight lanes' totals; per addition 8 vector multiplications
+ * of the eight lanes' totals. Per G1 addition 8 vector multiplications
  * (prefix, two back-sweep, λ, λ^2, λ·(x1 - x3) and the two conversions
- * back), against 6 scalar ones.
+ * back) against 6 scalar ones; per G2 addition 6 Fp2 products of 4 Fp
+ * products each, 4 conversions back and 10 on the way in (G2's loads are
+ * brought near p, see msm_ifma_impl.h).
  *
  * scratch: NAME_msm_batch_ifma_scratch(k) bytes, 64-byte aligned, owned by
  * the caller.
@@ -29,7 +31,9 @@
 #include <stddef.h>
 
 #include "ec/bls381_g1.h"
+#include "ec/bls381_g2.h"
 #include "ec/bn254_g1.h"
+#include "ec/bn254_g2.h"
 
 #if defined(__x86_64__)
 #define CUZK_MSM_HAVE_IFMA 1
@@ -41,6 +45,16 @@ void bn254_g1_msm_batch_ifma(bn254_g1_affine_t *const *b, const bn254_fp_t *cons
 size_t bls381_g1_msm_batch_ifma_scratch(size_t k);
 void bls381_g1_msm_batch_ifma(bls381_g1_affine_t *const *b, const bls381_fp_t *const *x2,
                               const bls381_fp_t *num, const bls381_fp_t *den, size_t k,
+                              void *scratch);
+
+size_t bn254_g2_msm_batch_ifma_scratch(size_t k);
+void bn254_g2_msm_batch_ifma(bn254_g2_affine_t *const *b, const bn254_fp2_t *const *x2,
+                             const bn254_fp2_t *num, const bn254_fp2_t *den, size_t k,
+                             void *scratch);
+
+size_t bls381_g2_msm_batch_ifma_scratch(size_t k);
+void bls381_g2_msm_batch_ifma(bls381_g2_affine_t *const *b, const bls381_fp2_t *const *x2,
+                              const bls381_fp2_t *num, const bls381_fp2_t *den, size_t k,
                               void *scratch);
 #endif
 

@@ -1,30 +1,57 @@
 /*
  * The body of NAME_msm_batch_ifma (contract in msm_ifma.h), compiled once
- * per curve by msm_ifma.c after an instantiation of ff/fpv_tmpl.h. The
- * includer defines MIF_GROUP (e.g. bn254_g1) and MIF_FQS (the batch prefix
- * of its field, e.g. bn254_fps).
+ * per group by msm_ifma.c after an instantiation of ff/fpv_tmpl.h. The
+ * includer defines MIF_GROUP (e.g. bn254_g1), MIF_FQ and MIF_FQS (its
+ * coordinate field and that field's batch prefix, e.g. bn254_fp and
+ * bn254_fps), MIF_FP2 (0 for G1 over Fp, 1 for G2
+ * over Fp2) and MIF_KL, MIF_K3, MIF_KM, the multiples of p below.
  *
- * Bounds, in multiples of p, with L = 2^SH the bound of a loaded value
- * (16 for BN254, 2^32 for BLS12-381) and ρ = p/R' (2^-6.4, 2^-35.3);
- * a product of values below A·p and B·p is below (A·B·ρ + 1)·p:
- *   loaded num, den, x1, y1, x2, one: < L
- *   prefix products, inverses, λ: < L^2·ρ + 1 (BN254 4.1, BLS12-381 2^28.7)
- *   λ^2 small; x3 = λ^2 + L·p - x1 + L·p - x2 < 3L
- *   t = x1 + 3L·p - x3 < 4L (BN254 64 of the 84.6 that R' holds, BLS12-381
- *   2^34 of 2^35.3), y3 = λ·t + L·p - y1 < 2L.
- * Every operand of a multiplication is below R', as FPV(mul) needs.
+ * Bounds, in multiples of p, with ρ = p/R' (2^-6.4 for BN254, 2^-35.3 for
+ * BLS12-381); a product of Fp values below A·p and B·p is below
+ * (A·B·ρ + 1)·p, an Fp2 product's coefficients below twice that plus KM:
+ *  - G1 loads by shifting: num, den, x1, y1, x2 below KL = 2^SH (16, 2^32);
+ *    products of loads below 4.1 (BN254), 2^28.7 (BLS12-381), and of
+ *    those with loads smaller still; x3 = λ^2 + KL·p - x1 + KL·p - x2 below
+ *    3·KL = K3; t = x1 + K3·p - x3 below 4·KL (BN254: 64 of the 84.6 that
+ *    R' holds; BLS12-381 2^34 of 2^35.3); y3 = λ·t + KL·p - y1 below 2·KL.
+ *  - G2 loads by shifting and one product by R' mod p: below 1.2 (KL = 2);
+ *    every Fp product then stays below 1.4, so KM = 2 covers a0·b0 - a1·b1;
+ *    Fp2 values below 2·1.4 + 2 = 4.8; x3 below 4.8 + 2·KL = 8.8, so
+ *    K3 = 9; t below 11, y3 below 6.8.
+ * Every operand of a multiplication stays below R', as FPV(mul) needs.
  */
 #define MIF_CAT2(a, b) a##_##b
 #define MIF_CAT(a, b)  MIF_CAT2(a, b)
 #define MIG(op)        MIF_CAT(MIF_GROUP, op)
 #define MIA            MIG(affine_t)
 #define MIQS(op)       MIF_CAT(MIF_FQS, op)
+#define MIF_QT         MIF_CAT(MIF_FQ, t)
+#define MIF_CHAINS     4 /* interleaved product chains: 32 lanes in flight */
 
-#define MIF_CHAINS 4 /* interleaved product chains: 32 lanes in flight */
+#if MIF_FP2
+#define MIF_VT               FPV(2_t)
+#define MIF_LOAD(r, a, m, d) FPV(2_load)(r, a, m, &(d)->c0, &cx->rp)
+#define MIF_STORE(a, m, v)   FPV(2_store)(a, m, v, &cx->r_mod_p)
+#define MIF_MUL(r, a, b)     FPV(2_mul)(r, a, b, &cx->km)
+#define MIF_SUB(r, a, b, kp) FPV(2_sub)(r, a, b, kp)
+#else
+#define MIF_VT               FPVT
+#define MIF_LOAD(r, a, m, d) FPV(load)(r, a, m, d)
+#define MIF_STORE(a, m, v)   FPV(store)(a, m, v, &cx->r_mod_p)
+#define MIF_MUL(r, a, b)     FPV(mul)(r, a, b)
+#define MIF_SUB(r, a, b, kp) FPV(sub)(r, a, b, kp)
+#endif
+
+/* The constants of one call. */
+typedef struct {
+    FPV(kp_t) kl, k3, km; /* km: G2 only */
+    FPVT r_mod_p, rp;
+    MIF_QT one;
+} MIG(ifma_ctx_t);
 
 size_t MIG(msm_batch_ifma_scratch)(size_t k)
 {
-    return (k + 7) / 8 * sizeof(FPVT);
+    return (k + 7) / 8 * sizeof(MIF_VT);
 }
 
 /* Eight lanes' byte addresses: base + (8v + lane)·stride. */
@@ -36,89 +63,91 @@ MIG(ifma_addrs_)(const void *base, size_t v, size_t stride)
     return _mm512_add_epi64(_mm512_set1_epi64((long long)((uintptr_t)base + 8 * v * stride)), lane);
 }
 
+__attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MIG(ifma_ctx_t) * cx)
+{
+    uint64_t c[FPV_N52];
+    FPV(kp_init)(c, MIF_KL);
+    FPV(kp_load)(&cx->kl, c);
+    FPV(kp_init)(c, MIF_K3);
+    FPV(kp_load)(&cx->k3, c);
+#if MIF_FP2
+    FPV(kp_init)(c, MIF_KM);
+    FPV(kp_load)(&cx->km, c);
+#endif
+    FPVQT one;
+    FPVQ(set_one)(&one);
+    FPV(limbs52)(c, one.l); /* R mod p, unshifted */
+    FPV(set1)(&cx->r_mod_p, c);
+    FPV(r_prime)(c);
+    FPV(set1)(&cx->rp, c);
+    MIF_CAT(MIF_FQ, set_one)(&cx->one);
+}
+
 __attribute__((target("avx512f,avx512ifma"))) void
-MIG(msm_batch_ifma)(MIA *const *b, const FPVQT *const *x2, const FPVQT *num, const FPVQT *den,
+MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, const MIF_QT *den,
                     size_t k, void *scratch)
 {
     if (k == 0)
         return;
-    FPVT *S = scratch; /* S[v]: the product of the chain's den before vector v */
+    MIG(ifma_ctx_t) ctx, *cx = &ctx;
+    MIG(ifma_ctx_init_)(cx);
+    MIF_VT *S = scratch; /* S[v]: the product of the chain's den before vector v */
     size_t V = (k + 7) / 8;
-    const FPVQT one = FPVQ(ONE);
-    uint64_t kl[FPV_N52], k3l[FPV_N52];
-    FPV(kp_init)(kl, 1ULL << FPV_SH);
-    FPV(kp_init)(k3l, 3ULL << FPV_SH);
-    FPV(kp_t) kL, k3L;
-    FPV(kp_load)(&kL, kl);
-    FPV(kp_load)(&k3L, k3l);
-    FPVT r_mod_p; /* R mod p as a constant for FPV(store): one, unshifted */
-    {
-        uint64_t w[FPV_N52] = {0};
-        for (int i = 0; i < FPV_N52; i++) {
-            for (int j = 0; j < FPV_N64; j++) {
-                int off = 64 * j - 52 * i;
-                if (off >= 52 || off <= -64)
-                    continue;
-                w[i] |= off >= 0 ? one.l[j] << off : one.l[j] >> -off;
-            }
-            r_mod_p.l[i] = _mm512_set1_epi64((long long)(w[i] & FPV_M52));
-        }
-    }
-    FPVT acc[MIF_CHAINS];
+    MIF_VT acc[MIF_CHAINS];
     for (int c = 0; c < MIF_CHAINS; c++)
-        FPV(load)(&acc[c], _mm512_setzero_si512(), 0, &one);
+        MIF_LOAD(&acc[c], _mm512_setzero_si512(), 0, &cx->one);
     for (size_t v = 0; v < V; v++) {
         size_t left = k - 8 * v;
         __mmask8 mask = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
-        FPVT d;
-        FPV(load)(&d, MIG(ifma_addrs_)(den, v, sizeof(FPVQT)), mask, &one);
+        MIF_VT d;
+        MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
         S[v] = acc[v % MIF_CHAINS];
-        FPV(mul)(&acc[v % MIF_CHAINS], &acc[v % MIF_CHAINS], &d);
+        MIF_MUL(&acc[v % MIF_CHAINS], &acc[v % MIF_CHAINS], &d);
     }
 
     /* The inverses of the four chains' totals from one scalar batch
      * inversion of u = acc0·acc1·acc2·acc3, lane by lane. */
-    FPVT q2, q3, u, cur[MIF_CHAINS];
-    FPV(mul)(&q2, &acc[0], &acc[1]);
-    FPV(mul)(&q3, &q2, &acc[2]);
-    FPV(mul)(&u, &q3, &acc[3]);
-    FPVQT lanes[8], lscr[8];
-    FPV(store)(MIG(ifma_addrs_)(lanes, 0, sizeof(FPVQT)), 0xff, &u, &r_mod_p);
+    MIF_VT q2, q3, u, cur[MIF_CHAINS];
+    MIF_MUL(&q2, &acc[0], &acc[1]);
+    MIF_MUL(&q3, &q2, &acc[2]);
+    MIF_MUL(&u, &q3, &acc[3]);
+    MIF_QT lanes[8], lscr[8];
+    MIF_STORE(MIG(ifma_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &u);
     MIQS(inv_vartime)(lanes, lscr, 8);
-    FPV(load)(&u, MIG(ifma_addrs_)(lanes, 0, sizeof(FPVQT)), 0xff, &one);
-    FPV(mul)(&cur[3], &u, &q3);
-    FPV(mul)(&u, &u, &acc[3]);
-    FPV(mul)(&cur[2], &u, &q2);
-    FPV(mul)(&u, &u, &acc[2]);
-    FPV(mul)(&cur[1], &u, &acc[0]);
-    FPV(mul)(&cur[0], &u, &acc[1]);
+    MIF_LOAD(&u, MIG(ifma_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &cx->one);
+    MIF_MUL(&cur[3], &u, &q3);
+    MIF_MUL(&u, &u, &acc[3]);
+    MIF_MUL(&cur[2], &u, &q2);
+    MIF_MUL(&u, &u, &acc[2]);
+    MIF_MUL(&cur[1], &u, &acc[0]);
+    MIF_MUL(&cur[0], &u, &acc[1]);
 
-    const size_t xo = offsetof(MIA, x), yo = offsetof(MIA, y);
+    const long long xo = (long long)offsetof(MIA, x), yo = (long long)offsetof(MIA, y);
     for (size_t v = V; v-- > 0;) {
         size_t left = k - 8 * v;
         __mmask8 mask = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
-        FPVT d, inv, l, x1, y1, xq, x3, t, y3;
-        FPVT *cc = &cur[v % MIF_CHAINS];
-        FPV(load)(&d, MIG(ifma_addrs_)(den, v, sizeof(FPVQT)), mask, &one);
-        FPV(mul)(&inv, &S[v], cc); /* 1/den for these lanes */
-        FPV(mul)(cc, cc, &d);
-        FPV(load)(&l, MIG(ifma_addrs_)(num, v, sizeof(FPVQT)), mask, &one);
-        FPV(mul)(&l, &l, &inv); /* λ */
+        MIF_VT d, inv, l, x1, y1, xq, x3, t, y3;
+        MIF_VT *cc = &cur[v % MIF_CHAINS];
+        MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
+        MIF_MUL(&inv, &S[v], cc); /* 1/den for these lanes */
+        MIF_MUL(cc, cc, &d);
+        MIF_LOAD(&l, MIG(ifma_addrs_)(num, v, sizeof(MIF_QT)), mask, &cx->one);
+        MIF_MUL(&l, &l, &inv); /* λ */
         __m512i bp = _mm512_maskz_loadu_epi64(mask, &b[8 * v]);
         __m512i xp = _mm512_maskz_loadu_epi64(mask, &x2[8 * v]);
-        __m512i bx = _mm512_add_epi64(bp, _mm512_set1_epi64((long long)xo));
-        __m512i by = _mm512_add_epi64(bp, _mm512_set1_epi64((long long)yo));
-        FPV(load)(&x1, bx, mask, &one);
-        FPV(load)(&y1, by, mask, &one);
-        FPV(load)(&xq, xp, mask, &one);
-        FPV(mul)(&x3, &l, &l); /* x3 = λ^2 - x1 - x2 */
-        FPV(sub)(&x3, &x3, &x1, &kL);
-        FPV(sub)(&x3, &x3, &xq, &kL);
-        FPV(sub)(&t, &x1, &x3, &k3L); /* y3 = λ(x1 - x3) - y1 */
-        FPV(mul)(&y3, &l, &t);
-        FPV(sub)(&y3, &y3, &y1, &kL);
-        FPV(store)(bx, mask, &x3, &r_mod_p);
-        FPV(store)(by, mask, &y3, &r_mod_p);
+        __m512i bx = _mm512_add_epi64(bp, _mm512_set1_epi64(xo));
+        __m512i by = _mm512_add_epi64(bp, _mm512_set1_epi64(yo));
+        MIF_LOAD(&x1, bx, mask, &cx->one);
+        MIF_LOAD(&y1, by, mask, &cx->one);
+        MIF_LOAD(&xq, xp, mask, &cx->one);
+        MIF_MUL(&x3, &l, &l); /* x3 = λ^2 - x1 - x2 */
+        MIF_SUB(&x3, &x3, &x1, &cx->kl);
+        MIF_SUB(&x3, &x3, &xq, &cx->kl);
+        MIF_SUB(&t, &x1, &x3, &cx->k3); /* y3 = λ(x1 - x3) - y1 */
+        MIF_MUL(&y3, &l, &t);
+        MIF_SUB(&y3, &y3, &y1, &cx->kl);
+        MIF_STORE(bx, mask, &x3);
+        MIF_STORE(by, mask, &y3);
     }
 }
 
@@ -128,5 +157,16 @@ MIG(msm_batch_ifma)(MIA *const *b, const FPVQT *const *x2, const FPVQT *num, con
 #undef MIA
 #undef MIQS
 #undef MIF_CHAINS
+#undef MIF_VT
+#undef MIF_QT
+#undef MIF_LOAD
+#undef MIF_STORE
+#undef MIF_MUL
+#undef MIF_SUB
+#undef MIF_FQ
 #undef MIF_GROUP
 #undef MIF_FQS
+#undef MIF_FP2
+#undef MIF_KL
+#undef MIF_K3
+#undef MIF_KM
