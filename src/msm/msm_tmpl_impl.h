@@ -179,6 +179,7 @@ typedef struct {
     const MSA *bases;
     MSG(msm_src_t) src;
     size_t n;
+    const size_t *idx; /* scalar i belongs to bases[idx[i]]; NULL: to bases[i] */
     bool ones_in_pippenger;
     unsigned c, chunks;
     unsigned bits; /* the plan's: bit length of the OR of the scalars in the buckets */
@@ -445,14 +446,15 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                 __builtin_prefetch(&ba[j], 1);
             else
                 __builtin_prefetch(&b[j], 1);
-            __builtin_prefetch(&ctx->bases[i]);
+            size_t pi = ctx->idx ? ctx->idx[i] : i;
+            __builtin_prefetch(&ctx->bases[pi]);
             if (pending_d) {
                 if (batch)
                     MSG(msm_batch_add_)(&bt, pending_i, pending_d);
                 else
                     MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
             }
-            pending_i = i;
+            pending_i = pi;
             pending_d = d;
             wk->bucket_adds++;
         }
@@ -483,6 +485,35 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
 
 /* ---- the whole MSM ------------------------------------------------------ */
 
+/*
+ * The scalars the buckets take (class other, and one when ones go through
+ * Pippenger), n_pip of the n, copied in order into canon (which may be the
+ * source's own copy: it is written at or below where it is read) with
+ * their point indices in *idx (allocated here). Every window scans its
+ * scalars, so with few of them, as in a witness MSM (90 % zero or one),
+ * the W scans of n become one scan of n and W of n_pip. false when out of
+ * memory.
+ */
+static bool MSG(msm_compact_)(uint64_t (*canon)[EC_SCALAR_LIMBS], size_t **idx,
+                              const MSG(msm_src_t) * src, size_t n, size_t n_pip,
+                              bool ones_in_pippenger)
+{
+    *idx = malloc(n_pip * sizeof **idx);
+    if (!*idx)
+        return false;
+    size_t m = 0;
+    for (size_t i = 0; i < n && m < n_pip; i++) {
+        uint64_t k[EC_SCALAR_LIMBS];
+        unsigned cl = MSG(msm_scalar_)(src, i, k);
+        if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ones_in_pippenger))
+            continue;
+        memcpy(canon[m], k, sizeof k);
+        (*idx)[m++] = i;
+    }
+    assert(m == n_pip);
+    return true;
+}
+
 static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src, size_t n,
                                    const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
                                    cuzk_pool_t *pool)
@@ -507,6 +538,20 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         src = (MSG(msm_src_t)){NULL, (const uint64_t(*)[EC_SCALAR_LIMBS])canon};
     size_t n_pip = st.counts.other + (o.ones_in_pippenger ? st.counts.one : 0);
     unsigned bits = st.counts.bits ? st.counts.bits : 1;
+    size_t *idx = NULL;
+    if (n_pip > 0 && n_pip <= n / 4 * 3 && src.canon) {
+        uint64_t(*dst)[EC_SCALAR_LIMBS] = canon ? canon : malloc(n_pip * sizeof *dst);
+        if (!dst || !MSG(msm_compact_)(dst, &idx, &src, n, n_pip, o.ones_in_pippenger)) {
+            if (dst != canon)
+                free(dst);
+            free(canon);
+            MSG(msm_workers_free_)(w, T);
+            return CUZK_ENOMEM;
+        }
+        if (!canon)
+            canon = dst; /* freed with it below */
+        src = (MSG(msm_src_t)){NULL, (const uint64_t(*)[EC_SCALAR_LIMBS])canon};
+    }
 
     if (n_pip > 0) {
         cuzk_msm_plan(&st.plan, n_pip, bits, T, o.window);
@@ -515,17 +560,20 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         assert(n <= SIZE_MAX / P);
         MSX *partial = malloc(tasks * sizeof(MSX));
         if (!partial) {
+            free(idx);
             free(canon);
             MSG(msm_workers_free_)(w, T);
             return CUZK_ENOMEM;
         }
-        MSG(msm_bucket_ctx_t) ctx = {bases, src, n, o.ones_in_pippenger, c, P, bits, partial, w};
+        MSG(msm_bucket_ctx_t)
+        ctx = {bases, src, idx ? n_pip : n, idx, o.ones_in_pippenger, c, P, bits, partial, w};
         cuzk_pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
         bool nomem = false;
         for (unsigned t = 0; t < T; t++)
             nomem |= w[t].nomem;
         if (nomem) {
             free(partial);
+            free(idx);
             free(canon);
             MSG(msm_workers_free_)(w, T);
             return CUZK_ENOMEM;
@@ -544,6 +592,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         free(partial);
     }
 
+    free(idx);
     free(canon);
     MSA a;
     MSG(xyzz_to_affine)(&a, &acc);
