@@ -18,6 +18,7 @@
 
 #include "ntt/bls381_ntt.h"
 #include "ntt/bn254_ntt.h"
+#include "util/cpu.h"
 #include "test_util.h"
 #include "util/pool.h"
 

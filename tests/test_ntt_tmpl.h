@@ -319,7 +319,8 @@ static void TN(coset)(void **state)
 }
 
 /* Every pool gives bit-identical results to the caller alone, at a size with
- * wide stages and several blocks. */
+ * wide stages and several blocks, with the IFMA butterflies (ntt_ifma.h)
+ * when the processor has them and without. */
 static void TN(threads)(void **state)
 {
     (void)state;
@@ -331,21 +332,25 @@ static void TN(threads)(void **state)
     /* h_bellperson covers evals_to_coset (dif and dit), the powers in
      * bit-reversed order and the permutation; forward and coset_inverse the
      * natural-order paths. */
+    bool ifma = cuzk_cpu_has_ifma;
     for (int op = 0; op < 3; op++) {
-        for (size_t p = 0; p < NPOOLS; p++) {
+        for (size_t p = 0; p < 2 * NPOOLS; p++) {
+            cuzk_cpu_has_ifma = p < NPOOLS && ifma;
             TNT *a = TN(vec_dup)(in, 3 * n);
+            cuzk_pool_t *pool = pools[p % NPOOLS];
             switch (op) {
-            case 0: TNN(forward)(d, a, pools[p]); break;
-            case 1: TNN(coset_inverse)(d, a, &shift, pools[p]); break;
-            default: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pools[p]); break;
+            case 0: TNN(forward)(d, a, pool); break;
+            case 1: TNN(coset_inverse)(d, a, &shift, pool); break;
+            default: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pool); break;
             }
             if (p == 0)
                 memcpy(ref, a, 3 * n * sizeof(TNT));
             else
-                TN(assert_vec_equal)(a, ref, 3 * n, "pool vs caller alone");
+                TN(assert_vec_equal)(a, ref, 3 * n, "pool and IFMA vs caller alone");
             free(a);
         }
     }
+    cuzk_cpu_has_ifma = ifma;
     free(in);
     free(ref);
     TNN(domain_free)(d);

@@ -157,6 +157,66 @@ FPV_TARGET void FPV(sub)(FPVT *r, const FPVT *a, const FPVT *b, const FPV(kp_t) 
     FPV(normalize)(r);
 }
 
+/* r = w·2^sh in radix 2^52, w given as N64 vectors of 64-bit limbs (limb k
+ * of the eight elements in w[k]); w·2^sh < R'. sh is a constant (0 or SH)
+ * once inlined. */
+FPV_TARGET void FPV(from_words)(FPVT *r, const __m512i w[FPV_N64], int sh)
+{
+    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
+    for (int i = 0; i < FPV_N52; i++) {
+        /* bits [52i, 52i + 52) of w·2^sh: word k's bit b sits at 64k + b + sh. */
+        __m512i v = _mm512_setzero_si512();
+        for (int k = 0; k < FPV_N64; k++) {
+            int off = 64 * k + sh - 52 * i; /* where word k starts in limb i */
+            if (off >= 52 || off <= -64)
+                continue;
+            v = _mm512_or_si512(v, off >= 0 ? _mm512_slli_epi64(w[k], (unsigned)off)
+                                            : _mm512_srli_epi64(w[k], (unsigned)-off));
+        }
+        r->l[i] = _mm512_and_si512(v, m);
+    }
+}
+
+/* w = a as N64 vectors of 64-bit limbs; a normalised and below 2^(64·N64). */
+FPV_TARGET void FPV(to_words)(__m512i w[FPV_N64], const FPVT *a)
+{
+    for (int k = 0; k < FPV_N64; k++) {
+        __m512i v = _mm512_setzero_si512();
+        for (int i = 0; i < FPV_N52; i++) {
+            int off = 52 * i - 64 * k; /* where limb i starts in word k */
+            if (off >= 64 || off <= -52)
+                continue;
+            v = _mm512_or_si512(v, off >= 0 ? _mm512_slli_epi64(a->l[i], (unsigned)off)
+                                            : _mm512_srli_epi64(a->l[i], (unsigned)-off));
+        }
+        w[k] = v;
+    }
+}
+
+/* a = a - p when a >= p: a < 2p in, a < p out, normalised. */
+FPV_TARGET void FPV(csub)(FPVT *a)
+{
+    FPVT u; /* a - p with signed limbs; a < p exactly when the top borrows */
+    for (int j = 0; j < FPV_N52; j++)
+        u.l[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)FPV(P52)[j]));
+    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
+    for (int j = 0; j < FPV_N52 - 1; j++) {
+        u.l[j + 1] = _mm512_add_epi64(u.l[j + 1], _mm512_srai_epi64(u.l[j], 52));
+        u.l[j] = _mm512_and_si512(u.l[j], m);
+    }
+    __mmask8 ge = _mm512_cmpge_epi64_mask(u.l[FPV_N52 - 1], _mm512_setzero_si512());
+    for (int j = 0; j < FPV_N52; j++)
+        a->l[j] = _mm512_mask_mov_epi64(a->l[j], ge, u.l[j]);
+}
+
+/* r = a + b, normalised (no reduction). */
+FPV_TARGET void FPV(add)(FPVT *r, const FPVT *a, const FPVT *b)
+{
+    for (int j = 0; j < FPV_N52; j++)
+        r->l[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    FPV(normalize)(r);
+}
+
 /* Limbs j of the eight elements at byte addresses addr + 8j (lanes in
  * `mask`; the others take `dflt`), shifted into radix 2^52 with the
  * factor 2^SH: r = x·R' as an integer < 2^SH·p for x·R mod p loaded. */
@@ -167,19 +227,7 @@ FPV_TARGET void FPV(load)(FPVT *r, __m512i addr, __mmask8 mask, const FPVQT *dfl
         w[k] = _mm512_mask_i64gather_epi64(_mm512_set1_epi64((long long)dflt->l[k]), mask,
                                            _mm512_add_epi64(addr, _mm512_set1_epi64(8 * k)),
                                            (const void *)0, 1);
-    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
-    for (int i = 0; i < FPV_N52; i++) {
-        /* bits [52i, 52i + 52) of w·2^SH: word k's bit b sits at 64k + b + SH. */
-        __m512i v = _mm512_setzero_si512();
-        for (int k = 0; k < FPV_N64; k++) {
-            int off = 64 * k + FPV_SH - 52 * i; /* where word k starts in limb i */
-            if (off >= 52 || off <= -64)
-                continue;
-            v = _mm512_or_si512(v, off >= 0 ? _mm512_slli_epi64(w[k], (unsigned)off)
-                                            : _mm512_srli_epi64(w[k], (unsigned)-off));
-        }
-        r->l[i] = _mm512_and_si512(v, m);
-    }
+    FPV(from_words)(r, w, FPV_SH);
 }
 
 /* Writes the eight elements of a (lanes in `mask`) as fully reduced x·R mod
@@ -188,32 +236,58 @@ FPV_TARGET void FPV(load)(FPVT *r, __m512i addr, __mmask8 mask, const FPVQT *dfl
  * product a·(R mod p)/R' + p < 2p loses p at most once. */
 FPV_TARGET void FPV(store)(__m512i addr, __mmask8 mask, const FPVT *a, const FPVT *r_mod_p)
 {
-    FPVT t, u;
+    FPVT t;
     FPV(mul)(&t, a, r_mod_p);
-    /* u = t - p with signed limbs; t < p exactly when the top borrows. */
-    for (int j = 0; j < FPV_N52; j++)
-        u.l[j] = _mm512_sub_epi64(t.l[j], _mm512_set1_epi64((long long)FPV(P52)[j]));
-    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
-    for (int j = 0; j < FPV_N52 - 1; j++) {
-        u.l[j + 1] = _mm512_add_epi64(u.l[j + 1], _mm512_srai_epi64(u.l[j], 52));
-        u.l[j] = _mm512_and_si512(u.l[j], m);
-    }
-    __mmask8 ge = _mm512_cmpge_epi64_mask(u.l[FPV_N52 - 1], _mm512_setzero_si512());
-    for (int j = 0; j < FPV_N52; j++)
-        t.l[j] = _mm512_mask_mov_epi64(t.l[j], ge, u.l[j]);
-    for (int k = 0; k < FPV_N64; k++) {
-        __m512i v = _mm512_setzero_si512();
-        for (int i = 0; i < FPV_N52; i++) {
-            int off = 52 * i - 64 * k; /* where limb i starts in word k */
-            if (off >= 64 || off <= -52)
-                continue;
-            v = _mm512_or_si512(v, off >= 0 ? _mm512_slli_epi64(t.l[i], (unsigned)off)
-                                            : _mm512_srli_epi64(t.l[i], (unsigned)-off));
-        }
+    FPV(csub)(&t);
+    __m512i w[FPV_N64];
+    FPV(to_words)(w, &t);
+    for (int k = 0; k < FPV_N64; k++)
         _mm512_mask_i64scatter_epi64((void *)0, mask,
-                                     _mm512_add_epi64(addr, _mm512_set1_epi64(8 * k)), v, 1);
-    }
+                                     _mm512_add_epi64(addr, _mm512_set1_epi64(8 * k)), w[k], 1);
 }
+
+#if FPV_N64 == 4
+/* Eight consecutive elements of four limbs (256 bytes at p) as limb
+ * vectors: w[k] holds limb k of elements 0..7, by two rounds of
+ * two-source permutes (8 in all). */
+FPV_TARGET void FPV(load8)(__m512i w[4], const void *p)
+{
+    const long long *q = p;
+    __m512i a = _mm512_loadu_si512(q), b = _mm512_loadu_si512(q + 8);
+    __m512i c = _mm512_loadu_si512(q + 16), d = _mm512_loadu_si512(q + 24);
+    const __m512i lo = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+    const __m512i hi = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+    /* ab01 = [e0.0 e1.0 e2.0 e3.0 e0.1 e1.1 e2.1 e3.1], ab23 the limbs 2, 3 */
+    __m512i ab01 = _mm512_permutex2var_epi64(a, lo, b), ab23 = _mm512_permutex2var_epi64(a, hi, b);
+    __m512i cd01 = _mm512_permutex2var_epi64(c, lo, d), cd23 = _mm512_permutex2var_epi64(c, hi, d);
+    const __m512i l0 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+    const __m512i l1 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    w[0] = _mm512_permutex2var_epi64(ab01, l0, cd01);
+    w[1] = _mm512_permutex2var_epi64(ab01, l1, cd01);
+    w[2] = _mm512_permutex2var_epi64(ab23, l0, cd23);
+    w[3] = _mm512_permutex2var_epi64(ab23, l1, cd23);
+}
+
+/* The inverse of FPV(load8). */
+FPV_TARGET void FPV(store8)(void *p, const __m512i w[4])
+{
+    long long *q = p;
+    const __m512i l0 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+    const __m512i l1 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    __m512i ab01 = _mm512_permutex2var_epi64(w[0], l0, w[1]);
+    __m512i cd01 = _mm512_permutex2var_epi64(w[0], l1, w[1]);
+    __m512i ab23 = _mm512_permutex2var_epi64(w[2], l0, w[3]);
+    __m512i cd23 = _mm512_permutex2var_epi64(w[2], l1, w[3]);
+    /* ab01 = [e0.0 e1.0 e2.0 e3.0 e0.1 e1.1 e2.1 e3.1] again: the first
+     * round of FPV(load8) is its own inverse */
+    const __m512i e0 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+    const __m512i e1 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+    _mm512_storeu_si512(q, _mm512_permutex2var_epi64(ab01, e0, ab23));
+    _mm512_storeu_si512(q + 8, _mm512_permutex2var_epi64(ab01, e1, ab23));
+    _mm512_storeu_si512(q + 16, _mm512_permutex2var_epi64(cd01, e0, cd23));
+    _mm512_storeu_si512(q + 24, _mm512_permutex2var_epi64(cd01, e1, cd23));
+}
+#endif
 
 /* ---- Fp2 = Fp[u]/(u^2 + 1), eight elements at once --------------------- */
 

@@ -21,6 +21,9 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "ntt/ntt_ifma.h"
+#include "util/cpu.h"
+
 /* ---- butterflies ------------------------------------------------------ */
 
 /* The butterfly with twiddle 1, the same in DIF and DIT: x' = x + y, y' = x - y. */
@@ -50,6 +53,14 @@ static inline void NTN(dif_row_)(NTFT *x, NTFT *y, size_t cnt, const NTFT *w, pt
         j = 1;
         w += ws;
     }
+#if CUZK_NTT_HAVE_IFMA
+    if (cuzk_cpu_has_ifma && cnt - j >= 8) { /* eight at a time, ntt_ifma.h */
+        size_t v = (cnt - j) & ~(size_t)7;
+        NTN(dif_rows_ifma)(x + j, y + j, v, w, ws, neg);
+        j += v;
+        w += (ptrdiff_t)v * ws;
+    }
+#endif
     for (; j < cnt; j++, w += ws) {
         NTFT u = x[j], v = y[j], t;
         NTF(add)(&x[j], &u, &v);
@@ -76,6 +87,14 @@ static inline void NTN(dit_row_)(NTFT *x, NTFT *y, size_t cnt, const NTFT *w, pt
         j = 1;
         w += ws;
     }
+#if CUZK_NTT_HAVE_IFMA
+    if (cuzk_cpu_has_ifma && cnt - j >= 8) {
+        size_t v = (cnt - j) & ~(size_t)7;
+        NTN(dit_rows_ifma)(x + j, y + j, v, w, ws, neg);
+        j += v;
+        w += (ptrdiff_t)v * ws;
+    }
+#endif
     for (; j < cnt; j++, w += ws) {
         NTFT u = x[j], t;
         NTF(mul)(&t, &y[j], w);

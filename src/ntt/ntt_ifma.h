@@ -1,0 +1,41 @@
+/*
+ * The NTT's butterflies eight at a time with AVX-512 IFMA (ff/fpv_tmpl.h).
+ * x86-64 only; call only when cuzk_cpu_has_ifma (util/cpu.h) is set.
+ *
+ * NAME_ntt_dif_rows_ifma and NAME_ntt_dit_rows_ifma do what the template's
+ * dif_row_ and dit_row_ do (ntt_tmpl_impl.h) for cnt butterflies, cnt a
+ * multiple of 8, on x[j], y[j] with twiddles w[j·ws], neg as there, no
+ * butterfly with twiddle 1 singled out:
+ *   dif: x' = x + y, y' = ±(x - y)·w;   dit: t = w·y, x' = x ± t, y' = x ∓ t.
+ * Inputs fully reduced; outputs fully reduced, the same bytes as the
+ * scalar butterflies. x and y do not overlap, nor either of them w.
+ *
+ * Eight consecutive elements load as four limb vectors by permutes; x and
+ * y stay in the scalar field's Montgomery form x·R (limbs below p, radix
+ * 2^52), the twiddle is loaded shifted by 2^4 so that it is w·R' and the
+ * vector product t·w·R·R'/R' lands back on R: one vector multiplication a
+ * butterfly and no conversion, then one conditional subtraction per value.
+ */
+#ifndef CUZK_NTT_NTT_IFMA_H
+#define CUZK_NTT_NTT_IFMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ff/bls381_fr.h"
+#include "ff/bn254_fr.h"
+
+#if defined(__x86_64__)
+#define CUZK_NTT_HAVE_IFMA 1
+
+void bn254_ntt_dif_rows_ifma(bn254_fr_t *x, bn254_fr_t *y, size_t cnt, const bn254_fr_t *w,
+                             ptrdiff_t ws, bool neg);
+void bn254_ntt_dit_rows_ifma(bn254_fr_t *x, bn254_fr_t *y, size_t cnt, const bn254_fr_t *w,
+                             ptrdiff_t ws, bool neg);
+void bls381_ntt_dif_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
+                              ptrdiff_t ws, bool neg);
+void bls381_ntt_dit_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
+                              ptrdiff_t ws, bool neg);
+#endif
+
+#endif
