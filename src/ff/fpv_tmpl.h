@@ -21,8 +21,8 @@
  *  - The scalar field keeps x·R mod p, R = 2^(64·N64) <= R'. A scalar
  *    element shifted left by SH = 52·N52 - 64·N64 bits is x·R' as an integer
  *    below 2^SH·p: loading costs no multiplication (FPV(load)). The way back
- *    is one multiplication by R mod p, v·R/R' ≡ x·R, then one conditional
- *    subtraction (FPV(store)).
+ *    is one Montgomery step of SH bits, v·2^-SH ≡ x·R, and two conditional
+ *    subtractions (FPV(unshift), FPV(store)).
  *  - FPV(mul)(a, b) < a·b/R' + p. With p/R' = 2^-6.4 (BN254, SH = 4) and
  *    2^-35.3 (BLS12-381, SH = 32) the products of loaded values shrink
  *    back towards p; the callers keep their sums below R' (see msm_ifma.c).
@@ -81,6 +81,17 @@ FPV_TARGET void FPV(set1)(FPVT *r, const uint64_t c[FPV_N52])
 {
     for (int j = 0; j < FPV_N52; j++)
         r->l[j] = _mm512_set1_epi64((long long)c[j]);
+}
+
+/* q = k·p in normalised 52-bit limbs; k < 2^40 and k·p < R'. */
+static inline void FPV(kp)(uint64_t q[FPV_N52], uint64_t k)
+{
+    unsigned __int128 c = 0;
+    for (int j = 0; j < FPV_N52; j++) {
+        c += (unsigned __int128)k * FPV(P52)[j];
+        q[j] = (uint64_t)c & FPV_M52;
+        c >>= 52;
+    }
 }
 
 /* kp = k·p spread as above; k < 2^40. */
@@ -193,12 +204,13 @@ FPV_TARGET void FPV(to_words)(__m512i w[FPV_N64], const FPVT *a)
     }
 }
 
-/* a = a - p when a >= p: a < 2p in, a < p out, normalised. */
-FPV_TARGET void FPV(csub)(FPVT *a)
+/* a = a - q when a >= q (q = k·p in 52-bit limbs): a < 2q in, a < q out,
+ * normalised. */
+FPV_TARGET void FPV(csub_with)(FPVT *a, const uint64_t q[FPV_N52])
 {
-    FPVT u; /* a - p with signed limbs; a < p exactly when the top borrows */
+    FPVT u; /* a - q with signed limbs; a < q exactly when the top borrows */
     for (int j = 0; j < FPV_N52; j++)
-        u.l[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)FPV(P52)[j]));
+        u.l[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)q[j]));
     const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
     for (int j = 0; j < FPV_N52 - 1; j++) {
         u.l[j + 1] = _mm512_add_epi64(u.l[j + 1], _mm512_srai_epi64(u.l[j], 52));
@@ -207,6 +219,43 @@ FPV_TARGET void FPV(csub)(FPVT *a)
     __mmask8 ge = _mm512_cmpge_epi64_mask(u.l[FPV_N52 - 1], _mm512_setzero_si512());
     for (int j = 0; j < FPV_N52; j++)
         a->l[j] = _mm512_mask_mov_epi64(a->l[j], ge, u.l[j]);
+}
+
+/* a = a - p when a >= p: a < 2p in, a < p out, normalised. */
+FPV_TARGET void FPV(csub)(FPVT *a)
+{
+    FPV(csub_with)(a, FPV(P52));
+}
+
+/*
+ * r = a·2^-SH mod p, fully reduced: the value x·R' back to x·R. One
+ * Montgomery step of SH bits (m = a·(-p^-1) mod 2^SH makes a + m·p a
+ * multiple of 2^SH; 2·N52 products), then a shift, then 2p (p2: FPV(kp)
+ * of 2) and p subtracted where they fit. a normalised, a < 3·2^SH·p and
+ * a + 2^SH·p < R': then r < 4p before the subtractions, and the top
+ * product m·p_(N52-1) has no high half (p's top limb is below 2^(52-SH)
+ * for all four moduli, which a + m·p < R' also implies).
+ */
+FPV_TARGET void FPV(unshift)(FPVT *r, const FPVT *a, const uint64_t p2[FPV_N52])
+{
+    const __m512i z = _mm512_setzero_si512();
+    __m512i m = _mm512_madd52lo_epu64(z, a->l[0], _mm512_set1_epi64((long long)FPV_PINV));
+    m = _mm512_and_si512(m, _mm512_set1_epi64((long long)((1ULL << FPV_SH) - 1)));
+    FPVT t = *a;
+    for (int j = 0; j < FPV_N52; j++)
+        t.l[j] = _mm512_madd52lo_epu64(t.l[j], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+    for (int j = 0; j < FPV_N52 - 1; j++)
+        t.l[j + 1] =
+            _mm512_madd52hi_epu64(t.l[j + 1], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+    FPV(normalize)(&t);
+    const __m512i mask = _mm512_set1_epi64((long long)FPV_M52);
+    for (int j = 0; j < FPV_N52 - 1; j++)
+        r->l[j] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(t.l[j], FPV_SH),
+                                                   _mm512_slli_epi64(t.l[j + 1], 52 - FPV_SH)),
+                                   mask);
+    r->l[FPV_N52 - 1] = _mm512_srli_epi64(t.l[FPV_N52 - 1], FPV_SH);
+    FPV(csub_with)(r, p2);
+    FPV(csub)(r);
 }
 
 /* r = a + b, normalised (no reduction). */
@@ -231,14 +280,12 @@ FPV_TARGET void FPV(load)(FPVT *r, __m512i addr, __mmask8 mask, const FPVQT *dfl
 }
 
 /* Writes the eight elements of a (lanes in `mask`) as fully reduced x·R mod
- * p, limb j to the byte addresses addr + 8j, j < N64. r_mod_p: R mod p
- * loaded as a constant (below p, no shift). Any normalised a works: the
- * product a·(R mod p)/R' + p < 2p loses p at most once. */
-FPV_TARGET void FPV(store)(__m512i addr, __mmask8 mask, const FPVT *a, const FPVT *r_mod_p)
+ * p, limb j to the byte addresses addr + 8j, j < N64, by FPV(unshift)
+ * (its bounds on a; p2 = 2p). */
+FPV_TARGET void FPV(store)(__m512i addr, __mmask8 mask, const FPVT *a, const uint64_t p2[FPV_N52])
 {
     FPVT t;
-    FPV(mul)(&t, a, r_mod_p);
-    FPV(csub)(&t);
+    FPV(unshift)(&t, a, p2);
     __m512i w[FPV_N64];
     FPV(to_words)(w, &t);
     for (int k = 0; k < FPV_N64; k++)
@@ -343,8 +390,9 @@ FPV_TARGET void FPV(2_load)(FPV(2_t) * r, __m512i addr, __mmask8 mask, const FPV
     FPV(mul)(&r->c1, &r->c1, rp);
 }
 
-FPV_TARGET void FPV(2_store)(__m512i addr, __mmask8 mask, const FPV(2_t) * a, const FPVT *r_mod_p)
+FPV_TARGET void FPV(2_store)(__m512i addr, __mmask8 mask, const FPV(2_t) * a,
+                             const uint64_t p2[FPV_N52])
 {
-    FPV(store)(addr, mask, &a->c0, r_mod_p);
-    FPV(store)(_mm512_add_epi64(addr, _mm512_set1_epi64(8 * FPV_N64)), mask, &a->c1, r_mod_p);
+    FPV(store)(addr, mask, &a->c0, p2);
+    FPV(store)(_mm512_add_epi64(addr, _mm512_set1_epi64(8 * FPV_N64)), mask, &a->c1, p2);
 }

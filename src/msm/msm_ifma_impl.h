@@ -31,13 +31,13 @@
 #if MIF_FP2
 #define MIF_VT               FPV(2_t)
 #define MIF_LOAD(r, a, m, d) FPV(2_load)(r, a, m, &(d)->c0, &cx->rp)
-#define MIF_STORE(a, m, v)   FPV(2_store)(a, m, v, &cx->r_mod_p)
+#define MIF_STORE(a, m, v)   FPV(2_store)(a, m, v, cx->p2)
 #define MIF_MUL(r, a, b)     FPV(2_mul)(r, a, b, &cx->km)
 #define MIF_SUB(r, a, b, kp) FPV(2_sub)(r, a, b, kp)
 #else
 #define MIF_VT               FPVT
 #define MIF_LOAD(r, a, m, d) FPV(load)(r, a, m, d)
-#define MIF_STORE(a, m, v)   FPV(store)(a, m, v, &cx->r_mod_p)
+#define MIF_STORE(a, m, v)   FPV(store)(a, m, v, cx->p2)
 #define MIF_MUL(r, a, b)     FPV(mul)(r, a, b)
 #define MIF_SUB(r, a, b, kp) FPV(sub)(r, a, b, kp)
 #endif
@@ -45,7 +45,8 @@
 /* The constants of one call. */
 typedef struct {
     FPV(kp_t) kl, k3, km; /* km: G2 only */
-    FPVT r_mod_p, rp;
+    FPVT rp;
+    uint64_t p2[FPV_N52]; /* 2p */
     MIF_QT one;
 } MIG(ifma_ctx_t);
 
@@ -74,13 +75,51 @@ __attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MI
     FPV(kp_init)(c, MIF_KM);
     FPV(kp_load)(&cx->km, c);
 #endif
-    FPVQT one;
-    FPVQ(set_one)(&one);
-    FPV(limbs52)(c, one.l); /* R mod p, unshifted */
-    FPV(set1)(&cx->r_mod_p, c);
+    FPV(kp)(cx->p2, 2);
     FPV(r_prime)(c);
     FPV(set1)(&cx->rp, c);
     MIF_CAT(MIF_FQ, set_one)(&cx->one);
+}
+
+/* The additions of vectors v .. v + cnt - 1 (cnt = 1 or 2), S[v] = 1/den. */
+__attribute__((target("avx512f,avx512ifma"), always_inline)) static inline void
+MIG(ifma_finish_)(const MIG(ifma_ctx_t) * cx, MIA *const *b, const MIF_QT *const *x2,
+                  const MIF_QT *num, size_t k, const MIF_VT *S, size_t v, int cnt)
+{
+    const long long xo = (long long)offsetof(MIA, x), yo = (long long)offsetof(MIA, y);
+    __mmask8 mask[2];
+    __m512i bx[2], by[2], xp[2];
+    MIF_VT l[2], x1[2], y1[2], xq[2], x3[2], t[2], y3[2];
+    for (int i = 0; i < cnt; i++) {
+        size_t left = k - 8 * (v + i);
+        mask[i] = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        MIF_LOAD(&l[i], MIG(ifma_addrs_)(num, v + i, sizeof(MIF_QT)), mask[i], &cx->one);
+        __m512i bp = _mm512_maskz_loadu_epi64(mask[i], &b[8 * (v + i)]);
+        xp[i] = _mm512_maskz_loadu_epi64(mask[i], &x2[8 * (v + i)]);
+        bx[i] = _mm512_add_epi64(bp, _mm512_set1_epi64(xo));
+        by[i] = _mm512_add_epi64(bp, _mm512_set1_epi64(yo));
+    }
+    for (int i = 0; i < cnt; i++)
+        MIF_MUL(&l[i], &l[i], &S[v + i]); /* λ */
+    for (int i = 0; i < cnt; i++) {
+        MIF_LOAD(&x1[i], bx[i], mask[i], &cx->one);
+        MIF_LOAD(&y1[i], by[i], mask[i], &cx->one);
+        MIF_LOAD(&xq[i], xp[i], mask[i], &cx->one);
+    }
+    for (int i = 0; i < cnt; i++)
+        MIF_MUL(&x3[i], &l[i], &l[i]); /* x3 = λ^2 - x1 - x2 */
+    for (int i = 0; i < cnt; i++) {
+        MIF_SUB(&x3[i], &x3[i], &x1[i], &cx->kl);
+        MIF_SUB(&x3[i], &x3[i], &xq[i], &cx->kl);
+        MIF_SUB(&t[i], &x1[i], &x3[i], &cx->k3); /* y3 = λ(x1 - x3) - y1 */
+    }
+    for (int i = 0; i < cnt; i++)
+        MIF_MUL(&y3[i], &l[i], &t[i]);
+    for (int i = 0; i < cnt; i++) {
+        MIF_SUB(&y3[i], &y3[i], &y1[i], &cx->kl);
+        MIF_STORE(bx[i], mask[i], &x3[i]);
+        MIF_STORE(by[i], mask[i], &y3[i]);
+    }
 }
 
 __attribute__((target("avx512f,avx512ifma"))) void
@@ -122,33 +161,20 @@ MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, c
     MIF_MUL(&cur[1], &u, &acc[0]);
     MIF_MUL(&cur[0], &u, &acc[1]);
 
-    const long long xo = (long long)offsetof(MIA, x), yo = (long long)offsetof(MIA, y);
+    /* Back sweep: S[v] becomes 1/den of vector v's lanes. */
     for (size_t v = V; v-- > 0;) {
         size_t left = k - 8 * v;
         __mmask8 mask = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
-        MIF_VT d, inv, l, x1, y1, xq, x3, t, y3;
+        MIF_VT d;
         MIF_VT *cc = &cur[v % MIF_CHAINS];
         MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
-        MIF_MUL(&inv, &S[v], cc); /* 1/den for these lanes */
+        MIF_MUL(&S[v], &S[v], cc);
         MIF_MUL(cc, cc, &d);
-        MIF_LOAD(&l, MIG(ifma_addrs_)(num, v, sizeof(MIF_QT)), mask, &cx->one);
-        MIF_MUL(&l, &l, &inv); /* λ */
-        __m512i bp = _mm512_maskz_loadu_epi64(mask, &b[8 * v]);
-        __m512i xp = _mm512_maskz_loadu_epi64(mask, &x2[8 * v]);
-        __m512i bx = _mm512_add_epi64(bp, _mm512_set1_epi64(xo));
-        __m512i by = _mm512_add_epi64(bp, _mm512_set1_epi64(yo));
-        MIF_LOAD(&x1, bx, mask, &cx->one);
-        MIF_LOAD(&y1, by, mask, &cx->one);
-        MIF_LOAD(&xq, xp, mask, &cx->one);
-        MIF_MUL(&x3, &l, &l); /* x3 = λ^2 - x1 - x2 */
-        MIF_SUB(&x3, &x3, &x1, &cx->kl);
-        MIF_SUB(&x3, &x3, &xq, &cx->kl);
-        MIF_SUB(&t, &x1, &x3, &cx->k3); /* y3 = λ(x1 - x3) - y1 */
-        MIF_MUL(&y3, &l, &t);
-        MIF_SUB(&y3, &y3, &y1, &cx->kl);
-        MIF_STORE(bx, mask, &x3);
-        MIF_STORE(by, mask, &y3);
     }
+    /* The additions, two vectors at a time: each one's λ, λ^2, λ·t chain
+     * is sequential, the two are not. */
+    for (size_t v = 0; v < V; v += 2)
+        MIG(ifma_finish_)(cx, b, x2, num, k, S, v, v + 1 < V ? 2 : 1);
 }
 
 #undef MIF_CAT2
