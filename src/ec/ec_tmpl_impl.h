@@ -39,11 +39,6 @@ void ECN(xyzz_set_infinity)(ECX *r)
     EF(set_zero)(&r->ZZZ);
 }
 
-bool ECN(affine_is_infinity)(const ECA *p)
-{
-    return EF(is_zero)(&p->x) & EF(is_zero)(&p->y);
-}
-
 bool ECN(jac_is_infinity)(const ECJ *p)
 {
     return EF(is_zero)(&p->Z);
