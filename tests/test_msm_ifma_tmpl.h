@@ -57,7 +57,8 @@ static void TG(ti_field)(void **state)
     TA **bp = malloc(kmax * sizeof *bp);
     const TQT **xp = malloc(kmax * sizeof *xp);
     void *scr = aligned_alloc(64, (TG(msm_batch_ifma_scratch)(kmax) + 63) / 64 * 64);
-    assert_non_null(num && den && xq && b && want && bp && xp && scr);
+    if (!num || !den || !xq || !b || !want || !bp || !xp || !scr)
+        abort(); /* out of memory */
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         for (int it = 0; it < test_iters(4); it++) {
             size_t k = sizes[s];

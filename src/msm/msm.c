@@ -2,20 +2,26 @@
 
 #include <assert.h>
 
-/* Relative costs in field multiplications (S counted as M), ec_tmpl.h: a
- * bucket update is madd-2008-s (8M + 2S), a running-sum step add-2008-s
- * (12M + 2S). */
-enum { MSM_COST_ADD_MIXED = 10, MSM_COST_ADD_XYZZ = 14 };
-
 /*
- * The model against measurement (BLS12-381 G1, uniform scalars, one thread
- * of the H200 host's Xeon; seconds for each forced c, * = the model's c):
- *   2^16: c = 11 .. 15: 0.80 0.84 0.86* 0.88 0.79 (flat within the noise)
- *   2^18: c = 12 .. 17: 2.83 2.82 2.38* 2.43 2.51 3.29
- *   2^20: c = 14 .. 18: 10.05 8.66 8.86* 11.53 11.92
- * The model's choice is within 3 % of the best; the additions counted match
- * W·(n + P·2^c) to 1 % (digits that are 0 skip their addition).
+ * Relative costs of one addition, in units of ~6 ns on dev-epyc2 (IFMA):
+ * windows below CUZK_MSM_BATCH_MIN_WINDOW take madd-2008-s into XYZZ
+ * buckets (8M + 2S) and reduce them with add-2008-s (12M + 2S); the
+ * batch-affine windows take an entry of the batch (IFMA: ~60 ns with the
+ * bookkeeping) and reduce by segments (msm_reduce_affine_ in
+ * msm_tmpl_impl.h), 2.4 a bucket pair counted as 2^c: fitted to BN254 G1
+ * 2^18 uniform on 2 threads, forced c = 15 and 16 (0.1265, 0.1225 s). The
+ * model then picks, against the best forced c (s): 2^18 uniform 15 (0.127;
+ * 16: 0.123; the old model's 13: 0.159), 2^16 uniform 15 (0.040, best),
+ * 2^18 porep-like 13 (0.028, best), 2^16 porep-like 12 (0.0085, best).
  */
+#define MSM_COST_ADD_MIXED    22.0
+#define MSM_COST_ADD_XYZZ     30.0
+#define MSM_COST_BATCH_ADD    10.0
+#define MSM_COST_BATCH_REDUCE 2.4
+/* ... plus one scalar inversion (~2.5 µs) for each of the reduction's
+ * 2·L batches, whatever the buckets hold: without it the model took c = 10
+ * for 100 points (1.7 ms against 0.6 at c = 5). */
+#define MSM_COST_INVERSION 400.0
 
 /* More ranges than this per window only add reductions. */
 enum { MSM_CHUNKS_PER_THREAD = 4 };
@@ -33,8 +39,12 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
         for (unsigned P = 1; P <= MSM_CHUNKS_PER_THREAD * threads; P++) {
             unsigned rounds_ceil = (W * P + threads - 1) / threads; /* ceil(W·P / T) */
             double rounds = (double)rounds_ceil;
-            double task = (double)MSM_COST_ADD_MIXED * (double)n / P +
-                          (double)MSM_COST_ADD_XYZZ * (double)((uint64_t)1 << c);
+            bool batch = c >= CUZK_MSM_BATCH_MIN_WINDOW;
+            size_t nb = (size_t)1 << (c - 1);
+            double task = (batch ? MSM_COST_BATCH_ADD : MSM_COST_ADD_MIXED) * (double)n / P +
+                          (batch ? MSM_COST_BATCH_REDUCE : MSM_COST_ADD_XYZZ) * (double)(2 * nb);
+            if (batch)
+                task += MSM_COST_INVERSION * 2.0 * (double)(nb / cuzk_msm_reduce_segments(nb));
             double t = rounds * task;
             /* Strictly better only: ties keep the smaller c and P (less memory). */
             if (best < 0 || t < best) {

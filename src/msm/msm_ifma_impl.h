@@ -61,7 +61,8 @@ MIG(ifma_addrs_)(const void *base, size_t v, size_t stride)
 {
     long long s = (long long)stride;
     const __m512i lane = _mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0);
-    return _mm512_add_epi64(_mm512_set1_epi64((long long)((uintptr_t)base + 8 * v * stride)), lane);
+    uintptr_t first = (uintptr_t)base + 8 * v * stride;
+    return _mm512_add_epi64(_mm512_set1_epi64((long long)first), lane);
 }
 
 __attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MIG(ifma_ctx_t) * cx)

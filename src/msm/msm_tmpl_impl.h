@@ -39,15 +39,15 @@ typedef struct {
     MSX ones;                          /* Σ of its scalar-one bases */
     uint64_t ones_adds, bucket_adds, reduce_adds;
     MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */
-    /* The batch-affine path's scratch (msm_batch_*), allocated with buckets. */
-    uint32_t *busy;                 /* per bucket: the batch number that holds it */
-    MSG(msm_pending_t) * ent, *def; /* the batch; the deferred additions */
-    MSQT *num, *den, *scr;          /* λ = num/den per batch entry; inversion scratch */
-    /* With MSM_BATCH_IFMA and cuzk_cpu_has_ifma: the batch's buckets and
-     * x2 by address, and the vector kernel's scratch (msm_ifma.h). */
+    /* The batch-affine path's scratch (msm_batch_*), allocated with buckets:
+     * entry e of a batch is *bp[e] += (*xp[e], y) with λ = num[e]/den[e]. */
+    uint32_t *busy;           /* per bucket: the batch number that holds it */
+    MSG(msm_pending_t) * def; /* the deferred additions */
+    MSQT *num, *den, *scr;    /* λ = num/den per batch entry; inversion scratch */
     MSA **bp;
     const MSQT **xp;
-    void *vscr;
+    MSA *red;   /* the running sums' segments (msm_reduce_affine_) */
+    void *vscr; /* the IFMA kernel's scratch (msm_ifma.h), when it runs */
     bool nomem;
 } MSG(msm_worker_t);
 
@@ -132,13 +132,13 @@ static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
     for (unsigned t = 0; t < T; t++) {
         free(w[t].buckets);
         free(w[t].busy);
-        free(w[t].ent);
         free(w[t].def);
         free(w[t].num);
         free(w[t].den);
         free(w[t].scr);
         free(w[t].bp);
         free(w[t].xp);
+        free(w[t].red);
         free(w[t].vscr);
     }
     free(w);
@@ -212,19 +212,6 @@ static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSA *p, int d)
  * bucket at once, so neither enters the batch (no zero denominator).
  */
 
-/* The batch size for a window of nb buckets: 1/4 of them (about 12 % of
- * the additions collide and wait for the next batch), at most
- * CUZK_MSM_BATCH_MAX. Against 1/8, with the IFMA kernel (whose one scalar
- * inversion a batch is ~5 % of it at 1/8): BN254 G1 2^18 on 2 threads,
- * uniform 0.191 -> 0.182 s, porep-like 0.0355 -> 0.0325 s, BLS12-381
- * 0.304 -> 0.299 s; 1/2 and 1/3 no better; the scalar path unchanged
- * (0.334 s). */
-static size_t MSG(msm_batch_size_)(size_t nb)
-{
-    size_t b = nb / 4;
-    return b < CUZK_MSM_BATCH_MAX ? b : CUZK_MSM_BATCH_MAX;
-}
-
 /*
  * The buckets window w can reach: 2^(c-1), but for the top window, whose
  * digit is the r = bits - w·c bits left over plus the carry from below
@@ -248,62 +235,54 @@ typedef struct {
     uint32_t epoch;      /* the batch's number: busy[j] == epoch, j in it */
 } MSG(msm_batch_t);
 
-/* Starts bucket[|d| - 1] += sign(d)·bases[i]: at once when the bucket is
- * empty, the point infinity or the sum infinity, else as a batch entry;
- * false (nothing done) when the bucket is in the batch. k < max. */
-static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t i, int d)
+/*
+ * Makes *dst += (x2, y2) entry e of the worker's batch (returns true), or
+ * does it at once (false): when dst is infinity, and when the sum is (x2 =
+ * dst.x and y2 = -dst.y, or 2-torsion). x2 must stay where it is until the
+ * batch is finished; (x2, y2) not infinity.
+ */
+static inline bool MSG(msm_entry_)(MSG(msm_worker_t) * w, size_t e, MSA *dst, const MSQT *x2,
+                                   const MSQT *y2)
 {
-    size_t j = (size_t)(d > 0 ? d : -d) - 1;
-    MSG(msm_worker_t) *w = bt->w;
-    if (w->busy[j] == bt->epoch)
+    if (MSG(affine_is_infinity)(dst)) {
+        dst->x = *x2;
+        dst->y = *y2;
         return false;
-    const MSA *q = &bt->bases[i];
-    MSA *b = &bt->bucket[j];
-    if (MSG(affine_is_infinity)(q))
-        return true;
-    MSQT y2 = q->y;
-    if (d < 0)
-        MSQ(neg)(&y2, &q->y);
-    if (MSG(affine_is_infinity)(b)) {
-        b->x = q->x;
-        b->y = y2;
-        return true;
     }
-    size_t e = bt->k;
-    if (MSQ(equal)(&b->x, &q->x)) {
-        if (!MSQ(equal)(&b->y, &y2)) { /* b = -q: the x are equal, the y not */
-            MSG(affine_set_infinity)(b);
-            return true;
-        }
-        if (MSQ(is_zero)(&b->y)) { /* 2-torsion: 2b = infinity */
-            MSG(affine_set_infinity)(b);
-            return true;
+    if (MSQ(equal)(&dst->x, x2)) {
+        if (!MSQ(equal)(&dst->y, y2) || MSQ(is_zero)(&dst->y)) {
+            MSG(affine_set_infinity)(dst); /* dst = -q, or 2-torsion: 2·dst = infinity */
+            return false;
         }
         MSQT t; /* doubling: λ = 3x^2 / 2y */
-        MSQ(sqr)(&t, &b->x);
+        MSQ(sqr)(&t, &dst->x);
         MSQ(dbl)(&w->num[e], &t);
         MSQ(add)(&w->num[e], &w->num[e], &t);
-        MSQ(dbl)(&w->den[e], &b->y);
+        MSQ(dbl)(&w->den[e], &dst->y);
     } else {
-        MSQ(sub)(&w->num[e], &y2, &b->y);
-        MSQ(sub)(&w->den[e], &q->x, &b->x);
+        MSQ(sub)(&w->num[e], y2, &dst->y);
+        MSQ(sub)(&w->den[e], x2, &dst->x);
     }
-    w->ent[e] = (MSG(msm_pending_t)){i, d};
-    w->busy[j] = bt->epoch;
-    bt->k = e + 1;
+    w->bp[e] = dst;
+    w->xp[e] = x2;
     return true;
 }
 
-/* b = b + q for every entry of the batch, λ = num/den: one scalar
- * inversion, then 5M + 1S an entry (batch inversion included). */
-static void MSG(msm_batch_finish_)(MSG(msm_batch_t) * bt)
+/* Finishes the worker's k entries: *bp[e] += (*xp[e], ·) with λ = num/den,
+ * by the IFMA kernel when the worker has its scratch, else one scalar
+ * inversion and 5M + 1S an entry (batch inversion included). */
+static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k)
 {
-    MSG(msm_worker_t) *w = bt->w;
-    MSQS(inv_vartime)(w->den, w->scr, bt->k);
-    for (size_t e = 0; e < bt->k; e++) {
-        int d = w->ent[e].d;
-        MSA *b = &bt->bucket[(d > 0 ? d : -d) - 1];
-        const MSQT *x2 = &bt->bases[w->ent[e].i].x;
+#ifdef MSM_BATCH_IFMA
+    if (w->vscr) {
+        MSM_BATCH_IFMA(w->bp, w->xp, w->num, w->den, k, w->vscr);
+        return;
+    }
+#endif
+    MSQS(inv_vartime)(w->den, w->scr, k);
+    for (size_t e = 0; e < k; e++) {
+        MSA *b = w->bp[e];
+        const MSQT *x2 = w->xp[e];
         MSQT l, x3, t;
         MSQ(mul)(&l, &w->num[e], &w->den[e]); /* λ: 1M */
         MSQ(sqr)(&x3, &l);                    /* 1S */
@@ -316,25 +295,26 @@ static void MSG(msm_batch_finish_)(MSG(msm_batch_t) * bt)
     }
 }
 
-/* The same with the eight-lane IFMA kernel, when the worker has its
- * scratch (allocated only when the group has one and the CPU runs it). */
-static bool MSG(msm_batch_finish_ifma_)(MSG(msm_batch_t) * bt)
+/* Starts bucket[|d| - 1] += sign(d)·bases[i]: at once when the bucket is
+ * empty, the point infinity or the sum infinity, else as a batch entry;
+ * false (nothing done) when the bucket is in the batch. k < max. */
+static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t i, int d)
 {
-#ifdef MSM_BATCH_IFMA
+    size_t j = (size_t)(d > 0 ? d : -d) - 1;
     MSG(msm_worker_t) *w = bt->w;
-    if (!w->vscr)
+    if (w->busy[j] == bt->epoch)
         return false;
-    for (size_t e = 0; e < bt->k; e++) {
-        int d = w->ent[e].d;
-        w->bp[e] = &bt->bucket[(d > 0 ? d : -d) - 1];
-        w->xp[e] = &bt->bases[w->ent[e].i].x;
+    const MSA *q = &bt->bases[i];
+    if (MSG(affine_is_infinity)(q))
+        return true;
+    MSQT y2 = q->y;
+    if (d < 0)
+        MSQ(neg)(&y2, &q->y);
+    if (MSG(msm_entry_)(w, bt->k, &bt->bucket[j], &q->x, &y2)) {
+        w->busy[j] = bt->epoch;
+        bt->k++;
     }
-    MSM_BATCH_IFMA(w->bp, w->xp, w->num, w->den, bt->k, w->vscr);
     return true;
-#else
-    (void)bt;
-    return false;
-#endif
 }
 
 /* Finishes the batch with one inversion, then starts the deferred
@@ -343,8 +323,7 @@ static bool MSG(msm_batch_finish_ifma_)(MSG(msm_batch_t) * bt)
 static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
 {
     MSG(msm_worker_t) *w = bt->w;
-    if (!MSG(msm_batch_finish_ifma_)(bt))
-        MSG(msm_batch_finish_)(bt);
+    MSG(msm_finish_)(w, bt->k);
     bt->k = 0;
     bt->epoch++;
     size_t kept = 0;
@@ -364,6 +343,57 @@ static void MSG(msm_batch_add_)(MSG(msm_batch_t) * bt, size_t i, int d)
         bt->w->def[bt->ndef++] = (MSG(msm_pending_t)){i, d};
 }
 
+/*
+ * The running sum of affine buckets in batches. The nb buckets are cut into
+ * S segments of L; all segments run their own running sums in lockstep,
+ * from the top bucket of each down,
+ *     run_s += bucket[s·L + m],  sum_s += run_s,
+ * each step two batches of S independent affine additions (msm_entry_,
+ * msm_finish_) instead of two XYZZ additions a bucket. Then
+ *     Σ_j (j + 1)·bucket[j] = Σ_s sum_s + L·Σ_s s·run_s,
+ * the last sum by an XYZZ running sum over the segments: 3S XYZZ additions
+ * and log2 L doublings in all (S: cuzk_msm_reduce_segments, msm.h).
+ */
+
+static void MSG(msm_reduce_affine_)(MSG(msm_worker_t) * w, const MSA *ba, size_t nb, MSX *r)
+{
+    size_t S = cuzk_msm_reduce_segments(nb), L = nb / S;
+    MSA *run = w->red, *sum = w->red + S;
+    for (size_t q = 0; q < S; q++) {
+        MSG(affine_set_infinity)(&run[q]);
+        MSG(affine_set_infinity)(&sum[q]);
+    }
+    for (size_t m = L; m-- > 0;) {
+        size_t k = 0;
+        for (size_t q = 0; q < S; q++) {
+            const MSA *b = &ba[q * L + m];
+            if (!MSG(affine_is_infinity)(b) && MSG(msm_entry_)(w, k, &run[q], &b->x, &b->y))
+                k++;
+        }
+        MSG(msm_finish_)(w, k);
+        k = 0;
+        for (size_t q = 0; q < S; q++) {
+            const MSA *b = &run[q];
+            if (!MSG(affine_is_infinity)(b) && MSG(msm_entry_)(w, k, &sum[q], &b->x, &b->y))
+                k++;
+        }
+        MSG(msm_finish_)(w, k);
+    }
+    MSX tot, acc, rs;
+    MSG(xyzz_set_infinity)(&tot);
+    MSG(xyzz_set_infinity)(&acc);
+    MSG(xyzz_set_infinity)(&rs);
+    for (size_t q = S; q-- > 1;) {
+        MSG(xyzz_add_affine_vartime)(&acc, &acc, &run[q]);
+        MSG(xyzz_add_vartime)(&rs, &rs, &acc);
+    }
+    for (size_t l = L; l > 1; l >>= 1)
+        MSG(xyzz_dbl)(&rs, &rs);
+    for (size_t q = 0; q < S; q++)
+        MSG(xyzz_add_affine_vartime)(&tot, &tot, &sum[q]);
+    MSG(xyzz_add_vartime)(r, &tot, &rs);
+}
+
 /* The worker's scratch for windows of c bits; false when out of memory. */
 static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
 {
@@ -373,24 +403,23 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
         return false;
     if (c < CUZK_MSM_BATCH_MIN_WINDOW)
         return true;
-    size_t m = MSG(msm_batch_size_)(nb);
+    size_t m = cuzk_msm_batch_size(nb);
     wk->busy = malloc(nb * sizeof(uint32_t));
-    wk->ent = malloc(m * sizeof(MSG(msm_pending_t)));
     wk->def = malloc(m * sizeof(MSG(msm_pending_t)));
     wk->num = malloc(m * sizeof(MSQT));
     wk->den = malloc(m * sizeof(MSQT));
     wk->scr = malloc(m * sizeof(MSQT));
+    wk->bp = malloc(m * sizeof(MSA *));
+    wk->xp = malloc(m * sizeof(const MSQT *));
+    wk->red = malloc(2 * cuzk_msm_reduce_segments(nb) * sizeof(MSA));
 #ifdef MSM_BATCH_IFMA
     if (cuzk_cpu_has_ifma) {
-        size_t vb = (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64;
-        wk->bp = malloc(m * sizeof(MSA *));
-        wk->xp = malloc(m * sizeof(const MSQT *));
-        wk->vscr = aligned_alloc(64, vb);
-        if (!wk->bp || !wk->xp || !wk->vscr)
+        wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
+        if (!wk->vscr)
             return false;
     }
 #endif
-    return wk->busy && wk->ent && wk->def && wk->num && wk->den && wk->scr;
+    return wk->busy && wk->def && wk->num && wk->den && wk->scr && wk->bp && wk->xp && wk->red;
 }
 
 /*
@@ -425,7 +454,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                      nb >= (size_t)1 << (CUZK_MSM_BATCH_MIN_WINDOW - 1);
         MSG(msm_batch_t) bt = {ctx->bases, ba, wk, 0, 0, 0, 1};
         if (batch) {
-            bt.max = MSG(msm_batch_size_)(nb);
+            bt.max = cuzk_msm_batch_size(nb);
             for (size_t j = 0; j < nb; j++) {
                 MSG(affine_set_infinity)(&ba[j]);
                 wk->busy[j] = 0;
@@ -470,10 +499,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                 MSG(msm_batch_add_)(&bt, pending_i, pending_d);
             while (bt.k > 0 || bt.ndef > 0)
                 MSG(msm_batch_flush_)(&bt);
-            for (size_t j = nb; j-- > 0;) {
-                MSG(xyzz_add_affine_vartime)(&run, &run, &ba[j]);
-                MSG(xyzz_add_vartime)(&sum, &sum, &run);
-            }
+            MSG(msm_reduce_affine_)(wk, ba, nb, &sum);
         } else {
             if (pending_d)
                 MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
@@ -787,7 +813,7 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             MSG(affine_set_infinity)(&ba[j]);
             wk->busy[j] = 0;
         }
-        MSG(msm_batch_t) bt = {sw->blk, ba, wk, 0, 0, MSG(msm_batch_size_)(nb), 1};
+        MSG(msm_batch_t) bt = {sw->blk, ba, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
         MSG(sg_cursor_t) cur;
         if (lo < hi)
             cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, lo);

@@ -128,9 +128,11 @@ wait_job() {
 #         short.wtns (truncated)
 #   bls/  BLS12-381, 200 constraints, 2 public: k.zkey, vk.json, w.wtns
 #   bp/   BLS12-381 bellperson: k.params, k.vk, a.asgn, in.json
-#   slow/ BN254, 4000 constraints: k.zkey, w.wtns (about 0.1 s a proof)
+#   slow/ BN254, k.zkey, w.wtns: about 0.1 s a proof, 4000 constraints on the scalar
+#         kernels, 20000 on AVX-512 IFMA (`cuzk --version` names the path)
 make_fixtures() {
-    local d=$work/fx
+    local d=$work/fx slow=4000
+    case $("$CUZK" --version) in *ifma*) slow=20000 ;; esac
     mkdir -p "$d/bn" "$d/bls" "$d/bp" "$d/slow"
     FX=$d
     {
@@ -144,7 +146,7 @@ make_fixtures() {
             "$CUZK" setup --seed 6 "$d/bls/c.r1cs" "$d/bls/k.zkey" --vk "$d/bls/vk.json" &&
             "$CUZK" setup --seed 7 "$d/bls/c.r1cs" "$d/bp/k.params" --vk "$d/bp/k.vk" &&
             "$CUZK" assign "$d/bls/c.r1cs" "$d/bls/w.wtns" "$d/bp/a.asgn" --inputs-out "$d/bp/in.json" &&
-            "$CUZK" gen --curve bn128 --constraints 4000 --public 2 --seed 31 "$d/slow/c.r1cs" \
+            "$CUZK" gen --curve bn128 --constraints $slow --public 2 --seed 31 "$d/slow/c.r1cs" \
                 "$d/slow/w.wtns" &&
             "$CUZK" setup --seed 8 "$d/slow/c.r1cs" "$d/slow/k.zkey" --vk "$d/slow/vk.json"
     } >"$work/fixtures.log" 2>&1
