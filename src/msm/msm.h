@@ -14,7 +14,9 @@
  *             batches that share one inversion, except in a top window
  *             whose few leftover bits reach fewer buckets than that);
  *   reduce    each window's buckets are summed with weights 1 .. 2^(c-1) by a
- *             running sum, and the windows combined with c doublings apiece.
+ *             running sum (affine in batches, segment by segment, for the
+ *             batch-affine windows), and the windows combined with c
+ *             doublings apiece.
  */
 #ifndef CUZK_MSM_MSM_H
 #define CUZK_MSM_MSM_H
@@ -103,18 +105,21 @@ typedef struct cuzk_msm_stats {
     cuzk_msm_plan_t plan;
     uint64_t ones_adds;   /* additions of scalar-one bases */
     uint64_t bucket_adds; /* mixed additions into buckets (non-zero digits) */
-    uint64_t reduce_adds; /* XYZZ additions of the running sums: 2 per bucket */
+    uint64_t reduce_adds; /* additions of the running sums: 2 per bucket */
 } cuzk_msm_stats_t;
 
 /*
  * The plan for n points with scalars of at most `bits` bits (1..256) on
  * `threads` workers. window != 0 forces c; otherwise c and P minimise the
  * modelled time of the slowest worker,
- *     ceil(W·P / threads) · (ADD_MIXED · n / P + ADD_XYZZ · 2^c),
- * a task being n/P bucket additions (mixed, 8M + 2S) and a running-sum
- * reduction of 2^(c-1) buckets (2 XYZZ additions each, 12M + 2S), weighted
- * 10 and 14. With one thread that is the textbook W·(n + 2^c) with the two
- * kinds of addition weighted apart. P only grows when W tasks cannot keep
+ *     ceil(W·P / threads) · (ADD · n / P + REDUCE · 2^c [+ INV · 2L]),
+ * a task being n/P bucket additions and a reduction of 2^(c-1) buckets;
+ * below CUZK_MSM_BATCH_MIN_WINDOW mixed XYZZ additions (8M + 2S) and XYZZ
+ * running sums (12M + 2S), from it on batch entries and the segmented
+ * affine running sums with their 2L batch inversions (L buckets a segment,
+ * cuzk_msm_reduce_segments); the weights in msm.c, fitted to measurement.
+ * With one thread that is the textbook W·(n + 2^c) with the kinds of
+ * addition weighted apart. P only grows when W tasks cannot keep
  * the threads busy, so the plan depends on the thread count; the result of
  * the MSM does not. n = 0 gives c = 1, P = 1.
  */

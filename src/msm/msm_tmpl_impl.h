@@ -427,9 +427,10 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
  * can reach (msm_window_buckets_) from the range's digits, then r = Σ_j
  * (j + 1)·bucket[j] by the running sum
  *     run = Σ_{i >= j} bucket[i],  sum = Σ_j run_j,
- * 2 XYZZ additions per bucket (the first mixed when the buckets are
- * affine). Batch-affine when c >= CUZK_MSM_BATCH_MIN_WINDOW and the window
- * reaches at least 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) buckets, else XYZZ.
+ * 2 XYZZ additions per bucket, or for affine buckets segment by segment in
+ * batches (msm_reduce_affine_). Batch-affine when c >=
+ * CUZK_MSM_BATCH_MIN_WINDOW and the window reaches at least
+ * 2^(CUZK_MSM_BATCH_MIN_WINDOW - 1) buckets, else XYZZ.
  * The bucket of the next point is prefetched while the current one is
  * added (the arrays exceed L2 for c >= 13).
  */
