@@ -695,7 +695,6 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
 typedef struct {
     MSA *blk;      /* CUZK_MSM_SG_BLOCK points copied from the input */
     uint16_t *pat; /* their patterns */
-    MSX *fold;     /* 2^(t-1) */
 } MSG(sg_worker_t);
 
 typedef struct {
@@ -737,34 +736,34 @@ static inline void MSG(sg_next_)(MSG(sg_cursor_t) * c, MSA *q)
     memcpy(q, c->pts[c->arr] + c->off++ * sizeof(MSA), sizeof(MSA));
 }
 
-/* The t row sums of one group from its affine buckets (bucket v - 1 holds
- * the points of pattern v, v in [1, 2^t)): rows[r] = Σ_{v: bit r of v}
- * B_v, by halving (msm.h). */
-static void MSG(sg_fold_)(MSX *rows, const MSA *bucket, MSX *f, unsigned t)
+/*
+ * The t row sums of one group from its affine buckets, in place: A[v] holds
+ * the points of pattern v (A[0] = O), rows[r] = Σ_{v: bit r of v} A[v], by
+ * halving (msm.h): row r is the sum of the upper half, then the upper half
+ * folds onto the lower, A[u] += A[u + 2^r], in batches of affine additions
+ * (msm_entry_, msm_finish_); 2^t of those and 2^t mixed XYZZ additions.
+ */
+static void MSG(sg_fold_)(MSG(msm_worker_t) * w, MSX *rows, MSA *A, unsigned t)
 {
-    size_t half = (size_t)1 << (t - 1);
-    MSX acc;
-    MSG(xyzz_set_infinity)(&acc);
-    for (size_t u = 0; u < half; u++) { /* F[u] = B_u + B_(u + half), B_0 = O */
-        const MSA *up = &bucket[u + half - 1];
-        MSG(xyzz_add_affine_vartime)(&acc, &acc, up);
-        if (u == 0) {
-            MSG(xyzz_from_affine)(&f[0], up);
-        } else {
-            MSG(xyzz_from_affine)(&f[u], &bucket[u - 1]);
-            MSG(xyzz_add_affine_vartime)(&f[u], &f[u], up);
-        }
-    }
-    rows[t - 1] = acc;
-    for (unsigned r = t - 1; r-- > 0;) {
-        half = (size_t)1 << r;
+    size_t m = cuzk_msm_batch_size((size_t)1 << t);
+    for (unsigned r = t; r-- > 0;) {
+        size_t half = (size_t)1 << r;
+        MSX acc;
         MSG(xyzz_set_infinity)(&acc);
         for (size_t u = half; u < 2 * half; u++)
-            MSG(xyzz_add_vartime)(&acc, &acc, &f[u]);
+            MSG(xyzz_add_affine_vartime)(&acc, &acc, &A[u]);
         rows[r] = acc;
-        if (r > 0)
-            for (size_t u = 0; u < half; u++)
-                MSG(xyzz_add_vartime)(&f[u], &f[u], &f[u + half]);
+        if (r == 0)
+            break;
+        for (size_t u0 = 0; u0 < half; u0 += m) {
+            size_t u1 = half - u0 < m ? half : u0 + m, k = 0;
+            for (size_t u = u0; u < u1; u++) {
+                const MSA *q = &A[u + half];
+                if (!MSG(affine_is_infinity)(q) && MSG(msm_entry_)(w, k, &A[u], &q->x, &q->y))
+                    k++;
+            }
+            MSG(msm_finish_)(w, k);
+        }
     }
 }
 
@@ -772,8 +771,7 @@ static bool MSG(sg_worker_alloc_)(MSG(msm_worker_t) * wk, MSG(sg_worker_t) * sw,
 {
     sw->blk = malloc(CUZK_MSM_SG_BLOCK * sizeof(MSA));
     sw->pat = malloc(CUZK_MSM_SG_BLOCK * sizeof(uint16_t));
-    sw->fold = malloc(((size_t)1 << (t - 1)) * sizeof(MSX));
-    return MSG(msm_worker_alloc_)(wk, t + 1) && sw->blk && sw->pat && sw->fold;
+    return MSG(msm_worker_alloc_)(wk, t + 1) && sw->blk && sw->pat;
 }
 
 static void MSG(sg_fail_)(MSG(sg_ctx_t) * ctx, cuzk_status_t st)
@@ -814,7 +812,8 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             MSG(affine_set_infinity)(&ba[j]);
             wk->busy[j] = 0;
         }
-        MSG(msm_batch_t) bt = {sw->blk, ba, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
+        /* pattern v goes to ba[v] (bucket v - 1 of the batch), ba[0] = O */
+        MSG(msm_batch_t) bt = {sw->blk, ba + 1, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
         MSG(sg_cursor_t) cur;
         if (lo < hi)
             cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, lo);
@@ -837,7 +836,7 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
                 MSG(msm_batch_flush_)(&bt);
             g += len;
         }
-        MSG(sg_fold_)(&ctx->rows[task * bits], ba, sw->fold, bits);
+        MSG(sg_fold_)(wk, &ctx->rows[task * bits], ba, bits);
     }
 }
 
@@ -921,7 +920,6 @@ out:
         for (unsigned t = 0; t < T; t++) {
             free(sw ? sw[t].blk : NULL);
             free(sw ? sw[t].pat : NULL);
-            free(sw ? sw[t].fold : NULL);
         }
         MSG(msm_workers_free_)(w, T);
     }
