@@ -145,15 +145,17 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
  * adds into the bucket of its t-bit pattern (batch-affine, as the MSM's
  * windows), and the t row sums come from the 2^t buckets in about 2^(t+1)
  * additions: R_(t-1) is the sum of the upper half of the buckets, the upper
- * half then folds onto the lower (F[u] += F[u + 2^(t-1)]), and so on down.
- * Each group's points are split into `parts` ranges, one task each.
- * Cost: chunks·(n mixed additions + parts·2^(t+1) XYZZ additions) plus
+ * half then folds onto the lower (F[u] += F[u + 2^(t-1)], batch-affine),
+ * and so on down. Each group's points are split into `parts` ranges, one
+ * task each. Cost: chunks·(n mixed additions + parts·2^(t+1) additions) plus
  * chunks·t subgroup tests, against n tests of ~100 to 300 additions each.
  * The model counts additions only; past t = 13 the buckets (768 KiB of
  * BLS12-381 G1 affine points at 13) leave the L2 cache and each addition
  * costs more: BLS12-381 G1, 2^20 points, 2 threads of dev-epyc2, seconds
  * for t = 12, 13, 14, 16: 0.602, 0.503, 0.532, 0.596 (2^18: t = 13 best
- * too). Patterns are drawn 16 bits a point and masked to t.
+ * too). With the IFMA additions and batch-affine folds t = 13 .. 16 take
+ * the same time on a BLS12-381 2^18 key (1.3 M points: 0.40-0.42 s for
+ * cuzk inspect). Patterns are drawn 16 bits a point and masked to t.
  */
 enum {
     CUZK_MSM_SG_ROWS = 64,    /* a set with a point outside passes with p <= 2^-64 */
