@@ -43,8 +43,10 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
             size_t nb = (size_t)1 << (c - 1);
             double task = (batch ? MSM_COST_BATCH_ADD : MSM_COST_ADD_MIXED) * (double)n / P +
                           (batch ? MSM_COST_BATCH_REDUCE : MSM_COST_ADD_XYZZ) * (double)(2 * nb);
-            if (batch)
-                task += MSM_COST_INVERSION * 2.0 * (double)(nb / cuzk_msm_reduce_segments(nb));
+            if (batch) {
+                size_t L = nb / cuzk_msm_reduce_segments(nb); /* exact: powers of two */
+                task += MSM_COST_INVERSION * 2.0 * (double)L;
+            }
             double t = rounds * task;
             /* Strictly better only: ties keep the smaller c and P (less memory). */
             if (best < 0 || t < best) {
