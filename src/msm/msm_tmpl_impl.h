@@ -48,6 +48,9 @@ typedef struct {
     const MSQT **xp;
     MSA *red;   /* the running sums' segments (msm_reduce_affine_) */
     void *vscr; /* the IFMA kernel's scratch (msm_ifma.h), when it runs */
+    MSA *obuf;  /* scalar-one bases waiting to be summed in batches, nob of them */
+    size_t nob;
+    bool entries, no_obuf; /* the entry arrays are there; obuf could not be */
     bool nomem;
 } MSG(msm_worker_t);
 
@@ -72,6 +75,90 @@ static inline unsigned MSG(msm_scalar_)(const MSG(msm_src_t) * s, size_t i,
     if ((k[1] | k[2] | k[3]) == 0 && k[0] <= 1)
         return k[0] == 0 ? CUZK_MSM_ZERO : CUZK_MSM_ONE;
     return CUZK_MSM_OTHER;
+}
+
+/* The batch entries (defined with the batch-affine code below). */
+static inline bool MSG(msm_entry_)(MSG(msm_worker_t) * w, size_t e, MSA *dst, const MSQT *x2,
+                                   const MSQT *y2);
+static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k);
+
+/* The worker's entry arrays, for batches of up to CUZK_MSM_BATCH_MAX
+ * additions (allocated once); false when out of memory. */
+static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
+{
+    if (wk->entries)
+        return true;
+    size_t m = CUZK_MSM_BATCH_MAX;
+    wk->num = malloc(m * sizeof(MSQT));
+    wk->den = malloc(m * sizeof(MSQT));
+    wk->scr = malloc(m * sizeof(MSQT));
+    wk->bp = malloc(m * sizeof(MSA *));
+    wk->xp = malloc(m * sizeof(const MSQT *));
+    if (!wk->num || !wk->den || !wk->scr || !wk->bp || !wk->xp)
+        return false;
+#ifdef MSM_BATCH_IFMA
+    if (cuzk_cpu_has_ifma) {
+        wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
+        if (!wk->vscr)
+            return false;
+    }
+#endif
+    wk->entries = true;
+    return true;
+}
+
+/*
+ * The sum of the scalar-one bases (45 % of a porep-shaped witness MSM's
+ * points) in batches: each worker buffers 2·MSM_ONES_HALF of them and
+ * halves the buffer, obuf[u] += obuf[u + h], with batch-affine additions;
+ * what is left at the end (fewer than 64) goes to its XYZZ sum. Per point
+ * about one batch entry instead of a mixed XYZZ addition. Without the
+ * buffer's memory the points go to the XYZZ sum directly.
+ */
+#ifndef MSM_ONES_HALF
+#define MSM_ONES_HALF 512
+#endif
+
+static void MSG(msm_ones_halve_)(MSG(msm_worker_t) * w)
+{
+    size_t n = w->nob, h = n / 2, k = 0;
+    for (size_t u = 0; u < h; u++) {
+        const MSA *q = &w->obuf[u + h];
+        if (!MSG(affine_is_infinity)(q) && MSG(msm_entry_)(w, k, &w->obuf[u], &q->x, &q->y))
+            k++;
+    }
+    MSG(msm_finish_)(w, k);
+    if (n & 1)
+        w->obuf[h] = w->obuf[n - 1];
+    w->nob = h + (n & 1);
+}
+
+static void MSG(msm_ones_add_)(MSG(msm_worker_t) * w, const MSA *p)
+{
+    if (!w->obuf && !w->no_obuf) {
+        w->obuf = malloc(2 * MSM_ONES_HALF * sizeof(MSA));
+        if (!w->obuf || !MSG(msm_entries_alloc_)(w)) {
+            free(w->obuf);
+            w->obuf = NULL;
+            w->no_obuf = true;
+        }
+    }
+    if (!w->obuf) {
+        MSG(xyzz_add_affine_vartime)(&w->ones, &w->ones, p);
+        return;
+    }
+    w->obuf[w->nob++] = *p;
+    if (w->nob == 2 * MSM_ONES_HALF)
+        MSG(msm_ones_halve_)(w);
+}
+
+static void MSG(msm_ones_flush_)(MSG(msm_worker_t) * w)
+{
+    while (w->nob >= 64)
+        MSG(msm_ones_halve_)(w);
+    for (size_t u = 0; u < w->nob; u++)
+        MSG(xyzz_add_affine_vartime)(&w->ones, &w->ones, &w->obuf[u]);
+    w->nob = 0;
 }
 
 /* ---- pass 1: classify (and sum the scalar-one bases) ------------------ */
@@ -102,7 +189,7 @@ static void MSG(msm_classify_range_)(void *vctx, size_t begin, size_t end, unsig
         } else if (cl == CUZK_MSM_ONE) {
             w->one++;
             if (ctx->bases) {
-                MSG(xyzz_add_affine_vartime)(&w->ones, &w->ones, &ctx->bases[i]);
+                MSG(msm_ones_add_)(w, &ctx->bases[i]);
                 w->ones_adds++;
             }
         } else {
@@ -140,6 +227,7 @@ static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
         free(w[t].xp);
         free(w[t].red);
         free(w[t].vscr);
+        free(w[t].obuf);
     }
     free(w);
 }
@@ -163,6 +251,7 @@ static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const 
         counts->other += w[t].other;
         for (int j = 0; j < EC_SCALAR_LIMBS; j++)
             or_bits[j] |= w[t].or_bits[j];
+        MSG(msm_ones_flush_)(&w[t]);
         MSG(xyzz_add_vartime)(ones, ones, &w[t].ones);
     }
     for (int j = EC_SCALAR_LIMBS; j-- > 0;) {
@@ -406,20 +495,8 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
     size_t m = cuzk_msm_batch_size(nb);
     wk->busy = malloc(nb * sizeof(uint32_t));
     wk->def = malloc(m * sizeof(MSG(msm_pending_t)));
-    wk->num = malloc(m * sizeof(MSQT));
-    wk->den = malloc(m * sizeof(MSQT));
-    wk->scr = malloc(m * sizeof(MSQT));
-    wk->bp = malloc(m * sizeof(MSA *));
-    wk->xp = malloc(m * sizeof(const MSQT *));
     wk->red = malloc(2 * cuzk_msm_reduce_segments(nb) * sizeof(MSA));
-#ifdef MSM_BATCH_IFMA
-    if (cuzk_cpu_has_ifma) {
-        wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
-        if (!wk->vscr)
-            return false;
-    }
-#endif
-    return wk->busy && wk->def && wk->num && wk->den && wk->scr && wk->bp && wk->xp && wk->red;
+    return wk->busy && wk->def && wk->red && MSG(msm_entries_alloc_)(wk);
 }
 
 /*
