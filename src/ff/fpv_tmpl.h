@@ -94,22 +94,15 @@ static inline void FPV(kp)(uint64_t q[FPV_N52], uint64_t k)
     }
 }
 
-/* kp = k·p spread as above; k < 2^40. */
+/* kp = k·p spread as above; k < 2^40 and k·p < R'. */
 static inline void FPV(kp_init)(uint64_t kp[FPV_N52], uint64_t k)
 {
-    unsigned __int128 c = 0;
-    for (int j = 0; j < FPV_N52; j++) {
-        c += (unsigned __int128)k * FPV(P52)[j];
-        kp[j] = (uint64_t)c & FPV_M52;
-        c >>= 52;
-    }
-    kp[FPV_N52 - 1] += (uint64_t)c << 52; /* k·p < 2^(52·N52) for the k used */
+    FPV(kp)(kp, k);
     for (int j = 0; j < FPV_N52 - 1; j++) {
         kp[j] += 1ULL << 52;
         kp[j + 1] -= 1;
     }
 }
-
 FPV_TARGET void FPV(kp_load)(FPV(kp_t) * r, const uint64_t kp[FPV_N52])
 {
     for (int j = 0; j < FPV_N52; j++)

@@ -44,18 +44,32 @@ __attribute__((target("avx512f,avx512ifma"))) static inline void NIF(ntt_store_)
     FPV(store8)(p, v);
 }
 
-__attribute__((target("avx512f,avx512ifma"))) void
-NIF(ntt_dif_rows_ifma)(FPVQT *x, FPVQT *y, size_t cnt, const FPVQT *w, ptrdiff_t ws, bool neg)
+/* p spread for FPV(sub) of values below p. */
+__attribute__((target("avx512f,avx512ifma"))) static inline void NIF(ntt_p_)(FPV(kp_t) * kp)
 {
     uint64_t c[FPV_N52];
     FPV(kp_init)(c, 1);
+    FPV(kp_load)(kp, c);
+}
+
+/* A butterfly row's eight x, eight y and their twiddles. */
+__attribute__((target("avx512f,avx512ifma"))) static inline void
+NIF(ntt_load3_)(FPVT *u, FPVT *v, FPVT *tw, const FPVQT *x, const FPVQT *y, const FPVQT *w,
+                ptrdiff_t ws)
+{
+    NIF(ntt_load_)(u, x);
+    NIF(ntt_load_)(v, y);
+    NIF(ntt_twiddles_)(tw, w, ws);
+}
+
+__attribute__((target("avx512f,avx512ifma"))) void
+NIF(ntt_dif_rows_ifma)(FPVQT *x, FPVQT *y, size_t cnt, const FPVQT *w, ptrdiff_t ws, bool neg)
+{
     FPV(kp_t) kp;
-    FPV(kp_load)(&kp, c);
+    NIF(ntt_p_)(&kp);
     for (size_t j = 0; j < cnt; j += 8, w += 8 * ws) {
         FPVT u, v, tw, s, t;
-        NIF(ntt_load_)(&u, x + j);
-        NIF(ntt_load_)(&v, y + j);
-        NIF(ntt_twiddles_)(&tw, w, ws);
+        NIF(ntt_load3_)(&u, &v, &tw, x + j, y + j, w, ws);
         FPV(add)(&s, &u, &v); /* x' = x + y */
         FPV(csub)(&s);
         if (neg) /* y' = (y - x)·w or (x - y)·w */
@@ -72,15 +86,11 @@ NIF(ntt_dif_rows_ifma)(FPVQT *x, FPVQT *y, size_t cnt, const FPVQT *w, ptrdiff_t
 __attribute__((target("avx512f,avx512ifma"))) void
 NIF(ntt_dit_rows_ifma)(FPVQT *x, FPVQT *y, size_t cnt, const FPVQT *w, ptrdiff_t ws, bool neg)
 {
-    uint64_t c[FPV_N52];
-    FPV(kp_init)(c, 1);
     FPV(kp_t) kp;
-    FPV(kp_load)(&kp, c);
+    NIF(ntt_p_)(&kp);
     for (size_t j = 0; j < cnt; j += 8, w += 8 * ws) {
         FPVT u, v, tw, a, b;
-        NIF(ntt_load_)(&u, x + j);
-        NIF(ntt_load_)(&v, y + j);
-        NIF(ntt_twiddles_)(&tw, w, ws);
+        NIF(ntt_load3_)(&u, &v, &tw, x + j, y + j, w, ws);
         FPV(mul)(&v, &v, &tw); /* t = w·y */
         FPV(csub)(&v);
         FPV(add)(&a, &u, &v); /* x + t */
