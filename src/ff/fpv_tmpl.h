@@ -4,7 +4,7 @@
  *
  * Instantiated by a .c file that defines, before including it:
  *   FPV_NAME  the prefix of every generated name (e.g. bn254_fpv)
- *   FPV_FQ    the scalar field it mirrors (e.g. bn254_fp): its FQ_t, FQ_ONE
+ *   FPV_FQ    the scalar field it mirrors (e.g. bn254_fp): its _t, set_one, dbl
  *   FPV_N64   that field's 64-bit limbs (4 or 6)
  *   FPV_N52   52-bit limbs: the least n with 52·n >= 64·FPV_N64 (5 or 8)
  *   FPV_P52   p in FPV_N52 limbs of 52 bits, least significant first
@@ -13,7 +13,7 @@
  * target attribute FPV_TARGET, so the rest of the build needs no -mavx512
  * flag; callers check cuzk_cpu_has_ifma (util/cpu.h) first.
  *
- * Representation (FPV_t: lane i of limb j is limb j of element i):
+ * Representation (NAME_t: lane i of limb j is limb j of element i):
  *  - R' = 2^(52·N52), the vector Montgomery radix; an element x is held as
  *    any v ≡ x·R' (mod p) with v < R', limbs < 2^52 ("normalised"). Values
  *    are not reduced below p: each function states a bound on its output,
@@ -25,7 +25,8 @@
  *    subtractions (FPV(unshift), FPV(store)).
  *  - FPV(mul)(a, b) < a·b/R' + p. With p/R' = 2^-6.4 (BN254, SH = 4) and
  *    2^-35.3 (BLS12-381, SH = 32) the products of loaded values shrink
- *    back towards p; the callers keep their sums below R' (see msm_ifma.c).
+ *    back towards p; the callers keep their sums below R' (the bounds are
+ *    derived in msm/msm_ifma_impl.h and ntt/ntt_ifma_impl.h).
  *
  * Measured (dev-epyc2, AMD EPYC with 512-bit IFMA, gcc 12 -O3): four
  * independent streams of multiplications, 1.99 ns a product for BN254

@@ -16,11 +16,11 @@
  *
  * The inversions are Montgomery's trick in four interleaved chains of
  * eight lanes (32 independent products in flight), one scalar inversion
- * of the eight lanes' totals. Per G1 addition 8 vector multiplications
- * (prefix, two back-sweep, λ, λ^2, λ·(x1 - x3) and the two conversions
- * back) against 6 scalar ones; per G2 addition 6 Fp2 products of 4 Fp
- * products each, 4 conversions back and 10 on the way in (G2's loads are
- * brought near p, see msm_ifma_impl.h).
+ * of the eight lanes' totals. Per G1 addition 6 vector multiplications
+ * (prefix, two back-sweep, λ, λ^2, λ·(x1 - x3)) against 6 scalar ones,
+ * and two SH-bit reductions on the way back (FPV(unshift)); per G2
+ * addition 6 Fp2 products of 4 Fp products each, and 10 products on the
+ * way in (G2's loads are brought near p, see msm_ifma_impl.h).
  *
  * scratch: NAME_msm_batch_ifma_scratch(k) bytes, 64-byte aligned, owned by
  * the caller.

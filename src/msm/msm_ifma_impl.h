@@ -3,8 +3,8 @@
  * per group by msm_ifma.c after an instantiation of ff/fpv_tmpl.h. The
  * includer defines MIF_GROUP (e.g. bn254_g1), MIF_FQ and MIF_FQS (its
  * coordinate field and that field's batch prefix, e.g. bn254_fp and
- * bn254_fps), MIF_FP2 (0 for G1 over Fp, 1 for G2
- * over Fp2) and MIF_KL, MIF_K3, MIF_KM, the multiples of p below.
+ * bn254_fps), MIF_FP2 (0 for G1 over Fp, 1 for G2 over Fp2) and MIF_KL,
+ * MIF_K3, MIF_KM, the multiples of p below.
  *
  * Bounds, in multiples of p, with ρ = p/R' (2^-6.4 for BN254, 2^-35.3 for
  * BLS12-381); a product of Fp values below A·p and B·p is below
@@ -14,10 +14,12 @@
  *    those with loads smaller still; x3 = λ^2 + KL·p - x1 + KL·p - x2 below
  *    3·KL = K3; t = x1 + K3·p - x3 below 4·KL (BN254: 64 of the 84.6 that
  *    R' holds; BLS12-381 2^34 of 2^35.3); y3 = λ·t + KL·p - y1 below 2·KL.
- *  - G2 loads by shifting and one product by R' mod p: below 1.2 (KL = 2);
- *    every Fp product then stays below 1.4, so KM = 2 covers a0·b0 - a1·b1;
- *    Fp2 values below 2·1.4 + 2 = 4.8; x3 below 4.8 + 2·KL = 8.8, so
- *    K3 = 9; t below 11, y3 below 6.8.
+ *  - G2 loads by shifting and one product by R' mod p: below 1.2 (KL = 2).
+ *    Every Fp product then stays below 1.5, so KM = 2 covers a1·b1 in
+ *    a0·b0 + KM·p - a1·b1, and Fp2 values stay below 1.5 + KM = 3.5;
+ *    x3 below 3.5 + 2·KL = 7.5 <= K3 = 9; t below 1.2 + 9 = 10.2; the
+ *    largest product, λ·t, below 3.5·10.2/84.6 + 1 = 1.43 (BN254; BLS12-381
+ *    far less); y3 below 3.5 + KL = 5.5.
  * Every operand of a multiplication stays below R', as FPV(mul) needs.
  */
 #define MIF_CAT2(a, b) a##_##b
