@@ -39,7 +39,8 @@ typedef struct {
     MSX ones;                          /* Σ of its scalar-one bases */
     uint64_t ones_adds, bucket_adds, reduce_adds;
     MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */
-    /* The batch-affine path's scratch (msm_batch_*), allocated with buckets:
+    /* The batch-affine path's scratch (msm_batch_*), allocated with buckets;
+     * the entry arrays (msm_entries_alloc_) also by the first scalar one:
      * entry e of a batch is *bp[e] += (*xp[e], y) with λ = num[e]/den[e]. */
     uint32_t *busy;           /* per bucket: the batch number that holds it */
     MSG(msm_pending_t) * def; /* the deferred additions */
@@ -88,16 +89,16 @@ static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
 {
     if (wk->entries)
         return true;
-    size_t m = CUZK_MSM_BATCH_MAX;
-    wk->num = malloc(m * sizeof(MSQT));
-    wk->den = malloc(m * sizeof(MSQT));
-    wk->scr = malloc(m * sizeof(MSQT));
-    wk->bp = malloc(m * sizeof(MSA *));
-    wk->xp = malloc(m * sizeof(const MSQT *));
+    size_t m = CUZK_MSM_BATCH_MAX; /* what an earlier failed call got stays */
+    wk->num = wk->num ? wk->num : malloc(m * sizeof(MSQT));
+    wk->den = wk->den ? wk->den : malloc(m * sizeof(MSQT));
+    wk->scr = wk->scr ? wk->scr : malloc(m * sizeof(MSQT));
+    wk->bp = wk->bp ? wk->bp : malloc(m * sizeof(MSA *));
+    wk->xp = wk->xp ? wk->xp : malloc(m * sizeof(const MSQT *));
     if (!wk->num || !wk->den || !wk->scr || !wk->bp || !wk->xp)
         return false;
 #ifdef MSM_BATCH_IFMA
-    if (cuzk_cpu_has_ifma) {
+    if (cuzk_cpu_has_ifma && !wk->vscr) {
         wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
         if (!wk->vscr)
             return false;
