@@ -10,6 +10,12 @@
  * Inputs fully reduced; outputs fully reduced, the same bytes as the
  * scalar butterflies. x and y do not overlap, nor either of them w.
  *
+ * NAME_ntt_dif_tail_ifma and NAME_ntt_dit_head_ifma run the three
+ * narrowest stages (h = 4, 2, 1 for dif, 1, 2, 4 for dit) of the subtree
+ * pass on one block of m elements (m a multiple of 16), twiddles
+ * tab[h + j] (the template's tws or tws_inv), sixteen elements at a time
+ * with the pairs gathered by permutes.
+ *
  * Eight consecutive elements load as four limb vectors by permutes; x and
  * y stay in the scalar field's Montgomery form x·R (limbs below p, radix
  * 2^52), the twiddle is loaded shifted by 2^4 so that it is w·R' and the
@@ -32,10 +38,14 @@ void bn254_ntt_dif_rows_ifma(bn254_fr_t *x, bn254_fr_t *y, size_t cnt, const bn2
                              ptrdiff_t ws, bool neg);
 void bn254_ntt_dit_rows_ifma(bn254_fr_t *x, bn254_fr_t *y, size_t cnt, const bn254_fr_t *w,
                              ptrdiff_t ws, bool neg);
+void bn254_ntt_dif_tail_ifma(bn254_fr_t *blk, size_t m, const bn254_fr_t *tab);
+void bn254_ntt_dit_head_ifma(bn254_fr_t *blk, size_t m, const bn254_fr_t *tab);
 void bls381_ntt_dif_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
                               ptrdiff_t ws, bool neg);
 void bls381_ntt_dit_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
                               ptrdiff_t ws, bool neg);
+void bls381_ntt_dif_tail_ifma(bls381_fr_t *blk, size_t m, const bls381_fr_t *tab);
+void bls381_ntt_dit_head_ifma(bls381_fr_t *blk, size_t m, const bls381_fr_t *tab);
 #endif
 
 #endif

@@ -102,6 +102,105 @@ NIF(ntt_dit_rows_ifma)(FPVQT *x, FPVQT *y, size_t cnt, const FPVQT *w, ptrdiff_t
     }
 }
 
+/*
+ * The three narrowest stages (h = 4, 2, 1) of the m-element block blk, m a
+ * multiple of 16, sixteen elements at a time: two vectors of eight, whose
+ * pairs (j, j + h) are gathered into one vector of x and one of y by
+ * two-source permutes, limb by limb, and put back after the butterfly.
+ * The twiddles are tab[h + (j mod h)] (tab[1] = 1: no product at h = 1).
+ */
+typedef struct {
+    __m512i gx, gy, px, py; /* gather x, gather y; put back the first, second vector */
+} NIF(ntt_perm_t);
+
+__attribute__((target("avx512f,avx512ifma"))) static inline void NIF(ntt_perms_)(NIF(ntt_perm_t)
+                                                                                     p[3])
+{
+    /* h = 4, 2, 1 */
+    p[0] = (NIF(ntt_perm_t)){
+        _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4),
+        _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4)};
+    p[1] = (NIF(ntt_perm_t)){
+        _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2),
+        _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4)};
+    p[2] = (NIF(ntt_perm_t)){
+        _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1),
+        _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4)};
+}
+
+/* The twiddles of stage h (4 or 2) in x's lane order, as w·R'. */
+__attribute__((target("avx512f,avx512ifma"))) static inline void
+NIF(ntt_small_tw_)(FPVT *tw, const FPVQT *tab, size_t h)
+{
+    long long a = (long long)(4 * h); /* limb index of tab[h] */
+    __m512i idx = h == 4 ? _mm512_set_epi64(a + 12, a + 8, a + 4, a, a + 12, a + 8, a + 4, a)
+                         : _mm512_set_epi64(a + 4, a, a + 4, a, a + 4, a, a + 4, a);
+    __m512i v[4];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm512_i64gather_epi64(_mm512_add_epi64(idx, _mm512_set1_epi64(k)), tab, 8);
+    FPV(from_words)(tw, v, FPV_SH);
+}
+
+__attribute__((target("avx512f,avx512ifma"))) static inline void
+NIF(ntt_small_)(FPVQT *blk, size_t m, const FPVQT *tab, bool dit)
+{
+    FPV(kp_t) kp;
+    NIF(ntt_p_)(&kp);
+    NIF(ntt_perm_t) perm[3];
+    NIF(ntt_perms_)(perm);
+    FPVT tw[2];
+    NIF(ntt_small_tw_)(&tw[0], tab, 4);
+    NIF(ntt_small_tw_)(&tw[1], tab, 2);
+    for (size_t o = 0; o < m; o += 16) {
+        FPVT a, b;
+        NIF(ntt_load_)(&a, blk + o);
+        NIF(ntt_load_)(&b, blk + o + 8);
+        for (int st = 0; st < 3; st++) {
+            int s = dit ? 2 - st : st; /* dif: h = 4, 2, 1; dit: 1, 2, 4 */
+            const NIF(ntt_perm_t) *p = &perm[s];
+            FPVT x, y, u, v;
+            for (int j = 0; j < FPV_N52; j++) {
+                x.l[j] = _mm512_permutex2var_epi64(a.l[j], p->gx, b.l[j]);
+                y.l[j] = _mm512_permutex2var_epi64(a.l[j], p->gy, b.l[j]);
+            }
+            if (dit) { /* t = w·y; x' = x + t, y' = x - t */
+                if (s < 2) {
+                    FPV(mul)(&y, &y, &tw[s]);
+                    FPV(csub)(&y);
+                }
+                FPV(add)(&u, &x, &y);
+                FPV(sub)(&v, &x, &y, &kp);
+                FPV(csub)(&v);
+            } else { /* x' = x + y, y' = (x - y)·w */
+                FPV(add)(&u, &x, &y);
+                FPV(sub)(&v, &x, &y, &kp);
+                if (s < 2)
+                    FPV(mul)(&v, &v, &tw[s]);
+                FPV(csub)(&v);
+            }
+            FPV(csub)(&u);
+            for (int j = 0; j < FPV_N52; j++) {
+                a.l[j] = _mm512_permutex2var_epi64(u.l[j], p->px, v.l[j]);
+                b.l[j] = _mm512_permutex2var_epi64(u.l[j], p->py, v.l[j]);
+            }
+        }
+        NIF(ntt_store_)(blk + o, &a);
+        NIF(ntt_store_)(blk + o + 8, &b);
+    }
+}
+
+__attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_dif_tail_ifma)(FPVQT *blk, size_t m,
+                                                                          const FPVQT *tab)
+{
+    NIF(ntt_small_)(blk, m, tab, false);
+}
+
+__attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_dit_head_ifma)(FPVQT *blk, size_t m,
+                                                                          const FPVQT *tab)
+{
+    NIF(ntt_small_)(blk, m, tab, true);
+}
+
 #undef NIF_CAT2
 #undef NIF_CAT
 #undef NIF

@@ -154,16 +154,30 @@ static void NTN(subtree_range_)(void *vctx, size_t b0, size_t b1, unsigned worke
     const NTD *d = ctx->d;
     size_t m = d->n < ((size_t)1 << CUZK_NTT_BLOCK_LOG) ? d->n : (size_t)1 << CUZK_NTT_BLOCK_LOG;
     const NTFT *tab = ctx->inverse ? d->tws_inv : d->tws;
+    size_t h_lo = 1; /* the narrowest stage run here, row by row */
+#if CUZK_NTT_HAVE_IFMA
+    bool small = cuzk_cpu_has_ifma && m >= 16; /* h = 1, 2, 4 by ntt_ifma.h */
+    if (small)
+        h_lo = 8;
+#endif
     for (size_t b = b0; b < b1; b++) {
         NTFT *blk = ctx->a + b * m;
         if (ctx->dit) {
-            for (size_t h = 1; h < m; h <<= 1)
+#if CUZK_NTT_HAVE_IFMA
+            if (small)
+                NTN(dit_head_ifma)(blk, m, tab);
+#endif
+            for (size_t h = h_lo; h < m; h <<= 1)
                 for (size_t o = 0; o < m; o += 2 * h)
                     NTN(dit_row_)(blk + o, blk + o + h, h, tab + h, 1, false, true);
         } else {
-            for (size_t h = m / 2; h >= 1; h >>= 1)
+            for (size_t h = m / 2; h >= h_lo; h >>= 1)
                 for (size_t o = 0; o < m; o += 2 * h)
                     NTN(dif_row_)(blk + o, blk + o + h, h, tab + h, 1, false, true);
+#if CUZK_NTT_HAVE_IFMA
+            if (small)
+                NTN(dif_tail_ifma)(blk, m, tab);
+#endif
         }
     }
 }
