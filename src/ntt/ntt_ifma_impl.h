@@ -132,7 +132,7 @@ __attribute__((target("avx512f,avx512ifma"))) static inline void NIF(ntt_perms_)
 __attribute__((target("avx512f,avx512ifma"))) static inline void
 NIF(ntt_small_tw_)(FPVT *tw, const FPVQT *tab, size_t h)
 {
-    long long a = (long long)(4 * h); /* limb index of tab[h] */
+    long long a = 4 * (long long)h; /* limb index of tab[h] */
     __m512i idx = h == 4 ? _mm512_set_epi64(a + 12, a + 8, a + 4, a, a + 12, a + 8, a + 4, a)
                          : _mm512_set_epi64(a + 4, a, a + 4, a, a + 4, a, a + 4, a);
     __m512i v[4];
