@@ -47,7 +47,7 @@
 /* The constants of one call. */
 typedef struct {
     FPV(kp_t) kl, k3, km; /* km: G2 only */
-    FPVT rp;
+    FPVT rp;              /* R' mod p: G2 only */
     uint64_t p2[FPV_N52]; /* 2p */
     MIF_QT one;
 } MIG(ifma_ctx_t);
@@ -55,6 +55,13 @@ typedef struct {
 size_t MIG(msm_batch_ifma_scratch)(size_t k)
 {
     return (k + 7) / 8 * sizeof(MIF_VT);
+}
+
+/* The lanes of vector v (entries 8v .. 8v + 7) that hold one of the k. */
+static inline __mmask8 MIG(ifma_mask_)(size_t k, size_t v)
+{
+    size_t left = k - 8 * v;
+    return left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
 }
 
 /* Eight lanes' byte addresses: base + (8v + lane)·stride. */
@@ -74,13 +81,13 @@ __attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MI
     FPV(kp_load)(&cx->kl, c);
     FPV(kp_init)(c, MIF_K3);
     FPV(kp_load)(&cx->k3, c);
+    FPV(kp)(cx->p2, 2);
 #if MIF_FP2
     FPV(kp_init)(c, MIF_KM);
     FPV(kp_load)(&cx->km, c);
-#endif
-    FPV(kp)(cx->p2, 2);
     FPV(r_prime)(c);
     FPV(set1)(&cx->rp, c);
+#endif
     MIF_CAT(MIF_FQ, set_one)(&cx->one);
 }
 
@@ -94,8 +101,7 @@ MIG(ifma_finish_)(const MIG(ifma_ctx_t) * cx, MIA *const *b, const MIF_QT *const
     __m512i bx[2], by[2], xp[2];
     MIF_VT l[2], x1[2], y1[2], xq[2], x3[2], t[2], y3[2];
     for (int i = 0; i < cnt; i++) {
-        size_t left = k - 8 * (v + i);
-        mask[i] = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        mask[i] = MIG(ifma_mask_)(k, v + i);
         MIF_LOAD(&l[i], MIG(ifma_addrs_)(num, v + i, sizeof(MIF_QT)), mask[i], &cx->one);
         __m512i bp = _mm512_maskz_loadu_epi64(mask[i], &b[8 * (v + i)]);
         xp[i] = _mm512_maskz_loadu_epi64(mask[i], &x2[8 * (v + i)]);
@@ -139,8 +145,7 @@ MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, c
     for (int c = 0; c < MIF_CHAINS; c++)
         MIF_LOAD(&acc[c], _mm512_setzero_si512(), 0, &cx->one);
     for (size_t v = 0; v < V; v++) {
-        size_t left = k - 8 * v;
-        __mmask8 mask = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        __mmask8 mask = MIG(ifma_mask_)(k, v);
         MIF_VT d;
         MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
         S[v] = acc[v % MIF_CHAINS];
@@ -166,8 +171,7 @@ MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, c
 
     /* Back sweep: S[v] becomes 1/den of vector v's lanes. */
     for (size_t v = V; v-- > 0;) {
-        size_t left = k - 8 * v;
-        __mmask8 mask = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        __mmask8 mask = MIG(ifma_mask_)(k, v);
         MIF_VT d;
         MIF_VT *cc = &cur[v % MIF_CHAINS];
         MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
