@@ -83,6 +83,22 @@ static inline bool MSG(msm_entry_)(MSG(msm_worker_t) * w, size_t e, MSA *dst, co
                                    const MSQT *y2);
 static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k);
 
+/* dst[u] += src[u·stride] for u < n, in batches of affine additions of up
+ * to CUZK_MSM_BATCH_MAX (the worker's entry arrays); no src[u·stride] is a
+ * dst[u'], and the dst are distinct. */
+static void MSG(msm_adds_)(MSG(msm_worker_t) * w, MSA *dst, const MSA *src, size_t stride, size_t n)
+{
+    for (size_t u0 = 0; u0 < n; u0 += CUZK_MSM_BATCH_MAX) {
+        size_t u1 = n - u0 < CUZK_MSM_BATCH_MAX ? n : u0 + CUZK_MSM_BATCH_MAX, k = 0;
+        for (size_t u = u0; u < u1; u++) {
+            const MSA *q = &src[u * stride];
+            if (!MSG(affine_is_infinity)(q) && MSG(msm_entry_)(w, k, &dst[u], &q->x, &q->y))
+                k++;
+        }
+        MSG(msm_finish_)(w, k);
+    }
+}
+
 /* The worker's entry arrays, for batches of up to CUZK_MSM_BATCH_MAX
  * additions (allocated once); false when out of memory. */
 static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
@@ -122,13 +138,8 @@ static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
 
 static void MSG(msm_ones_halve_)(MSG(msm_worker_t) * w)
 {
-    size_t n = w->nob, h = n / 2, k = 0;
-    for (size_t u = 0; u < h; u++) {
-        const MSA *q = &w->obuf[u + h];
-        if (!MSG(affine_is_infinity)(q) && MSG(msm_entry_)(w, k, &w->obuf[u], &q->x, &q->y))
-            k++;
-    }
-    MSG(msm_finish_)(w, k);
+    size_t n = w->nob, h = n / 2;
+    MSG(msm_adds_)(w, w->obuf, w->obuf + h, 1, h);
     if (n & 1)
         w->obuf[h] = w->obuf[n - 1];
     w->nob = h + (n & 1);
@@ -438,8 +449,8 @@ static void MSG(msm_batch_add_)(MSG(msm_batch_t) * bt, size_t i, int d)
  * S segments of L; all segments run their own running sums in lockstep,
  * from the top bucket of each down,
  *     run_s += bucket[s·L + m],  sum_s += run_s,
- * each step two batches of S independent affine additions (msm_entry_,
- * msm_finish_) instead of two XYZZ additions a bucket. Then
+ * each step two batches of S independent affine additions (msm_adds_)
+ * instead of two XYZZ additions a bucket. Then
  *     Σ_j (j + 1)·bucket[j] = Σ_s sum_s + L·Σ_s s·run_s,
  * the last sum by an XYZZ running sum over the segments: 3S XYZZ additions
  * and log2 L doublings in all (S: cuzk_msm_reduce_segments, msm.h).
@@ -454,20 +465,8 @@ static void MSG(msm_reduce_affine_)(MSG(msm_worker_t) * w, const MSA *ba, size_t
         MSG(affine_set_infinity)(&sum[q]);
     }
     for (size_t m = L; m-- > 0;) {
-        size_t k = 0;
-        for (size_t q = 0; q < S; q++) {
-            const MSA *b = &ba[q * L + m];
-            if (!MSG(affine_is_infinity)(b) && MSG(msm_entry_)(w, k, &run[q], &b->x, &b->y))
-                k++;
-        }
-        MSG(msm_finish_)(w, k);
-        k = 0;
-        for (size_t q = 0; q < S; q++) {
-            const MSA *b = &run[q];
-            if (!MSG(affine_is_infinity)(b) && MSG(msm_entry_)(w, k, &sum[q], &b->x, &b->y))
-                k++;
-        }
-        MSG(msm_finish_)(w, k);
+        MSG(msm_adds_)(w, run, ba + m, L, S); /* run_s += bucket[s·L + m] */
+        MSG(msm_adds_)(w, sum, run, 1, S);    /* sum_s += run_s */
     }
     MSX tot, acc, rs;
     MSG(xyzz_set_infinity)(&tot);
@@ -819,11 +818,10 @@ static inline void MSG(sg_next_)(MSG(sg_cursor_t) * c, MSA *q)
  * the points of pattern v (A[0] = O), rows[r] = Σ_{v: bit r of v} A[v], by
  * halving (msm.h): row r is the sum of the upper half, then the upper half
  * folds onto the lower, A[u] += A[u + 2^r], in batches of affine additions
- * (msm_entry_, msm_finish_); 2^t of those and 2^t mixed XYZZ additions.
+ * (msm_adds_); 2^t of those and 2^t mixed XYZZ additions.
  */
 static void MSG(sg_fold_)(MSG(msm_worker_t) * w, MSX *rows, MSA *A, unsigned t)
 {
-    size_t m = cuzk_msm_batch_size((size_t)1 << t);
     for (unsigned r = t; r-- > 0;) {
         size_t half = (size_t)1 << r;
         MSX acc;
@@ -831,17 +829,8 @@ static void MSG(sg_fold_)(MSG(msm_worker_t) * w, MSX *rows, MSA *A, unsigned t)
         for (size_t u = half; u < 2 * half; u++)
             MSG(xyzz_add_affine_vartime)(&acc, &acc, &A[u]);
         rows[r] = acc;
-        if (r == 0)
-            break;
-        for (size_t u0 = 0; u0 < half; u0 += m) {
-            size_t u1 = half - u0 < m ? half : u0 + m, k = 0;
-            for (size_t u = u0; u < u1; u++) {
-                const MSA *q = &A[u + half];
-                if (!MSG(affine_is_infinity)(q) && MSG(msm_entry_)(w, k, &A[u], &q->x, &q->y))
-                    k++;
-            }
-            MSG(msm_finish_)(w, k);
-        }
+        if (r > 0)
+            MSG(msm_adds_)(w, A, A + half, 1, half);
     }
 }
 
