@@ -23,9 +23,11 @@
 #include "ec/bls381_g2.h"
 #include "ec/bn254_g1.h"
 #include "ec/bn254_g2.h"
+#include "ec/ec_ifma.h"
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
 #include "test_util.h"
+#include "util/cpu.h"
 
 #define BLS_G1_X                                                                                   \
     "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22" \
@@ -145,7 +147,9 @@ static void test_zcash_multiples(void **state)
                  "790472b8b1a62b4");
 }
 
-#define TEST_EC_ENCODE_LIST(g) cmocka_unit_test(test_snarkjs_##g), cmocka_unit_test(test_dec_##g)
+#define TEST_EC_ENCODE_LIST(g)                                                                     \
+    cmocka_unit_test(test_snarkjs_##g), cmocka_unit_test(test_snarkjs_scan_##g),                   \
+        cmocka_unit_test(test_dec_##g)
 
 int main(void)
 {

@@ -92,6 +92,82 @@ static void TN(test_snarkjs)(void **state)
     }
 }
 
+/*
+ * snarkjs_first_invalid over 37 points (infinity, and points outside the
+ * subgroup, which it accepts, among them), with and without the IFMA scan:
+ * all valid, then each kind of bad point at positions on both sides of
+ * the eight-point blocks, with a second bad point in the next block.
+ */
+static void TN(test_snarkjs_scan)(void **state)
+{
+    (void)state;
+    enum { N = G(SNARKJS_BYTES), M = 37 };
+    static unsigned char good[M * N], buf[M * N];
+    for (size_t i = 0; i < M; i++) {
+        GA p;
+        if (i % 5 == 3)
+            G(affine_set_infinity)(&p);
+#ifndef TCOFACTOR_ONE
+        else if (i % 5 == 1)
+            TN(outside_point)(&p);
+#endif
+        else
+            TN(random_point)(&p);
+        G(affine_to_snarkjs)(good + i * N, &p);
+    }
+    /* the bad points: each part in turn p, y + 1, x = 0 (order 3, where it
+     * exists, else (0, 1): off the curve too) */
+    enum { KINDS = 2 * TDEG + 2 };
+    unsigned char bad[KINDS][N];
+    for (size_t part = 0; part < 2 * TDEG; part++) {
+        memcpy(bad[part], good, N);
+        TN(modulus_bytes)(bad[part] + part * sizeof(BT), false);
+    }
+    GA p;
+    FT one, zero;
+    F(set_one)(&one);
+    F(set_zero)(&zero);
+    memcpy(&p, good, N);
+    F(add)(&p.y, &p.y, &one);
+    G(affine_to_snarkjs)(bad[2 * TDEG], &p);
+    if (!G(affine_from_x_vartime)(&p, &zero, true)) {
+        p.x = zero;
+        p.y = one;
+    }
+    G(affine_to_snarkjs)(bad[2 * TDEG + 1], &p);
+
+    const size_t at[] = {0, 5, 7, 8, 15, 16, 23, 29, 32, 33, 36};
+    bool modes[2] = {false, cuzk_cpu_supports_ifma()};
+    if (!modes[1])
+        print_message("snarkjs_first_invalid: no AVX-512 IFMA here, the scalar path only\n");
+    bool saved = cuzk_cpu_has_ifma;
+    for (int m = 0; m < (modes[1] ? 2 : 1); m++) {
+        cuzk_cpu_has_ifma = modes[m];
+        for (size_t n = 0; n <= M; n++)
+            assert_int_equal(G(snarkjs_first_invalid)(good, n), n);
+#if CUZK_EC_HAVE_IFMA
+        if (modes[m]) /* the vector scan passes every good block on its own */
+            assert_int_equal(G(snarkjs_scan_ifma)(good, M), M / 8 * 8);
+#endif
+        for (int k = 0; k < KINDS; k++) {
+            for (size_t a = 0; a < sizeof at / sizeof at[0]; a++) {
+                memcpy(buf, good, sizeof buf);
+                memcpy(buf + at[a] * N, bad[k], N);
+                if (at[a] + 9 < M)
+                    memcpy(buf + (at[a] + 9) * N, bad[(k + 1) % KINDS], N);
+                assert_int_equal(G(snarkjs_first_invalid)(buf, M), at[a]);
+#if CUZK_EC_HAVE_IFMA
+                if (modes[m]) /* and stops at the block of the bad point */
+                    assert_int_equal(G(snarkjs_scan_ifma)(buf, M),
+                                     at[a] < M / 8 * 8 ? at[a] / 8 * 8 : M / 8 * 8);
+#endif
+                assert_int_equal(G(snarkjs_first_invalid)(buf, at[a]), at[a]);
+            }
+        }
+    }
+    cuzk_cpu_has_ifma = saved;
+}
+
 /* Decodes strings s[0..n) (a point's decimal form) with flags. */
 static cuzk_status_t TN(from_dec)(GA *r, const char *const *s, size_t n, unsigned flags)
 {

@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+#include "ec/ec_ifma.h"
+#include "util/cpu.h"
+
 enum { ECN(FP_BYTES_) = sizeof(EBT), ECN(FP_LIMBS_) = sizeof(EBT) / 8 };
 
 /* The checks every decoder ends with, on a point with canonical coordinates
@@ -81,6 +84,22 @@ cuzk_status_t ECN(affine_from_snarkjs)(ECA *r, const unsigned char *in, size_t l
     if (st != CUZK_OK)
         return st;
     return ECN(affine_validate_)(r, flags);
+}
+
+size_t ECN(snarkjs_first_invalid)(const unsigned char *in, size_t n)
+{
+    size_t i = 0;
+#if CUZK_EC_HAVE_IFMA
+    if (cuzk_cpu_has_ifma)
+        i = ECN(snarkjs_scan_ifma)(in, n);
+#endif
+    for (; i < n; i++) {
+        ECA p;
+        if (ECN(affine_from_snarkjs)(&p, in + i * ECN(SNARKJS_BYTES), ECN(SNARKJS_BYTES),
+                                     EC_DECODE_SKIP_SUBGROUP) != CUZK_OK)
+            return i;
+    }
+    return n;
 }
 
 /* ---- decimal strings (snarkjs JSON) --------------------------------- */

@@ -198,21 +198,35 @@ FPV_TARGET void FPV(to_words)(__m512i w[FPV_N64], const FPVT *a)
     }
 }
 
+/* u = a - q (q in 52-bit limbs), its limbs carried; returns the lanes
+ * where a >= q, the others' u being negative. a normalised. */
+FPV_TARGET __mmask8 FPV(sub_q_)(FPVT *u, const FPVT *a, const uint64_t q[FPV_N52])
+{
+    for (int j = 0; j < FPV_N52; j++)
+        u->l[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)q[j]));
+    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
+    for (int j = 0; j < FPV_N52 - 1; j++) {
+        u->l[j + 1] = _mm512_add_epi64(u->l[j + 1], _mm512_srai_epi64(u->l[j], 52));
+        u->l[j] = _mm512_and_si512(u->l[j], m);
+    }
+    return _mm512_cmpge_epi64_mask(u->l[FPV_N52 - 1], _mm512_setzero_si512());
+}
+
 /* a = a - q when a >= q (q = k·p in 52-bit limbs): a < 2q in, a < q out,
  * normalised. */
 FPV_TARGET void FPV(csub_with)(FPVT *a, const uint64_t q[FPV_N52])
 {
-    FPVT u; /* a - q with signed limbs; a < q exactly when the top borrows */
-    for (int j = 0; j < FPV_N52; j++)
-        u.l[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)q[j]));
-    const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
-    for (int j = 0; j < FPV_N52 - 1; j++) {
-        u.l[j + 1] = _mm512_add_epi64(u.l[j + 1], _mm512_srai_epi64(u.l[j], 52));
-        u.l[j] = _mm512_and_si512(u.l[j], m);
-    }
-    __mmask8 ge = _mm512_cmpge_epi64_mask(u.l[FPV_N52 - 1], _mm512_setzero_si512());
+    FPVT u;
+    __mmask8 ge = FPV(sub_q_)(&u, a, q);
     for (int j = 0; j < FPV_N52; j++)
         a->l[j] = _mm512_mask_mov_epi64(a->l[j], ge, u.l[j]);
+}
+
+/* The lanes where a < p, for a normalised (any integer below R'). */
+FPV_TARGET __mmask8 FPV(below_p)(const FPVT *a)
+{
+    FPVT u;
+    return (__mmask8)~FPV(sub_q_)(&u, a, FPV(P52));
 }
 
 /* a = a - p when a >= p: a < 2p in, a < p out, normalised. */
@@ -250,6 +264,21 @@ FPV_TARGET void FPV(unshift)(FPVT *r, const FPVT *a, const uint64_t p2[FPV_N52])
     r->l[FPV_N52 - 1] = _mm512_srli_epi64(t.l[FPV_N52 - 1], FPV_SH);
     FPV(csub_with)(r, p2);
     FPV(csub)(r);
+}
+
+/* The lanes where a ≡ 0 (mod p), for a normalised below R': a·1/R' is
+ * below a/R' + p, at most p, so one conditional subtraction reduces it. */
+FPV_TARGET __mmask8 FPV(zero_mod_p)(const FPVT *a)
+{
+    FPVT one, r;
+    const uint64_t c[FPV_N52] = {1};
+    FPV(set1)(&one, c);
+    FPV(mul)(&r, a, &one);
+    FPV(csub)(&r);
+    __m512i any = r.l[0];
+    for (int j = 1; j < FPV_N52; j++)
+        any = _mm512_or_si512(any, r.l[j]);
+    return _mm512_cmpeq_epi64_mask(any, _mm512_setzero_si512());
 }
 
 /* r = a + b, normalised (no reduction). */

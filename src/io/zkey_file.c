@@ -71,6 +71,9 @@ static void zkey_bls381_g2_encode_(unsigned char *out, const void *p)
     bls381_g2_affine_to_snarkjs(out, p);
 }
 
+/* NAME_snarkjs_first_invalid of one group (ec_tmpl.h). */
+typedef size_t (*zkey_scan_fn_)(const unsigned char *in, size_t n);
+
 /* NAME_msm_subgroup_first_outside of one group (msm_tmpl.h). */
 typedef cuzk_status_t (*zkey_outside_fn_)(size_t *first, const void *const *pts,
                                           const size_t *counts, size_t m, cuzk_rng_t *rng,
@@ -81,6 +84,7 @@ typedef struct zkey_curve_ {
     uint32_t n8q;
     const uint64_t *q; /* n8q / 8 limbs */
     zkey_decode_fn_ decode[2];
+    zkey_scan_fn_ scan[2];
     zkey_encode_fn_ encode[2];   /* [0] G1, [1] G2 */
     zkey_outside_fn_ outside[2]; /* NULL: the group has prime order */
 } zkey_curve_t_;
@@ -90,12 +94,14 @@ static const zkey_curve_t_ zkey_curves_[] = {
      sizeof(bn254_fp_t),
      bn254_fp_MODULUS,
      {zkey_bn254_g1_decode_, zkey_bn254_g2_decode_},
+     {bn254_g1_snarkjs_first_invalid, bn254_g2_snarkjs_first_invalid},
      {zkey_bn254_g1_encode_, zkey_bn254_g2_encode_},
      {NULL, bn254_g2_msm_subgroup_first_outside}},
     {R1CS_CURVE_BLS12_381,
      sizeof(bls381_fp_t),
      bls381_fp_MODULUS,
      {zkey_bls381_g1_decode_, zkey_bls381_g2_decode_},
+     {bls381_g1_snarkjs_first_invalid, bls381_g2_snarkjs_first_invalid},
      {zkey_bls381_g1_encode_, zkey_bls381_g2_encode_},
      {bls381_g1_msm_subgroup_first_outside, bls381_g2_msm_subgroup_first_outside}},
 };
@@ -180,11 +186,12 @@ static const char *zkey_point_problem_(cuzk_status_t st)
  * section's lowest failing item (the message names it, whatever the thread
  * split); workers stop at indices past the lowest failure seen.
  */
-typedef bool (*zkey_item_ok_fn_)(const void *ctx, uint64_t i);
+/* The first item in [begin, end) of a range whose check fails, or end. */
+typedef uint64_t (*zkey_first_bad_fn_)(const void *ctx, uint64_t begin, uint64_t end);
 
 typedef struct zkey_range_ {
     uint64_t start, count; /* flattened indices [start, start + count) */
-    zkey_item_ok_fn_ ok;
+    zkey_first_bad_fn_ first_bad;
     const void *ctx;
 } zkey_range_t_;
 
@@ -207,19 +214,22 @@ static void zkey_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker
     (void)worker;
     zkey_scan_t_ *s = ctx;
     const zkey_range_t_ *r = s->ranges;
-    for (size_t i = begin; i < end; i++) {
+    for (size_t i = begin; i < end;) {
         while (i >= r->start + r->count) /* end < the total: a range holds i */
             r++;
         if (i >= atomic_load_explicit(&s->first_bad, memory_order_relaxed))
             return;
-        if (!r->ok(r->ctx, i - r->start)) {
+        uint64_t stop = end < r->start + r->count ? end : r->start + r->count;
+        uint64_t bad = r->start + r->first_bad(r->ctx, i - r->start, stop - r->start);
+        if (bad < stop) {
             uint64_t seen = atomic_load_explicit(&s->first_bad, memory_order_relaxed);
-            while (i < seen && !atomic_compare_exchange_weak_explicit(&s->first_bad, &seen, i,
-                                                                      memory_order_relaxed,
-                                                                      memory_order_relaxed)) {
+            while (bad < seen && !atomic_compare_exchange_weak_explicit(&s->first_bad, &seen, bad,
+                                                                        memory_order_relaxed,
+                                                                        memory_order_relaxed)) {
             }
             return;
         }
+        i = stop;
     }
 }
 
@@ -239,6 +249,7 @@ typedef struct zkey_points_scan_ {
     const unsigned char *data;
     uint32_t bytes;
     zkey_decode_fn_ decode;
+    zkey_scan_fn_ scan;
     unsigned flags;
 } zkey_points_scan_t_;
 
@@ -255,9 +266,12 @@ static cuzk_status_t zkey_point_status_(const zkey_points_scan_t_ *p, uint64_t i
     return p->decode(&scratch, p->data + i * p->bytes, p->bytes, p->flags);
 }
 
-static bool zkey_point_ok_(const void *ctx, uint64_t i)
+/* The scan checks what the decoder checks with EC_DECODE_SKIP_SUBGROUP
+ * (the subgroup comes after, in batches), many points a call. */
+static uint64_t zkey_points_first_bad_(const void *ctx, uint64_t begin, uint64_t end)
 {
-    return zkey_point_status_(ctx, i) == CUZK_OK;
+    const zkey_points_scan_t_ *p = ctx;
+    return begin + p->scan(p->data + begin * p->bytes, (size_t)(end - begin));
 }
 
 typedef struct zkey_coeffs_scan_ {
@@ -265,15 +279,19 @@ typedef struct zkey_coeffs_scan_ {
     unsigned char r[IO_FR_BYTES];
 } zkey_coeffs_scan_t_;
 
-static bool zkey_coeff_ok_(const void *ctx, uint64_t i)
+static uint64_t zkey_coeffs_first_bad_(const void *ctx, uint64_t begin, uint64_t end)
 {
     const zkey_coeffs_scan_t_ *s = ctx;
-    zkey_coeff_t e = zkey_coeff(s->k, (uint32_t)i);
-    return e.m <= 1 && e.c < s->k->domain_size && e.s < s->k->n_vars &&
-           zkey_fr_below_(e.value, s->r);
+    for (uint64_t i = begin; i < end; i++) {
+        zkey_coeff_t e = zkey_coeff(s->k, (uint32_t)i);
+        if (e.m > 1 || e.c >= s->k->domain_size || e.s >= s->k->n_vars ||
+            !zkey_fr_below_(e.value, s->r))
+            return i;
+    }
+    return end;
 }
 
-/* The message for coefficient i, which zkey_coeff_ok_ rejected. */
+/* The message for coefficient i, which zkey_coeffs_first_bad_ found. */
 static cuzk_status_t zkey_coeff_fail_(const io_cursor_t *c, const zkey_coeffs_scan_t_ *s,
                                       uint32_t i)
 {
@@ -579,15 +597,15 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
             if ((st = zkey_read_coeffs_(&c, k)) != CUZK_OK)
                 return st;
             r->count = k->n_coeffs;
-            r->ok = zkey_coeff_ok_;
+            r->first_bad = zkey_coeffs_first_bad_;
             r->ctx = &coeffs;
         } else {
             zkey_points_t p = zkey_points(k, si->id);
-            zkey_points_scan_t_ ps = {p.data, p.point_bytes, cv->decode[si->g2],
+            zkey_points_scan_t_ ps = {p.data, p.point_bytes, cv->decode[si->g2], cv->scan[si->g2],
                                       EC_DECODE_SKIP_SUBGROUP};
             points[i] = ps;
             r->count = p.count;
-            r->ok = zkey_point_ok_;
+            r->first_bad = zkey_points_first_bad_;
             r->ctx = &points[i];
         }
         start += r->count;
