@@ -331,9 +331,9 @@ static void TN(threads)(void **state)
     TN(vec_random)(in, 3 * n);
     /* h_bellperson covers evals_to_coset (dif and dit), the powers in
      * bit-reversed order and the permutation; forward and coset_inverse the
-     * natural-order paths. */
+     * natural-order paths; h_snarkjs the a·b - c with c. */
     bool ifma = cuzk_cpu_has_ifma;
-    for (int op = 0; op < 3; op++) {
+    for (int op = 0; op < 4; op++) {
         for (size_t p = 0; p < 2 * NPOOLS; p++) {
             cuzk_cpu_has_ifma = p < NPOOLS && ifma;
             TNT *a = TN(vec_dup)(in, 3 * n);
@@ -341,7 +341,8 @@ static void TN(threads)(void **state)
             switch (op) {
             case 0: TNN(forward)(d, a, pool); break;
             case 1: TNN(coset_inverse)(d, a, &shift, pool); break;
-            default: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pool); break;
+            case 2: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pool); break;
+            default: TNN(h_snarkjs)(d, a, a + n, a + 2 * n, &shift, pool); break;
             }
             if (p == 0)
                 memcpy(ref, a, 3 * n * sizeof(TNT));

@@ -201,6 +201,54 @@ __attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_dit_head_ifma)(FPVQT 
     NIF(ntt_small_)(blk, m, tab, true);
 }
 
+/*
+ * The pointwise products, with the rows' trick: a value x·R (below p) times
+ * a shifted one y·R' (below 16p) is x·y·R, below (16/35.3 + 1)·p < 2p.
+ * The scale's g·low[l] is a product of two shifted values, y·R' below
+ * (16^2/35.3 + 1)·p = 8.3p, and x·R times it below (8.3/35.3 + 1)·p.
+ */
+__attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_scale_ifma)(FPVQT *a, const FPVQT *low,
+                                                                       const FPVQT *g, size_t L)
+{
+    __m512i v[4];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm512_set1_epi64((long long)g->l[k]);
+    FPVT gs;
+    FPV(from_words)(&gs, v, FPV_SH);
+    for (size_t l = 0; l < L; l += 8) {
+        FPVT x, t;
+        FPV(load8)(v, low + l);
+        FPV(from_words)(&t, v, FPV_SH);
+        FPV(mul)(&t, &t, &gs);
+        NIF(ntt_load_)(&x, a + l);
+        FPV(mul)(&x, &x, &t);
+        FPV(csub)(&x);
+        NIF(ntt_store_)(a + l, &x);
+    }
+}
+
+__attribute__((target("avx512f,avx512ifma"))) void
+NIF(ntt_ab_minus_c_ifma)(FPVQT *a, const FPVQT *b, const FPVQT *c, size_t n)
+{
+    FPV(kp_t) kp;
+    NIF(ntt_p_)(&kp);
+    for (size_t i = 0; i < n; i += 8) {
+        __m512i v[4];
+        FPVT x, y;
+        NIF(ntt_load_)(&x, a + i);
+        FPV(load8)(v, b + i);
+        FPV(from_words)(&y, v, FPV_SH);
+        FPV(mul)(&x, &x, &y);
+        FPV(csub)(&x);
+        if (c) {
+            NIF(ntt_load_)(&y, c + i);
+            FPV(sub)(&x, &x, &y, &kp);
+            FPV(csub)(&x);
+        }
+        NIF(ntt_store_)(a + i, &x);
+    }
+}
+
 #undef NIF_CAT2
 #undef NIF_CAT
 #undef NIF

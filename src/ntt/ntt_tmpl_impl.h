@@ -267,6 +267,12 @@ static void NTN(powers_range_)(void *vctx, size_t q0, size_t q1, unsigned worker
         NTF(pow)(&g, &ctx->c, &e, 1);
         NTF(mul)(&g, &g, &ctx->f);
         NTFT *p = ctx->a + q * L;
+#if CUZK_NTT_HAVE_IFMA
+        if (cuzk_cpu_has_ifma && L % 8 == 0) {
+            NTN(scale_ifma)(p, ctx->low, &g, L);
+            continue;
+        }
+#endif
         for (size_t l = 0; l < L; l++) {
             NTFT t;
             NTF(mul)(&t, &g, &ctx->low[l]);
@@ -308,6 +314,13 @@ static void NTN(ab_minus_c_range_)(void *vctx, size_t i0, size_t i1, unsigned wo
 {
     (void)worker;
     const NTN(abc_ctx_t) *ctx = vctx;
+#if CUZK_NTT_HAVE_IFMA
+    if (cuzk_cpu_has_ifma) {
+        size_t v = (i1 - i0) / 8 * 8;
+        NTN(ab_minus_c_ifma)(ctx->a + i0, ctx->b + i0, ctx->c ? ctx->c + i0 : NULL, v);
+        i0 += v;
+    }
+#endif
     for (size_t i = i0; i < i1; i++) {
         NTF(mul)(&ctx->a[i], &ctx->a[i], &ctx->b[i]);
         if (ctx->c)
