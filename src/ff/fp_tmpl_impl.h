@@ -128,7 +128,9 @@ static bool FPN(limbs_is_zero_)(const uint64_t v[FP_LIMBS])
  * (gcc 12 -O3, AMD EPYC Zen 3 ~3 GHz, MULX/ADX path, min / median of 31
  * runs of 200 chained inversions): BLS12-381 Fp 4.0 / 4.3 us, the 4-limb
  * fields 1.7-1.9 / 1.8-2.2 us; the run-stripping binary extended Euclid it
- * replaces took 10.1 / 10.9 us and 4.1 / 4.4-5.6 us in the same run.
+ * replaces took 10.1 / 10.9 us and 4.1 / 4.4-5.6 us in the same run. The
+ * inner loop without branches (dev-epyc2, Zen 5, 10,240 chained
+ * inversions): BN254 Fp 2.13 -> 1.25 us, BLS12-381 Fp 3.6 -> 2.26 us.
  */
 enum { FP_INV_STEPS = 31 };
 
@@ -228,19 +230,21 @@ void FPN(inv_vartime)(FPT *r, const FPT *a)
         unsigned la = FPN(limbs_bitlen_)(va), lb = FPN(limbs_bitlen_)(vb);
         unsigned n = la > lb ? la : lb;
         uint64_t xa = FPN(inv_approx_)(va, n), xb = FPN(inv_approx_)(vb, n);
-        int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
+        /* Without branches: taken or not at random, they cost more in
+         * mispredictions than the masks in operations. */
+        uint64_t uf0 = 1, ug0 = 0, uf1 = 0, ug1 = 1; /* two's complement */
         for (int j = 0; j < FP_INV_STEPS; j++) {
-            if (xa & 1) {
-                if (xa < xb) {
-                    uint64_t t = xa;
-                    xa = xb, xb = t;
-                    int64_t tf = f0, tg = g0;
-                    f0 = f1, g0 = g1, f1 = tf, g1 = tg;
-                }
-                xa -= xb, f0 -= f1, g0 -= g1;
-            }
-            xa >>= 1, f1 *= 2, g1 *= 2;
+            uint64_t odd = -(xa & 1), swap = odd & -(uint64_t)(xa < xb);
+            uint64_t t = (xa ^ xb) & swap;
+            xa ^= t, xb ^= t;
+            t = (uf0 ^ uf1) & swap;
+            uf0 ^= t, uf1 ^= t;
+            t = (ug0 ^ ug1) & swap;
+            ug0 ^= t, ug1 ^= t;
+            xa -= xb & odd, uf0 -= uf1 & odd, ug0 -= ug1 & odd;
+            xa >>= 1, uf1 <<= 1, ug1 <<= 1;
         }
+        int64_t f0 = (int64_t)uf0, g0 = (int64_t)ug0, f1 = (int64_t)uf1, g1 = (int64_t)ug1;
         uint64_t na[FP_LIMBS], nb[FP_LIMBS], nu[FP_LIMBS], nv[FP_LIMBS];
         if (FPN(inv_lincomb_)(na, f0, va, g0, vb))
             f0 = -f0, g0 = -g0;
