@@ -18,10 +18,10 @@
 #define MSM_COST_ADD_XYZZ     30.0
 #define MSM_COST_BATCH_ADD    10.0
 #define MSM_COST_BATCH_REDUCE 2.4
-/* ... plus one scalar inversion (~2.5 µs) for each of the reduction's
+/* ... plus one scalar inversion (~1.25 µs) for each of the reduction's
  * 2·L batches, whatever the buckets hold: without it the model took c = 10
  * for 100 points (1.7 ms against 0.6 at c = 5). */
-#define MSM_COST_INVERSION 400.0
+#define MSM_COST_INVERSION 200.0
 
 /* More ranges than this per window only add reductions. */
 enum { MSM_CHUNKS_PER_THREAD = 4 };
