@@ -34,6 +34,7 @@
             "aa232946c5e7e1"                                                                       \
     }
 #include "test_ec_arith.h"
+#include "test_ec_glv.h"
 #include "test_ec_undef.h"
 #undef TGEN
 
@@ -66,6 +67,7 @@
     }
 #define TCOFACTOR_ONE
 #include "test_ec_arith.h"
+#include "test_ec_glv.h"
 #include "test_ec_undef.h"
 #undef TGEN
 #undef TCOFACTOR_ONE
@@ -123,8 +125,10 @@ int main(void)
 {
     test_seed_init("test_ec");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_wnaf),  TEST_EC_ARITH_LIST(bls381_g1), TEST_EC_ARITH_LIST(bls381_g2),
-        TEST_EC_ARITH_LIST(bn254_g1), TEST_EC_ARITH_LIST(bn254_g2),
+        cmocka_unit_test(test_wnaf),          TEST_EC_ARITH_LIST(bls381_g1),
+        cmocka_unit_test(test_glv_bls381_g1), TEST_EC_ARITH_LIST(bls381_g2),
+        TEST_EC_ARITH_LIST(bn254_g1),         cmocka_unit_test(test_glv_bn254_g1),
+        TEST_EC_ARITH_LIST(bn254_g2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

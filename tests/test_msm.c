@@ -125,8 +125,9 @@ static void test_plan(void **state)
     assert_int_equal(p.window, 16);
 }
 
-#define TM_G bls381_g1
-#define TM_R bls381_fr
+#define TM_G   bls381_g1
+#define TM_GLV /* the group splits scalars (ec_tmpl.h, glv_split) */
+#define TM_R   bls381_fr
 #include "test_msm_tmpl.h"
 
 #define TM_G bls381_g2
@@ -134,6 +135,7 @@ static void test_plan(void **state)
 #include "test_msm_tmpl.h"
 
 #define TM_G bn254_g1
+#define TM_GLV
 #define TM_R bn254_fr
 #include "test_msm_tmpl.h"
 

@@ -133,18 +133,26 @@ static void TMN(check)(const TMA *bases, const TMRT *scalars, size_t n, const un
         int p = run < NPOOLS ? (int)run : NPOOLS - 1;
         unsigned window = run < NPOOLS ? 0 : windows[run - NPOOLS];
         bool ones = run >= NPOOLS && (run - NPOOLS) % 2 == 1;
-        cuzk_msm_opts_t o = {window, ones, run % 2 == 0};
+        cuzk_msm_opts_t o = {window, ones, run % 2 == 0, (cuzk_msm_glv_mode_t)(run % 3)};
         cuzk_msm_stats_t st;
         assert_int_equal(TMG(msm_tuned_vartime)(&r, bases, scalars, n, &o, &st, pools[p]), CUZK_OK);
         if (memcmp(&r, &first, sizeof(r)) != 0)
-            fail_msg("n = %zu, pool %d, window %u, ones_in_pippenger %d, per window %d: result "
-                     "differs",
-                     n, p, window, ones, o.convert_per_window);
+            fail_msg("n = %zu, pool %d, window %u, ones_in_pippenger %d, per window %d, glv %d: "
+                     "result differs",
+                     n, p, window, ones, o.convert_per_window, (int)o.glv);
         assert_int_equal(st.counts.zero + st.counts.one + st.counts.other, n);
         size_t n_pip = st.counts.other + (ones ? st.counts.one : 0);
         if (window && n_pip > 0)
             assert_int_equal(st.plan.window, window);
-        assert_true(st.bucket_adds <= (uint64_t)st.plan.windows * n_pip);
+        assert_true(st.bucket_adds <= (uint64_t)st.plan.windows * n_pip * (st.glv ? 2 : 1));
+        if (o.glv == CUZK_MSM_GLV_NEVER || o.convert_per_window)
+            assert_false(st.glv);
+#ifdef TM_GLV
+        else if (o.glv == CUZK_MSM_GLV_ALWAYS && n_pip > 0)
+            assert_true(st.glv);
+#else
+        assert_false(st.glv);
+#endif
         assert_int_equal(st.ones_adds, ones ? 0 : st.counts.one);
     }
 }
@@ -304,6 +312,7 @@ static void TMN(classify)(void **state)
 }
 
 #undef TM_G
+#undef TM_GLV
 #undef TM_R
 #undef TM_CAT2
 #undef TM_CAT

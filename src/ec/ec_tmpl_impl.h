@@ -602,6 +602,64 @@ void ECN(jac_mul)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS])
     *r = acc;
 }
 
+#ifdef EC_GLV_A1
+/* ---- GLV ------------------------------------------------------------ */
+
+void ECN(glv_phi_x)(EFT *r, const EFT *x)
+{
+    static const EFT beta = EC_ENDO_BETA;
+    EF(mul)(r, x, &beta);
+}
+
+/* round(k·g / 2^256) for k < 2^256 and g of three limbs, when it is below
+ * 2^128 (k < r and the generator's g keep it there). */
+static unsigned __int128 ECN(glv_round_)(const uint64_t k[EC_SCALAR_LIMBS], const uint64_t g[3])
+{
+    uint64_t t[EC_SCALAR_LIMBS + 3] = {0};
+    for (int i = 0; i < EC_SCALAR_LIMBS; i++) {
+        unsigned __int128 acc = 0;
+        for (int j = 0; j < 3; j++) {
+            acc += (unsigned __int128)k[i] * g[j] + t[i + j];
+            t[i + j] = (uint64_t)acc;
+            acc >>= 64;
+        }
+        t[i + 3] = (uint64_t)acc;
+    }
+    /* + 2^255, then the bits from 256 up */
+    unsigned __int128 hi = t[4] | (unsigned __int128)t[5] << 64;
+    return hi + (t[3] >> 63);
+}
+
+static unsigned __int128 ECN(glv_u128_)(const uint64_t v[2])
+{
+    return v[0] | (unsigned __int128)v[1] << 64;
+}
+
+unsigned ECN(glv_split)(uint64_t m1[2], uint64_t m2[2], const uint64_t k[EC_SCALAR_LIMBS])
+{
+    static const uint64_t a1[2] = EC_GLV_A1, b1[2] = EC_GLV_B1, a2[2] = EC_GLV_A2,
+                          b2[2] = EC_GLV_B2, g1[3] = EC_GLV_G1, g2[3] = EC_GLV_G2;
+    unsigned __int128 c1 = ECN(glv_round_)(k, g1), c2 = ECN(glv_round_)(k, g2);
+    if (EC_GLV_G1_NEG)
+        c1 = -c1;
+    if (EC_GLV_G2_NEG)
+        c2 = -c2;
+    /* Modulo 2^128: the true k1, k2 are below 2^127 in magnitude. */
+    unsigned __int128 k1 = ECN(glv_u128_)(k) - c1 * ECN(glv_u128_)(a1) - c2 * ECN(glv_u128_)(a2);
+    unsigned __int128 k2 = -(c1 * ECN(glv_u128_)(b1)) - c2 * ECN(glv_u128_)(b2);
+    unsigned neg = (unsigned)(k1 >> 127) | (unsigned)(k2 >> 127) << 1;
+    if (neg & 1)
+        k1 = -k1;
+    if (neg & 2)
+        k2 = -k2;
+    m1[0] = (uint64_t)k1;
+    m1[1] = (uint64_t)(k1 >> 64);
+    m2[0] = (uint64_t)k2;
+    m2[1] = (uint64_t)(k2 >> 64);
+    return neg;
+}
+#endif
+
 /* ---- validity ------------------------------------------------------- */
 
 bool ECN(affine_is_on_curve)(const ECA *p)

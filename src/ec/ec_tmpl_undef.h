@@ -10,6 +10,14 @@
 #undef EC_ENDO_BETA
 #undef EC_ENDO_PSI_X
 #undef EC_ENDO_PSI_Y
+#undef EC_GLV_A1
+#undef EC_GLV_B1
+#undef EC_GLV_A2
+#undef EC_GLV_B2
+#undef EC_GLV_G1
+#undef EC_GLV_G1_NEG
+#undef EC_GLV_G2
+#undef EC_GLV_G2_NEG
 #undef EC_LAMBDA
 #undef EC_LAMBDA_NEG
 #undef EC_COFACTOR_ONE

@@ -54,9 +54,22 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
                 plan->window = c;
                 plan->windows = W;
                 plan->chunks = P;
+                plan->cost = t;
             }
         }
     }
+}
+
+/* A GLV split: the scalar's (two roundings, ~25 ns) and beta·x (~13 ns),
+ * in the units above. */
+#define MSM_COST_GLV_SPLIT 6.0
+
+bool cuzk_msm_glv_pays(const cuzk_msm_plan_t *plain, const cuzk_msm_plan_t *glv, size_t n,
+                       unsigned threads)
+{
+    if (threads == 0)
+        threads = 1;
+    return glv->cost + MSM_COST_GLV_SPLIT * (double)n / threads < plain->cost;
 }
 
 /* A subgroup test costs ~100 (BN254 G2) to ~280 (BLS12-381 G1) batch-affine

@@ -6,6 +6,9 @@
  * The algorithm (msm_tmpl_impl.h), in the phases the GPU twin mirrors:
  *   classify  every scalar is zero (skipped), one (its base goes to a plain
  *             sum) or other (Pippenger);
+ *   split     (G1, when cuzk_msm_glv_pays) each "other" k = k1 + k2·lambda
+ *             with |k1|, |k2| < 2^127 (NAME_glv_split, ec_tmpl.h): 2n points
+ *             P_i and phi(P_i) = (beta·x, y), half the windows;
  *   digits    each "other" scalar k is cut into W windows of c bits recoded
  *             as signed digits d_w in [-2^(c-1), 2^(c-1)], k = Σ d_w 2^(wc);
  *   buckets   window w adds ±P_i into bucket |d_w| - 1 (XYZZ accumulators,
@@ -83,12 +86,20 @@ static inline size_t cuzk_msm_reduce_segments(size_t nb)
  * Fr multiplication a scalar a window). */
 #define CUZK_MSM_CANON_MAX ((size_t)1 << 25)
 
+/* When an MSM splits its scalars by the GLV endomorphism (G1). */
+typedef enum {
+    CUZK_MSM_GLV_AUTO = 0, /* when cuzk_msm_glv_pays */
+    CUZK_MSM_GLV_NEVER,
+    CUZK_MSM_GLV_ALWAYS,
+} cuzk_msm_glv_mode_t;
+
 /* Knobs for tests and benchmarks; NULL options mean all zero. */
 typedef struct cuzk_msm_opts {
     unsigned window;         /* c in [1, CUZK_MSM_WINDOW_MAX]; 0: the cost model's */
     bool ones_in_pippenger;  /* scalar-one points go through the buckets too */
     bool convert_per_window; /* each window converts Montgomery scalars itself, as past
                                 CUZK_MSM_CANON_MAX */
+    cuzk_msm_glv_mode_t glv; /* the GLV split (cuzk_msm_glv_pays); groups without one ignore it */
 } cuzk_msm_opts_t;
 
 /* How a Pippenger run is cut: c-bit windows, W of them, each window's
@@ -97,6 +108,7 @@ typedef struct cuzk_msm_plan {
     unsigned window;  /* c */
     unsigned windows; /* W = bits / c + 1 (the top digit takes the carry) */
     unsigned chunks;  /* P */
+    double cost;      /* the model's time of the slowest worker (units of msm.c) */
 } cuzk_msm_plan_t;
 
 /* What a run did: the classes, the plan, and the additions it made. */
@@ -106,6 +118,7 @@ typedef struct cuzk_msm_stats {
     uint64_t ones_adds;   /* additions of scalar-one bases */
     uint64_t bucket_adds; /* mixed additions into buckets (non-zero digits) */
     uint64_t reduce_adds; /* additions of the running sums: 2 per bucket */
+    bool glv;             /* the scalars were split (cuzk_msm_glv_pays) */
 } cuzk_msm_stats_t;
 
 /*
@@ -125,6 +138,18 @@ typedef struct cuzk_msm_stats {
  */
 void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned threads,
                    unsigned window);
+
+/*
+ * Whether the GLV split pays (groups with an endomorphism, NAME_glv_split
+ * in ec_tmpl.h): n scalars of `bits` bits, planned as `plain`, become 2n
+ * of at most 127 bits, planned as `glv`; the buckets take as many
+ * additions either way, but the windows, and with them the running sums,
+ * halve. The split costs a scalar split and a field multiplication a point
+ * (on `threads` workers), so it pays on the smaller MSMs, whose running
+ * sums weigh most.
+ */
+bool cuzk_msm_glv_pays(const cuzk_msm_plan_t *plain, const cuzk_msm_plan_t *glv, size_t n,
+                       unsigned threads);
 
 /*
  * The batch subgroup check (NAME_msm_subgroup_check, msm_tmpl.h): whether

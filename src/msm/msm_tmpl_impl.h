@@ -276,11 +276,47 @@ static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const 
 
 /* ---- pass 2: digits → buckets → reduce -------------------------------- */
 
+/*
+ * Where the bucket pass's point references lead: r < nbases is bases[r];
+ * r = nbases + u is phi of the point of split scalar u (msm_glv_t): that
+ * point's y, x = phix[u]. idx: split scalar u belongs to bases[idx[u]]
+ * (NULL: to bases[u]).
+ */
 typedef struct {
     const MSA *bases;
+    size_t nbases;
+    const size_t *idx;
+    const MSQT *phix;
+} MSG(msm_refs_t);
+
+/* The point of reference r: its base point (for y, and infinity), x in *x. */
+static inline const MSA *MSG(msm_ref_)(const MSG(msm_refs_t) * rf, size_t r, const MSQT **x)
+{
+    if (r < rf->nbases) {
+        *x = &rf->bases[r].x;
+        return &rf->bases[r];
+    }
+    size_t u = r - rf->nbases;
+    *x = &rf->phix[u];
+    return &rf->bases[rf->idx ? rf->idx[u] : u];
+}
+
+/* The GLV split (NAME_glv_split, ec_tmpl.h): scalar u of n becomes the
+ * 127-bit |k1| (limbs 0, 1 of k[u]) and |k2| (limbs 2, 3), virtual scalars
+ * u and n + u, the second on phi of u's point; neg[u] bit h: half h < 0. */
+typedef struct {
+    size_t n; /* 0: no split */
+    uint64_t (*k)[EC_SCALAR_LIMBS];
+    uint8_t *neg;
+    MSQT *phix;
+} MSG(msm_glv_t);
+
+typedef struct {
+    MSG(msm_refs_t) refs;
     MSG(msm_src_t) src;
-    size_t n;
+    size_t n;          /* scalars scanned: 2·glv.n when split */
     const size_t *idx; /* scalar i belongs to bases[idx[i]]; NULL: to bases[i] */
+    MSG(msm_glv_t) glv;
     bool ones_in_pippenger;
     unsigned c, chunks;
     unsigned bits; /* the plan's: bit length of the OR of the scalars in the buckets */
@@ -288,14 +324,42 @@ typedef struct {
     MSG(msm_worker_t) * w;
 } MSG(msm_bucket_ctx_t);
 
-/* bucket[|d| - 1] += sign(d)·p, d != 0. */
-static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSA *p, int d)
+/* Scalar i's signed digit in window w and its point reference; false when
+ * it takes no bucket there. */
+static inline bool MSG(msm_task_digit_)(const MSG(msm_bucket_ctx_t) * ctx, size_t i, unsigned w,
+                                        int *d, size_t *ref)
 {
+    uint64_t k[EC_SCALAR_LIMBS];
+    const MSG(msm_glv_t) *g = &ctx->glv;
+    if (g->n) {
+        size_t h = i >= g->n, u = i - h * g->n;
+        k[0] = g->k[u][2 * h];
+        k[1] = g->k[u][2 * h + 1];
+        k[2] = k[3] = 0;
+        *d = cuzk_msm_digit(k, w, ctx->c);
+        if ((g->neg[u] >> h) & 1)
+            *d = -*d;
+        *ref = h ? ctx->refs.nbases + u : ctx->idx ? ctx->idx[u] : u;
+        return *d != 0;
+    }
+    unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
+    if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ctx->ones_in_pippenger))
+        return false;
+    *d = cuzk_msm_digit(k, w, ctx->c);
+    *ref = ctx->idx ? ctx->idx[i] : i;
+    return *d != 0;
+}
+
+/* bucket[|d| - 1] += sign(d)·(the point of reference r), d != 0. */
+static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSG(msm_refs_t) * rf, size_t r, int d)
+{
+    const MSQT *x;
+    const MSA *b = MSG(msm_ref_)(rf, r, &x);
+    MSA q = {*x, b->y};
     if (d > 0) {
-        MSG(xyzz_add_affine_vartime)(&bucket[d - 1], &bucket[d - 1], p);
+        MSG(xyzz_add_affine_vartime)(&bucket[d - 1], &bucket[d - 1], &q);
     } else {
-        MSA q;
-        MSG(affine_neg)(&q, p);
+        MSG(affine_neg)(&q, &q);
         MSG(xyzz_add_affine_vartime)(&bucket[-d - 1], &bucket[-d - 1], &q);
     }
 }
@@ -329,7 +393,7 @@ static size_t MSG(msm_window_buckets_)(unsigned w, unsigned c, unsigned bits)
 }
 
 typedef struct {
-    const MSA *bases;
+    const MSG(msm_refs_t) * refs;
     MSA *bucket;
     MSG(msm_worker_t) * w;
     size_t k, ndef, max; /* entries in the batch, deferred, capacity of both */
@@ -396,22 +460,24 @@ static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k)
     }
 }
 
-/* Starts bucket[|d| - 1] += sign(d)·bases[i]: at once when the bucket is
- * empty, the point infinity or the sum infinity, else as a batch entry;
- * false (nothing done) when the bucket is in the batch. k < max. */
-static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t i, int d)
+/* Starts bucket[|d| - 1] += sign(d)·(the point of reference r): at once
+ * when the bucket is empty, the point infinity or the sum infinity, else
+ * as a batch entry; false (nothing done) when the bucket is in the batch.
+ * k < max. */
+static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t r, int d)
 {
     size_t j = (size_t)(d > 0 ? d : -d) - 1;
     MSG(msm_worker_t) *w = bt->w;
     if (w->busy[j] == bt->epoch)
         return false;
-    const MSA *q = &bt->bases[i];
-    if (MSG(affine_is_infinity)(q))
+    const MSQT *x;
+    const MSA *q = MSG(msm_ref_)(bt->refs, r, &x);
+    if (MSG(affine_is_infinity)(q)) /* phi(infinity) = infinity */
         return true;
     MSQT y2 = q->y;
     if (d < 0)
         MSQ(neg)(&y2, &q->y);
-    if (MSG(msm_entry_)(w, bt->k, &bt->bucket[j], &q->x, &y2)) {
+    if (MSG(msm_entry_)(w, bt->k, &bt->bucket[j], x, &y2)) {
         w->busy[j] = bt->epoch;
         bt->k++;
     }
@@ -434,8 +500,8 @@ static void MSG(msm_batch_flush_)(MSG(msm_batch_t) * bt)
     bt->ndef = kept;
 }
 
-/* Queues bucket[|d| - 1] += sign(d)·bases[i], flushing first when the batch
- * or the deferred list is full. */
+/* Queues bucket[|d| - 1] += sign(d)·(the point of reference i), flushing
+ * first when the batch or the deferred list is full. */
 static void MSG(msm_batch_add_)(MSG(msm_batch_t) * bt, size_t i, int d)
 {
     if (bt->k == bt->max || bt->ndef == bt->max)
@@ -530,7 +596,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
         size_t nb = MSG(msm_window_buckets_)(w, ctx->c, ctx->bits);
         bool batch = ctx->c >= CUZK_MSM_BATCH_MIN_WINDOW &&
                      nb >= (size_t)1 << (CUZK_MSM_BATCH_MIN_WINDOW - 1);
-        MSG(msm_batch_t) bt = {ctx->bases, ba, wk, 0, 0, 0, 1};
+        MSG(msm_batch_t) bt = {&ctx->refs, ba, wk, 0, 0, 0, 1};
         if (batch) {
             bt.max = cuzk_msm_batch_size(nb);
             for (size_t j = 0; j < nb; j++) {
@@ -544,12 +610,9 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
         size_t pending_i = 0;
         int pending_d = 0;
         for (size_t i = lo; i < hi; i++) {
-            uint64_t k[EC_SCALAR_LIMBS];
-            unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
-            if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ctx->ones_in_pippenger))
-                continue;
-            int d = cuzk_msm_digit(k, w, ctx->c);
-            if (d == 0)
+            int d;
+            size_t pi;
+            if (!MSG(msm_task_digit_)(ctx, i, w, &d, &pi))
                 continue;
             size_t j = (size_t)(d > 0 ? d : -d) - 1;
             assert(j < nb);
@@ -557,13 +620,14 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                 __builtin_prefetch(&ba[j], 1);
             else
                 __builtin_prefetch(&b[j], 1);
-            size_t pi = ctx->idx ? ctx->idx[i] : i;
-            __builtin_prefetch(&ctx->bases[pi]);
+            const MSQT *px;
+            __builtin_prefetch(MSG(msm_ref_)(&ctx->refs, pi, &px));
+            __builtin_prefetch(px);
             if (pending_d) {
                 if (batch)
                     MSG(msm_batch_add_)(&bt, pending_i, pending_d);
                 else
-                    MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+                    MSG(msm_bucket_add_)(b, &ctx->refs, pending_i, pending_d);
             }
             pending_i = pi;
             pending_d = d;
@@ -580,7 +644,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
             MSG(msm_reduce_affine_)(wk, ba, nb, &sum);
         } else {
             if (pending_d)
-                MSG(msm_bucket_add_)(b, &ctx->bases[pending_i], pending_d);
+                MSG(msm_bucket_add_)(b, &ctx->refs, pending_i, pending_d);
             for (size_t j = nb; j-- > 0;) {
                 MSG(xyzz_add_vartime)(&run, &run, &b[j]);
                 MSG(xyzz_add_vartime)(&sum, &sum, &run);
@@ -622,6 +686,67 @@ static bool MSG(msm_compact_)(uint64_t (*canon)[EC_SCALAR_LIMBS], size_t **idx,
     return true;
 }
 
+#ifdef MSM_GLV
+typedef struct {
+    const uint64_t (*src)[EC_SCALAR_LIMBS]; /* the split scalars; may be glv.k itself */
+    const MSA *bases;
+    const size_t *idx;
+    MSG(msm_glv_t) glv;
+    MSG(msm_worker_t) * w;
+} MSG(msm_glv_ctx_t);
+
+static void MSG(msm_glv_range_)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    const MSG(msm_glv_ctx_t) *ctx = vctx;
+    uint64_t *or_bits = ctx->w[worker].or_bits;
+    for (size_t u = begin; u < end; u++) {
+        uint64_t m1[2], m2[2];
+        ctx->glv.neg[u] = (uint8_t)MSG(glv_split)(m1, m2, ctx->src[u]);
+        uint64_t *k = ctx->glv.k[u];
+        k[0] = m1[0], k[1] = m1[1], k[2] = m2[0], k[3] = m2[1];
+        or_bits[0] |= m1[0] | m2[0];
+        or_bits[1] |= m1[1] | m2[1];
+        MSG(glv_phi_x)(&ctx->glv.phix[u], &ctx->bases[ctx->idx ? ctx->idx[u] : u].x);
+    }
+}
+
+/* Splits the n_pip scalars in src (canon, when the MSM owns that copy, is
+ * overwritten with the halves; else they go to a new array): *g filled and
+ * *bits the halves' bit length. false when out of memory (*g then holds
+ * what msm_glv_free_ frees). */
+static bool MSG(msm_glv_split_)(MSG(msm_glv_t) * g, unsigned *bits,
+                                const uint64_t (*src)[EC_SCALAR_LIMBS],
+                                uint64_t (*canon)[EC_SCALAR_LIMBS], const MSA *bases,
+                                const size_t *idx, size_t n_pip, MSG(msm_worker_t) * w, unsigned T,
+                                cuzk_pool_t *pool)
+{
+    *g = (MSG(msm_glv_t)){n_pip, canon, malloc(n_pip), malloc(n_pip * sizeof(MSQT))};
+    if (!canon)
+        g->k = malloc(n_pip * sizeof *g->k);
+    if (!g->k || !g->neg || !g->phix)
+        return false;
+    for (unsigned t = 0; t < T; t++)
+        memset(w[t].or_bits, 0, sizeof w[t].or_bits);
+    MSG(msm_glv_ctx_t) ctx = {src, bases, idx, *g, w};
+    cuzk_pool_for(pool, n_pip, 0, MSG(msm_glv_range_), &ctx);
+    uint64_t or_bits[2] = {0, 0};
+    for (unsigned t = 0; t < T; t++)
+        or_bits[0] |= w[t].or_bits[0], or_bits[1] |= w[t].or_bits[1];
+    *bits = or_bits[1]   ? 128 - (unsigned)__builtin_clzll(or_bits[1])
+            : or_bits[0] ? 64 - (unsigned)__builtin_clzll(or_bits[0])
+                         : 1;
+    return true;
+}
+
+static void MSG(msm_glv_free_)(MSG(msm_glv_t) * g, const uint64_t (*canon)[EC_SCALAR_LIMBS])
+{
+    if (g->k != canon)
+        free(g->k);
+    free(g->neg);
+    free(g->phix);
+}
+#endif
+
 static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src, size_t n,
                                    const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
                                    cuzk_pool_t *pool)
@@ -634,8 +759,12 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
     if (!w)
         return CUZK_ENOMEM;
 
+    cuzk_status_t status = CUZK_ENOMEM;
     cuzk_msm_stats_t st = {0};
     MSX acc;
+    size_t *idx = NULL;
+    MSX *partial = NULL;
+    MSG(msm_glv_t) glv = {0, NULL, NULL, NULL};
     /* Montgomery scalars: pass 1 leaves their canonical limbs for pass 2's
      * windows (CUZK_MSM_CANON_MAX). */
     bool copy = src.mont && n > 0 && n <= CUZK_MSM_CANON_MAX && !o.convert_per_window;
@@ -646,46 +775,59 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         src = (MSG(msm_src_t)){NULL, (const uint64_t(*)[EC_SCALAR_LIMBS])canon};
     size_t n_pip = st.counts.other + (o.ones_in_pippenger ? st.counts.one : 0);
     unsigned bits = st.counts.bits ? st.counts.bits : 1;
-    size_t *idx = NULL;
-    if (n_pip > 0 && n_pip <= n / 4 * 3 && src.canon) {
+    if (n_pip > 0)
+        cuzk_msm_plan(&st.plan, n_pip, bits, T, o.window);
+#ifdef MSM_GLV
+    if (n_pip > 0 && src.canon && o.glv != CUZK_MSM_GLV_NEVER) {
+        cuzk_msm_plan_t split;
+        cuzk_msm_plan(&split, 2 * n_pip, 127, T, o.window);
+        st.glv = o.glv == CUZK_MSM_GLV_ALWAYS ||
+                 (bits > 127 && cuzk_msm_glv_pays(&st.plan, &split, n_pip, T));
+    }
+#endif
+    /* The split needs the n_pip scalars on their own. */
+    if (n_pip > 0 && src.canon && (n_pip <= n / 4 * 3 || (st.glv && n_pip < n))) {
         uint64_t(*dst)[EC_SCALAR_LIMBS] = canon ? canon : malloc(n_pip * sizeof *dst);
-        if (!dst || !MSG(msm_compact_)(dst, &idx, &src, n, n_pip, o.ones_in_pippenger)) {
-            if (dst != canon)
-                free(dst);
-            free(canon);
-            MSG(msm_workers_free_)(w, T);
-            return CUZK_ENOMEM;
-        }
+        if (!dst)
+            goto out;
         if (!canon)
             canon = dst; /* freed with it below */
+        if (!MSG(msm_compact_)(dst, &idx, &src, n, n_pip, o.ones_in_pippenger))
+            goto out;
         src = (MSG(msm_src_t)){NULL, (const uint64_t(*)[EC_SCALAR_LIMBS])canon};
     }
+#ifdef MSM_GLV
+    if (st.glv) {
+        if (!MSG(msm_glv_split_)(&glv, &bits, src.canon, canon, bases, idx, n_pip, w, T, pool))
+            goto out;
+        cuzk_msm_plan(&st.plan, 2 * n_pip, bits, T, o.window);
+    }
+#endif
 
     if (n_pip > 0) {
-        cuzk_msm_plan(&st.plan, n_pip, bits, T, o.window);
         unsigned W = st.plan.windows, P = st.plan.chunks, c = st.plan.window;
         size_t tasks = (size_t)W * P;
         assert(n <= SIZE_MAX / P);
-        MSX *partial = malloc(tasks * sizeof(MSX));
-        if (!partial) {
-            free(idx);
-            free(canon);
-            MSG(msm_workers_free_)(w, T);
-            return CUZK_ENOMEM;
-        }
+        partial = malloc(tasks * sizeof(MSX));
+        if (!partial)
+            goto out;
+        size_t scanned = glv.n ? 2 * n_pip : idx ? n_pip : n;
         MSG(msm_bucket_ctx_t)
-        ctx = {bases, src, idx ? n_pip : n, idx, o.ones_in_pippenger, c, P, bits, partial, w};
+        ctx = {{bases, n, idx, glv.phix},
+               src,
+               scanned,
+               idx,
+               glv,
+               o.ones_in_pippenger,
+               c,
+               P,
+               bits,
+               partial,
+               w};
         cuzk_pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
-        bool nomem = false;
         for (unsigned t = 0; t < T; t++)
-            nomem |= w[t].nomem;
-        if (nomem) {
-            free(partial);
-            free(idx);
-            free(canon);
-            MSG(msm_workers_free_)(w, T);
-            return CUZK_ENOMEM;
-        }
+            if (w[t].nomem)
+                goto out;
         /* Horner from the top window: tot = 2^c·tot + S_w, S_w = Σ_p partial. */
         MSX tot;
         MSG(xyzz_set_infinity)(&tot);
@@ -697,11 +839,8 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
                 MSG(xyzz_add_vartime)(&tot, &tot, &partial[(size_t)win * P + p]);
         }
         MSG(xyzz_add_vartime)(&acc, &acc, &tot);
-        free(partial);
     }
 
-    free(idx);
-    free(canon);
     MSA a;
     MSG(xyzz_to_affine)(&a, &acc);
     MSG(jac_from_affine)(r, &a);
@@ -710,10 +849,18 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         st.bucket_adds += w[t].bucket_adds;
         st.reduce_adds += w[t].reduce_adds;
     }
-    MSG(msm_workers_free_)(w, T);
     if (stats)
         *stats = st;
-    return CUZK_OK;
+    status = CUZK_OK;
+out:
+#ifdef MSM_GLV
+    MSG(msm_glv_free_)(&glv, canon);
+#endif
+    free(partial);
+    free(idx);
+    free(canon);
+    MSG(msm_workers_free_)(w, T);
+    return status;
 }
 
 cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
@@ -880,7 +1027,8 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             wk->busy[j] = 0;
         }
         /* pattern v goes to ba[v] (bucket v - 1 of the batch), ba[0] = O */
-        MSG(msm_batch_t) bt = {sw->blk, ba + 1, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
+        MSG(msm_refs_t) refs = {sw->blk, CUZK_MSM_SG_BLOCK, NULL, NULL};
+        MSG(msm_batch_t) bt = {&refs, ba + 1, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
         MSG(sg_cursor_t) cur;
         if (lo < hi)
             cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, lo);

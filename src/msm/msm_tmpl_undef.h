@@ -17,3 +17,4 @@
 #undef MSQS
 #undef MSQT
 #undef MSM_BATCH_IFMA
+#undef MSM_GLV
