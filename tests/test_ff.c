@@ -716,10 +716,59 @@ static void test_inv_vartime_negative_rounds(void **state)
         assert_true(CHECK_INV_LIMBS(bls381_fp, inv_neg6[i]));
 }
 
+/*
+ * The batch product NAMEs_mul against NAME_mul (checked against GMP above)
+ * on random values and the edges 0, 1, p - 1, p - 2, at every length up to
+ * 41 (the vector path's blocks of eight and the scalar tail) and 1000, in
+ * place and not, with the IFMA path and without.
+ */
+#define BATCH_MUL_TEST(F)                                                                          \
+    static void test_##F##_batch_mul(void **state)                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        enum { M = 1000 };                                                                         \
+        static F##_t a[M], b[M], r[M], want[M];                                                    \
+        F##_t edge[4];                                                                             \
+        F##_set_zero(&edge[0]);                                                                    \
+        F##_set_one(&edge[1]);                                                                     \
+        F##_neg(&edge[2], &edge[1]);                                                               \
+        F##_sub(&edge[3], &edge[2], &edge[1]);                                                     \
+        for (size_t i = 0; i < M; i++) {                                                           \
+            assert_int_equal(F##_random(&a[i], &test_rng), CUZK_OK);                               \
+            assert_int_equal(F##_random(&b[i], &test_rng), CUZK_OK);                               \
+            if (i % 7 == 3)                                                                        \
+                a[i] = edge[i % 4];                                                                \
+            if (i % 5 == 2)                                                                        \
+                b[i] = edge[i / 5 % 4];                                                            \
+            F##_mul(&want[i], &a[i], &b[i]);                                                       \
+        }                                                                                          \
+        bool ifma = cuzk_cpu_supports_ifma(), saved = cuzk_cpu_has_ifma;                           \
+        if (!ifma)                                                                                 \
+            print_message(#F "s_mul: no AVX-512 IFMA here, the scalar path only\n");               \
+        for (int m = 0; m < (ifma ? 2 : 1); m++) {                                                 \
+            cuzk_cpu_has_ifma = m == 1;                                                            \
+            for (size_t n = 0; n <= M; n = n < 41 ? n + 1 : M + 1) {                               \
+                memset(r, 0, sizeof r);                                                            \
+                F##s_mul(r, a, b, n);                                                              \
+                for (size_t i = 0; i < M; i++)                                                     \
+                    assert_memory_equal(&r[i], i < n ? &want[i] : &edge[0], sizeof(F##_t));        \
+            }                                                                                      \
+            memcpy(r, a, sizeof r); /* r = a */                                                    \
+            F##s_mul(r, r, b, M);                                                                  \
+            assert_memory_equal(r, want, sizeof r);                                                \
+        }                                                                                          \
+        cuzk_cpu_has_ifma = saved;                                                                 \
+    }
+
+BATCH_MUL_TEST(bls381_fp)
+BATCH_MUL_TEST(bls381_fr)
+BATCH_MUL_TEST(bn254_fp)
+BATCH_MUL_TEST(bn254_fr)
+
 #define SUITE(F)                                                                                   \
     cmocka_unit_test(test_##F##_constants), cmocka_unit_test(test_##F##_arith),                    \
         cmocka_unit_test(test_##F##_inv_pow_sqrt), cmocka_unit_test(test_##F##_encodings),         \
-        cmocka_unit_test(test_##F##_misc)
+        cmocka_unit_test(test_##F##_misc), cmocka_unit_test(test_##F##_batch_mul)
 
 int main(void)
 {

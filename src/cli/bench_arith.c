@@ -7,6 +7,11 @@
  * formulas. A chain of `iters` operations is timed `BENCH_REPEATS` times with
  * CLOCK_MONOTONIC after one untimed warm-up chain; the median chain time
  * divided by `iters` is reported.
+ *
+ * Throughput too, for the multiplication: BENCH_BATCH independent products
+ * r[i] = a[i]·b[i] of stored elements (NAMEs_mul, eight at a time with IFMA
+ * where the processor has it), the way the MSM and the NTT multiply, next
+ * to GMP doing the same BENCH_BATCH products; the time per product.
  */
 #include <gmp.h>
 #include <stdio.h>
@@ -79,6 +84,37 @@ BENCH_FIELD_MUL(bls381_fr)
 BENCH_FIELD_MUL(bn254_fp)
 BENCH_FIELD_MUL(bn254_fr)
 
+/* BENCH_BATCH independent products a round; iters counts products. */
+#define BENCH_BATCH 4096
+
+#define BENCH_FIELD_BATCH(F)                                                                       \
+    typedef struct {                                                                               \
+        F##_t a[BENCH_BATCH], b[BENCH_BATCH], r[BENCH_BATCH];                                      \
+    } F##_batch_t;                                                                                 \
+    static void F##_bench_batch(void *state, long iters)                                           \
+    {                                                                                              \
+        F##_batch_t *s = state;                                                                    \
+        for (long i = 0; i < iters; i += BENCH_BATCH)                                              \
+            F##s_mul(s->r, s->a, s->b, BENCH_BATCH);                                               \
+    }                                                                                              \
+    static double F##_batch_ns(long iters)                                                         \
+    {                                                                                              \
+        F##_batch_t *s = malloc(sizeof *s);                                                        \
+        if (!s)                                                                                    \
+            return 0;                                                                              \
+        for (size_t i = 0; i < BENCH_BATCH; i++) {                                                 \
+            F##_from_u64(&s->a[i], 0x9e3779b97f4a7c15ULL * (i + 1));                               \
+            F##_from_u64(&s->b[i], 0xc2b2ae3d27d4eb4fULL * (i + 7));                               \
+            F##_mul(&s->a[i], &s->a[i], &s->b[i]); /* full-size values */                          \
+        }                                                                                          \
+        double ns = bench_median_ns(F##_bench_batch, s, iters);                                    \
+        free(s);                                                                                   \
+        return ns;                                                                                 \
+    }
+
+BENCH_FIELD_BATCH(bls381_fp)
+BENCH_FIELD_BATCH(bn254_fp)
+
 /* The same multiplication with GMP: mpz_mul then mpz_mod by p. */
 typedef struct {
     mpz_t a, b, p, t;
@@ -103,6 +139,42 @@ static double gmp_mul_ns(const uint64_t *p, size_t limbs, long iters)
     mpz_fdiv_q_ui(s.b, s.p, 3);
     double ns = bench_median_ns(gmp_bench_mul, &s, iters);
     mpz_clears(s.a, s.b, s.p, s.t, NULL);
+    return ns;
+}
+
+/* GMP's BENCH_BATCH independent products. */
+typedef struct {
+    mpz_t a[BENCH_BATCH], b[BENCH_BATCH], r[BENCH_BATCH], p, t;
+} gmp_batch_t;
+
+static void gmp_bench_batch(void *state, long iters)
+{
+    gmp_batch_t *s = state;
+    for (long i = 0; i < iters; i += BENCH_BATCH)
+        for (size_t j = 0; j < BENCH_BATCH; j++) {
+            mpz_mul(s->t, s->a[j], s->b[j]);
+            mpz_mod(s->r[j], s->t, s->p);
+        }
+}
+
+static double gmp_batch_ns(const uint64_t *p, size_t limbs, long iters)
+{
+    gmp_batch_t *s = malloc(sizeof *s);
+    if (!s)
+        return 0;
+    mpz_inits(s->p, s->t, NULL);
+    mpz_import(s->p, limbs, -1, sizeof(uint64_t), 0, 0, p);
+    for (size_t j = 0; j < BENCH_BATCH; j++) { /* full-size values below p */
+        mpz_inits(s->a[j], s->b[j], s->r[j], NULL);
+        mpz_mul_ui(s->a[j], s->p, 0x9e3779b97f4a7c15ULL * (j + 1));
+        mpz_fdiv_q_ui(s->a[j], s->a[j], 0xffffffffffffffc5ULL);
+        mpz_sub_ui(s->b[j], s->p, 12345 + j);
+    }
+    double ns = bench_median_ns(gmp_bench_batch, s, iters);
+    for (size_t j = 0; j < BENCH_BATCH; j++)
+        mpz_clears(s->a[j], s->b[j], s->r[j], NULL);
+    mpz_clears(s->p, s->t, NULL);
+    free(s);
     return ns;
 }
 
@@ -160,7 +232,7 @@ BENCH_PAIRING(bls381)
 BENCH_PAIRING(bn254)
 
 typedef struct {
-    double fp_mul, fr_mul, gmp_mul, g1_jac, g1_xyzz, g2_jac, g2_xyzz, pairing;
+    double fp_mul, fr_mul, gmp_mul, fp_batch, gmp_batch, g1_jac, g1_xyzz, g2_jac, g2_xyzz, pairing;
 } bench_row_t;
 
 #define BENCH_CURVE(C, row, fp_limbs)                                                              \
@@ -174,6 +246,8 @@ typedef struct {
         C##_fr_from_u64(&fr.b, 0x9e3779b97f4a7c15ULL);                                             \
         (row).fr_mul = bench_median_ns(C##_fr_bench_mul, &fr, 200000);                             \
         (row).gmp_mul = gmp_mul_ns(C##_fp_MODULUS, fp_limbs, 100000);                              \
+        (row).fp_batch = C##_fp_batch_ns(50 * BENCH_BATCH);                                        \
+        (row).gmp_batch = gmp_batch_ns(C##_fp_MODULUS, fp_limbs, 5 * BENCH_BATCH);                 \
         C##_g1_bench_t g1;                                                                         \
         C##_g1_bench_init(&g1);                                                                    \
         (row).g1_jac = bench_median_ns(C##_g1_bench_jac_madd, &g1, 20000);                         \
@@ -199,14 +273,19 @@ int cli_bench_arith(int argc, char **argv)
     BENCH_CURVE(bls381, bls, 6);
     BENCH_CURVE(bn254, bn, 4);
 
-    printf("cuzk %s bench arith: median of %d chains, one core, arithmetic %s\n", cuzk_version(),
-           BENCH_REPEATS, cuzk_cpu_arith_path());
+    printf("cuzk %s bench arith: median of %d chains (latency) or rounds of %d independent "
+           "products (throughput), one core, arithmetic %s\n",
+           cuzk_version(), BENCH_REPEATS, BENCH_BATCH, cuzk_cpu_arith_path());
     printf("%-34s %12s %12s\n", "operation", "BLS12-381", "BN254");
     printf("%-34s %12.1f %12.1f\n", "Fp mul (ns)", bls.fp_mul, bn.fp_mul);
     printf("%-34s %12.1f %12.1f\n", "Fr mul (ns)", bls.fr_mul, bn.fr_mul);
     printf("%-34s %12.1f %12.1f\n", "Fp mul, GMP mpz_mul+mpz_mod (ns)", bls.gmp_mul, bn.gmp_mul);
     printf("%-34s %11.1fx %11.1fx\n", "GMP / cuzk Fp mul", bls.gmp_mul / bls.fp_mul,
            bn.gmp_mul / bn.fp_mul);
+    printf("%-34s %12.1f %12.1f\n", "Fp mul, 4096 independent (ns)", bls.fp_batch, bn.fp_batch);
+    printf("%-34s %12.1f %12.1f\n", "  the same with GMP (ns)", bls.gmp_batch, bn.gmp_batch);
+    printf("%-34s %11.1fx %11.1fx\n", "GMP / cuzk, independent", bls.gmp_batch / bls.fp_batch,
+           bn.gmp_batch / bn.fp_batch);
     printf("%-34s %12.1f %12.1f\n", "G1 mixed add, Jacobian (ns)", bls.g1_jac, bn.g1_jac);
     printf("%-34s %12.1f %12.1f\n", "G1 mixed add, XYZZ (ns)", bls.g1_xyzz, bn.g1_xyzz);
     printf("%-34s %12.1f %12.1f\n", "G2 mixed add, Jacobian (ns)", bls.g2_jac, bn.g2_jac);

@@ -198,6 +198,11 @@ void FPN(inv_vartime)(FPT *r, const FPT *a);
  * zeros stay zero. scratch holds n elements. Variable-time. */
 void FPNS(inv_vartime)(FPT *a, FPT *scratch, size_t n);
 
+/* r[i] = a[i]·b[i] for i < n (r may be a or b): eight independent
+ * products at a time with AVX-512 IFMA where the processor has it
+ * (fp_ifma.h), the rest one by one; the same bytes either way. */
+void FPNS(mul)(FPT *r, const FPT *a, const FPT *b, size_t n);
+
 /* The Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for 0. */
 int FPN(legendre)(const FPT *a);
 

@@ -7,6 +7,8 @@
 #include <assert.h>
 #include <string.h>
 
+#include "util/cpu.h"
+
 /* v += w (N limbs), returns the carry out. */
 static uint64_t FPN(limbs_add_)(uint64_t v[FP_LIMBS], const uint64_t w[FP_LIMBS])
 {
@@ -283,6 +285,25 @@ void FPNS(inv_vartime)(FPT *a, FPT *scratch, size_t n)
         FPN(mul)(&acc, &acc, &a[i]);
         a[i] = t;
     }
+}
+
+#if defined(__x86_64__)
+/* fp_ifma.c (fp_ifma.h, declared here: that header names all four fields,
+ * whose parameters would clash with this instantiation's). */
+void FPNS(mul_ifma)(FPT *r, const FPT *a, const FPT *b, size_t n);
+#endif
+
+void FPNS(mul)(FPT *r, const FPT *a, const FPT *b, size_t n)
+{
+    size_t i = 0;
+#if defined(__x86_64__)
+    if (cuzk_cpu_has_ifma) {
+        i = n / 8 * 8;
+        FPNS(mul_ifma)(r, a, b, i);
+    }
+#endif
+    for (; i < n; i++)
+        FPN(mul)(&r[i], &a[i], &b[i]);
 }
 
 /* e = (p - 1) / 2 */

@@ -10,8 +10,9 @@
 #define G16C(op)       G16_CAT(G16_CURVE, op)                   /* NAME_op */
 #define G16F(op)       G16_CAT(G16_CAT(G16_CURVE, fr), op)      /* NAME_fr_op */
 #define G16FT          G16F(t)
-#define G16G1(op)      G16_CAT(G16_CAT(G16_CURVE, g1), op) /* NAME_g1_op */
-#define G16G2(op)      G16_CAT(G16_CAT(G16_CURVE, g2), op) /* NAME_g2_op */
+#define G16FS(op)      G16_CAT(G16_CAT(G16_CURVE, frs), op) /* NAME_frs_op: batch functions */
+#define G16G1(op)      G16_CAT(G16_CAT(G16_CURVE, g1), op)  /* NAME_g1_op */
+#define G16G2(op)      G16_CAT(G16_CAT(G16_CURVE, g2), op)  /* NAME_g2_op */
 #define G16G1A         G16G1(affine_t)
 #define G16G1J         G16G1(jac_t)
 #define G16G2A         G16G2(affine_t)

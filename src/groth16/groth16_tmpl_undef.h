@@ -6,6 +6,7 @@
 #undef G16C
 #undef G16F
 #undef G16FT
+#undef G16FS
 #undef G16G1
 #undef G16G2
 #undef G16G1A
