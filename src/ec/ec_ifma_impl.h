@@ -50,7 +50,8 @@ EIF_TARGET static inline void ECN(scan_part_)(FPVT *v, __mmask8 *canon, __mmask8
 {
     __m512i w[FPV_N64], any = _mm512_setzero_si512();
     for (int k = 0; k < FPV_N64; k++) {
-        __m512i a = _mm512_add_epi64(addr, _mm512_set1_epi64((long long)(at + 8 * (size_t)k)));
+        size_t off = at + 8 * (size_t)k;
+        __m512i a = _mm512_add_epi64(addr, _mm512_set1_epi64((long long)off));
         w[k] = _mm512_i64gather_epi64(a, (const void *)0, 1);
         any = _mm512_or_si512(any, w[k]);
     }
