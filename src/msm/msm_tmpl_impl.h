@@ -5,11 +5,12 @@
  *
  * Threading: pass 1 (classify) splits the points over the pool, each worker
  * keeping its own counts and its own XYZZ sum of the scalar-one bases.
- * Pass 2 (digits → buckets → reduce) runs one task per (window, point
- * range); a worker owns one bucket array, reused by the tasks it runs, and
- * each task leaves its reduced window sum in its own slot. The caller then
- * combines the slots in task order and normalises the result to Z = 1, so
- * r is the same bytes for any pool.
+ * Then, for G1 when it pays (MSM_GLV), the split of the scalars over the
+ * pool (msm_glv_split_). Pass 2 (digits → buckets → reduce) runs one task
+ * per (window, point range); a worker owns one bucket array, reused by the
+ * tasks it runs, and each task leaves its reduced window sum in its own
+ * slot. The caller then combines the slots in task order and normalises
+ * the result to Z = 1, so r is the same bytes for any pool.
  */
 #include <assert.h>
 #include <stdatomic.h>
@@ -312,10 +313,9 @@ typedef struct {
 } MSG(msm_glv_t);
 
 typedef struct {
-    MSG(msm_refs_t) refs;
+    MSG(msm_refs_t) refs; /* refs.idx: scalar i belongs to bases[idx[i]]; NULL: to bases[i] */
     MSG(msm_src_t) src;
-    size_t n;          /* scalars scanned: 2·glv.n when split */
-    const size_t *idx; /* scalar i belongs to bases[idx[i]]; NULL: to bases[i] */
+    size_t n; /* scalars scanned: 2·glv.n when split */
     MSG(msm_glv_t) glv;
     bool ones_in_pippenger;
     unsigned c, chunks;
@@ -339,14 +339,14 @@ static inline bool MSG(msm_task_digit_)(const MSG(msm_bucket_ctx_t) * ctx, size_
         *d = cuzk_msm_digit(k, w, ctx->c);
         if ((g->neg[u] >> h) & 1)
             *d = -*d;
-        *ref = h ? ctx->refs.nbases + u : ctx->idx ? ctx->idx[u] : u;
+        *ref = h ? ctx->refs.nbases + u : ctx->refs.idx ? ctx->refs.idx[u] : u;
         return *d != 0;
     }
     unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
     if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ctx->ones_in_pippenger))
         return false;
     *d = cuzk_msm_digit(k, w, ctx->c);
-    *ref = ctx->idx ? ctx->idx[i] : i;
+    *ref = ctx->refs.idx ? ctx->refs.idx[i] : i;
     return *d != 0;
 }
 
@@ -816,7 +816,6 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
         ctx = {{bases, n, idx, glv.phix},
                src,
                scanned,
-               idx,
                glv,
                o.ones_in_pippenger,
                c,
