@@ -182,7 +182,8 @@ def glv_defines(r, lam):
     def mag192(v):
         return "{" + ", ".join("0x%016xULL" % l for l in limbs(abs(v), 3)) + "}"
 
-    return ["#define EC_GLV_A1 %s" % s128(a1), "#define EC_GLV_B1 %s" % s128(b1),
+    return ["#define EC_GLV_R %s" % scalar_init(r),
+            "#define EC_GLV_A1 %s" % s128(a1), "#define EC_GLV_B1 %s" % s128(b1),
             "#define EC_GLV_A2 %s" % s128(a2), "#define EC_GLV_B2 %s" % s128(b2),
             "#define EC_GLV_G1 %s" % mag192(g1), "#define EC_GLV_G1_NEG %d" % (g1 < 0),
             "#define EC_GLV_G2 %s" % mag192(g2), "#define EC_GLV_G2_NEG %d" % (g2 < 0)]

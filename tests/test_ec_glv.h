@@ -3,12 +3,14 @@
  * template: TG the group, TR its scalar field (the names of
  * test_ec_common.h, instantiated by test_ec.c after test_ec_arith.h).
  * Both halves below 2^127, and [k]P = [k1]P + [k2]phi(P) for random k
- * below r and the edges.
+ * below r and the edges, unreduced ones (r + 5, 2^256 - 1) among them.
  */
 static void TN(test_glv)(void **state)
 {
     (void)state;
-    uint64_t edges[][4] = {{0}, {1}, {0, 0, 1, 0}, {0, 0x8000000000000000ULL, 0, 0}};
+    /* 0, 1, 2^128, 2^127, 2^256 - 1 (taken mod r) */
+    uint64_t edges[][4] = {
+        {0}, {1}, {0, 0, 1, 0}, {0, 0x8000000000000000ULL, 0, 0}, {~0ULL, ~0ULL, ~0ULL, ~0ULL}};
     size_t n_edges = sizeof edges / sizeof edges[0];
     for (int it = 0; it < test_iters(40); it++) {
         uint64_t k[4];
@@ -19,6 +21,9 @@ static void TN(test_glv)(void **state)
             R(set_one)(&m1);
             R(neg)(&m1, &m1);
             R(to_canonical)(k, &m1);
+        } else if ((size_t)it == n_edges + 1) { /* r + 5: unreduced */
+            memcpy(k, R(MODULUS), sizeof k);
+            k[0] += 5;
         } else {
             RT s;
             assert_int_equal(R(random)(&s, &test_rng), CUZK_OK);

@@ -5,6 +5,7 @@
  */
 
 #include <assert.h>
+#include <string.h>
 
 static const EFT ECN(B_) = EC_B;
 static const EFT ECN(GEN_X_) = EC_GEN_X;
@@ -635,10 +636,30 @@ static unsigned __int128 ECN(glv_u128_)(const uint64_t v[2])
     return v[0] | (unsigned __int128)v[1] << 64;
 }
 
-unsigned ECN(glv_split)(uint64_t m1[2], uint64_t m2[2], const uint64_t k[EC_SCALAR_LIMBS])
+/* k mod r into kr, for any k below 2^256 (2^256/r < 6 for both curves). */
+static void ECN(glv_reduce_)(uint64_t kr[EC_SCALAR_LIMBS], const uint64_t k[EC_SCALAR_LIMBS])
+{
+    static const uint64_t r[EC_SCALAR_LIMBS] = EC_GLV_R;
+    memcpy(kr, k, EC_SCALAR_LIMBS * sizeof(uint64_t));
+    for (;;) {
+        uint64_t t[EC_SCALAR_LIMBS], borrow = 0;
+        for (int i = 0; i < EC_SCALAR_LIMBS; i++) {
+            unsigned __int128 d = (unsigned __int128)kr[i] - r[i] - borrow;
+            t[i] = (uint64_t)d;
+            borrow = (uint64_t)(d >> 64) & 1;
+        }
+        if (borrow) /* kr < r */
+            return;
+        memcpy(kr, t, sizeof t);
+    }
+}
+
+unsigned ECN(glv_split)(uint64_t m1[2], uint64_t m2[2], const uint64_t k_in[EC_SCALAR_LIMBS])
 {
     static const uint64_t a1[2] = EC_GLV_A1, b1[2] = EC_GLV_B1, a2[2] = EC_GLV_A2,
                           b2[2] = EC_GLV_B2, g1[3] = EC_GLV_G1, g2[3] = EC_GLV_G2;
+    uint64_t k[EC_SCALAR_LIMBS];
+    ECN(glv_reduce_)(k, k_in);
     unsigned __int128 c1 = ECN(glv_round_)(k, g1), c2 = ECN(glv_round_)(k, g2);
     if (EC_GLV_G1_NEG)
         c1 = -c1;

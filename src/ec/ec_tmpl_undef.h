@@ -10,6 +10,7 @@
 #undef EC_ENDO_BETA
 #undef EC_ENDO_PSI_X
 #undef EC_ENDO_PSI_Y
+#undef EC_GLV_R
 #undef EC_GLV_A1
 #undef EC_GLV_B1
 #undef EC_GLV_A2
