@@ -9,8 +9,8 @@ generators from the IETF pairing-friendly-curves draft and EIP-197). The
 script checks, before writing anything: the generators are on their curves
 and have order r; the endomorphism constants are the ones whose eigenvalue is
 the lambda of the subgroup test (phi(P) = [-x^2]P on BLS12-381 G1, psi(P) =
-[x]P on BLS12-381 G2, psi(P) = [6x^2]P on BN254 G2); the G1 endomorphisms'
-GLV splits (EC_GLV_*) keep both halves below 2^127.
+[x]P on BLS12-381 G2, psi(P) = [6x^2]P on BN254 G2); the GLV splits of G1
+and of BN254 G2 (EC_GLV_*) keep both halves below 2^127.
 """
 import os
 import sys
@@ -262,6 +262,10 @@ def main():
                  "#define EC_ENDO_PSI_Y %s" % f_init(e2, c, 2),
                  "#define EC_LAMBDA %s" % scalar_init(abs(lam)),
                  "#define EC_LAMBDA_NEG %d" % (lam < 0)]
+        if curve == "bn254":
+            # 6x^2 is near sqrt(r): the same two-dimensional split as G1's
+            # (BLS12-381's x has 64 bits and would need four dimensions).
+            extra += glv_defines(r, lam % r)
         if curve == "bls381":
             extra += ["#define EC_ZCASH 1"]
         twist = "4(1+u)" if curve == "bls381" else "3/(9+u)"

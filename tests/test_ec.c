@@ -84,6 +84,7 @@
             "4082367875863433681332203403145435568316851327593401208105741076214120093531"         \
     }
 #include "test_ec_arith.h"
+#include "test_ec_glv.h"
 #include "test_ec_undef.h"
 #undef TGEN
 
@@ -128,7 +129,7 @@ int main(void)
         cmocka_unit_test(test_wnaf),          TEST_EC_ARITH_LIST(bls381_g1),
         cmocka_unit_test(test_glv_bls381_g1), TEST_EC_ARITH_LIST(bls381_g2),
         TEST_EC_ARITH_LIST(bn254_g1),         cmocka_unit_test(test_glv_bn254_g1),
-        TEST_EC_ARITH_LIST(bn254_g2),
+        TEST_EC_ARITH_LIST(bn254_g2),         cmocka_unit_test(test_glv_bn254_g2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

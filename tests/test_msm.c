@@ -140,6 +140,7 @@ static void test_plan(void **state)
 #include "test_msm_tmpl.h"
 
 #define TM_G bn254_g2
+#define TM_GLV
 #define TM_R bn254_fr
 #include "test_msm_tmpl.h"
 

@@ -129,19 +129,20 @@ void ECN(jac_mul_vartime)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS
 
 #ifdef EC_GLV_A1
 /*
- * The GLV endomorphism of G1 (both curves): phi(x, y) = (beta·x, y) is
- * [lambda]P for a cube root of unity lambda mod r (EC_ENDO_BETA; the
- * constants and their checks in scripts/gen_ec_constants.py). glv_phi_x:
- * r = beta·x, phi(P)'s x. glv_split: k (canonical limbs, any value below
+ * The GLV endomorphism, on G1 of both curves and BN254's G2 (the constants
+ * and their checks in scripts/gen_ec_constants.py). glv_phi: r = phi(p),
+ * on G1 (beta·x, y) = [lambda]p for a cube root of unity lambda mod r
+ * (EC_ENDO_BETA), on BN254 G2 psi(p) = (cx·conj(x), cy·conj(y)) = [6u^2]p;
+ * infinity to infinity. glv_split: k (canonical limbs, any value below
  * 2^256, taken mod r) = k1 + k2·lambda (mod r) with |k1|, |k2| < 2^127, by
  * rounding k onto a short lattice basis (Gallant, Lambert and Vanstone
  * 2001): m1 = |k1|, m2 = |k2| as two limbs each; returns bit 0 set when
  * k1 < 0, bit 1 when k2 < 0. Then [k]P = [k1]P + [k2]phi(P) for P in the
- * order-r subgroup (every point of BN254 G1; not every point on
- * BLS12-381's G1 curve): an MSM of n points with 254-bit scalars becomes
- * one of 2n points with 127-bit ones (msm.h).
+ * order-r subgroup (every point of BN254 G1; not every point on the other
+ * curves): an MSM of n points with 254-bit scalars becomes one of 2n
+ * points with 127-bit ones (msm.h).
  */
-void ECN(glv_phi_x)(EFT *r, const EFT *x);
+void ECN(glv_phi)(ECA *r, const ECA *p);
 unsigned ECN(glv_split)(uint64_t m1[2], uint64_t m2[2], const uint64_t k[EC_SCALAR_LIMBS]);
 #endif
 

@@ -606,10 +606,19 @@ void ECN(jac_mul)(ECJ *r, const ECJ *p, const uint64_t k[EC_SCALAR_LIMBS])
 #ifdef EC_GLV_A1
 /* ---- GLV ------------------------------------------------------------ */
 
-void ECN(glv_phi_x)(EFT *r, const EFT *x)
+void ECN(glv_phi)(ECA *r, const ECA *p)
 {
+#if EC_DEGREE == 1
     static const EFT beta = EC_ENDO_BETA;
-    EF(mul)(r, x, &beta);
+    EF(mul)(&r->x, &p->x, &beta);
+    r->y = p->y;
+#else
+    static const EFT cx = EC_ENDO_PSI_X, cy = EC_ENDO_PSI_Y;
+    EF(conj)(&r->x, &p->x);
+    EF(mul)(&r->x, &r->x, &cx);
+    EF(conj)(&r->y, &p->y);
+    EF(mul)(&r->y, &r->y, &cy);
+#endif
 }
 
 /* round(k·g / 2^256) for k < 2^256 and g of three limbs, when it is below

@@ -23,6 +23,7 @@
 #if CUZK_MSM_HAVE_IFMA
 #define MSM_BATCH_IFMA bn254_g2_msm_batch_ifma
 #endif
+#define MSM_GLV 1
 #include "msm/msm_tmpl_names.h"
 
 #include "msm/msm_tmpl_impl.h"

@@ -6,9 +6,9 @@
  * The algorithm (msm_tmpl_impl.h), in the phases the GPU twin mirrors:
  *   classify  every scalar is zero (skipped), one (its base goes to a plain
  *             sum) or other (Pippenger);
- *   split     (G1, when cuzk_msm_glv_pays) each "other" k = k1 + k2·lambda
- *             with |k1|, |k2| < 2^127 (NAME_glv_split, ec_tmpl.h): 2n points
- *             P_i and phi(P_i) = (beta·x, y), half the windows;
+ *   split     (G1 and BN254 G2, when cuzk_msm_glv_pays) each "other" k =
+ *             k1 + k2·lambda with |k1|, |k2| < 2^127 (NAME_glv_split,
+ *             ec_tmpl.h): 2n points P_i and phi(P_i), half the windows;
  *   digits    each "other" scalar k is cut into W windows of c bits recoded
  *             as signed digits d_w in [-2^(c-1), 2^(c-1)], k = Σ d_w 2^(wc);
  *   buckets   window w adds ±P_i into bucket |d_w| - 1 (XYZZ accumulators,
@@ -86,7 +86,7 @@ static inline size_t cuzk_msm_reduce_segments(size_t nb)
  * Fr multiplication a scalar a window). */
 #define CUZK_MSM_CANON_MAX ((size_t)1 << 25)
 
-/* When an MSM splits its scalars by the GLV endomorphism (G1). */
+/* When an MSM splits its scalars by the GLV endomorphism (G1, BN254 G2). */
 typedef enum {
     CUZK_MSM_GLV_AUTO = 0, /* when cuzk_msm_glv_pays */
     CUZK_MSM_GLV_NEVER,

@@ -7,10 +7,11 @@
  *
  * Contract of every function below:
  *  - bases: n affine points in Montgomery form, each on the curve or (0, 0)
- *    for infinity; repeats and negations allowed. Any subgroup on G2 and on
- *    BN254 G1 (prime order); on BLS12-381 G1 the order-r subgroup, as the
- *    GLV split assumes (msm.h; a key's points are checked, or trusted,
- *    before they get here), unless the options say CUZK_MSM_GLV_NEVER.
+ *    for infinity; repeats and negations allowed. Any subgroup on BN254 G1
+ *    (prime order) and BLS12-381 G2; on BLS12-381 G1 and BN254 G2 the
+ *    order-r subgroup, as the GLV split assumes (msm.h; a key's points are
+ *    checked, or trusted, before they get here), unless the options say
+ *    CUZK_MSM_GLV_NEVER.
  *  - scalars: n elements; the Fr forms are Montgomery (fully reduced, as the
  *    field keeps them); the canonical form is 4 plain limbs, least
  *    significant first, any value below 2^256 (not reduced mod r).

@@ -5,12 +5,13 @@
  *
  * Threading: pass 1 (classify) splits the points over the pool, each worker
  * keeping its own counts and its own XYZZ sum of the scalar-one bases.
- * Then, for G1 when it pays (MSM_GLV), the split of the scalars over the
- * pool (msm_glv_split_). Pass 2 (digits → buckets → reduce) runs one task
- * per (window, point range); a worker owns one bucket array, reused by the
- * tasks it runs, and each task leaves its reduced window sum in its own
- * slot. The caller then combines the slots in task order and normalises
- * the result to Z = 1, so r is the same bytes for any pool.
+ * Then, where the group has one and it pays (MSM_GLV), the split of the
+ * scalars over the pool (msm_glv_split_). Pass 2 (digits → buckets →
+ * reduce) runs one task per (window, point range); a worker owns one
+ * bucket array, reused by the tasks it runs, and each task leaves its
+ * reduced window sum in its own slot. The caller then combines the slots
+ * in task order and normalises the result to Z = 1, so r is the same
+ * bytes for any pool.
  */
 #include <assert.h>
 #include <stdatomic.h>
@@ -279,27 +280,21 @@ static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const 
 
 /*
  * Where the bucket pass's point references lead: r < nbases is bases[r];
- * r = nbases + u is phi of the point of split scalar u (msm_glv_t): that
- * point's y, x = phix[u]. idx: split scalar u belongs to bases[idx[u]]
- * (NULL: to bases[u]).
+ * r = nbases + u is phi[u], phi of the point of split scalar u (msm_glv_t).
+ * idx: split (or compacted) scalar u belongs to bases[idx[u]] (NULL: to
+ * bases[u]).
  */
 typedef struct {
     const MSA *bases;
     size_t nbases;
     const size_t *idx;
-    const MSQT *phix;
+    const MSA *phi;
 } MSG(msm_refs_t);
 
-/* The point of reference r: its base point (for y, and infinity), x in *x. */
-static inline const MSA *MSG(msm_ref_)(const MSG(msm_refs_t) * rf, size_t r, const MSQT **x)
+/* The point of reference r. */
+static inline const MSA *MSG(msm_ref_)(const MSG(msm_refs_t) * rf, size_t r)
 {
-    if (r < rf->nbases) {
-        *x = &rf->bases[r].x;
-        return &rf->bases[r];
-    }
-    size_t u = r - rf->nbases;
-    *x = &rf->phix[u];
-    return &rf->bases[rf->idx ? rf->idx[u] : u];
+    return r < rf->nbases ? &rf->bases[r] : &rf->phi[r - rf->nbases];
 }
 
 /* The GLV split (NAME_glv_split, ec_tmpl.h): scalar u of n becomes the
@@ -309,7 +304,7 @@ typedef struct {
     size_t n; /* 0: no split */
     uint64_t (*k)[EC_SCALAR_LIMBS];
     uint8_t *neg;
-    MSQT *phix;
+    MSA *phi;
 } MSG(msm_glv_t);
 
 typedef struct {
@@ -353,9 +348,7 @@ static inline bool MSG(msm_task_digit_)(const MSG(msm_bucket_ctx_t) * ctx, size_
 /* bucket[|d| - 1] += sign(d)·(the point of reference r), d != 0. */
 static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSG(msm_refs_t) * rf, size_t r, int d)
 {
-    const MSQT *x;
-    const MSA *b = MSG(msm_ref_)(rf, r, &x);
-    MSA q = {*x, b->y};
+    MSA q = *MSG(msm_ref_)(rf, r);
     if (d > 0) {
         MSG(xyzz_add_affine_vartime)(&bucket[d - 1], &bucket[d - 1], &q);
     } else {
@@ -470,14 +463,13 @@ static bool MSG(msm_batch_try_)(MSG(msm_batch_t) * bt, size_t r, int d)
     MSG(msm_worker_t) *w = bt->w;
     if (w->busy[j] == bt->epoch)
         return false;
-    const MSQT *x;
-    const MSA *q = MSG(msm_ref_)(bt->refs, r, &x);
+    const MSA *q = MSG(msm_ref_)(bt->refs, r);
     if (MSG(affine_is_infinity)(q)) /* phi(infinity) = infinity */
         return true;
     MSQT y2 = q->y;
     if (d < 0)
         MSQ(neg)(&y2, &q->y);
-    if (MSG(msm_entry_)(w, bt->k, &bt->bucket[j], x, &y2)) {
+    if (MSG(msm_entry_)(w, bt->k, &bt->bucket[j], &q->x, &y2)) {
         w->busy[j] = bt->epoch;
         bt->k++;
     }
@@ -620,9 +612,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                 __builtin_prefetch(&ba[j], 1);
             else
                 __builtin_prefetch(&b[j], 1);
-            const MSQT *px;
-            __builtin_prefetch(MSG(msm_ref_)(&ctx->refs, pi, &px));
-            __builtin_prefetch(px);
+            __builtin_prefetch(MSG(msm_ref_)(&ctx->refs, pi));
             if (pending_d) {
                 if (batch)
                     MSG(msm_batch_add_)(&bt, pending_i, pending_d);
@@ -706,7 +696,7 @@ static void MSG(msm_glv_range_)(void *vctx, size_t begin, size_t end, unsigned w
         k[0] = m1[0], k[1] = m1[1], k[2] = m2[0], k[3] = m2[1];
         or_bits[0] |= m1[0] | m2[0];
         or_bits[1] |= m1[1] | m2[1];
-        MSG(glv_phi_x)(&ctx->glv.phix[u], &ctx->bases[ctx->idx ? ctx->idx[u] : u].x);
+        MSG(glv_phi)(&ctx->glv.phi[u], &ctx->bases[ctx->idx ? ctx->idx[u] : u]);
     }
 }
 
@@ -720,10 +710,10 @@ static bool MSG(msm_glv_split_)(MSG(msm_glv_t) * g, unsigned *bits,
                                 const size_t *idx, size_t n_pip, MSG(msm_worker_t) * w, unsigned T,
                                 cuzk_pool_t *pool)
 {
-    *g = (MSG(msm_glv_t)){n_pip, canon, malloc(n_pip), malloc(n_pip * sizeof(MSQT))};
+    *g = (MSG(msm_glv_t)){n_pip, canon, malloc(n_pip), malloc(n_pip * sizeof(MSA))};
     if (!canon)
         g->k = malloc(n_pip * sizeof *g->k);
-    if (!g->k || !g->neg || !g->phix)
+    if (!g->k || !g->neg || !g->phi)
         return false;
     for (unsigned t = 0; t < T; t++)
         memset(w[t].or_bits, 0, sizeof w[t].or_bits);
@@ -743,7 +733,7 @@ static void MSG(msm_glv_free_)(MSG(msm_glv_t) * g, const uint64_t (*canon)[EC_SC
     if (g->k != canon)
         free(g->k);
     free(g->neg);
-    free(g->phix);
+    free(g->phi);
 }
 #endif
 
@@ -813,7 +803,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
             goto out;
         size_t scanned = glv.n ? 2 * n_pip : idx ? n_pip : n;
         MSG(msm_bucket_ctx_t)
-        ctx = {{bases, n, idx, glv.phix},
+        ctx = {{bases, n, idx, glv.phi},
                src,
                scanned,
                glv,
