@@ -37,7 +37,7 @@ typedef struct {
 /* What one worker owns; 64-byte aligned so that workers do not share lines. */
 typedef struct {
     _Alignas(64) size_t zero, one, other;
-    uint64_t or_bits[EC_SCALAR_LIMBS]; /* OR of the "other" scalars */
+    uint64_t or_bits[EC_SCALAR_LIMBS]; /* OR of the "other" scalars, then of the GLV halves */
     MSX ones;                          /* Σ of its scalar-one bases */
     uint64_t ones_adds, bucket_adds, reduce_adds;
     MSX *buckets; /* 2^(c-1) of them, allocated by the worker's first task */

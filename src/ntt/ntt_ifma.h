@@ -16,10 +16,10 @@
  * tab[h + j] (the template's tws or tws_inv), sixteen elements at a time
  * with the pairs gathered by permutes.
  *
- * NAME_ntt_scale_ifma: a[l] = a[l]·g·low[l] for l < L; NAME_ntt_ab_minus_c_ifma:
- * a[i] = a[i]·b[i] - c[i] (c NULL: a[i]·b[i]) for i < n; L and n multiples
- * of 8, the arrays not overlapping; fully reduced in and out, the same
- * bytes as the scalar field's operations.
+ * NAME_ntt_scale_ifma: a[l] = a[l]·g·low[l] for l < L, L a multiple of 8,
+ * a and low not overlapping; fully reduced in and out, the same bytes as
+ * the scalar field's operations. (The pointwise a·b - c of the H chains
+ * takes the fields' batch product, NAMEs_mul.)
  *
  * Eight consecutive elements load as four limb vectors by permutes; x and
  * y stay in the scalar field's Montgomery form x·R (limbs below p, radix
@@ -46,7 +46,6 @@ void bn254_ntt_dit_rows_ifma(bn254_fr_t *x, bn254_fr_t *y, size_t cnt, const bn2
 void bn254_ntt_dif_tail_ifma(bn254_fr_t *blk, size_t m, const bn254_fr_t *tab);
 void bn254_ntt_dit_head_ifma(bn254_fr_t *blk, size_t m, const bn254_fr_t *tab);
 void bn254_ntt_scale_ifma(bn254_fr_t *a, const bn254_fr_t *low, const bn254_fr_t *g, size_t L);
-void bn254_ntt_ab_minus_c_ifma(bn254_fr_t *a, const bn254_fr_t *b, const bn254_fr_t *c, size_t n);
 void bls381_ntt_dif_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
                               ptrdiff_t ws, bool neg);
 void bls381_ntt_dit_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const bls381_fr_t *w,
@@ -54,8 +53,6 @@ void bls381_ntt_dit_rows_ifma(bls381_fr_t *x, bls381_fr_t *y, size_t cnt, const 
 void bls381_ntt_dif_tail_ifma(bls381_fr_t *blk, size_t m, const bls381_fr_t *tab);
 void bls381_ntt_dit_head_ifma(bls381_fr_t *blk, size_t m, const bls381_fr_t *tab);
 void bls381_ntt_scale_ifma(bls381_fr_t *a, const bls381_fr_t *low, const bls381_fr_t *g, size_t L);
-void bls381_ntt_ab_minus_c_ifma(bls381_fr_t *a, const bls381_fr_t *b, const bls381_fr_t *c,
-                                size_t n);
 #endif
 
 #endif

@@ -202,10 +202,9 @@ __attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_dit_head_ifma)(FPVQT 
 }
 
 /*
- * The pointwise products, with the rows' trick: a value x·R (below p) times
- * a shifted one y·R' (below 16p) is x·y·R, below (16/35.3 + 1)·p < 2p.
- * The scale's g·low[l] is a product of two shifted values, y·R' below
- * (16^2/35.3 + 1)·p = 8.3p, and x·R times it below (8.3/35.3 + 1)·p.
+ * The coset scaling, with the rows' trick: g·low[l] is a product of two
+ * shifted values, y·R' below (16^2/35.3 + 1)·p = 8.3p, and x·R (below p)
+ * times it is x·y·R, below (8.3/35.3 + 1)·p < 2p.
  */
 __attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_scale_ifma)(FPVQT *a, const FPVQT *low,
                                                                        const FPVQT *g, size_t L)
@@ -224,28 +223,6 @@ __attribute__((target("avx512f,avx512ifma"))) void NIF(ntt_scale_ifma)(FPVQT *a,
         FPV(mul)(&x, &x, &t);
         FPV(csub)(&x);
         NIF(ntt_store_)(a + l, &x);
-    }
-}
-
-__attribute__((target("avx512f,avx512ifma"))) void
-NIF(ntt_ab_minus_c_ifma)(FPVQT *a, const FPVQT *b, const FPVQT *c, size_t n)
-{
-    FPV(kp_t) kp;
-    NIF(ntt_p_)(&kp);
-    for (size_t i = 0; i < n; i += 8) {
-        __m512i v[4];
-        FPVT x, y;
-        NIF(ntt_load_)(&x, a + i);
-        FPV(load8)(v, b + i);
-        FPV(from_words)(&y, v, FPV_SH);
-        FPV(mul)(&x, &x, &y);
-        FPV(csub)(&x);
-        if (c) {
-            NIF(ntt_load_)(&y, c + i);
-            FPV(sub)(&x, &x, &y, &kp);
-            FPV(csub)(&x);
-        }
-        NIF(ntt_store_)(a + i, &x);
     }
 }
 

@@ -7,4 +7,7 @@
 #define NTN(op)            NTT_NTT_CAT(NTT_NAME, op) /* NAME_ntt_op */
 #define NTF(op)            NTT_CAT(NTT_FIELD, op)    /* FIELD_op */
 #define NTFT               NTF(t)                    /* FIELD_t */
-#define NTD                NTN(domain_t)             /* NAME_ntt_domain_t */
+#define NTT_S2(a)          a##s
+#define NTT_S(a)           NTT_S2(a)
+#define NTFS(op)           NTT_CAT(NTT_S(NTT_FIELD), op) /* FIELDs_op: batch functions */
+#define NTD                NTN(domain_t)                 /* NAME_ntt_domain_t */

@@ -9,4 +9,7 @@
 #undef NTN
 #undef NTF
 #undef NTFT
+#undef NTT_S2
+#undef NTT_S
+#undef NTFS
 #undef NTD
