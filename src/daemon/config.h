@@ -8,7 +8,7 @@
  * Precedence: defaults < the file named by --config < command-line flags.
  *
  *   [server]  listen, token_file (or token, in the file only), max_body,
- *             max_connections, max_wait
+ *             max_connections, max_client_connections, header_timeout, max_wait
  *   [engine]  threads, workers, urgent_workers, devices, residency, device_key_budget,
  *             pinned_limit, device_work_limit, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, timeline_log, trusted_keys
@@ -37,6 +37,8 @@ typedef struct cuzkd_config {
                          NULL: none; never printed */
     uint64_t max_body;
     unsigned max_connections;
+    unsigned max_client_connections; /* from one client host (0: no limit) */
+    double header_timeout;           /* seconds to send a request header (0: none) */
     double max_wait; /* the longest ?wait= honoured, seconds */
     /* [engine] */
     unsigned threads; /* 0: one per processor */

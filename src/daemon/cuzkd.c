@@ -330,6 +330,8 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
     http_config_t hc = {.listen_fd = listen_fd,
                         .max_body = d->cfg->max_body,
                         .max_connections = d->cfg->max_connections,
+                        .max_client_connections = d->cfg->max_client_connections,
+                        .header_timeout = d->cfg->header_timeout,
                         .token = d->cfg->token,
                         .handler = api_handle,
                         .ctx = d};

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <arpa/inet.h>
@@ -23,7 +25,34 @@ enum {
     /* Idle keep-alive connections are closed after this many seconds (a
      * handler that blocks, such as a long poll, is not idle). */
     HTTP_IDLE_TIMEOUT = 120,
+    /* Connections past max_connections that are still accepted, so that a
+     * full server answers 503 at once instead of leaving clients unanswered. */
+    HTTP_SPARE_CONNECTIONS = 16,
+    /* libmicrohttpd's own limit lies this far above ours, for connections
+     * the guard has shut down that are not closed yet. */
+    HTTP_CLOSING_MARGIN = 16,
+    /* How often the guard looks for requests past their header deadline. */
+    HTTP_GUARD_PERIOD_MS = 200,
 };
+
+/*
+ * One open connection, as the guard sees it. A connection must deliver a
+ * complete request header within header_timeout of being opened or of its
+ * previous answer; one that does not (a slow or stalled client, or a
+ * slowloris attack: a byte now and then keeps an idle timeout from ever
+ * firing) is shut down by the guard thread. fd stays valid while the
+ * record is linked: libmicrohttpd sends the CLOSED notification, which
+ * unlinks it under the same lock, before it closes the socket.
+ */
+typedef struct http_peer {
+    struct http_peer *prev, *next;
+    int fd;
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    double since;    /* when the connection opened or its last answer went */
+    bool in_request; /* the header arrived: a handler runs or a body flows */
+    bool shut;       /* the guard shut it down */
+} http_peer_t;
 
 struct http_server {
     struct MHD_Daemon *mhd;
@@ -31,7 +60,21 @@ struct http_server {
     char *token;
     atomic_uint_fast64_t counts[HTTP_STATUSES];
     atomic_uint connections;
+    atomic_uint_fast64_t refused_full, refused_client, header_timeouts, evicted;
+    pthread_mutex_t lock; /* peers */
+    http_peer_t *peers;
+    unsigned n_peers;
+    pthread_t guard;
+    pthread_cond_t guard_wake;
+    bool guard_running, stopping;
 };
+
+static double http_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* One request's state between the access handler's calls. */
 typedef struct http_conn {
@@ -94,11 +137,116 @@ static enum MHD_Result http_send(http_server_t *s, struct MHD_Connection *c, htt
     }
     if (resp->status == 401)
         MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"cuzkd\"");
+    if (resp->close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result rc = MHD_queue_response(c, resp->status, r);
     MHD_destroy_response(r);
     if (resp->status < HTTP_STATUSES)
         atomic_fetch_add(&s->counts[resp->status], 1);
     return rc;
+}
+
+/* ---- the connection guard ---------------------------------------------------- */
+
+/* Records that c's request header arrived (in_request) or that its answer
+ * went (the header deadline starts again for the next request). */
+static void http_peer_mark(http_server_t *s, struct MHD_Connection *c, bool in_request)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_peer_t *p = info ? info->socket_context : NULL;
+    if (!p)
+        return;
+    pthread_mutex_lock(&s->lock);
+    p->in_request = in_request;
+    p->since = http_now();
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Whether a and b are the same client host (the address without the port). */
+static bool http_same_host(const struct sockaddr *a, const http_peer_t *b)
+{
+    if (b->addr_len == 0 || a->sa_family != b->addr.ss_family)
+        return false;
+    if (a->sa_family == AF_INET)
+        return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+                       &((const struct sockaddr_in *)&b->addr)->sin_addr, sizeof(struct in_addr));
+    if (a->sa_family == AF_INET6)
+        return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                       &((const struct sockaddr_in6 *)&b->addr)->sin6_addr,
+                       sizeof(struct in6_addr));
+    return false;
+}
+
+/*
+ * libmicrohttpd's accept policy. A client host past its share of
+ * connections is refused (the connection closed at once; Unix-socket
+ * clients are one host and not limited). When max_connections plus the
+ * spare ones are open, the connection that has waited longest for its
+ * request header is shut down to make room: a client that sends its header
+ * in time then always gets an answer, 503 at worst, however many slow
+ * connections there are. Only when every open connection is in a request
+ * is the new one refused.
+ */
+static enum MHD_Result http_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    (void)addrlen;
+    http_server_t *s = cls;
+    bool by_host = addr && (addr->sa_family == AF_INET || addr->sa_family == AF_INET6);
+    unsigned live = 0, same = 0;
+    http_peer_t *oldest = NULL;
+    enum MHD_Result rc = MHD_YES;
+    pthread_mutex_lock(&s->lock);
+    for (http_peer_t *p = s->peers; p; p = p->next) {
+        if (p->shut)
+            continue;
+        live++;
+        same += by_host && http_same_host(addr, p);
+        if (!p->in_request && (!oldest || p->since < oldest->since))
+            oldest = p;
+    }
+    if (s->cfg.max_client_connections && same >= s->cfg.max_client_connections) {
+        atomic_fetch_add(&s->refused_client, 1);
+        rc = MHD_NO;
+    } else if (live >= s->cfg.max_connections + HTTP_SPARE_CONNECTIONS) {
+        if (oldest) {
+            shutdown(oldest->fd, SHUT_RDWR);
+            oldest->shut = true;
+            atomic_fetch_add(&s->evicted, 1);
+        } else {
+            atomic_fetch_add(&s->refused_full, 1);
+            rc = MHD_NO;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* The guard thread: shuts down every connection whose request header is
+ * overdue; libmicrohttpd then sees the socket fail and closes it. */
+static void *http_guard(void *arg)
+{
+    http_server_t *s = arg;
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += HTTP_GUARD_PERIOD_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s->guard_wake, &s->lock, &until);
+        double now = http_now();
+        for (http_peer_t *p = s->peers; p; p = p->next)
+            if (!p->in_request && !p->shut && now - p->since > s->cfg.header_timeout) {
+                shutdown(p->fd, SHUT_RDWR);
+                p->shut = true;
+                atomic_fetch_add(&s->header_timeouts, 1);
+            }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
 }
 
 /* ---- the access handler ----------------------------------------------------- */
@@ -134,6 +282,15 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         if (!st)
             return MHD_NO;
         *con_cls = st;
+        http_peer_mark(s, c, true);
+        if (atomic_load(&s->connections) > s->cfg.max_connections) {
+            http_error(&resp, 503, "busy",
+                       "cuzkd serves its maximum of %u connections; retry later",
+                       s->cfg.max_connections);
+            resp.retry_after = 1;
+            resp.close = true;
+            return http_send(s, c, &resp);
+        }
         if (!http_authorized(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                             MHD_HTTP_HEADER_AUTHORIZATION))) {
             http_error(&resp, 401, "unauthorized", "a valid bearer token is required");
@@ -186,9 +343,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
 static void http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                            enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)c;
     (void)toe;
+    http_peer_mark(cls, c, false);
     http_conn_t *st = *con_cls;
     if (st) {
         free(st->body);
@@ -200,13 +356,51 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 static void http_notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                                    enum MHD_ConnectionNotificationCode toe)
 {
-    (void)c;
-    (void)socket_context;
     http_server_t *s = cls;
-    if (toe == MHD_CONNECTION_NOTIFY_STARTED)
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
         atomic_fetch_add(&s->connections, 1);
+        http_peer_t *p = calloc(1, sizeof *p);
+        const union MHD_ConnectionInfo *fd =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *addr =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        /* Without a record the connection is still served, only unguarded. */
+        if (!p || !fd) {
+            free(p);
+            return;
+        }
+        p->fd = fd->connect_fd;
+        if (addr && addr->client_addr) {
+            p->addr_len = addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                                   : sizeof(struct sockaddr_in);
+            memcpy(&p->addr, addr->client_addr, p->addr_len);
+        }
+        p->since = http_now();
+        pthread_mutex_lock(&s->lock);
+        p->next = s->peers;
+        if (s->peers)
+            s->peers->prev = p;
+        s->peers = p;
+        s->n_peers++;
+        pthread_mutex_unlock(&s->lock);
+        *socket_context = p;
+        return;
+    }
+    atomic_fetch_sub(&s->connections, 1);
+    http_peer_t *p = *socket_context;
+    if (!p)
+        return;
+    pthread_mutex_lock(&s->lock);
+    if (p->prev)
+        p->prev->next = p->next;
     else
-        atomic_fetch_sub(&s->connections, 1);
+        s->peers = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    s->n_peers--;
+    pthread_mutex_unlock(&s->lock);
+    *socket_context = NULL;
+    free(p);
 }
 
 static void http_log(void *cls, const char *fmt, va_list ap)
@@ -305,6 +499,24 @@ int http_listen(const char *addr, char *bound, size_t bound_size, char *err, siz
     return fd;
 }
 
+/* Stops the guard and frees s (the MHD daemon is stopped already). */
+static void http_free(http_server_t *s)
+{
+    if (s->guard_running) {
+        pthread_mutex_lock(&s->lock);
+        s->stopping = true;
+        pthread_cond_signal(&s->guard_wake);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->guard, NULL);
+    }
+    pthread_cond_destroy(&s->guard_wake);
+    pthread_mutex_destroy(&s->lock);
+    if (s->token)
+        memset(s->token, 0, strlen(s->token));
+    free(s->token);
+    free(s);
+}
+
 http_server_t *http_start(const http_config_t *cfg, char *err, size_t err_size)
 {
     http_server_t *s = calloc(1, sizeof *s);
@@ -318,18 +530,28 @@ http_server_t *http_start(const http_config_t *cfg, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->guard_wake, NULL);
+    if (cfg->header_timeout > 0) {
+        if (pthread_create(&s->guard, NULL, http_guard, s) != 0) {
+            snprintf(err, err_size, "cannot start the connection guard thread");
+            http_free(s);
+            return NULL;
+        }
+        s->guard_running = true;
+    }
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                      MHD_USE_POLL | MHD_USE_ERROR_LOG;
     /* The logger must come first, or MHD logs the options before it itself. */
     s->mhd = MHD_start_daemon(
-        flags, 0, NULL, NULL, http_access, s, MHD_OPTION_EXTERNAL_LOGGER, http_log, s,
-        MHD_OPTION_LISTEN_SOCKET, cfg->listen_fd, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
+        flags, 0, http_accept, s, http_access, s, MHD_OPTION_EXTERNAL_LOGGER, http_log, s,
+        MHD_OPTION_LISTEN_SOCKET, cfg->listen_fd, MHD_OPTION_CONNECTION_LIMIT,
+        cfg->max_connections + HTTP_SPARE_CONNECTIONS + HTTP_CLOSING_MARGIN,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT, MHD_OPTION_NOTIFY_COMPLETED,
         http_completed, s, MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection, s, MHD_OPTION_END);
     if (!s->mhd) {
         snprintf(err, err_size, "libmicrohttpd did not start (threads or sockets)");
-        free(s->token);
-        free(s);
+        http_free(s);
         return NULL;
     }
     return s;
@@ -340,10 +562,7 @@ void http_stop(http_server_t *s)
     if (!s)
         return;
     MHD_stop_daemon(s->mhd);
-    if (s->token)
-        memset(s->token, 0, strlen(s->token));
-    free(s->token);
-    free(s);
+    http_free(s);
 }
 
 uint64_t http_count(const http_server_t *s, unsigned status)
@@ -362,4 +581,12 @@ uint64_t http_total(const http_server_t *s)
 unsigned http_connections(const http_server_t *s)
 {
     return atomic_load(&s->connections);
+}
+
+http_guard_counts_t http_guard_counts(const http_server_t *s)
+{
+    return (http_guard_counts_t){.refused_full = atomic_load(&s->refused_full),
+                                 .refused_client = atomic_load(&s->refused_client),
+                                 .header_timeouts = atomic_load(&s->header_timeouts),
+                                 .evicted = atomic_load(&s->evicted)};
 }

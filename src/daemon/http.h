@@ -5,7 +5,8 @@
  * on these threads at all (the engine's workers do it).
  *
  * This layer owns what is the same for every route: the listening socket
- * (TCP or a Unix socket), the body limit (413 before the body is read when
+ * (TCP or a Unix socket), the connection limits and the header deadline
+ * (http_config_t), the body limit (413 before the body is read when
  * Content-Length says so), the bearer token (401, compared in constant
  * time), error bodies of the form {"error": {"code", "message"}}, and a
  * count of answers by status. The routes live in api.c.
@@ -14,6 +15,7 @@
 #define CUZK_DAEMON_HTTP_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +36,7 @@ typedef struct http_response {
     const char *content_type; /* NULL: application/json */
     const char *allow;        /* 405: the Allow header */
     unsigned retry_after;     /* 429, 503: seconds (0: no header) */
+    bool close;               /* Connection: close (the server is full) */
 } http_response_t;
 
 /* Sets resp to status with body {"error": {"code": code, "message": ...}}. */
@@ -45,10 +48,23 @@ void http_json(http_response_t *resp, unsigned status, void *body);
 
 typedef void (*http_handler_fn)(void *ctx, const http_request_t *req, http_response_t *resp);
 
+/*
+ * Connection limits. Up to max_connections are served; a few more are
+ * accepted only to be answered 503 at once. A connection from a client
+ * host that holds max_client_connections already (0: no per-host limit;
+ * Unix sockets are not limited per host) is closed as soon as it is
+ * accepted. A connection whose request header has not arrived within
+ * header_timeout seconds of its opening or of its previous answer is shut
+ * down (0: no deadline), and when every slot is taken the one that has
+ * waited longest for its header makes room for a new one; a request whose
+ * header arrived is bound by neither (a long poll may wait for max_wait).
+ */
 typedef struct http_config {
     int listen_fd; /* from http_listen */
     uint64_t max_body;
     unsigned max_connections;
+    unsigned max_client_connections;
+    double header_timeout;
     const char *token; /* NULL or "": no authentication */
     http_handler_fn handler;
     void *ctx;
@@ -76,5 +92,13 @@ uint64_t http_count(const http_server_t *s, unsigned status);
 uint64_t http_total(const http_server_t *s);
 /* Connections open now. */
 unsigned http_connections(const http_server_t *s);
+
+/* What the connection limits did: connections closed at accept because
+ * every open one was in a request or the client host had its share, and
+ * connections shut down past their header deadline or to make room. */
+typedef struct http_guard_counts {
+    uint64_t refused_full, refused_client, header_timeouts, evicted;
+} http_guard_counts_t;
+http_guard_counts_t http_guard_counts(const http_server_t *s);
 
 #endif

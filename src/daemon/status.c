@@ -235,6 +235,23 @@ void metrics_answer(cuzkd_t *d, http_response_t *resp)
             metrics_put(&b, "cuzkd_http_requests_total{code=\"%u\"} %llu\n", code,
                         (unsigned long long)n);
     }
+    http_guard_counts_t g = http_guard_counts(d->http);
+    metrics_head(&b, "http_connections", "gauge", "Connections open now.");
+    metrics_put(&b, "cuzkd_http_connections %u\n", http_connections(d->http));
+    metrics_head(&b, "http_connections_refused_total", "counter",
+                 "Connections closed when accepted: every open one was in a request, or the "
+                 "client host had its share.");
+    metrics_put(&b,
+                "cuzkd_http_connections_refused_total{reason=\"full\"} %llu\n"
+                "cuzkd_http_connections_refused_total{reason=\"client\"} %llu\n",
+                (unsigned long long)g.refused_full, (unsigned long long)g.refused_client);
+    metrics_head(&b, "http_slow_connections_total", "counter",
+                 "Connections shut down before their request header arrived: past the header "
+                 "deadline, or to make room when every slot was taken.");
+    metrics_put(&b,
+                "cuzkd_http_slow_connections_total{reason=\"header_timeout\"} %llu\n"
+                "cuzkd_http_slow_connections_total{reason=\"evicted\"} %llu\n",
+                (unsigned long long)g.header_timeouts, (unsigned long long)g.evicted);
     metrics_head(&b, "draining", "gauge", "1 while shutting down.");
     metrics_put(&b, "cuzkd_draining %d\n", (int)atomic_load(&d->draining));
     metrics_latency(&b, &d->latency);
