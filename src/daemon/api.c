@@ -28,7 +28,8 @@
 #include "io/wtns_file.h"
 #include "r1cs/r1cs.h"
 
-enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096 };
+/* API_MAX_JSON_VALUES: a job of CUZKD_MAX_PARTITIONS witnesses with a few members each fits. */
+enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096, API_MAX_JSON_VALUES = 16384 };
 
 /* ---- small helpers ------------------------------------------------------------- */
 
@@ -53,8 +54,41 @@ static void api_method_not_allowed(http_response_t *resp, const char *allow)
 }
 
 /* Parses the body as a JSON object. NULL after answering 400. */
+/*
+ * The number of JSON values in text (objects, arrays and the members and
+ * elements inside them), counted without parsing: one per '{' and '[' and
+ * one more per ',' outside strings. Counting stops past limit.
+ */
+static size_t api_json_values(const char *text, size_t len, size_t limit)
+{
+    size_t n = 1;
+    bool in_string = false;
+    for (size_t i = 0; i < len && n <= limit; i++) {
+        char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '{' || ch == '[' || ch == ',') {
+            n++;
+        }
+    }
+    return n;
+}
+
 static json_t *api_body_object(const http_request_t *req, http_response_t *resp)
 {
+    /* A parsed value costs the parser tens of bytes however short its text
+     * ("0," is two): bounding the count keeps a request's memory within a
+     * small multiple of its body. */
+    if (api_json_values(req->body, req->body_len, API_MAX_JSON_VALUES) > API_MAX_JSON_VALUES) {
+        http_error(resp, 413, "body_too_large", "the body holds more than %d JSON values",
+                   API_MAX_JSON_VALUES);
+        return NULL;
+    }
     json_error_t je;
     json_t *root = json_loadb(req->body, req->body_len, 0, &je);
     if (!root) {
@@ -447,10 +481,20 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     const char *key, *prio, *id;
     json_t *w = json_object_get(root, "witness");
     size_t n = json_is_array(w) ? json_array_size(w) : 1;
-    engine_input_t *in = calloc(n ? n : 1, sizeof *in);
-    char(*paths)[API_PATH_MAX] = malloc((n ? n : 1) * sizeof *paths);
-    unsigned char **bytes = calloc(n ? n : 1, sizeof *bytes);
+    engine_input_t *in = NULL;
+    char(*paths)[API_PATH_MAX] = NULL;
+    unsigned char **bytes = NULL;
     int p = ENGINE_PRIORITY_NORMAL;
+    /* The count is checked before anything is allocated for it. */
+    if (!w || n == 0 || n > CUZKD_MAX_PARTITIONS) {
+        http_error(resp, 400, "invalid_request",
+                   "witness: required, an object or an array of 1 to %d objects",
+                   CUZKD_MAX_PARTITIONS);
+        goto out;
+    }
+    in = calloc(n, sizeof *in);
+    paths = malloc(n * sizeof *paths);
+    bytes = calloc(n, sizeof *bytes);
     if (!in || !paths || !bytes) {
         http_error(resp, 500, "internal", "out of memory");
         goto out;
@@ -472,12 +516,6 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
                    "id: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . or "
                    "-)",
                    ENGINE_ID_MAX);
-        goto out;
-    }
-    if (!w || n == 0 || n > CUZKD_MAX_PARTITIONS) {
-        http_error(resp, 400, "invalid_request",
-                   "witness: required, an object or an array of 1 to %d objects",
-                   CUZKD_MAX_PARTITIONS);
         goto out;
     }
     for (size_t i = 0; i < n; i++)

@@ -70,6 +70,16 @@ api POST /v1/proofs "@$work/big.txt"
 expect_error "a body over --max-body (Content-Length)" 413 body_too_large
 api POST /v1/proofs "@$work/big.txt" -H 'Transfer-Encoding: chunked'
 expect_error "a body over --max-body (chunked)" 413 body_too_large
+# Tens of thousands of tiny values within --max-body: refused by their count
+# before the parser builds them (each costs it far more than its text).
+python3 -c 'print("{\"key\":\"bn\",\"witness\":[" + ",".join(["0"] * 30000) + "]}")' >"$work/many.json"
+api POST /v1/proofs "@$work/many.json"
+expect_error "a body of 30000 tiny JSON values" 413 body_too_large
+printf '%s' "$BODY" | grep -q 'more than 16384 JSON values'
+check "the answer says the limit" $? "$BODY"
+python3 -c 'print("{\"key\":\"bn\",\"witness\":[" + ",".join(["{}"] * 1025) + "]}")' >"$work/parts.json"
+api POST /v1/proofs "@$work/parts.json"
+expect_error "1025 witnesses (the limit is 1024)" 400 invalid_request
 
 # ---- paths ------------------------------------------------------------------------------
 api POST /v1/proofs '{"key":"bn","witness":{"path":"/etc/passwd"}}'
