@@ -651,6 +651,68 @@ static void test_ids_and_limits(void **state)
     engine_free(e);
 }
 
+/* A duplicate submit while the first is held (being journaled) waits for
+ * its outcome: EEXIST once it is started, a fresh job once it is aborted;
+ * never EEXIST for a job that then disappears. */
+typedef struct {
+    engine_t *e;
+    engine_rc_t rc;
+    engine_job_t *job;
+    bool done;
+} dup_arg_t;
+
+static void *dup_thread(void *arg)
+{
+    dup_arg_t *d = arg;
+    engine_input_t in = {.kind = ENGINE_INPUT_WTNS_PATH, .path = "dup"};
+    engine_job_spec_t spec = {
+        .id = "held", .key = "k", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &in};
+    d->rc = engine_job_submit(d->e, &spec, &d->job);
+    __atomic_store_n(&d->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static void test_duplicate_while_held(void **state)
+{
+    (void)state;
+    fake_reset(false);
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/k");
+    engine_input_t in = {.kind = ENGINE_INPUT_WTNS_PATH, .path = "first"};
+    engine_job_spec_t spec = {
+        .id = "held", .key = "k", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &in};
+    for (int outcome = 0; outcome < 3; outcome++) { /* abort, start, cancel */
+        engine_job_t *first = NULL;
+        assert_int_equal(engine_job_submit(e, &spec, &first), ENGINE_OK);
+        dup_arg_t d = {e, ENGINE_OK, NULL, false};
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, dup_thread, &d), 0);
+        usleep(50000);
+        assert_false(__atomic_load_n(&d.done, __ATOMIC_SEQ_CST)); /* waits while held */
+        if (outcome == 0)
+            engine_job_abort(e, first);
+        else if (outcome == 1)
+            engine_job_start(e, first);
+        else
+            assert_int_equal(engine_job_cancel(e, first), ENGINE_OK);
+        pthread_join(t, NULL);
+        if (outcome == 0) {
+            /* the id was free again: the duplicate is a new, held job */
+            assert_int_equal(d.rc, ENGINE_OK);
+            assert_ptr_not_equal(d.job, first);
+            engine_job_start(e, d.job);
+        } else {
+            assert_int_equal(d.rc, ENGINE_EEXIST);
+            assert_ptr_equal(d.job, first);
+        }
+        assert_true(engine_job_wait(e, d.job, 10));
+        engine_job_unref(e, d.job);
+        engine_job_unref(e, first);
+        engine_jobs_prune(e, 0, NULL, NULL);
+    }
+    engine_free(e);
+}
+
 /* Drain: the running partition finishes, the rest stays queued, and no
  * job is accepted. */
 typedef struct {
@@ -1580,6 +1642,7 @@ int main(void)
         cmocka_unit_test(test_failure),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_ids_and_limits),
+        cmocka_unit_test(test_duplicate_while_held),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_hooks_restore_prune),
         cmocka_unit_test(test_timeline),

@@ -222,6 +222,8 @@ static void job_end_locked(engine_t *e, engine_job_t *job, engine_state_t state,
 {
     assert(!job->ending && !engine_state_ended(job->state));
     job->ending = true;
+    if (job->held) /* a duplicate submit waits for the outcome of a held job */
+        pthread_cond_broadcast(&e->held_cv);
     if (job->n_queued > 0) {
         engine_q_remove_job(e, job);
         e->c.partitions_queued -= job->n_queued;
@@ -399,6 +401,14 @@ engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine
         return ENGINE_ENOMEM;
     pthread_mutex_lock(&e->lock);
     engine_job_t *old = spec->id ? engine_map_find(e, spec->id) : NULL;
+    /* A job with this id that is still held may yet be aborted (its journal
+     * record failed): wait for its outcome rather than report as accepted
+     * what may never be on disk. Aborted, it leaves the id free for this
+     * submission. */
+    while (old && old->held && !old->ending) {
+        pthread_cond_wait(&e->held_cv, &e->lock);
+        old = engine_map_find(e, spec->id);
+    }
     engine_key_t *key = NULL;
     engine_rc_t rc = old ? ENGINE_EEXIST : job_admit_locked(e, spec, &key, false);
     if (old)
@@ -492,6 +502,7 @@ void engine_job_start(engine_t *e, engine_job_t *job)
     job->held = false;
     e->c.jobs_held--;
     e->c.jobs_queued++;
+    pthread_cond_broadcast(&e->held_cv);
     for (uint32_t i = 0; i < job->n; i++)
         if (job->parts[i].state == ENGINE_QUEUED) {
             if (engine_q_push(e, job, i) != 0) {
@@ -521,6 +532,7 @@ void engine_job_abort(engine_t *e, engine_job_t *job)
         e->c.jobs_submitted--;
         job_release_key_locked(job);
         job_unref_locked(job); /* the map's */
+        pthread_cond_broadcast(&e->held_cv);
     }
     pthread_mutex_unlock(&e->lock);
 }
@@ -898,6 +910,7 @@ static int engine_init_sync(engine_t *e)
     bad |= pthread_cond_init(&e->work_cv, NULL);
     bad |= pthread_cond_init(&e->ended_cv, &ca);
     bad |= pthread_cond_init(&e->idle_cv, NULL);
+    bad |= pthread_cond_init(&e->held_cv, NULL);
     pthread_condattr_destroy(&ca);
     return bad ? -1 : 0;
 }
@@ -995,6 +1008,7 @@ void engine_free(engine_t *e)
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->ended_cv);
     pthread_cond_destroy(&e->idle_cv);
+    pthread_cond_destroy(&e->held_cv);
     free(e->heap);
     free(e->buckets);
     free(e->workers);

@@ -203,7 +203,10 @@ typedef struct engine_job_spec {
  * except the assignment of an ENGINE_INPUT_ASGN_MEM input, which stays
  * the caller's (engine_backend.h says for how long).
  * ENGINE_EEXIST when the id is taken: *job is then the existing job (a
- * reference too). ENGINE_EINVAL (id, priority, no inputs, an input
+ * reference too). While a job with the id is held, the call waits until
+ * it is started (ENGINE_EEXIST: it is accepted) or aborted (the id is
+ * free again and this submission goes ahead), so a duplicate never hears
+ * of a job that the front end has not yet committed. ENGINE_EINVAL (id, priority, no inputs, an input
  * without its path, bytes or assignment), ENGINE_ENOKEY,
  * ENGINE_EMISMATCH (an assignment for a zkey or a witness for params),
  * ENGINE_EFULL, ENGINE_EDRAINING, ENGINE_ENOMEM: *job = NULL.

@@ -83,6 +83,7 @@ struct engine {
     pthread_cond_t work_cv;  /* workers: a partition may be startable */
     pthread_cond_t ended_cv; /* waiters: a job ended */
     pthread_cond_t idle_cv;  /* drain and key loads: a partition stopped, a load ended */
+    pthread_cond_t held_cv;  /* duplicate submits: a held job was started or aborted */
     pthread_mutex_t load_lock;
 
     engine_key_t *keys;
