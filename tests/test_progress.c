@@ -67,6 +67,9 @@ static void test_format(void **state)
     /* unknown total: count and rate only */
     cuzk_progress_format(b, sizeof b, "msm", 12000, 0, "points", 4.0);
     assert_string_equal(b, "msm  12.0k points  3000 points/s");
+    /* not counted: the name alone */
+    cuzk_progress_format(b, sizeof b, "verify", 0, 0, NULL, 1.0);
+    assert_string_equal(b, "verify");
     /* cut to the buffer */
     size_t n = cuzk_progress_format(b, 10, "query H", 1, 2, "points", 1.0);
     assert_int_equal(n, 9);
@@ -91,7 +94,8 @@ static void test_interval(void **state)
     fake_now = 100.3;
     cuzk_progress_advance(p, 100); /* 200 in 0.3 s: 666.7/s, 800 left: 1.2 s */
     s = written(f);
-    assert_string_equal(s, "\rcuzk setup: query A  20% 200/1000 points  667 points/s  ETA 1s\033[K");
+    assert_string_equal(s,
+                        "\rcuzk setup: query A  20% 200/1000 points  667 points/s  ETA 1s\033[K");
     free(s);
 
     fake_now = 100.5; /* 0.2 s after the last line: none */
@@ -115,7 +119,8 @@ static void test_interval(void **state)
     fake_now = 103.0;
     cuzk_progress_advance(p, 1000); /* 500/s, 3000 left: 6 s */
     s = written(f);
-    assert_non_null(strstr(s, "\rcuzk setup: query H   0% 0/4000 points  -- points/s  ETA --\033[K"));
+    assert_non_null(
+        strstr(s, "\rcuzk setup: query H   0% 0/4000 points  -- points/s  ETA --\033[K"));
     assert_non_null(strstr(s, "\rcuzk setup: query H  25% 1000/4000 points  500 points/s  ETA 6s"));
     free(s);
 
@@ -155,6 +160,29 @@ static void test_quiet_until_due(void **state)
     cuzk_progress_set(NULL, 1);
     cuzk_progress_end(NULL);
     cuzk_progress_free(NULL);
+}
+
+static void test_steps(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    fake_now = 0;
+    cuzk_progress_t *p = cuzk_progress_new(f, "cuzk prove", 0, 0, fake_clock, NULL);
+    assert_non_null(p);
+    cuzk_progress_steps(p, 3);
+    cuzk_progress_begin(p, "read", 0, NULL);
+    cuzk_progress_begin(p, "msm", 5, "MSMs");
+    cuzk_progress_begin(p, "verify", 0, NULL);
+    cuzk_progress_begin(p, "past the end", 0, NULL); /* stays at the last place */
+    char *s = written(f);
+    assert_string_equal(s, "\rcuzk prove: [1/3] read\033[K"
+                           "\rcuzk prove: [2/3] msm   0% 0/5 MSMs  -- MSMs/s  ETA --\033[K"
+                           "\rcuzk prove: [3/3] verify\033[K"
+                           "\rcuzk prove: [3/3] past the end\033[K");
+    free(s);
+    cuzk_progress_free(p);
+    fclose(f);
 }
 
 static void test_width(void **state)
@@ -212,8 +240,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format),          cmocka_unit_test(test_interval),
-        cmocka_unit_test(test_quiet_until_due), cmocka_unit_test(test_width),
-        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_quiet_until_due), cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_width),           cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

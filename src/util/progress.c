@@ -29,6 +29,7 @@ struct cuzk_progress {
     /* Under lock: the stage, and whether a line is on the terminal. */
     pthread_mutex_t lock;
     bool active, drawn;
+    unsigned steps, step; /* cuzk_progress_steps: the stages expected, the current one */
     char stage[CUZK_PROGRESS_TEXT], unit[CUZK_PROGRESS_TEXT];
     uint64_t total;
     double start;
@@ -84,7 +85,9 @@ size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t 
             snprintf(eta, sizeof eta, "0s");
     }
     int n;
-    if (total) {
+    if (!unit || !*unit) {
+        n = snprintf(buf, size, "%s", stage);
+    } else if (total) {
         unsigned pct = done >= total ? 100 : (unsigned)(100.0 * (double)done / (double)total);
         n = snprintf(buf, size, "%s %3u%% %s/%s %s  %s %s/s  ETA %s", stage, pct, d, t, unit, r,
                      unit, eta);
@@ -101,10 +104,13 @@ size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t 
 /* The line for the stage at now; under p->lock. */
 static void progress_draw_(cuzk_progress_t *p, double now)
 {
-    char line[256], body[200];
+    char line[256], body[200], step[32] = "";
     cuzk_progress_format(body, sizeof body, p->stage, atomic_load(&p->done), p->total, p->unit,
                          now - p->start);
-    int n = snprintf(line, sizeof line, "%s%s%s", p->prefix, p->prefix[0] ? ": " : "", body);
+    if (p->steps)
+        snprintf(step, sizeof step, "[%u/%u] ", p->step, p->steps);
+    int n =
+        snprintf(line, sizeof line, "%s%s%s%s", p->prefix, p->prefix[0] ? ": " : "", step, body);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
     if (p->width && len > p->width - 1)
         len = p->width - 1;
@@ -197,13 +203,34 @@ void cuzk_progress_begin(cuzk_progress_t *p, const char *stage, uint64_t total, 
         return;
     pthread_mutex_lock(&p->lock);
     snprintf(p->stage, sizeof p->stage, "%s", stage);
-    snprintf(p->unit, sizeof p->unit, "%s", unit);
+    snprintf(p->unit, sizeof p->unit, "%s", unit ? unit : "");
+    if (p->step < p->steps)
+        p->step++;
     p->total = total;
     p->start = progress_now_(p);
     atomic_store(&p->done, 0);
     p->active = true;
     pthread_mutex_unlock(&p->lock);
     progress_maybe_draw_(p);
+}
+
+void cuzk_progress_label(cuzk_progress_t *p, const char *stage)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    snprintf(p->stage, sizeof p->stage, "%s", stage);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void cuzk_progress_steps(cuzk_progress_t *p, unsigned steps)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->steps = steps;
+    p->step = 0;
+    pthread_mutex_unlock(&p->lock);
 }
 
 void cuzk_progress_advance(cuzk_progress_t *p, uint64_t n)

@@ -61,8 +61,18 @@ cuzk_progress_t *cuzk_progress_stderr(const char *prefix, bool quiet);
 void cuzk_progress_free(cuzk_progress_t *p);
 
 /* A new stage of total units (0: unknown; the line then shows no fraction
- * or ETA), none done yet; the stage's clock starts here. */
+ * or ETA), none done yet; the stage's clock starts here. unit NULL: a
+ * stage that is not counted (the line shows its name alone). */
 void cuzk_progress_begin(cuzk_progress_t *p, const char *stage, uint64_t total, const char *unit);
+
+/* The stage's name from now on, its count, total and clock kept (for a
+ * count with two levels, such as partitions of proofs). */
+void cuzk_progress_label(cuzk_progress_t *p, const char *stage);
+
+/* The work is steps stages in all, from the next begin on: the line then
+ * starts with the stage's place, "[4/6] msm" (for work whose stages are
+ * known but not counted in units, such as a proof's). */
+void cuzk_progress_steps(cuzk_progress_t *p, unsigned steps);
 
 /* n more units of the stage done. */
 void cuzk_progress_advance(cuzk_progress_t *p, uint64_t n);
@@ -79,7 +89,8 @@ void cuzk_progress_end(cuzk_progress_t *p);
  * without prefix or terminal controls, into buf (always terminated, cut to
  * size - 1): "query H  42% 110.1k/262.1k points  45.2k points/s  ETA 3s".
  * Counts of 10,000 and more take k, M or G; the rate and ETA read "--"
- * before a unit is done. Returns strlen(buf).
+ * before a unit is done; unit NULL or "": the stage alone. Returns
+ * strlen(buf).
  */
 size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t done,
                             uint64_t total, const char *unit, double elapsed);
