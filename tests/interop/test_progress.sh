@@ -43,7 +43,7 @@ shows() {
     local out rc
     out=$(on_tty "$@" 2>&1)
     rc=$?
-    [ $rc -eq 0 ] && grep -aqE $'\r'"$pattern" <<<"$out" && grep -aqE $'\r'"[^\r]* [0-9]+% " <<<"$out"
+    [ $rc -eq 0 ] && grep -aqE $'\r'"$pattern" <<<"$out" && grep -aqE $'\r[^\r]* [0-9]+% ' <<<"$out"
     check "$name" $? "exit $rc: $(tr '\r' '\n' <<<"$out" | tail -n 3 | tr '\n' '|')"
 }
 
