@@ -1049,7 +1049,7 @@ static void cpu_files_make(cpu_files_t *f)
     r1cs_witness_t w;
     assert_int_equal(r1cs_generate(&r, &w, R1CS_CURVE_BN254, &gp, &test_rng), CUZK_OK);
     zkey_t dev;
-    assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(zkey_file_write(f->zkey, &dev, NULL, err, sizeof err), CUZK_OK);
     groth16_dev_key_free(&dev);
     assert_int_equal(zkey_file_read(&f->key, f->zkey, NULL, 0, err, sizeof err), CUZK_OK);
@@ -1076,7 +1076,7 @@ static void cpu_files_make(cpu_files_t *f)
     assert_int_equal(r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, &test_rng), CUZK_OK);
     asgn_t a;
     void *mem = NULL;
-    assert_int_equal(groth16_bp_dev_setup(&f->params, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&f->params, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(bp_params_write(f->params_path, &f->params, err, sizeof err), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
     assert_int_equal(asgn_file_write(f->asgn, &a, err, sizeof err), CUZK_OK);
@@ -1429,8 +1429,8 @@ static void test_cpu_backend_cache(void **state)
     char zc[96], pc[96], err[IO_ERR_MAX];
     snprintf(zc, sizeof zc, "%s/k.cuzkkey", f.dir);
     snprintf(pc, sizeof pc, "%s/p.cuzkkey", f.dir);
-    assert_int_equal(key_cache_write_zkey(zc, &f.key, err, sizeof err), CUZK_OK);
-    assert_int_equal(key_cache_write_params(pc, &f.params, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(zc, &f.key, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(pc, &f.params, NULL, err, sizeof err), CUZK_OK);
     cuzk_status_t st;
     engine_cpu_t *cpu;
     engine_backend_t be;

@@ -68,7 +68,7 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     r1cs_witness_t w, pub_cpu = {0}, pub_gpu = {0};
     circuit(&r, &w, curve, n, porep);
     zkey_t k;
-    assert_int_equal(groth16_dev_setup(&k, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_dev_setup(&k, &r, &test_rng, NULL), CUZK_OK);
     engine_gpu_key_t *gk = NULL;
     char err[IO_ERR_MAX] = "";
     if (engine_gpu_key_zkey(&gk, dev, &k, tier, 0, 1, err, sizeof err) != CUZK_OK)
@@ -80,12 +80,12 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     cuzk_rng_seed(&ra, seed);
     cuzk_rng_seed(&rb, seed);
     snarkjs_proof_t pc, pg;
-    groth16_prove_opts_t cpu = {&ra, false, NULL};
+    groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
     assert_int_equal(groth16_prove(&pc, &pub_cpu, &k, &w, &cpu, NULL, NULL, err, sizeof err),
                      CUZK_OK);
     engine_gpu_accel_t acc = {.slot = slot, .key = gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t gpu = {&rb, false, &table};
+    groth16_prove_opts_t gpu = {&rb, false, &table, NULL};
     groth16_timings_t t;
     if (groth16_prove(&pg, &pub_gpu, &k, &w, &gpu, &t, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("%s %u rows (%s, %s): %s", r1cs_curve_name(curve), n, porep ? "porep" : "random",
@@ -244,7 +244,7 @@ static void params_fix_make(params_fix_t *f, uint32_t n, bool porep, engine_gpu_
 {
     memset(f, 0, sizeof *f);
     circuit(&f->r, &f->w, R1CS_CURVE_BLS12_381, n, porep);
-    assert_int_equal(groth16_bp_dev_setup(&f->p, &f->r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&f->p, &f->r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&f->a, &f->mem, &f->r, &f->w, NULL), CUZK_OK);
     char err[IO_ERR_MAX] = "";
     if (engine_gpu_key_params(&f->gk, dev, &f->p, tier, 0, 1, err, sizeof err) != CUZK_OK)
@@ -272,11 +272,11 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     cuzk_rng_seed(&ra, seed);
     cuzk_rng_seed(&rb, seed);
     bp_proof_t pc, pg;
-    groth16_prove_opts_t cpu = {&ra, false, NULL};
+    groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
     assert_int_equal(groth16_bp_prove(&pc, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
     engine_gpu_accel_t acc = {.slot = slot, .key = f.gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t gpu = {&rb, false, &table};
+    groth16_prove_opts_t gpu = {&rb, false, &table, NULL};
     if (groth16_bp_prove(&pg, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("params %u rows (%s, %s): %s", n, porep ? "porep" : "random",
                  engine_gpu_tier_name(tier), err);
@@ -402,7 +402,7 @@ static void *mem_run(void *arg)
     for (int i = 0; i < r->rounds && r->status == CUZK_OK; i++) {
         cuzk_rng_t rng;
         cuzk_rng_seed(&rng, r->seed);
-        groth16_prove_opts_t gpu = {&rng, false, &table};
+        groth16_prove_opts_t gpu = {&rng, false, &table, NULL};
         bp_proof_t got;
         r->status = groth16_bp_prove(&got, r->p, r->a, &gpu, NULL, NULL, r->err, sizeof r->err);
         if (r->status == CUZK_OK && memcmp(&got, r->want, sizeof got) != 0)
@@ -422,7 +422,7 @@ static void test_device_memory(void **state)
     cuzk_rng_t rc;
     cuzk_rng_seed(&rc, seed);
     bp_proof_t want;
-    groth16_prove_opts_t cpu = {&rc, false, NULL};
+    groth16_prove_opts_t cpu = {&rc, false, NULL, NULL};
     assert_int_equal(groth16_bp_prove(&want, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err),
                      CUZK_OK);
 
@@ -471,7 +471,7 @@ static void test_device_memory(void **state)
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuzk_rng_t rg;
     cuzk_rng_seed(&rg, seed);
-    groth16_prove_opts_t gpu = {&rg, false, &table};
+    groth16_prove_opts_t gpu = {&rg, false, &table, NULL};
     bp_proof_t got;
     assert_int_equal(groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err),
                      CUZK_ENOMEM);

@@ -56,7 +56,7 @@ static void dev_key(zkey_t *k, const r1cs_t *r)
 {
     zkey_t dev;
     char err[IO_ERR_MAX];
-    assert_int_equal(groth16_dev_setup(&dev, r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_dev_setup(&dev, r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(zkey_file_write(tmp_path, &dev, NULL, err, sizeof err), CUZK_OK);
     groth16_dev_key_free(&dev);
     cuzk_status_t s = zkey_file_read(k, tmp_path, NULL, 0, err, sizeof err);
@@ -136,7 +136,7 @@ static void prove_verify_tamper(r1cs_curve_t curve)
         snarkjs_proof_t proof;
         groth16_timings_t t;
         char err[IO_ERR_MAX];
-        groth16_prove_opts_t opts = {&test_rng, false, NULL};
+        groth16_prove_opts_t opts = {&test_rng, false, NULL, NULL};
         cuzk_status_t s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, NULL, err, sizeof err);
         if (s != CUZK_OK)
             fail_msg("prove: %s", err);
@@ -177,7 +177,7 @@ static void prove_verify_tamper(r1cs_curve_t curve)
                 assert_non_null(strstr(err, "does not satisfy"));
                 assert_int_equal(p2.n, 0);
                 /* without the self-verification the proof comes out, invalid */
-                groth16_prove_opts_t no_verify = {&test_rng, true, NULL};
+                groth16_prove_opts_t no_verify = {&test_rng, true, NULL, NULL};
                 assert_int_equal(
                     groth16_prove(&proof, &p2, &k, &w, &no_verify, NULL, NULL, err, sizeof err),
                     CUZK_OK);
@@ -231,7 +231,7 @@ static void test_reproducible(void **state)
     cuzk_rng_t a, b;
     cuzk_rng_seed(&a, test_seed);
     cuzk_rng_seed(&b, test_seed);
-    groth16_prove_opts_t oa = {&a, false, NULL}, ob = {&b, true, NULL};
+    groth16_prove_opts_t oa = {&a, false, NULL, NULL}, ob = {&b, true, NULL, NULL};
     assert_int_equal(groth16_prove(&p1, &pub1, &k, &w, &oa, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_int_equal(groth16_prove(&p2, &pub2, &k, &w, &ob, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_memory_equal(&p1, &p2, sizeof p1);

@@ -89,7 +89,7 @@ static bool bp_verifies(const bp_vk_t *vk, const bls381_fr_t *in, const bp_proof
 static void key_and_assignment(bp_params_t *p, asgn_t *a, void **mem, const r1cs_t *r,
                                const r1cs_witness_t *w)
 {
-    assert_int_equal(groth16_bp_dev_setup(p, r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(p, r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(a, mem, r, w, NULL), CUZK_OK);
 }
 
@@ -110,7 +110,7 @@ static void bls381_once(void)
     assert_int_equal(p.n_l, a.n_aux);
 
     char err[IO_ERR_MAX];
-    groth16_prove_opts_t opts = {&test_rng, false, NULL};
+    groth16_prove_opts_t opts = {&test_rng, false, NULL, NULL};
     groth16_timings_t t;
     bp_proof_t proof;
     cuzk_status_t s = groth16_bp_prove(&proof, &p, &a, &opts, &t, NULL, err, sizeof err);
@@ -176,7 +176,7 @@ static void test_mismatch(void **state)
         r1cs_witness_free(&w2);
     } while (1);
     bp_params_t p;
-    assert_int_equal(groth16_bp_dev_setup(&p, &r1, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&p, &r1, &test_rng, NULL), CUZK_OK);
     asgn_t a;
     void *mem;
     assert_int_equal(groth16_bp_assign(&a, &mem, &r2, &w2, NULL), CUZK_OK);
@@ -196,7 +196,7 @@ static void test_mismatch(void **state)
                      CUZK_EINVAL);
     assert_non_null(strstr(err, "BN254"));
     bp_params_t none;
-    assert_int_equal(groth16_bp_dev_setup(&none, &rb, &test_rng), CUZK_EUNSUPPORTED);
+    assert_int_equal(groth16_bp_dev_setup(&none, &rb, &test_rng, NULL), CUZK_EUNSUPPORTED);
     free(mem);
     bp_params_free(&p);
     r1cs_free(&r1);
@@ -225,7 +225,7 @@ static void test_bls381_batch(void **state)
     bls381_fr_t *in = malloc(N * (ni ? ni : 1) * sizeof *in);
     assert_non_null(in);
     bls381_fr_t *one = inputs_of(&a);
-    groth16_prove_opts_t opts = {&test_rng, false, NULL};
+    groth16_prove_opts_t opts = {&test_rng, false, NULL, NULL};
     char err[IO_ERR_MAX];
     for (int i = 0; i < N; i++) {
         assert_int_equal(groth16_bp_prove(&proofs[i], &p, &a, &opts, NULL, NULL, err, sizeof err),
@@ -274,7 +274,7 @@ static void test_bn254(void **state)
         r1cs_witness_t w;
         random_circuit(&r, &w, R1CS_CURVE_BN254);
         bn254_groth16_bp_key_t key;
-        assert_int_equal(bn254_groth16_bp_dev_setup(&key, &r.u.bn254, &test_rng), CUZK_OK);
+        assert_int_equal(bn254_groth16_bp_dev_setup(&key, &r.u.bn254, &test_rng, NULL), CUZK_OK);
         asgn_t a;
         void *mem;
         assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);

@@ -164,7 +164,7 @@ static void dev_zkey_sized(zkey_t *k, r1cs_witness_t *w, r1cs_curve_t curve, uin
     circuit(&r, w, curve, wires, constraints);
     zkey_t dev;
     char err[IO_ERR_MAX];
-    assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_dev_setup(&dev, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(zkey_file_write(tmp_path, &dev, NULL, err, sizeof err), CUZK_OK);
     groth16_dev_key_free(&dev);
     r1cs_free(&r);
@@ -184,7 +184,7 @@ static void zkey_round_trip(r1cs_curve_t curve)
     r1cs_witness_t w;
     dev_zkey(&k, &w, curve);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
 
     counting_t count = {0};
     key_cache_alloc_t a = {counting_alloc, counting_free, &count};
@@ -225,7 +225,8 @@ static void zkey_round_trip(r1cs_curve_t curve)
     /* The same through a mapping (key_cache_parse). */
     buf_t b = file_bytes(cache_path);
     key_cache_t kp;
-    assert_int_equal(key_cache_parse(&kp, b.p, b.n, "mapped", NULL, 0, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_parse(&kp, b.p, b.n, "mapped", NULL, 0, NULL, err, sizeof err),
+                     CUZK_OK);
     assert_memory_equal(kp.zkey.h, c->h, (size_t)c->domain_size * (k.n8q * 2));
     assert_false(kp.owns_body);
     key_cache_free(&kp);
@@ -263,10 +264,10 @@ static void test_params(void **state)
     bp_params_t p;
     asgn_t asg;
     void *mem;
-    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&asg, &mem, &r, &w, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_params(cache_path, &p, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, err, sizeof err), CUZK_OK);
 
     key_cache_t kc;
     read_ok(&kc, NULL, KEY_CACHE_CHECK_POINTS);
@@ -329,7 +330,7 @@ static buf_t zkey_cache_bytes(r1cs_curve_t curve, key_cache_header_t *h)
     r1cs_witness_t w;
     dev_zkey(&k, &w, curve);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
     assert_int_equal(key_cache_probe(h, cache_path, err, sizeof err), CUZK_OK);
     zkey_free(&k);
     r1cs_witness_free(&w);
@@ -518,7 +519,7 @@ static void test_outside_subgroup(void **state)
     r1cs_witness_t w;
     dev_zkey_sized(&k, &w, R1CS_CURVE_BLS12_381, 1500, 2000);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
     zkey_free(&k);
     r1cs_witness_free(&w);
     key_cache_header_t h;
@@ -594,27 +595,27 @@ static void test_writer_failures(void **state)
     /* A directory that does not exist: nothing is left anywhere. */
     char bad[160];
     snprintf(bad, sizeof bad, "%s.missing/key.cuzkkey", cache_path);
-    assert_int_equal(key_cache_write_zkey(bad, &k, err, sizeof err), CUZK_EIO);
+    assert_int_equal(key_cache_write_zkey(bad, &k, NULL, err, sizeof err), CUZK_EIO);
     assert_non_null(strstr(err, "cannot create"));
     /* A key the reader would refuse is not written. */
     zkey_t odd = k;
     odd.domain_size = 3;
-    assert_int_equal(key_cache_write_zkey(cache_path, &odd, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, err, sizeof err), CUZK_EINVAL);
     assert_non_null(strstr(err, "domainSize = 3"));
     odd = k;
     odd.h = NULL;
-    assert_int_equal(key_cache_write_zkey(cache_path, &odd, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, err, sizeof err), CUZK_EINVAL);
     assert_non_null(strstr(err, "section h"));
     struct stat sb;
     assert_int_not_equal(stat(cache_path, &sb), 0);
     /* Writing over an existing cache replaces it whole. */
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
     key_cache_t kc;
     read_ok(&kc, NULL, 0);
     key_cache_free(&kc);
     bp_params_t p = {0};
-    assert_int_equal(key_cache_write_params(cache_path, &p, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, err, sizeof err), CUZK_EINVAL);
     assert_non_null(strstr(err, "ic_len = 0"));
     zkey_free(&k);
     r1cs_witness_free(&w);

@@ -206,7 +206,7 @@ static void expect_params_(const buf_t *b, cuzk_pool_t *pool, unsigned flags, cu
 {
     char err[IO_ERR_MAX] = "";
     bp_params_t p;
-    cuzk_status_t st = bp_params_parse(&p, b->p, b->n, BAD, pool, flags, err, sizeof(err));
+    cuzk_status_t st = bp_params_parse(&p, b->p, b->n, BAD, pool, flags, NULL, err, sizeof(err));
     if (st != status)
         fail_msg("status %d (%s), expected %d; message: %s", st, cuzk_strerror(st), status, err);
     if (status != CUZK_OK) {

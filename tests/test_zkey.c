@@ -236,7 +236,7 @@ static void expect_zkey_(const buf_t *b, unsigned flags, cuzk_status_t status,
 {
     char err[IO_ERR_MAX] = "";
     zkey_t k;
-    cuzk_status_t st = zkey_file_parse(&k, b->p, b->n, BAD, NULL, flags, err, sizeof(err));
+    cuzk_status_t st = zkey_file_parse(&k, b->p, b->n, BAD, NULL, flags, NULL, err, sizeof(err));
     if (st != status)
         fail_msg("status %d (%s), expected %d; message: %s", st, cuzk_strerror(st), status, err);
     assert_int_equal(k.curve, R1CS_CURVE_NONE);
@@ -606,12 +606,12 @@ static void outside_subgroup(const buf_t *b, r1cs_curve_t curve, uint32_t i2, ui
         expect_zkey(&c, CUZK_ENOTINSUBGROUP, says);
         char err[IO_ERR_MAX];
         zkey_t k;
-        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, 0, err, sizeof(err)),
+        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, 0, NULL, err, sizeof(err)),
                          CUZK_ENOTINSUBGROUP);
         assert_non_null(strstr(err, says));
-        assert_int_equal(
-            zkey_file_parse(&k, c.p, c.n, BAD, g ? NULL : pool, ZKEY_TRUSTED, err, sizeof(err)),
-            CUZK_OK);
+        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, g ? NULL : pool, ZKEY_TRUSTED, NULL,
+                                         err, sizeof(err)),
+                         CUZK_OK);
         zkey_free(&k);
         free(c.p);
     }
@@ -634,7 +634,7 @@ static void subgroup_batches(r1cs_curve_t curve, cuzk_pool_t *pool)
     zkey_t k;
     for (int on_pool = 0; on_pool < 2; on_pool++) {
         assert_int_equal(
-            zkey_file_parse(&k, b.p, b.n, BAD, on_pool ? pool : NULL, 0, err, sizeof(err)),
+            zkey_file_parse(&k, b.p, b.n, BAD, on_pool ? pool : NULL, 0, NULL, err, sizeof(err)),
             CUZK_OK);
         zkey_free(&k);
     }
@@ -679,7 +679,7 @@ static void test_corrupt_points(void **state)
         memset(c.p + h + 50 * g1, 0xff, g1);
         char err[IO_ERR_MAX];
         zkey_t k;
-        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, 0, err, sizeof(err)),
+        assert_int_equal(zkey_file_parse(&k, c.p, c.n, BAD, pool, 0, NULL, err, sizeof(err)),
                          CUZK_ENOTONCURVE);
         assert_non_null(strstr(err, "point 37 "));
         free(c.p);

@@ -314,7 +314,7 @@ int cli_prove_bp(int argc, char **argv)
     if (s == CUZK_OK)
         s = cli_backend_new(&be, a.backend, NULL, &p, &accel, err, sizeof err);
     read_s = cuzk_seconds() - t_start;
-    groth16_prove_opts_t opts = {NULL, a.no_verify, accel};
+    groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
         double t0 = cuzk_seconds();
         s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
@@ -553,10 +553,12 @@ int cli_assign(int argc, char **argv)
 /* ---- cuzk setup <r1cs> <out.params> --------------------------------------- */
 
 cuzk_status_t cli_setup_params(const r1cs_t *r, const char *r1cs_path, const char *out,
-                               const char *vk_path, cuzk_rng_t *rng, char *err, size_t err_size)
+                               const char *vk_path, cuzk_rng_t *rng, cuzk_progress_t *progress,
+                               char *err, size_t err_size)
 {
     bp_params_t p;
-    cuzk_status_t s = groth16_bp_dev_setup(&p, r, rng);
+    cuzk_status_t s = groth16_bp_dev_setup(&p, r, rng, progress);
+    cuzk_progress_end(progress);
     if (s == CUZK_EUNSUPPORTED)
         return io_fail(err, err_size, s, "%s is over %s: bellperson parameters are BLS12-381 only",
                        r1cs_path, r1cs_curve_name(r->curve));

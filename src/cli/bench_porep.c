@@ -35,6 +35,7 @@
 #include "r1cs/r1cs_indexed.h"
 #include "util/clock.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/rng.h"
 #if CUZK_HAVE_CUDA
 #include "engine/engine_cuda.h"
@@ -71,6 +72,7 @@ typedef struct bench_args {
     bool full;
     uint64_t seed;
     bool seeded;
+    bool quiet;
 } bench_args_t;
 
 static void bench_usage(FILE *f)
@@ -102,6 +104,7 @@ static void bench_usage(FILE *f)
                "  --threads N        CPU threads (default: one per processor)\n"
                "  --trace FILE       write the engine's timeline as Chrome trace JSON\n"
                "  --seed S           seed of the circuit and the key (default: drawn)\n"
+               "  --quiet            no progress line on stderr (shown only on a terminal)\n"
                "  -h, --help         this text\n");
 }
 
@@ -151,6 +154,10 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             bench_usage(stdout);
             return 0;
+        }
+        if (!strcmp(o, "--quiet")) {
+            a->quiet = true;
+            continue;
         }
         if (i + 1 == argc) {
             fprintf(stderr, "cuzk bench: %s needs a value (try --help)\n", o);
@@ -244,7 +251,7 @@ static cuzk_status_t prepare_cpu(prepared_t *p, const r1cs_ix_t *ix, cuzk_rng_t 
     bp_params_t params = {0};
     cuzk_status_t s = r1cs_generate_indexed(&r, &w, ix);
     if (s == CUZK_OK)
-        s = groth16_bp_dev_setup(&params, &r, rng);
+        s = groth16_bp_dev_setup(&params, &r, rng, NULL);
     if (s == CUZK_OK)
         s = groth16_bp_assign(&p->asgn, &p->amem, &r, &w, pool);
     if (s == CUZK_OK && !(p->vk.ic = malloc(params.vk.n_ic * sizeof *p->vk.ic)))
@@ -328,12 +335,18 @@ static engine_rc_t submit(engine_t *e, const char *key, const prepared_t *w, uin
 }
 
 /* Waits for job, checks it is DONE and that its proofs verify as a batch;
- * *finished = its wall-clock end, *started its first partition's start. */
+ * *finished = its wall-clock end, *started its first partition's start.
+ * While it waits, progress (NULL: none) gets the engine's partitions done. */
 static cuzk_status_t collect(engine_t *e, engine_job_t *job, const prepared_t *w, double *started,
-                             double *finished, double *submitted, char *err, size_t err_size)
+                             double *finished, double *submitted, cuzk_progress_t *progress,
+                             char *err, size_t err_size)
 {
-    while (!engine_job_wait(e, job, 3600))
-        ;
+    /* a tenth of a second between looks at the counters: the line's pace */
+    while (!engine_job_wait(e, job, progress ? 0.1 : 3600)) {
+        engine_counters_t c;
+        engine_counters(e, &c);
+        cuzk_progress_set(progress, c.partitions_done);
+    }
     engine_job_info_t info;
     if (engine_job_info(e, job, &info) != ENGINE_OK)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
@@ -500,9 +513,17 @@ int cli_bench_porep(int argc, char **argv)
             s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the winning32 proof failed");
     }
     double first = 0, fin0 = 0, last = 0, win_lat = 0, win_fin = 0;
-    for (uint32_t j = 0; s == CUZK_OK && jobs && j < a.proofs + (mixed ? 1 : 0); j++) {
+    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk bench", a.quiet);
+    uint32_t n_jobs = a.proofs + (mixed ? 1 : 0);
+    cuzk_progress_begin(progress, "proving", (uint64_t)parts * a.proofs + (mixed ? 1 : 0),
+                        "partitions");
+    for (uint32_t j = 0; s == CUZK_OK && jobs && j < n_jobs; j++) {
+        char stage[CUZK_PROGRESS_TEXT];
+        snprintf(stage, sizeof stage, "proofs %u/%u done", j, n_jobs);
+        cuzk_progress_label(progress, stage);
         double st = 0, fi = 0, sub = 0;
-        s = collect(e, jobs[j], j < a.proofs ? &main_w : &win_w, &st, &fi, &sub, err, sizeof err);
+        s = collect(e, jobs[j], j < a.proofs ? &main_w : &win_w, &st, &fi, &sub, progress, err,
+                    sizeof err);
         if (s != CUZK_OK)
             break;
         if (j == a.proofs) {
@@ -514,6 +535,7 @@ int cli_bench_porep(int argc, char **argv)
         fin0 = j == 0 ? fi : fin0;
         last = fi > last ? fi : last;
     }
+    cuzk_progress_free(progress);
     if (s == CUZK_OK) {
         double per_proof = a.proofs > 1 ? (last - fin0) / (a.proofs - 1) : last - first;
         engine_counters_t c;

@@ -447,7 +447,7 @@ static cuzk_status_t bench_make_files(const bench_files_t *f, bench_row_t *row, 
     row->gen_s = bench_now() - t0;
     t0 = bench_now();
     if (s == CUZK_OK) {
-        s = groth16_dev_setup(&k, &r, &rng);
+        s = groth16_dev_setup(&k, &r, &rng, NULL);
         if (s != CUZK_OK)
             io_fail(err, err_size, s, "the development setup of 2^%u failed", row->log2n);
     }

@@ -43,16 +43,18 @@ struct bp_params;
 struct groth16_accel;
 struct r1cs;
 struct cuzk_rng;
+struct cuzk_progress;
 
 /*
  * cuzk setup's bellperson branch: an INSECURE development .params for r
  * (read from r1cs_path, named in messages) written to out, and its .vk to
  * vk_path when not NULL; nothing left behind on failure. rng NULL:
- * getrandom. Failures carry a one-line message in err.
+ * getrandom. progress (NULL: none) shows the queries' points as they are
+ * made. Failures carry a one-line message in err.
  */
 cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, const char *out,
-                               const char *vk_path, struct cuzk_rng *rng, char *err,
-                               size_t err_size);
+                               const char *vk_path, struct cuzk_rng *rng,
+                               struct cuzk_progress *progress, char *err, size_t err_size);
 
 /* Whether the file at path starts with a cuzk key cache's magic (false
  * when it cannot be read: the format's own reader then says why). */

@@ -34,6 +34,7 @@
 #include "io/io_error.h"
 #include "io/io_map.h"
 #include "io/snarkjs_json.h"
+#include "util/progress.h"
 
 enum {
     CLIENT_OK = 0,
@@ -442,26 +443,40 @@ static double client_now(void)
 }
 
 /* Long-polls job id until it ends or timeout seconds pass (< 0: forever);
- * prints the final job JSON and writes the result files. */
+ * prints the final job JSON and writes the result files. With progress
+ * (NULL: none), polls every second and shows the job's partitions done. */
 static int client_wait_job(const client_t *c, const char *id, double timeout,
-                           const char *proof_path, const char *public_path)
+                           const char *proof_path, const char *public_path,
+                           cuzk_progress_t *progress)
 {
     double deadline = client_now() + timeout;
+    double poll = progress ? 1 : CLIENT_POLL_SECONDS;
+    bool begun = false;
     for (;;) {
-        double left = timeout < 0 ? CLIENT_POLL_SECONDS : deadline - client_now();
+        double left = timeout < 0 ? poll : deadline - client_now();
         if (left < 0)
             left = 0;
         char path[256];
-        snprintf(path, sizeof path, "/v1/proofs/%s?wait=%.3f", id,
-                 left < CLIENT_POLL_SECONDS ? left : CLIENT_POLL_SECONDS);
+        snprintf(path, sizeof path, "/v1/proofs/%s?wait=%.3f", id, left < poll ? left : poll);
         json_t *job = NULL;
         int rc = client_call(c, "GET", path, NULL, 200, 200, &job, NULL);
-        if (rc != CLIENT_OK)
+        if (rc != CLIENT_OK) {
+            cuzk_progress_end(progress);
             return rc;
+        }
         const char *state = json_string_value(json_object_get(job, "state"));
         bool done = state && !strcmp(state, "done");
         bool ended = done || (state && (!strcmp(state, "failed") || !strcmp(state, "cancelled")));
+        json_t *counts = json_object_get(job, "progress");
+        if (!begun) /* the job's size is known from its first answer on */
+            cuzk_progress_begin(progress, "",
+                                (uint64_t)json_integer_value(json_object_get(counts, "total")),
+                                "partitions");
+        begun = true;
+        cuzk_progress_label(progress, state ? state : "?");
+        cuzk_progress_set(progress, (uint64_t)json_integer_value(json_object_get(counts, "done")));
         if (ended || (timeout >= 0 && client_now() >= deadline)) {
+            cuzk_progress_end(progress);
             json_dumpf(job, stdout, JSON_INDENT(2));
             putchar('\n');
             if (done && (proof_path || public_path))
@@ -603,7 +618,7 @@ int cli_submit(int argc, char **argv)
         rc = CLIENT_OK;
     } else {
         rc = client_wait_job(&c, job_id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
-                             opt.public);
+                             opt.public, NULL);
     }
 out:
     json_decref(inputs);
@@ -645,6 +660,7 @@ int cli_wait(int argc, char **argv)
         return CLIENT_EFAIL;
     const char *id = NULL;
     client_opts_t opt = {0};
+    bool quiet = false;
     int rc = CLIENT_EFAIL, m;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -654,13 +670,17 @@ int cli_wait(int argc, char **argv)
                 "Waits until job ID ends and prints it. With --proof/--public, a done job's\n"
                 "result is written: proof.json and public.json exactly as snarkjs writes\n"
                 "them (zkey; FILE.i for each of several partitions), or the 192-byte proofs\n"
-                "and the inputs JSON (params). Exit 0 done, 1 failed or cancelled, 124 timeout.\n");
+                "and the inputs JSON (params). Exit 0 done, 1 failed or cancelled, 124 timeout.\n"
+                "--quiet: no progress line (partitions done) on stderr, shown only on a "
+                "terminal.\n");
             client_free(&c);
             return CLIENT_OK;
         }
         if ((m = client_value_opt(argc, argv, &i, &opt, "wait", "--proof --public --timeout"))) {
             if (m < 0)
                 goto out;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = true;
         } else if (argv[i][0] != '-' && !id) {
             id = argv[i];
         } else {
@@ -672,8 +692,10 @@ int cli_wait(int argc, char **argv)
         fprintf(stderr, "usage: cuzk wait ID [--timeout S] [--proof FILE] [--public FILE]\n");
         goto out;
     }
+    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk wait", quiet);
     rc = client_wait_job(&c, id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
-                         opt.public);
+                         opt.public, progress);
+    cuzk_progress_free(progress);
 out:
     client_free(&c);
     return rc;

@@ -16,12 +16,13 @@
 #include "io/zkey_file.h"
 #include "util/clock.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 enum { CONVERT_OK = 0, CONVERT_EINVALID = 1, CONVERT_EFAIL = 2 };
 
 static void convert_usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk convert [--trusted] [--threads N] IN OUT\n"
+    fprintf(f, "usage: cuzk convert [--trusted] [--threads N] [--quiet] IN OUT\n"
                "\n"
                "Writes the proving key IN (a snarkjs .zkey on BN254 or BLS12-381, or bellperson\n"
                ".params, told by content) as a cuzk key cache OUT, which cuzkd and the engine\n"
@@ -34,6 +35,7 @@ static void convert_usage(FILE *f)
                "  --trusted     skip the subgroup check of IN's query points (a key checked\n"
                "                before)\n"
                "  --threads N   check points on N threads (default: all processors)\n"
+               "  --quiet       no progress line on stderr (shown only on a terminal)\n"
                "  -h, --help    this text\n");
 }
 
@@ -64,6 +66,7 @@ int cli_convert(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     bool trusted = false;
     unsigned threads = 0;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -72,6 +75,8 @@ int cli_convert(int argc, char **argv)
         }
         if (!strcmp(o, "--trusted")) {
             trusted = true;
+        } else if (!strcmp(o, "--quiet")) {
+            quiet = true;
         } else if (!strcmp(o, "--threads")) {
             if (i + 1 >= argc || cli_parse_threads(&threads, argv[i + 1]) != 0) {
                 fprintf(stderr, "cuzk convert: --threads wants a number from 1 to 4096\n");
@@ -113,11 +118,16 @@ int cli_convert(int argc, char **argv)
     char err[IO_ERR_MAX] = "";
     zkey_t k = {0};
     bp_params_t p = {0};
+    io_map_t m = {0};
+    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk convert", quiet);
     double t0 = cuzk_seconds();
-    if (zk)
-        st = zkey_file_read(&k, in, pool, trusted ? ZKEY_TRUSTED : 0, err, sizeof err);
-    else
-        st = bp_params_read(&p, in, pool, trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
+    st = io_map_open(&m, in, err, sizeof err);
+    if (st == CUZK_OK && zk)
+        st = zkey_file_parse(&k, m.data, m.size, in, pool, trusted ? ZKEY_TRUSTED : 0, progress,
+                             err, sizeof err);
+    else if (st == CUZK_OK)
+        st = bp_params_parse(&p, m.data, m.size, in, pool, trusted ? BP_PARAMS_TRUSTED : 0,
+                             progress, err, sizeof err);
     double t1 = cuzk_seconds();
     if (!zk && st == CUZK_EBADFILE) {
         /* bellperson files have no magic: say what else it could have been. */
@@ -129,11 +139,13 @@ int cli_convert(int argc, char **argv)
                 in, why);
     }
     if (st == CUZK_OK)
-        st = zk ? key_cache_write_zkey(out, &k, err, sizeof err)
-                : key_cache_write_params(out, &p, err, sizeof err);
+        st = zk ? key_cache_write_zkey(out, &k, progress, err, sizeof err)
+                : key_cache_write_params(out, &p, progress, err, sizeof err);
     double t2 = cuzk_seconds();
+    cuzk_progress_free(progress);
     zkey_free(&k);
     bp_params_free(&p);
+    io_map_close(&m);
     cuzk_pool_free(own);
     if (st != CUZK_OK)
         return convert_fail(st, err);

@@ -158,7 +158,7 @@ static cuzk_status_t demo_setup(const demo_paths_t *p, demo_result_t *res, char 
     snarkjs_vk_t vk = {0};
     cuzk_status_t s = r1cs_file_read(&r, p->r1cs, err, err_size);
     if (s == CUZK_OK) {
-        s = groth16_dev_setup(&k, &r, NULL);
+        s = groth16_dev_setup(&k, &r, NULL, NULL);
         if (s != CUZK_OK)
             io_fail(err, err_size, s, "%s: the setup failed", p->r1cs);
     }
@@ -189,7 +189,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
-    groth16_prove_opts_t opts = {NULL, false, NULL};
+    groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
     double t0 = cuzk_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
@@ -252,7 +252,7 @@ static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, ch
     r1cs_t r = {0};
     cuzk_status_t s = r1cs_file_read(&r, p->r1cs, err, err_size);
     if (s == CUZK_OK)
-        s = cli_setup_params(&r, p->r1cs, p->params, p->bvk, NULL, err, err_size);
+        s = cli_setup_params(&r, p->r1cs, p->params, p->bvk, NULL, NULL, err, err_size);
     if (s == CUZK_OK) {
         const r1cs_shape_t *sh = r1cs_shape(&r);
         uint64_t rows = (uint64_t)sh->n_constraints + sh->n_pub_out + sh->n_pub_in + 1, m = 1;
@@ -275,7 +275,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     bp_proof_t proof;
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
-    groth16_prove_opts_t opts = {NULL, false, NULL};
+    groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
     double t0 = cuzk_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)

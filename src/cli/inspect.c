@@ -41,6 +41,7 @@
 #include "pairing/bls381_pairing.h"
 #include "pairing/bn254_pairing.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 enum { INSPECT_VALID = 0, INSPECT_INVALID = 1, INSPECT_EFAIL = 2 };
 
@@ -52,13 +53,14 @@ typedef struct inspect {
     const unsigned char *data;
     uint64_t size;
     cuzk_pool_t *pool;
+    cuzk_progress_t *progress; /* the point checks of keys (NULL: none) */
     bool trusted;
     char err[IO_ERR_MAX];
 } inspect_t;
 
 static void inspect_usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk inspect [--trusted] [--threads N] FILE\n"
+    fprintf(f, "usage: cuzk inspect [--trusted] [--threads N] [--quiet] FILE\n"
                "\n"
                "Prints what FILE holds (kind, curve, counts, sections) and whether it\n"
                "validates: the last line is 'valid' or 'INVALID: <reason>'. The kind is told\n"
@@ -72,6 +74,7 @@ static void inspect_usage(FILE *f)
                "  --trusted     skip the subgroup check of the query vectors (.zkey,\n"
                "                .params, key caches), the slow part for large keys\n"
                "  --threads N   check points on N threads (default: all processors)\n"
+               "  --quiet       no progress line on stderr (shown only on a terminal)\n"
                "  -h, --help    this text\n");
 }
 
@@ -157,8 +160,10 @@ static int inspect_zkey(inspect_t *in, const iden3_file_t *f)
         return inspect_verdict(in, CUZK_OK);
     }
     zkey_t k;
-    cuzk_status_t st = zkey_file_parse(&k, in->data, in->size, in->path, in->pool,
-                                       in->trusted ? ZKEY_TRUSTED : 0, in->err, sizeof in->err);
+    cuzk_status_t st =
+        zkey_file_parse(&k, in->data, in->size, in->path, in->pool, in->trusted ? ZKEY_TRUSTED : 0,
+                        in->progress, in->err, sizeof in->err);
+    cuzk_progress_end(in->progress);
     if (st == CUZK_OK) {
         printf("protocol: Groth16\n");
         printf("curve: %s\n", r1cs_curve_name(k.curve));
@@ -371,7 +376,8 @@ static int inspect_params(inspect_t *in)
     bp_params_t p;
     cuzk_status_t st =
         bp_params_parse(&p, in->data, in->size, in->path, in->pool,
-                        in->trusted ? BP_PARAMS_TRUSTED : 0, in->err, sizeof in->err);
+                        in->trusted ? BP_PARAMS_TRUSTED : 0, in->progress, in->err, sizeof in->err);
+    cuzk_progress_end(in->progress);
     if (st != CUZK_OK)
         return inspect_verdict(in, st);
     printf("curve: BLS12-381\n");
@@ -617,7 +623,9 @@ static int inspect_key_cache(inspect_t *in)
                          "2^-59)");
     key_cache_t kc;
     st = key_cache_parse(&kc, in->data, in->size, in->path, in->pool,
-                         in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->err, sizeof in->err);
+                         in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->progress, in->err,
+                         sizeof in->err);
+    cuzk_progress_end(in->progress);
     key_cache_free(&kc);
     return inspect_verdict(in, st);
 }
@@ -667,6 +675,7 @@ int cli_inspect(int argc, char **argv)
     inspect_t in;
     memset(&in, 0, sizeof(in));
     unsigned threads = 0;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -675,6 +684,8 @@ int cli_inspect(int argc, char **argv)
         }
         if (!strcmp(o, "--trusted")) {
             in.trusted = true;
+        } else if (!strcmp(o, "--quiet")) {
+            quiet = true;
         } else if (!strcmp(o, "--threads")) {
             if (i + 1 >= argc || cli_parse_threads(&threads, argv[i + 1]) != 0) {
                 fprintf(stderr, "cuzk inspect: --threads wants a number from 1 to 4096\n");
@@ -714,7 +725,9 @@ int cli_inspect(int argc, char **argv)
         }
     }
     in.pool = own ? own : cuzk_pool_default();
+    in.progress = cuzk_progress_stderr("cuzk inspect", quiet);
     int rc = inspect_file(&in);
+    cuzk_progress_free(in.progress);
     fflush(stdout);
     cuzk_pool_free(own);
     io_map_close(&m);

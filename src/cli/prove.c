@@ -19,16 +19,22 @@
 #include "io/wtns_file.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/clock.h"
 
 /* Exit statuses: the witness does not satisfy the circuit, or anything else. */
 enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
 
+/* The progress line's stages: read, synth, h, msm, verify, write; shown for
+ * keys above 2^20 constraints (a domain above 2^20), whose proofs take
+ * seconds on the CPU, where smaller ones end before a line would help. */
+enum { PROVE_STEPS = 6, PROVE_PROGRESS_DOMAIN = 1u << 20 };
+
 typedef struct prove_args {
     const char *zkey, *wtns, *proof, *public, *r1cs;
     unsigned threads;
     cli_backend_kind_t backend;
-    bool json, no_verify, trusted;
+    bool json, no_verify, trusted, quiet;
 } prove_args_t;
 
 static void prove_usage(FILE *f)
@@ -52,6 +58,8 @@ static void prove_usage(FILE *f)
             "                there is one, else the CPU; the default), cpu, or cuda\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
             "  --no-verify   skip the verification of the proof before writing it\n"
+            "  --quiet       no progress line on stderr (shown on a terminal for keys above\n"
+            "                2^20 constraints)\n"
             "  -h, --help    this text\n"
             "\n"
             "With bellperson parameters: cuzk prove --params P --assignment A --out proof.bin\n"
@@ -75,6 +83,8 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             a->no_verify = true;
         } else if (!strcmp(o, "--trusted")) {
             a->trusted = true;
+        } else if (!strcmp(o, "--quiet")) {
+            a->quiet = true;
         } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads") || !strcmp(o, "--backend")) {
             if (i + 1 == argc) {
                 fprintf(stderr, "cuzk prove: %s needs a value\n", o);
@@ -283,6 +293,9 @@ int cli_prove(int argc, char **argv)
     double t_start = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
+    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk prove", a.quiet);
+    cuzk_progress_steps(progress, PROVE_STEPS);
+    cuzk_progress_begin(progress, "read", 0, NULL);
     cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
     if (!pool)
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
@@ -313,15 +326,24 @@ int cli_prove(int argc, char **argv)
     if (s == CUZK_OK)
         s = cli_backend_new(&be, a.backend, &k, NULL, &accel, err, sizeof err);
     read_s = cuzk_seconds() - t_start;
+    if (k.domain_size <= PROVE_PROGRESS_DOMAIN) { /* done before a line would help */
+        cuzk_progress_free(progress);
+        progress = NULL;
+    }
+    /* the accelerator runs synth, h and msm as one stage */
+    cuzk_progress_steps(progress, accel ? PROVE_STEPS - 2 : PROVE_STEPS);
+    cuzk_progress_begin(progress, "read", 0, NULL);
     if (s == CUZK_OK) {
-        groth16_prove_opts_t opts = {NULL, a.no_verify, accel};
+        groth16_prove_opts_t opts = {NULL, a.no_verify, accel, progress};
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
     }
     if (s == CUZK_OK) {
         double t0 = cuzk_seconds();
+        cuzk_progress_begin(progress, "write", 0, NULL);
         s = prove_write(&a, &proof, &pub, err, sizeof err);
         write_s = cuzk_seconds() - t0;
     }
+    cuzk_progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
     if (a.json)

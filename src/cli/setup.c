@@ -18,6 +18,7 @@
 #include "io/zkey_file.h"
 #include "pairing/bls381_pairing.h"
 #include "pairing/bn254_pairing.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
 enum { SETUP_OK = 0, SETUP_EFAIL = 2 };
@@ -36,6 +37,7 @@ static void setup_usage(FILE *f)
                "  --vk FILE     also write the verification key (snarkjs JSON; a bellperson\n"
                "                .vk with .params)\n"
                "  --seed S      draw the toxic waste from a seeded stream (tests only)\n"
+               "  --quiet       no progress line on stderr (shown only on a terminal)\n"
                "  -h, --help    this text\n");
 }
 
@@ -59,11 +61,16 @@ int cli_setup(int argc, char **argv)
     r1cs_curve_t want = R1CS_CURVE_NONE;
     bool have_seed = false;
     uint64_t seed = 0;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             setup_usage(stdout);
             return SETUP_OK;
+        }
+        if (!strcmp(o, "--quiet")) {
+            quiet = true;
+            continue;
         }
         if (o[0] != '-' || o[1] == '\0') {
             if (n_paths == 2) {
@@ -114,6 +121,7 @@ int cli_setup(int argc, char **argv)
     snarkjs_vk_t vk = {0};
     cuzk_rng_t rng;
     cuzk_rng_seed(&rng, seed);
+    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk setup", quiet);
     cuzk_status_t s = r1cs_file_read(&r, paths[0], err, sizeof err);
     if (s == CUZK_OK && want != R1CS_CURVE_NONE && r.curve != want)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s, not %s", paths[0],
@@ -121,10 +129,11 @@ int cli_setup(int argc, char **argv)
     size_t out_len = strlen(paths[1]);
     bool params = out_len >= 7 && !strcmp(paths[1] + out_len - 7, ".params");
     if (s == CUZK_OK && params) {
-        s = cli_setup_params(&r, paths[0], paths[1], vk_path, have_seed ? &rng : NULL, err,
-                             sizeof err);
+        s = cli_setup_params(&r, paths[0], paths[1], vk_path, have_seed ? &rng : NULL, progress,
+                             err, sizeof err);
     } else if (s == CUZK_OK) {
-        s = groth16_dev_setup(&k, &r, have_seed ? &rng : NULL);
+        s = groth16_dev_setup(&k, &r, have_seed ? &rng : NULL, progress);
+        cuzk_progress_end(progress);
         if (s == CUZK_EINVAL)
             io_fail(err, sizeof err, s,
                     "%s: no key for this circuit (no private wires, or a domain too large "
@@ -144,6 +153,7 @@ int cli_setup(int argc, char **argv)
         if (s != CUZK_OK)
             remove(paths[1]);
     }
+    cuzk_progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk setup: %s (%s)\n", err, cuzk_strerror(s));
     snarkjs_vk_free(&vk);

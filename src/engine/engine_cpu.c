@@ -250,7 +250,7 @@ static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool,
         goto done;
     snarkjs_proof_t proof;
     groth16_timings_t t;
-    groth16_prove_opts_t opts = {NULL, false, accel};
+    groth16_prove_opts_t opts = {NULL, false, accel, NULL};
     s = groth16_prove(&proof, &pub, &k->zkey, &w, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
@@ -289,7 +289,7 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
         goto done;
     bp_proof_t proof;
     groth16_timings_t t;
-    groth16_prove_opts_t opts = {NULL, false, accel};
+    groth16_prove_opts_t opts = {NULL, false, accel, NULL};
     s = groth16_bp_prove(&proof, &k->params, a, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;

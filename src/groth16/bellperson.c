@@ -46,7 +46,7 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
                                const groth16_prove_opts_t *opts, groth16_timings_t *t,
                                cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false, NULL};
+    static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
     if (!opts)
         opts = &defaults;
     if (t)
@@ -128,13 +128,14 @@ cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_
     return CUZK_OK;
 }
 
-cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng)
+cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng,
+                                   cuzk_progress_t *progress)
 {
     memset(p, 0, sizeof *p);
     if (r->curve != R1CS_CURVE_BLS12_381)
         return CUZK_EUNSUPPORTED;
     bls381_groth16_bp_key_t k;
-    cuzk_status_t s = bls381_groth16_bp_dev_setup(&k, &r->u.bls381, rng);
+    cuzk_status_t s = bls381_groth16_bp_dev_setup(&k, &r->u.bls381, rng, progress);
     if (s != CUZK_OK)
         return s;
     bls381_g1_affine_t *ic = malloc(k.n_ic * sizeof *ic);

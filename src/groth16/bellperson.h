@@ -48,9 +48,11 @@ cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_
  * circuit r (bls381_groth16_bp_dev_setup: tests and benchmarks only); p is
  * the caller's afterwards (bp_params_free). CUZK_EUNSUPPORTED for another
  * curve, CUZK_EINVAL for a circuit without private wires or beyond the
- * domains, CUZK_ENOMEM, CUZK_ERANDOM; on failure p is empty.
+ * domains, CUZK_ENOMEM, CUZK_ERANDOM; on failure p is empty. progress
+ * (NULL: none) gets a stage for each query.
  */
-cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng);
+cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng,
+                                   cuzk_progress_t *progress);
 
 /*
  * The assignment of r and its witness w (same curve, w->n = the number of

@@ -72,10 +72,11 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
  * of k and w, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_accel(snarkjs_proof_t *proof, const zkey_t *k,
                                          const r1cs_witness_t *w, const groth16_accel_t *accel,
-                                         cuzk_rng_t *rng, groth16_timings_t *t, char *err,
-                                         size_t err_size)
+                                         cuzk_rng_t *rng, cuzk_progress_t *progress,
+                                         groth16_timings_t *t, char *err, size_t err_size)
 {
     groth16_msms_t m = {.curve = k->curve};
+    cuzk_progress_begin(progress, "synth, h, msm", 0, NULL);
     const void *wv =
         k->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
     cuzk_status_t s = accel->zkey_msms(accel->ctx, k, wv, w->n, &m, t, err, err_size);
@@ -117,11 +118,12 @@ static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k
     proof->curve = k->curve;
     cuzk_rng_t *rng = opts->rng;
     if (opts->accel)
-        return groth16_prove_accel(proof, k, w, opts->accel, rng, t, err, err_size);
+        return groth16_prove_accel(proof, k, w, opts->accel, rng, opts->progress, t, err, err_size);
     cuzk_status_t s;
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
-        s = bn254_groth16_prove(&p, k, w->v.bn254, w->n, rng, t, pool, err, err_size);
+        s = bn254_groth16_prove(&p, k, w->v.bn254, w->n, rng, t, pool, opts->progress, err,
+                                err_size);
         if (s == CUZK_OK) {
             proof->u.bn254.a = p.a;
             proof->u.bn254.b = p.b;
@@ -129,7 +131,8 @@ static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k
         }
     } else {
         bls381_groth16_proof_t p;
-        s = bls381_groth16_prove(&p, k, w->v.bls381, w->n, rng, t, pool, err, err_size);
+        s = bls381_groth16_prove(&p, k, w->v.bls381, w->n, rng, t, pool, opts->progress, err,
+                                 err_size);
         if (s == CUZK_OK) {
             proof->u.bls381.a = p.a;
             proof->u.bls381.b = p.b;
@@ -143,7 +146,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
                             const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
                             groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false, NULL};
+    static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
     if (!opts)
         opts = &defaults;
     memset(pub, 0, sizeof *pub);
@@ -170,6 +173,7 @@ cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const z
         return CUZK_OK;
 
     double t0 = cuzk_seconds();
+    cuzk_progress_begin(opts->progress, "verify", 0, NULL);
     snarkjs_vk_t vk;
     bool valid = false;
     s = groth16_vk_from_zkey(&vk, k);
@@ -200,12 +204,13 @@ cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const 
     return bls381_groth16_zkey_matches_r1cs(k, &r->u.bls381, key_name, r1cs_name, err, err_size);
 }
 
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng)
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
+                                cuzk_progress_t *progress)
 {
     if (r->curve == R1CS_CURVE_BN254)
-        return bn254_groth16_dev_setup(k, &r->u.bn254, rng);
+        return bn254_groth16_dev_setup(k, &r->u.bn254, rng, progress);
     if (r->curve == R1CS_CURVE_BLS12_381)
-        return bls381_groth16_dev_setup(k, &r->u.bls381, rng);
+        return bls381_groth16_dev_setup(k, &r->u.bls381, rng, progress);
     memset(k, 0, sizeof *k);
     return CUZK_EINVAL;
 }

@@ -17,12 +17,16 @@
 #include "io/zkey_file.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
 typedef struct groth16_prove_opts {
     cuzk_rng_t *rng; /* NULL (production): r and s from getrandom; seeded: tests only */
     bool no_verify;  /* skip the self-verification */
     const groth16_accel_t *accel; /* NULL: every stage on the CPU; else synth, h, msm there */
+    /* NULL: none; else an uncounted stage for each of synth, h, msm and verify
+     * (one "synth, h, msm" for the accelerator's) */
+    cuzk_progress_t *progress;
 } groth16_prove_opts_t;
 
 /*
@@ -72,9 +76,10 @@ cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const 
  * An INSECURE development key for r (see NAME_groth16_dev_setup: tests and
  * benchmarks only). Release it with groth16_dev_key_free. CUZK_EINVAL for a
  * circuit without private wires or beyond the curve's domains, CUZK_ENOMEM,
- * CUZK_ERANDOM.
+ * CUZK_ERANDOM. progress (NULL: none) gets a stage for each query.
  */
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng);
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
+                                cuzk_progress_t *progress);
 void groth16_dev_key_free(zkey_t *k);
 
 #endif

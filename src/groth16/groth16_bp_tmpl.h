@@ -122,9 +122,11 @@ void G16N(bp_prover_free)(G16N(bp_prover_t) * st);
  * density rule), so an assignment made from r (NAME_groth16_bp_assign)
  * fits. The arrays live in one allocation that NAME_groth16_bp_dev_key_free
  * releases. CUZK_EINVAL (no aux variable, or m beyond the 2-adicity),
- * CUZK_ENOMEM, CUZK_ERANDOM; on failure k is zeroed.
+ * CUZK_ENOMEM, CUZK_ERANDOM; on failure k is zeroed. progress (NULL: none)
+ * gets a stage for each query (IC, query L, A, B G1, B G2, H), in points.
  */
-cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuzk_rng_t *rng);
+cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+                                 cuzk_progress_t *progress);
 
 /* Releases what NAME_groth16_bp_dev_setup allocated and zeroes k. */
 void G16N(bp_dev_key_free)(G16N(bp_key_t) * k);

@@ -242,7 +242,8 @@ static cuzk_status_t G16N(bp_densities)(uint64_t **a_cols, uint64_t **b_cols,
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuzk_rng_t *rng)
+cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+                                 cuzk_progress_t *progress)
 {
     memset(k, 0, sizeof *k);
     const r1cs_shape_t *sh = &r->shape;
@@ -323,19 +324,19 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
         G16F(add)(&uc[i], &uc[i], &t);
         G16F(mul)(&uc[i], &uc[i], i < n_inputs ? &gamma_inv : &delta_inv);
     }
-    G16N(g1s_times)(t1, ic, uc, n_inputs);
-    G16N(g1s_times)(t1, ql, uc + n_inputs, n_aux);
+    G16N(g1s_times)(t1, ic, uc, n_inputs, progress, "IC");
+    G16N(g1s_times)(t1, ql, uc + n_inputs, n_aux, progress, "query L");
     size_t ns = 0;
     for (size_t i = 0; i < n_wires; i++)
         if (i < n_inputs || asgn_bit(a_cols, i))
             sel[ns++] = ua[i];
-    G16N(g1s_times)(t1, qa, sel, ns);
+    G16N(g1s_times)(t1, qa, sel, ns, progress, "query A");
     ns = 0;
     for (size_t i = 0; i < n_wires; i++)
         if (asgn_bit(b_cols, i))
             sel[ns++] = ub[i];
-    G16N(g1s_times)(t1, qb1, sel, ns);
-    G16N(g2s_times)(t2, qb2, sel, ns);
+    G16N(g1s_times)(t1, qb1, sel, ns, progress, "query B G1");
+    G16N(g2s_times)(t2, qb2, sel, ns, progress, "query B G2");
 
     /* H[i] = τ^i·Z(τ)/δ, Z = x^m − 1, for i < m − 1. */
     G16FT zt = tau;
@@ -345,13 +346,13 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
     G16F(mul)(&l[0], &zt, &delta_inv);
     for (size_t i = 1; i + 1 < m; i++)
         G16F(mul)(&l[i], &l[i - 1], &tau);
-    G16N(g1s_times)(t1, qh, l, m - 1);
+    G16N(g1s_times)(t1, qh, l, m - 1, progress, "query H");
 
     G16FT secret_points[5] = {alpha, beta, gamma, delta, G16F(ONE)};
     G16G1A p1[5];
     G16G2A p2[5];
-    G16N(g1s_times)(t1, p1, secret_points, 5);
-    G16N(g2s_times)(t2, p2, secret_points, 5);
+    G16N(g1s_times)(t1, p1, secret_points, 5, NULL, NULL);
+    G16N(g2s_times)(t2, p2, secret_points, 5, NULL, NULL);
     k->alpha1 = p1[0];
     k->beta1 = p1[1];
     k->delta1 = p1[3];

@@ -23,6 +23,7 @@
 #include "groth16/groth16_common.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
 /*
@@ -103,11 +104,12 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const 
 /*
  * The four stages in order on a fresh state, each one's wall-clock time in
  * t (stages synth .. finish; t may be NULL); arguments and failures as the
- * stages'. The state is released before returning.
+ * stages'. progress (NULL: none) gets an uncounted stage for synth, h and
+ * msm (finish runs within msm's). The state is released before returning.
  */
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
-                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
-                          size_t err_size);
+                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool,
+                          cuzk_progress_t *progress, char *err, size_t err_size);
 
 /* Releases the arrays of st and zeroes it; a zeroed st is fine. */
 void G16N(prover_free)(G16ST *st);
@@ -161,13 +163,15 @@ cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
  * the Lagrange basis of ⟨ω_2n⟩ at the odd points, over δ. Scalar
  * multiplications are variable-time, by fixed-base tables, on
  * cuzk_pool_default()'s threads (the caller must not be running a loop on
- * that pool).
+ * that pool). progress (NULL: none) gets a stage for each query (query A,
+ * B1, B2, IC, C, H), counted in points, one advance a chunk of them.
  * On success k describes the key as zkey_file_write wants it, and its
  * sections live in one allocation that NAME_groth16_dev_key_free releases.
  * CUZK_EINVAL (n needs more than the 2-adicity allows), CUZK_ENOMEM,
  * CUZK_ERANDOM; on failure k is zeroed.
  */
-cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng);
+cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+                              cuzk_progress_t *progress);
 
 /* Releases what NAME_groth16_dev_setup allocated and zeroes k. */
 void G16N(dev_key_free)(zkey_t *k);

@@ -12,6 +12,7 @@
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 /* snarkjs' domains are built from the generator 5 on both curves (FORMATS.md
  * §1); on the largest domain (log2 n = the 2-adicity, where ω_2n does not
@@ -365,17 +366,20 @@ static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_
 }
 
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
-                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
-                          size_t err_size)
+                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool,
+                          cuzk_progress_t *progress, char *err, size_t err_size)
 {
     G16ST st;
     double t0 = cuzk_seconds();
+    cuzk_progress_begin(progress, "synth", 0, NULL);
     cuzk_status_t s = G16N(synth)(&st, key, w, n, pool, err, err_size);
     if (s != CUZK_OK)
         return s;
     G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);
+    cuzk_progress_begin(progress, "h", 0, NULL);
     s = G16N(h)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_H, &t0);
+    cuzk_progress_begin(progress, "msm", 0, NULL);
     if (s == CUZK_OK)
         s = G16N(msm)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_MSM, &t0);
@@ -623,6 +627,7 @@ enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
         const G16N(group##_table_t) * tb;                                                          \
         A *out;                                                                                    \
         const G16FT *k;                                                                            \
+        cuzk_progress_t *progress;                                                                 \
     } G16N(group##_times_job_t);                                                                   \
                                                                                                    \
     static void G16N(group##_times_chunk)(void *ctx, size_t begin, size_t end, unsigned worker)    \
@@ -643,13 +648,16 @@ enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
             }                                                                                      \
         }                                                                                          \
         G16C(group##_jacs_to_affine_vartime)(job->out + begin, acc, end - begin);                  \
+        cuzk_progress_advance(job->progress, end - begin);                                         \
     }                                                                                              \
                                                                                                    \
-    /* out[i] = k[i]·G for i < n (Montgomery-form k), on the default pool. */                     \
+    /* out[i] = k[i]·G for i < n (Montgomery-form k), on the default pool; a                      \
+     * stage of n points on progress (NULL: none), one advance a chunk. */                         \
     static void G16N(group##s_times)(const G16N(group##_table_t) * tb, A * out, const G16FT *k,    \
-                                     size_t n)                                                     \
+                                     size_t n, cuzk_progress_t *progress, const char *stage)       \
     {                                                                                              \
-        G16N(group##_times_job_t) job = {tb, out, k};                                              \
+        G16N(group##_times_job_t) job = {tb, out, k, progress};                                    \
+        cuzk_progress_begin(progress, stage, n, "points");                                         \
         cuzk_pool_for(cuzk_pool_default(), n, G16N(FB_CHUNK), G16N(group##_times_chunk), &job);    \
     }                                                                                              \
                                                                                                    \
@@ -679,7 +687,8 @@ static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, 
     }
 }
 
-cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng)
+cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+                              cuzk_progress_t *progress)
 {
     memset(k, 0, sizeof *k);
     const r1cs_shape_t *sh = &r->shape;
@@ -791,22 +800,22 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
         if (i > n_public)
             G16F(mul)(&uc[i], &uc[i], &delta_inv);
     }
-    G16N(g1s_times)(t1, qa, ua, n_vars);
-    G16N(g1s_times)(t1, qb1, ub, n_vars);
-    G16N(g2s_times)(t2, qb2, ub, n_vars);
-    G16N(g1s_times)(t1, ic, uc, (size_t)n_public + 1);
-    G16N(g1s_times)(t1, qc, uc + n_public + 1, n_priv);
+    G16N(g1s_times)(t1, qa, ua, n_vars, progress, "query A");
+    G16N(g1s_times)(t1, qb1, ub, n_vars, progress, "query B1");
+    G16N(g2s_times)(t2, qb2, ub, n_vars, progress, "query B2");
+    G16N(g1s_times)(t1, ic, uc, (size_t)n_public + 1, progress, "IC");
+    G16N(g1s_times)(t1, qc, uc + n_public + 1, n_priv, progress, "query C");
     /* H[j] = L^(2n)_(2j+1)(τ)/δ */
     G16N(lagrange_at)(l, &tau, log2n + 1, G16N(SNARKJS_GENERATOR), 1, 2, n);
     for (size_t j = 0; j < n; j++)
         G16F(mul)(&l[j], &l[j], &delta_inv);
-    G16N(g1s_times)(t1, qh, l, n);
+    G16N(g1s_times)(t1, qh, l, n, progress, "query H");
 
     G16FT secret_points[4] = {alpha, beta, delta, G16F(ONE)};
     G16G1A p1[4];
     G16G2A p2[4];
-    G16N(g1s_times)(t1, p1, secret_points, 4);
-    G16N(g2s_times)(t2, p2, secret_points, 4);
+    G16N(g1s_times)(t1, p1, secret_points, 4, NULL, NULL);
+    G16N(g2s_times)(t2, p2, secret_points, 4, NULL, NULL);
     k->u.G16_CURVE.alpha1 = p1[0];
     k->u.G16_CURVE.beta1 = p1[1];
     k->u.G16_CURVE.delta1 = p1[2];

@@ -416,6 +416,7 @@ typedef struct kc_scan_ {
     unsigned flags; /* EC_DECODE_* for points */
     unsigned char r[IO_FR_BYTES];
     _Atomic uint64_t first_bad;
+    cuzk_progress_t *progress;
 } kc_scan_t_;
 
 /* Coefficient i of the scan's section: 0 when fine, else which rule it
@@ -463,6 +464,7 @@ static void kc_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
             ;
         return;
     }
+    cuzk_progress_advance(s->progress, end - begin);
 }
 
 /* Items per pool chunk: 256 BLS12-381 G1 subgroup checks are ~13 ms, as in
@@ -497,10 +499,12 @@ static cuzk_status_t kc_point_fail_(const kc_scan_t_ *s, uint64_t i, const char 
 /* Checks section sec of kc with the decoder's flags; a message naming the
  * lowest bad item, whose index goes to *bad_at (sec->count: none). */
 static cuzk_status_t kc_check_section_(const key_cache_t *kc, const key_cache_section_t *sec,
-                                       unsigned flags, cuzk_pool_t *pool, const char *name,
-                                       char *err, size_t err_size, uint64_t *bad_at)
+                                       unsigned flags, cuzk_pool_t *pool, cuzk_progress_t *progress,
+                                       const char *name, char *err, size_t err_size,
+                                       uint64_t *bad_at)
 {
     kc_scan_t_ s = kc_scan_(kc, sec, flags);
+    s.progress = progress;
     cuzk_pool_for(pool, (size_t)sec->count, KC_SCAN_CHUNK, kc_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
     *bad_at = bad;
@@ -591,8 +595,9 @@ static cuzk_status_t kc_take_header_(key_cache_t *kc, const unsigned char *page,
  * failure; the message names the first.
  */
 static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64_t failed_at,
-                                  cuzk_status_t check_st, cuzk_pool_t *pool, const char *name,
-                                  char *err, size_t err_size)
+                                  cuzk_status_t check_st, cuzk_pool_t *pool,
+                                  cuzk_progress_t *progress, const char *name, char *err,
+                                  size_t err_size)
 {
     const key_cache_header_t *h = &kc->hdr;
     bool outside = false;
@@ -611,6 +616,10 @@ static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64
             sec[m] = i;
             counts[m++] = (size_t)(i < failed ? x->count : failed_at);
         }
+        uint64_t group = 0;
+        for (uint32_t j = 0; j < m; j++)
+            group += counts[j];
+        cuzk_progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
         size_t first;
         cuzk_status_t st =
             h->curve == R1CS_CURVE_BN254
@@ -620,6 +629,7 @@ static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64
         if (st != CUZK_OK)
             return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
                            name, cuzk_strerror(st));
+        cuzk_progress_set(progress, group);
         for (uint32_t j = 0; j < m; first -= counts[j++]) {
             /* Point `first` of array j: below the lowest failure so far,
              * where the arrays end. */
@@ -643,29 +653,41 @@ static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64
  * subgroup first, section by section in file order, then their subgroup in
  * batches (kc_subgroup_). The message names the first failing item.
  */
+/* Whether the body's checks look at section sec: IC and the coefficients
+ * always, the query points with KEY_CACHE_CHECK_POINTS. */
+static bool kc_checked_(const key_cache_section_t *sec, bool points)
+{
+    return points || sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
+}
+
 static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, unsigned flags,
-                                    const char *name, char *err, size_t err_size)
+                                    cuzk_progress_t *progress, const char *name, char *err,
+                                    size_t err_size)
 {
     bool points = flags & KEY_CACHE_CHECK_POINTS;
     uint32_t failed = kc->hdr.n_sections;
-    uint64_t failed_at = 0;
+    uint64_t failed_at = 0, items = 0;
+    for (uint32_t i = 0; i < kc->hdr.n_sections; i++)
+        items += kc_checked_(&kc->hdr.sections[i], points) ? kc->hdr.sections[i].count : 0;
+    cuzk_progress_begin(progress, "check", items, "items");
     cuzk_status_t st = CUZK_OK;
     for (uint32_t i = 0; i < kc->hdr.n_sections && st == CUZK_OK; i++) {
         const key_cache_section_t *sec = &kc->hdr.sections[i];
-        bool always = sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
-        if (!always && !points)
+        if (!kc_checked_(sec, points))
             continue;
-        st = kc_check_section_(kc, sec, always ? 0 : EC_DECODE_SKIP_SUBGROUP, pool, name, err,
-                               err_size, &failed_at);
+        bool always = sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
+        st = kc_check_section_(kc, sec, always ? 0 : EC_DECODE_SKIP_SUBGROUP, pool, progress, name,
+                               err, err_size, &failed_at);
         if (st != CUZK_OK)
             failed = i;
     }
-    return points ? kc_subgroup_(kc, failed, failed_at, st, pool, name, err, err_size) : st;
+    return points ? kc_subgroup_(kc, failed, failed_at, st, pool, progress, name, err, err_size)
+                  : st;
 }
 
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags, char *err,
-                              size_t err_size)
+                              const char *name, cuzk_pool_t *pool, unsigned flags,
+                              cuzk_progress_t *progress, char *err, size_t err_size)
 {
     memset(kc, 0, sizeof(*kc));
     if (((uintptr_t)data & 7) != 0)
@@ -677,7 +699,7 @@ cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64
         kc->body = (unsigned char *)(uintptr_t)(data + KEY_CACHE_ALIGN);
         kc->body_bytes = size - KEY_CACHE_ALIGN;
         kc_attach_(kc);
-        st = kc_check_body_(kc, pool, flags, name, err, err_size);
+        st = kc_check_body_(kc, pool, flags, progress, name, err, err_size);
     }
     if (st != CUZK_OK)
         memset(kc, 0, sizeof(*kc));
@@ -811,7 +833,7 @@ cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_
     close(fd);
     if (st == CUZK_OK) {
         kc_attach_(kc);
-        st = kc_check_body_(kc, pool, flags, path, err, err_size);
+        st = kc_check_body_(kc, pool, flags, NULL, path, err, err_size);
     }
     if (st != CUZK_OK)
         key_cache_free(kc);
@@ -827,8 +849,9 @@ void key_cache_free(key_cache_t *kc)
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* Writes n bytes of p to fd; -1 with errno on failure. */
-static int kc_write_all_(int fd, const void *p, uint64_t n)
+/* Writes n bytes of p to fd, each chunk an advance of progress; -1 with
+ * errno on failure. */
+static int kc_write_all_(int fd, const void *p, uint64_t n, cuzk_progress_t *progress)
 {
     const unsigned char *b = p;
     while (n) {
@@ -840,6 +863,7 @@ static int kc_write_all_(int fd, const void *p, uint64_t n)
             return -1;
         b += w;
         n -= (uint64_t)w;
+        cuzk_progress_advance(progress, (uint64_t)w);
     }
     return 0;
 }
@@ -902,11 +926,12 @@ static int kc_sync_dir_(const char *path)
 }
 
 /* Writes the header page and the sections (data[i] for h->sections[i]) to
- * a temporary file beside path, then renames it to path. */
+ * a temporary file beside path, then renames it to path; a stage "write"
+ * of the file's bytes on progress. */
 static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
                                const void *const slots[KC_VK_POINTS],
-                               const void *const data[KEY_CACHE_MAX_SECTIONS], char *err,
-                               size_t err_size)
+                               const void *const data[KEY_CACHE_MAX_SECTIONS],
+                               cuzk_progress_t *progress, char *err, size_t err_size)
 {
     static _Atomic unsigned counter;
     static const unsigned char zeros[KEY_CACHE_ALIGN];
@@ -924,18 +949,19 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
         free(page);
         return io_fail(err, err_size, CUZK_EIO, "%s: cannot create: %s", tmp, strerror(e));
     }
-    int rc = kc_write_all_(fd, page, KEY_CACHE_ALIGN);
+    cuzk_progress_begin(progress, "write", h->file_size, "bytes");
+    int rc = kc_write_all_(fd, page, KEY_CACHE_ALIGN, progress);
     free(page);
     uint64_t pos = KEY_CACHE_ALIGN;
     for (uint32_t i = 0; rc == 0 && i < h->n_sections; i++) {
         const key_cache_section_t *x = &h->sections[i];
-        rc = kc_write_all_(fd, zeros, x->offset - pos);
+        rc = kc_write_all_(fd, zeros, x->offset - pos, progress);
         if (rc == 0 && x->bytes)
-            rc = kc_write_all_(fd, data[i], x->bytes);
+            rc = kc_write_all_(fd, data[i], x->bytes, progress);
         pos = x->offset + x->bytes;
     }
     if (rc == 0)
-        rc = kc_write_all_(fd, zeros, h->file_size - pos);
+        rc = kc_write_all_(fd, zeros, h->file_size - pos, progress);
     const char *what = "write failed";
     if (rc == 0 && (rc = fsync(fd)) != 0)
         what = "fsync failed";
@@ -958,8 +984,8 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
  * slots and its sections at data (in file order). */
 static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
                                    const void *const slots[KC_VK_POINTS],
-                                   const void *const data[KEY_CACHE_MAX_SECTIONS], char *err,
-                                   size_t err_size)
+                                   const void *const data[KEY_CACHE_MAX_SECTIONS],
+                                   cuzk_progress_t *progress, char *err, size_t err_size)
 {
     cuzk_status_t st = kc_check_counts_(h, path, CUZK_EINVAL, err, err_size);
     if (st != CUZK_OK)
@@ -969,10 +995,11 @@ static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
         if (h->sections[i].bytes && !data[i])
             return io_fail(err, err_size, CUZK_EINVAL, "%s: section %s of the key has no data",
                            path, key_cache_section_name(h->kind, h->sections[i].id));
-    return kc_write_(path, h, slots, data, err, err_size);
+    return kc_write_(path, h, slots, data, progress, err, err_size);
 }
 
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, char *err, size_t err_size)
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progress_t *progress,
+                                   char *err, size_t err_size)
 {
     if (k->curve != R1CS_CURVE_BN254 && k->curve != R1CS_CURVE_BLS12_381)
         return io_fail(err, err_size, CUZK_EINVAL, "%s: the key has no curve", path);
@@ -986,11 +1013,11 @@ cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, char *err,
     zkey_t copy = *k; /* kc_zkey_vk_slots_ takes a mutable key; it is only read here */
     void *slots[KC_VK_POINTS];
     kc_zkey_vk_slots_(&copy, slots);
-    return kc_write_key_(path, &h, (const void *const *)slots, data, err, err_size);
+    return kc_write_key_(path, &h, (const void *const *)slots, data, progress, err, err_size);
 }
 
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, char *err,
-                                     size_t err_size)
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p,
+                                     cuzk_progress_t *progress, char *err, size_t err_size)
 {
     key_cache_header_t h = {.kind = KEY_CACHE_PARAMS,
                             .curve = R1CS_CURVE_BLS12_381,
@@ -1003,5 +1030,5 @@ cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, cha
     bp_vk_t copy = p->vk; /* the same */
     void *slots[KC_VK_POINTS];
     kc_params_vk_slots_(&copy, slots);
-    return kc_write_key_(path, &h, (const void *const *)slots, data, err, err_size);
+    return kc_write_key_(path, &h, (const void *const *)slots, data, progress, err, err_size);
 }

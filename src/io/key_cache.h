@@ -50,6 +50,7 @@
 #include "io/params_file.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 enum {
     KEY_CACHE_VERSION = 1,
@@ -158,10 +159,12 @@ cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_
  * The same over a whole file of size bytes already in memory at data (a
  * mapping), which kc borrows: it must outlive kc, stay unchanged, and be
  * 8-byte aligned (else CUZK_EINVAL). name stands for the file in messages.
+ * progress (NULL: none) gets the stages "check" (every item checked but
+ * the subgroup, one advance a chunk) and "subgroup G1"/"subgroup G2".
  */
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags, char *err,
-                              size_t err_size);
+                              const char *name, cuzk_pool_t *pool, unsigned flags,
+                              cuzk_progress_t *progress, char *err, size_t err_size);
 
 /* Releases the body (when kc owns it) and zeroes kc; an empty kc is fine. */
 void key_cache_free(key_cache_t *kc);
@@ -194,11 +197,13 @@ uint64_t key_cache_checksum(const unsigned char *page);
  * so that path never holds a partial cache. The key must have the counts
  * the reader accepts and data for every section (else CUZK_EINVAL, nothing
  * written); its points are written as they are, not validated. CUZK_EIO
- * with the system's reason (the temporary file removed).
+ * with the system's reason (the temporary file removed). progress (NULL:
+ * none) gets a stage "write" of the file's bytes.
  */
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, char *err, size_t err_size);
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, char *err,
-                                     size_t err_size);
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progress_t *progress,
+                                   char *err, size_t err_size);
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p,
+                                     cuzk_progress_t *progress, char *err, size_t err_size);
 
 /* "zkey" (snarkjs Groth16 key), "params" (bellperson parameters), "none". */
 const char *key_cache_kind_name(key_cache_kind_t kind);

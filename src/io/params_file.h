@@ -50,6 +50,7 @@
 #include "ec/bls381_g1.h"
 #include "ec/bls381_g2.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 enum {
     BP_VK_FIXED_BYTES = 864, /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
@@ -107,10 +108,12 @@ typedef struct bp_proof {
 cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool, unsigned flags,
                              char *err, size_t err_size);
 
-/* The same over size bytes at data; name stands for the file in messages. */
+/* The same over size bytes at data; name stands for the file in messages.
+ * progress (NULL: none) gets the stages "check" (every query point but
+ * the subgroup) and "subgroup G1"/"subgroup G2" (one batch a group). */
 cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags, char *err,
-                              size_t err_size);
+                              const char *name, cuzk_pool_t *pool, unsigned flags,
+                              cuzk_progress_t *progress, char *err, size_t err_size);
 
 /* Releases what the reader allocated (and the vk's ic) and zeroes p. */
 void bp_params_free(bp_params_t *p);

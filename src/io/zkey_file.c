@@ -206,6 +206,7 @@ enum { ZKEY_SCAN_CHUNK = 256 };
 
 typedef struct zkey_scan_ {
     const zkey_range_t_ *ranges;
+    cuzk_progress_t *progress;
     _Atomic uint64_t first_bad;
 } zkey_scan_t_;
 
@@ -231,14 +232,17 @@ static void zkey_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker
         }
         i = stop;
     }
+    cuzk_progress_advance(s->progress, end - begin);
 }
 
 /* The lowest flattened index over n ranges (each starting where the one
  * before ends) whose check fails, or their total. */
-static uint64_t zkey_scan_(cuzk_pool_t *pool, const zkey_range_t_ *ranges, size_t n)
+static uint64_t zkey_scan_(cuzk_pool_t *pool, const zkey_range_t_ *ranges, size_t n,
+                           cuzk_progress_t *progress)
 {
     uint64_t total = n ? ranges[n - 1].start + ranges[n - 1].count : 0;
-    zkey_scan_t_ s = {ranges, total};
+    zkey_scan_t_ s = {ranges, progress, total};
+    cuzk_progress_begin(progress, "check", total, "items");
     cuzk_pool_for(pool, (size_t)total, ZKEY_SCAN_CHUNK, zkey_scan_body_, &s);
     return atomic_load(&s.first_bad);
 }
@@ -499,13 +503,18 @@ static cuzk_status_t zkey_read_coeffs_(io_cursor_t *c, zkey_t *k)
  * (NAME_msm_subgroup_first_outside).
  */
 static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zkey_curve_t_ *cv,
-                                    const zkey_range_t_ *ranges, uint64_t upto, cuzk_pool_t *pool)
+                                    const zkey_range_t_ *ranges, uint64_t upto, cuzk_pool_t *pool,
+                                    cuzk_progress_t *progress)
 {
     enum { N = sizeof(zkey_sections_) / sizeof(zkey_sections_[0]) };
     *outside = upto;
     for (int g2 = 0; g2 < 2; g2++) {
+        uint64_t group = 0;
+        for (size_t i = 0; i < N; i++)
+            group += zkey_sections_[i].g2 == g2 ? ranges[i].count : 0;
         if (!cv->outside[g2]) /* prime order */
             continue;
+        cuzk_progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
         const void *pts[N];
         size_t counts[N], sec[N], m = 0;
         for (size_t i = 0; i < N; i++) {
@@ -520,6 +529,7 @@ static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zk
         cuzk_status_t st = cv->outside[g2](&first, pts, counts, m, NULL, pool);
         if (st != CUZK_OK)
             return st;
+        cuzk_progress_set(progress, group);
         for (size_t j = 0; j < m; first -= counts[j++]) {
             if (first < counts[j]) { /* the group's point `first` of array j */
                 uint64_t at = ranges[sec[j]].start + first;
@@ -532,7 +542,8 @@ static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zk
 }
 
 static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *pool,
-                                 unsigned flags, char *err, size_t err_size)
+                                 unsigned flags, cuzk_progress_t *progress, char *err,
+                                 size_t err_size)
 {
     const iden3_section_t *sp, *sh;
     cuzk_status_t st;
@@ -614,9 +625,9 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
      * the points before the first failure (all of them when none failed):
      * those are on their curve. The message names the lower of the two
      * failures, decoding its point again with every check. */
-    uint64_t bad = zkey_scan_(pool, ranges, n_sections);
+    uint64_t bad = zkey_scan_(pool, ranges, n_sections, progress);
     if (!(flags & ZKEY_TRUSTED)) {
-        if ((st = zkey_subgroup_(&bad, k, cv, ranges, bad, pool)) != CUZK_OK)
+        if ((st = zkey_subgroup_(&bad, k, cv, ranges, bad, pool, progress)) != CUZK_OK)
             return io_fail(err, err_size, st, "%s: the subgroup check of the points: %s", f->path,
                            cuzk_strerror(st));
         for (size_t i = 0; i < n_sections; i++)
@@ -636,14 +647,15 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
 }
 
 cuzk_status_t zkey_file_parse(zkey_t *k, const unsigned char *data, uint64_t size, const char *name,
-                              cuzk_pool_t *pool, unsigned flags, char *err, size_t err_size)
+                              cuzk_pool_t *pool, unsigned flags, cuzk_progress_t *progress,
+                              char *err, size_t err_size)
 {
     memset(k, 0, sizeof(*k));
     iden3_file_t f;
     cuzk_status_t st = iden3_parse(&f, data, size, name, ZKEY_MAGIC, ZKEY_VERSION, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = zkey_parse_(k, &f, pool, flags, err, err_size);
+    st = zkey_parse_(k, &f, pool, flags, progress, err, err_size);
     iden3_free(&f);
     if (st != CUZK_OK)
         memset(k, 0, sizeof(*k));
@@ -658,7 +670,7 @@ cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, uns
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = zkey_file_parse(k, m.data, m.size, path, pool, flags, err, err_size);
+    st = zkey_file_parse(k, m.data, m.size, path, pool, flags, NULL, err, err_size);
     if (st != CUZK_OK) {
         io_map_close(&m);
         return st;

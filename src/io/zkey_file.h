@@ -63,6 +63,7 @@
 #include "io/io_map.h"
 #include "r1cs/r1cs_shape.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 /* Section 1: the protocol ids snarkjs writes. */
 enum {
@@ -132,9 +133,12 @@ cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, uns
                              char *err, size_t err_size);
 
 /* The same over size bytes at data, which k borrows: they must outlive k
- * and stay unchanged. name stands for the file in messages. */
+ * and stay unchanged. name stands for the file in messages. progress
+ * (NULL: none) gets the stages "check" (every item but the subgroup, one
+ * advance a chunk) and "subgroup G1"/"subgroup G2" (one batch a group). */
 cuzk_status_t zkey_file_parse(zkey_t *k, const unsigned char *data, uint64_t size, const char *name,
-                              cuzk_pool_t *pool, unsigned flags, char *err, size_t err_size);
+                              cuzk_pool_t *pool, unsigned flags, cuzk_progress_t *progress,
+                              char *err, size_t err_size);
 
 /* Unmaps what the reader mapped and zeroes k. */
 void zkey_free(zkey_t *k);
