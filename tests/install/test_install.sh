@@ -8,6 +8,7 @@
 #   - the installed unit's ExecStartPre, ExecStart and Documentation name the
 #     installed binary, configuration and DAEMON.md, for that prefix and for
 #     --prefix /opt/cuzk, where the configuration stays inside the prefix;
+#   - systemd-analyze, where it is installed, accepts the unit;
 #   - a configuration the operator edited survives a second install, the
 #     shipped one landing next to it as cuzkd.conf.new;
 #   - a program including the installed cuzk.h links against the installed
@@ -154,6 +155,12 @@ if [ $have_cuzkd -eq 1 ]; then
     # shellcheck disable=SC2086 # the unit's command line, split as systemd splits it
     out=$($pre --allow "$work/keys" --journal "$work/journal" 2>&1)
     check "the installed unit's ExecStartPre passes with the installed configuration" $? "$out"
+    if command -v systemd-analyze >/dev/null; then
+        out=$(systemd-analyze verify "$unit" 2>&1)
+        check "systemd-analyze verify accepts the installed unit" $? "$out"
+    else
+        echo "SKIP: systemd-analyze verify (systemd-analyze is not installed)"
+    fi
 fi
 
 cat >"$work/t.c" <<'C'
