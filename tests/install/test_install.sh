@@ -15,8 +15,9 @@
 #     libcuzk.a (by hand and through the installed cuzk.pc) and prints
 #     cuzk_version(), which is also what the installed cuzk prints.
 #   tests/install/test_install.sh CMAKE_COMMAND BUILD_DIR SOURCE_DIR LIBDIR
-# LIBDIR is GNUInstallDirs' CMAKE_INSTALL_LIBDIR of the build. One line per
-# check; exit 1 on any failure.
+# LIBDIR is GNUInstallDirs' CMAKE_INSTALL_LIBDIR of the build; CUZK_LINK_FLAGS
+# (the sanitizer build sets it) is added to the hand-written link line. One
+# line per check; exit 1 on any failure.
 set -uo pipefail
 cmake=$1
 build=$2
@@ -173,8 +174,9 @@ int main(void)
     return 0;
 }
 C
+# shellcheck disable=SC2086 # the flags, split as a command line
 cc -Wall -Werror "$work/t.c" -I"$p/include" -L"$p/$libdir" -lcuzk -ljansson -pthread \
-    -o "$work/t" >"$work/cc.log" 2>&1
+    ${CUZK_LINK_FLAGS:-} -o "$work/t" >"$work/cc.log" 2>&1
 check "a program with the installed cuzk.h links against the installed libcuzk.a" $? \
     "$(cat "$work/cc.log")"
 out=$("$work/t" 2>&1)
