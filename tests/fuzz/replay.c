@@ -72,6 +72,6 @@ int main(int argc, char **argv)
         }
         closedir(d);
     }
-    printf("replayed the empty input and %zu regression input(s)\n", count);
+    printf("replayed the empty input and %zu file(s)\n", count);
     return 0;
 }
