@@ -12,8 +12,9 @@ packages=(build-essential cmake pkg-config libjansson-dev libmicrohttpd-dev libi
 if [ "${1:-}" != "--build" ]; then
     # tests: cmocka, GMP, curl (the cuzkd tests), python3 (the subgroup
     # tests' proof), bsdutils (script(1): the progress line's pseudo-terminal);
-    # static checks: cppcheck, clang-tidy
-    packages+=(libgmp-dev libcmocka-dev curl python3 bsdutils cppcheck clang-tidy)
+    # static checks: cppcheck, clang-tidy; fuzzers (tests/fuzz/run.sh): clang
+    # and its libFuzzer and sanitizer runtimes
+    packages+=(libgmp-dev libcmocka-dev curl python3 bsdutils cppcheck clang-tidy clang libclang-rt-14-dev)
 fi
 
 missing=()

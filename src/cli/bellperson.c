@@ -104,13 +104,20 @@ static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t 
                                     uint32_t n_in, char *err, size_t err_size)
 {
     *out = NULL;
+    io_map_t m;
+    cuzk_status_t ms = io_map_open(&m, path, err, err_size);
+    if (ms != CUZK_OK)
+        return ms;
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
+    json_t *root = json_loadb((const char *)m.data, (size_t)m.size, 0, &je);
+    ms = io_map_check(&m, CUZK_OK, path, err, err_size);
+    io_map_close(&m);
+    if (ms != CUZK_OK) {
+        json_decref(root);
+        return ms;
+    }
     if (!root)
-        return io_fail(err, err_size,
-                       json_error_code(&je) == json_error_cannot_open_file ? CUZK_EIO
-                                                                           : CUZK_EBADFILE,
-                       "%s: line %d: %s", path, je.line, je.text);
+        return io_fail(err, err_size, CUZK_EBADFILE, "%s: line %d: %s", path, je.line, je.text);
     cuzk_status_t s = CUZK_OK;
     bool nested =
         json_is_array(root) && json_array_size(root) > 0 && json_is_array(json_array_get(root, 0));
@@ -325,7 +332,7 @@ int cli_prove_bp(int argc, char **argv)
         if (s != CUZK_OK) {
             char why[IO_ERR_MAX];
             snprintf(why, sizeof why, "%s", err);
-            io_fail(err, sizeof err, s, "%s: %s", a.asgn[i], why);
+            io_fail(err, sizeof err, s, "%s: %s", a.asgn[i], io_error_reason(why, a.asgn[i]));
             break;
         }
         for (int k = 0; k < GROTH16_STAGES; k++)
@@ -388,8 +395,10 @@ static cuzk_status_t bp_vk_load(bp_vk_t *vk, const char *path, char *err, size_t
         if (vk_size < m.size) /* a .params: its first block */
             size = vk_size;
     }
-    s = bp_vk_parse(vk, m.data, size, path, err, err_size);
+    s = io_map_check(&m, bp_vk_parse(vk, m.data, size, path, err, err_size), path, err, err_size);
     io_map_close(&m);
+    if (s != CUZK_OK)
+        bp_vk_free(vk);
     return s;
 }
 

@@ -32,6 +32,7 @@
 #include "cli/cli.h"
 #include "daemon/base64.h"
 #include "io/io_error.h"
+#include "io/io_file.h"
 #include "io/io_map.h"
 #include "io/snarkjs_json.h"
 #include "util/progress.h"
@@ -267,16 +268,18 @@ static int client_init(client_t *c, const char *cmd, int *argc, char **argv)
     }
     *argc = k;
     if (token_file && *token_file) {
-        FILE *f = fopen(token_file, "r");
-        char line[1024];
-        if (!f || !fgets(line, sizeof line, f)) {
-            fprintf(stderr, "cuzk %s: token file %s: %s\n", cmd, token_file,
-                    f ? "empty" : strerror(errno));
-            if (f)
-                fclose(f);
+        char line[1024], err[IO_ERR_MAX];
+        size_t n;
+        if (io_file_head((unsigned char *)line, sizeof line - 1, &n, token_file, err, sizeof err) !=
+            CUZK_OK) {
+            fprintf(stderr, "cuzk %s: token file %s\n", cmd, err);
             return -1;
         }
-        fclose(f);
+        line[n] = '\0';
+        if (n == 0) {
+            fprintf(stderr, "cuzk %s: token file %s: empty\n", cmd, token_file);
+            return -1;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         c->token = strdup(line);
     }
@@ -538,6 +541,11 @@ static json_t *submit_input(const char *o, const char *v)
                          ? json_pack("{s:s}", "wtns_base64", b64)
                          : NULL;
         free(b64);
+        if (in && io_map_check(&m, CUZK_OK, v, err, sizeof err) != CUZK_OK) {
+            fprintf(stderr, "cuzk submit: %s\n", err);
+            json_decref(in);
+            in = NULL;
+        }
         io_map_close(&m);
         return in;
     }

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "io/io_error.h"
+#include "io/io_file.h"
 #include "io/key_cache.h"
 #include "io/params_file.h"
 #include "io/zkey_file.h"
@@ -47,18 +48,18 @@ static int convert_fail(cuzk_status_t st, const char *err)
                                                                     : CONVERT_EINVALID;
 }
 
-/* Whether the file at path starts with the iden3 magic "zkey"; -1 when it
- * cannot be read. */
-static int convert_is_zkey(const char *path, bool *cache)
+/* *zkey: whether the file at path starts with the iden3 magic "zkey";
+ * *cache: with the key cache's. CUZK_EIO with a message when it cannot be
+ * read (or is not a regular file). */
+static cuzk_status_t convert_sniff(const char *path, bool *zkey, bool *cache, char *err,
+                                   size_t err_size)
 {
     unsigned char head[KEY_CACHE_MAGIC_BYTES] = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    *cache = key_cache_has_magic(head, n);
-    return n >= 4 && memcmp(head, "zkey", 4) == 0;
+    size_t n;
+    cuzk_status_t st = io_file_head(head, sizeof head, &n, path, err, err_size);
+    *cache = st == CUZK_OK && key_cache_has_magic(head, n);
+    *zkey = st == CUZK_OK && n >= 4 && memcmp(head, "zkey", 4) == 0;
+    return st;
 }
 
 int cli_convert(int argc, char **argv)
@@ -98,9 +99,10 @@ int cli_convert(int argc, char **argv)
         return CONVERT_EFAIL;
     }
     bool cache = false;
-    int zk = convert_is_zkey(in, &cache);
-    if (zk < 0) {
-        perror(in);
+    bool zk;
+    char err[IO_ERR_MAX] = "";
+    if (convert_sniff(in, &zk, &cache, err, sizeof err) != CUZK_OK) {
+        fprintf(stderr, "cuzk convert: %s\n", err);
         return CONVERT_EFAIL;
     }
     if (cache) {
@@ -115,7 +117,6 @@ int cli_convert(int argc, char **argv)
     }
     cuzk_pool_t *pool = own ? own : cuzk_pool_default();
 
-    char err[IO_ERR_MAX] = "";
     zkey_t k = {0};
     bp_params_t p = {0};
     io_map_t m = {0};
@@ -136,7 +137,7 @@ int cli_convert(int argc, char **argv)
         io_fail(err, sizeof err, st,
                 "%s: not a .zkey (no \"zkey\" magic), and as bellperson "
                 "parameters: %s",
-                in, why);
+                in, io_error_reason(why, in));
     }
     if (st == CUZK_OK)
         st = zk ? key_cache_write_zkey(out, &k, progress, err, sizeof err)

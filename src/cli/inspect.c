@@ -52,6 +52,7 @@ typedef struct inspect {
     const char *path;
     const unsigned char *data;
     uint64_t size;
+    const io_map_t *map; /* the file: data and size are its */
     cuzk_pool_t *pool;
     cuzk_progress_t *progress; /* the point checks of keys (NULL: none) */
     bool trusted;
@@ -79,9 +80,11 @@ static void inspect_usage(FILE *f)
 }
 
 /* The verdict for status st of the reader: "valid", "INVALID: <reason>",
- * or exit 2 when the system failed rather than the file. */
-static int inspect_verdict(const inspect_t *in, cuzk_status_t st)
+ * or exit 2 when the system failed rather than the file (a file that
+ * shrank while it was read included: what the reader saw was not it). */
+static int inspect_verdict(inspect_t *in, cuzk_status_t st)
 {
+    st = io_map_check(in->map, st, in->path, in->err, sizeof in->err);
     if (st == CUZK_OK) {
         puts("valid");
         return INSPECT_VALID;
@@ -714,6 +717,7 @@ int cli_inspect(int argc, char **argv)
     }
     in.data = m.data;
     in.size = m.size;
+    in.map = &m;
     cuzk_pool_t *own = NULL;
     if (threads) {
         own = cuzk_pool_new(threads, &st);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
+#include "io/io_file.h"
 #include "io/key_cache.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
@@ -150,13 +151,11 @@ cuzk_status_t cli_load_zkey(zkey_t *k, key_cache_t *kc, const char *path, cuzk_p
 
 bool cli_is_key_cache(const char *path)
 {
-    unsigned char head[16];
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return key_cache_has_magic(head, n);
+    unsigned char head[KEY_CACHE_MAGIC_BYTES];
+    size_t n;
+    /* A file that cannot be read is no cache: the key's reader says why. */
+    return io_file_head(head, sizeof head, &n, path, NULL, 0) == CUZK_OK &&
+           key_cache_has_magic(head, n);
 }
 
 /* Prints a JSON string (the characters a path or a message can hold). */

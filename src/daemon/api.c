@@ -22,14 +22,11 @@
 
 #include <jansson.h>
 
+#include "daemon/api_request.h"
 #include "daemon/base64.h"
 #include "daemon/daemon.h"
-#include "io/io_error.h"
-#include "io/wtns_file.h"
-#include "r1cs/r1cs.h"
 
-/* API_MAX_JSON_VALUES: a job of CUZKD_MAX_PARTITIONS witnesses with a few members each fits. */
-enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096, API_MAX_JSON_VALUES = 16384 };
+enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096 };
 
 /* ---- small helpers ------------------------------------------------------------- */
 
@@ -51,74 +48,6 @@ static void api_method_not_allowed(http_response_t *resp, const char *allow)
 {
     http_error(resp, 405, "method_not_allowed", "use %s", allow);
     resp->allow = allow;
-}
-
-/* Parses the body as a JSON object. NULL after answering 400. */
-/*
- * The number of JSON values in text (objects, arrays and the members and
- * elements inside them), counted without parsing: one per '{' and '[' and
- * one more per ',' outside strings. Counting stops past limit.
- */
-static size_t api_json_values(const char *text, size_t len, size_t limit)
-{
-    size_t n = 1;
-    bool in_string = false;
-    for (size_t i = 0; i < len && n <= limit; i++) {
-        char ch = text[i];
-        if (in_string) {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '{' || ch == '[' || ch == ',') {
-            n++;
-        }
-    }
-    return n;
-}
-
-static json_t *api_body_object(const http_request_t *req, http_response_t *resp)
-{
-    /* A parsed value costs the parser tens of bytes however short its text
-     * ("0," is two): bounding the count keeps a request's memory within a
-     * small multiple of its body. */
-    if (api_json_values(req->body, req->body_len, API_MAX_JSON_VALUES) > API_MAX_JSON_VALUES) {
-        http_error(resp, 413, "body_too_large", "the body holds more than %d JSON values",
-                   API_MAX_JSON_VALUES);
-        return NULL;
-    }
-    json_error_t je;
-    json_t *root = json_loadb(req->body, req->body_len, 0, &je);
-    if (!root) {
-        http_error(resp, 400, "malformed_json", "line %d, column %d: %s", je.line, je.column,
-                   je.text);
-        return NULL;
-    }
-    if (!json_is_object(root)) {
-        json_decref(root);
-        http_error(resp, 400, "invalid_request", "the body must be a JSON object");
-        return NULL;
-    }
-    return root;
-}
-
-/* The string member name of o: *out = its value, or NULL when absent.
- * Returns -1 after answering 400 when present but not a string. */
-static int api_string(json_t *o, const char *name, const char **out, const char *where,
-                      http_response_t *resp)
-{
-    json_t *v = json_object_get(o, name);
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (!json_is_string(v)) {
-        http_error(resp, 400, "invalid_request", "%s%s: expected a string", where, name);
-        return -1;
-    }
-    *out = json_string_value(v);
-    return 0;
 }
 
 /* Resolves a client path against the allowed directories; answers 400 or
@@ -205,7 +134,7 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
 {
     if (api_draining(d, resp))
         return;
-    json_t *root = api_body_object(req, resp);
+    json_t *root = api_body_object(req->body, req->body_len, resp);
     if (!root)
         return;
     const char *name, *path, *format;
@@ -398,53 +327,6 @@ static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
     return j;
 }
 
-/* One partition's input from its JSON object w (index i); answers 400/403
- * and returns -1 when it is wrong. Paths are resolved into path (kept by
- * the caller); inline witnesses are decoded into *bytes and checked. */
-static int api_input(cuzkd_t *d, json_t *w, size_t i, engine_input_t *in, char *path,
-                     unsigned char **bytes, http_response_t *resp)
-{
-    char where[64];
-    snprintf(where, sizeof where, "witness[%zu].", i);
-    if (!json_is_object(w)) {
-        http_error(resp, 400, "invalid_request",
-                   "%s: expected an object with one of path, wtns_base64, assignment_path", where);
-        return -1;
-    }
-    const char *p, *b64, *asgn;
-    if (api_string(w, "path", &p, where, resp) || api_string(w, "wtns_base64", &b64, where, resp) ||
-        api_string(w, "assignment_path", &asgn, where, resp))
-        return -1;
-    if ((p != NULL) + (b64 != NULL) + (asgn != NULL) != 1) {
-        http_error(resp, 400, "invalid_request",
-                   "%s: give exactly one of path, wtns_base64, assignment_path", where);
-        return -1;
-    }
-    if (b64) {
-        size_t n;
-        char err[IO_ERR_MAX];
-        if (base64_decode(bytes, &n, b64, strlen(b64)) != 0) {
-            http_error(resp, 400, "bad_witness", "%swtns_base64: not canonical base64", where);
-            return -1;
-        }
-        r1cs_witness_t check = {0};
-        cuzk_status_t s = wtns_file_parse(&check, *bytes, n, "the witness", err, sizeof err);
-        r1cs_witness_free(&check);
-        if (s != CUZK_OK) {
-            http_error(resp, 400, "bad_witness", "%swtns_base64: %s", where, err);
-            return -1;
-        }
-        *in = (engine_input_t){.kind = ENGINE_INPUT_WTNS_BYTES, .bytes = *bytes, .len = n};
-        return 0;
-    }
-    snprintf(where, sizeof where, "witness[%zu].%s", i, p ? "path" : "assignment_path");
-    if (api_path(d, p ? p : asgn, path, where, resp))
-        return -1;
-    *in =
-        (engine_input_t){.kind = p ? ENGINE_INPUT_WTNS_PATH : ENGINE_INPUT_ASGN_PATH, .path = path};
-    return 0;
-}
-
 /* Answers a refusal of engine_job_submit. */
 static void api_submit_refused(engine_rc_t rc, const char *key, http_response_t *resp)
 {
@@ -475,59 +357,31 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
 {
     if (api_draining(d, resp))
         return;
-    json_t *root = api_body_object(req, resp);
-    if (!root)
+    api_proof_request_t r;
+    if (api_proof_request_parse(&r, req->body, req->body_len, resp))
         return;
-    const char *key, *prio, *id;
-    json_t *w = json_object_get(root, "witness");
-    size_t n = json_is_array(w) ? json_array_size(w) : 1;
-    engine_input_t *in = NULL;
-    char(*paths)[API_PATH_MAX] = NULL;
-    unsigned char **bytes = NULL;
-    int p = ENGINE_PRIORITY_NORMAL;
-    /* The count is checked before anything is allocated for it. */
-    if (!w || n == 0 || n > CUZKD_MAX_PARTITIONS) {
-        http_error(resp, 400, "invalid_request",
-                   "witness: required, an object or an array of 1 to %d objects",
-                   CUZKD_MAX_PARTITIONS);
-        goto out;
-    }
-    in = calloc(n, sizeof *in);
-    paths = malloc(n * sizeof *paths);
-    bytes = calloc(n, sizeof *bytes);
-    if (!in || !paths || !bytes) {
+    engine_input_t *in = calloc(r.n, sizeof *in);
+    char(*paths)[API_PATH_MAX] = malloc(r.n * sizeof *paths);
+    if (!in || !paths) {
         http_error(resp, 500, "internal", "out of memory");
         goto out;
     }
-    if (api_string(root, "key", &key, "", resp) || api_string(root, "priority", &prio, "", resp) ||
-        api_string(root, "id", &id, "", resp))
-        goto out;
-    if (!key) {
-        http_error(resp, 400, "invalid_request", "key: required");
-        goto out;
-    }
-    if (prio && (p = engine_priority_from_name(prio)) < 0) {
-        http_error(resp, 400, "invalid_request",
-                   "priority: expected low, normal, high or critical, not '%s'", prio);
-        goto out;
-    }
-    if (id && !engine_id_valid(id)) {
-        http_error(resp, 400, "invalid_request",
-                   "id: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . or "
-                   "-)",
-                   ENGINE_ID_MAX);
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (api_input(d, json_is_array(w) ? json_array_get(w, i) : w, i, &in[i], paths[i],
-                      &bytes[i], resp))
+    for (size_t i = 0; i < r.n; i++) {
+        const api_proof_input_t *x = &r.inputs[i];
+        if (x->kind == ENGINE_INPUT_WTNS_BYTES) {
+            in[i] = (engine_input_t){.kind = x->kind, .bytes = x->bytes, .len = x->len};
+            continue;
+        }
+        char where[64];
+        snprintf(where, sizeof where, "witness[%zu].%s", i,
+                 x->kind == ENGINE_INPUT_WTNS_PATH ? "path" : "assignment_path");
+        if (api_path(d, x->path, paths[i], where, resp))
             goto out;
+        in[i] = (engine_input_t){.kind = x->kind, .path = paths[i]};
+    }
 
-    engine_job_spec_t spec = {.id = id,
-                              .key = key,
-                              .priority = (engine_priority_t)p,
-                              .n_inputs = (uint32_t)n,
-                              .inputs = in};
+    engine_job_spec_t spec = {
+        .id = r.id, .key = r.key, .priority = r.priority, .n_inputs = (uint32_t)r.n, .inputs = in};
     engine_job_t *job = NULL;
     engine_rc_t rc = engine_job_submit(d->engine, &spec, &job);
     if (rc == ENGINE_EEXIST) {
@@ -536,12 +390,12 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
         goto out;
     }
     if (rc != ENGINE_OK) {
-        api_submit_refused(rc, key, resp);
+        api_submit_refused(rc, r.key, resp);
         goto out;
     }
     char err[API_ERR_MAX];
-    if (d->journal && journal_job_submit(d->journal, job, (engine_priority_t)p, engine_wall(), err,
-                                         sizeof err) != 0) {
+    if (d->journal &&
+        journal_job_submit(d->journal, job, r.priority, engine_wall(), err, sizeof err) != 0) {
         engine_job_abort(d->engine, job);
         engine_job_unref(d->engine, job);
         http_error(resp, 500, "journal", "the job was not accepted: %s", err);
@@ -551,12 +405,9 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     http_json(resp, 202, json_pack("{s:s}", "id", engine_job_id(job)));
     engine_job_unref(d->engine, job);
 out:
-    for (size_t i = 0; bytes && i < n; i++)
-        free(bytes[i]);
-    free(bytes);
     free(paths);
     free(in);
-    json_decref(root);
+    api_proof_request_free(&r);
 }
 
 static void api_proof_get(cuzkd_t *d, const http_request_t *req, engine_job_t *job,

@@ -234,8 +234,10 @@ cuzk_status_t asgn_file_read(asgn_t *a, const char *path, char *err, size_t err_
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = asgn_file_parse(a, m.data, m.size, path, err, err_size);
+    st = io_map_check(&m, asgn_file_parse(a, m.data, m.size, path, err, err_size), path, err,
+                      err_size);
     if (st != CUZK_OK) {
+        memset(a, 0, sizeof(*a));
         io_map_close(&m);
         return st;
     }

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
 {
@@ -15,4 +16,10 @@ cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const ch
         va_end(ap);
     }
     return status;
+}
+
+const char *io_error_reason(const char *err, const char *path)
+{
+    size_t n = strlen(path);
+    return strncmp(err, path, n) == 0 && strncmp(err + n, ": ", 2) == 0 ? err + n + 2 : err;
 }

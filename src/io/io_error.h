@@ -36,4 +36,9 @@ enum { IO_ERR_MAX = 512 };
 cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The message err without the "PATH: " it starts with (err itself when it
+ * does not): what a caller that names path itself appends, so that the
+ * name is said once. */
+const char *io_error_reason(const char *err, const char *path);
+
 #endif

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
 #include "io/io_cursor.h"
 #include "io/io_error.h"
+#include "io/io_file.h"
 #include "io/io_fr.h"
 #include "msm/bls381_msm.h"
 #include "msm/bn254_msm.h"
@@ -744,31 +744,23 @@ static int kc_pread_all_(int fd, unsigned char *buf, uint64_t n, uint64_t off, u
     return 0;
 }
 
-/* Opens path, checks it is a regular file, reads its header page; *fd
- * the open file (fd NULL: closed again). */
+/* Opens the regular file at path (io_file.h: a FIFO is refused, never
+ * waited on), reads its header page; *fd the open file (fd NULL: closed
+ * again). */
 static cuzk_status_t kc_open_(int *fdp, uint64_t *size, unsigned char *page, uint64_t *page_bytes,
                               const char *path, char *err, size_t err_size)
 {
     int fd_ = -1, *fd = fdp ? fdp : &fd_;
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0)
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    const char *fail = NULL;
-    int e = 0;
-    if (fstat(*fd, &sb) != 0)
-        fail = "cannot stat", e = errno;
-    else if (!S_ISREG(sb.st_mode))
-        fail = "not a regular file";
-    else if (kc_pread_all_(*fd, page, KEY_CACHE_ALIGN, 0, page_bytes) != 0)
-        fail = "cannot read the header", e = errno;
-    if (fail) {
+    cuzk_status_t st = io_file_open(fd, size, path, err, err_size);
+    if (st != CUZK_OK)
+        return st;
+    if (kc_pread_all_(*fd, page, KEY_CACHE_ALIGN, 0, page_bytes) != 0) {
+        int e = errno;
         close(*fd);
         *fd = -1;
-        return e ? io_fail(err, err_size, CUZK_EIO, "%s: %s: %s", path, fail, strerror(e))
-                 : io_fail(err, err_size, CUZK_EIO, "%s: %s", path, fail);
+        return io_fail(err, err_size, CUZK_EIO, "%s: cannot read the header: %s", path,
+                       strerror(e));
     }
-    *size = (uint64_t)sb.st_size;
     if (!fdp)
         close(*fd);
     return CUZK_OK;

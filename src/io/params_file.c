@@ -351,8 +351,11 @@ cuzk_status_t bp_vk_read(bp_vk_t *vk, const char *path, char *err, size_t err_si
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = bp_vk_parse(vk, m.data, m.size, path, err, err_size);
+    st =
+        io_map_check(&m, bp_vk_parse(vk, m.data, m.size, path, err, err_size), path, err, err_size);
     io_map_close(&m);
+    if (st != CUZK_OK)
+        bp_vk_free(vk);
     return st;
 }
 
@@ -468,8 +471,12 @@ cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = bp_params_parse(p, m.data, m.size, path, pool, flags, NULL, err, err_size);
+    st =
+        io_map_check(&m, bp_params_parse(p, m.data, m.size, path, pool, flags, NULL, err, err_size),
+                     path, err, err_size);
     io_map_close(&m);
+    if (st != CUZK_OK)
+        bp_params_free(p);
     return st;
 }
 
@@ -651,6 +658,7 @@ cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, c
     }
     for (size_t i = 0; i < count && st == CUZK_OK; i++)
         st = bp_proof_decode(&p[i], m.data + i * BP_PROOF_BYTES, path, i, err, err_size);
+    st = io_map_check(&m, st, path, err, err_size);
     io_map_close(&m);
     if (st != CUZK_OK) {
         free(p);

@@ -326,8 +326,11 @@ cuzk_status_t r1cs_file_read(r1cs_t *r, const char *path, char *err, size_t err_
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = r1cs_file_parse(r, m.data, m.size, path, err, err_size);
+    st = io_map_check(&m, r1cs_file_parse(r, m.data, m.size, path, err, err_size), path, err,
+                      err_size);
     io_map_close(&m);
+    if (st != CUZK_OK)
+        r1cs_free(r);
     return st;
 }
 

@@ -818,6 +818,8 @@ cuzk_status_t snarkjs_public_parse(r1cs_witness_t *pub, const char *text, size_t
 typedef cuzk_status_t (*sj_parse_fn_)(void *obj, const char *text, size_t len, const char *name,
                                       const void *args, char *err, size_t err_size);
 
+/* Parses the file at path into obj; a failure after parse succeeded (the
+ * file shrank under the map) leaves obj for the caller to free. */
 static cuzk_status_t sj_read_file_(void *obj, const char *path, sj_parse_fn_ parse,
                                    const void *args, char *err, size_t err_size)
 {
@@ -825,7 +827,9 @@ static cuzk_status_t sj_read_file_(void *obj, const char *path, sj_parse_fn_ par
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = parse(obj, (const char *)m.data, (size_t)m.size, path, args, err, err_size);
+    st = io_map_check(&m,
+                      parse(obj, (const char *)m.data, (size_t)m.size, path, args, err, err_size),
+                      path, err, err_size);
     io_map_close(&m);
     return st;
 }
@@ -861,7 +865,10 @@ cuzk_status_t snarkjs_vk_read(snarkjs_vk_t *vk, const char *path, r1cs_curve_t e
 {
     memset(vk, 0, sizeof(*vk));
     sj_args_t_ a = {expect, 0};
-    return sj_read_file_(vk, path, sj_parse_vk_, &a, err, err_size);
+    cuzk_status_t st = sj_read_file_(vk, path, sj_parse_vk_, &a, err, err_size);
+    if (st != CUZK_OK)
+        snarkjs_vk_free(vk);
+    return st;
 }
 
 cuzk_status_t snarkjs_proof_read(snarkjs_proof_t *p, const char *path, r1cs_curve_t expect,
@@ -877,5 +884,8 @@ cuzk_status_t snarkjs_public_read(r1cs_witness_t *pub, const char *path, r1cs_cu
 {
     memset(pub, 0, sizeof(*pub));
     sj_args_t_ a = {curve, expect_n};
-    return sj_read_file_(pub, path, sj_parse_public_, &a, err, err_size);
+    cuzk_status_t st = sj_read_file_(pub, path, sj_parse_public_, &a, err, err_size);
+    if (st != CUZK_OK)
+        r1cs_witness_free(pub);
+    return st;
 }

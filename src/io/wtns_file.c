@@ -113,8 +113,11 @@ cuzk_status_t wtns_file_read(r1cs_witness_t *w, const char *path, char *err, siz
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = wtns_file_parse(w, m.data, m.size, path, err, err_size);
+    st = io_map_check(&m, wtns_file_parse(w, m.data, m.size, path, err, err_size), path, err,
+                      err_size);
     io_map_close(&m);
+    if (st != CUZK_OK)
+        r1cs_witness_free(w);
     return st;
 }
 

@@ -670,8 +670,11 @@ cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, uns
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = zkey_file_parse(k, m.data, m.size, path, pool, flags, NULL, err, err_size);
+    st =
+        io_map_check(&m, zkey_file_parse(k, m.data, m.size, path, pool, flags, NULL, err, err_size),
+                     path, err, err_size);
     if (st != CUZK_OK) {
+        memset(k, 0, sizeof(*k));
         io_map_close(&m);
         return st;
     }

@@ -1,0 +1,42 @@
+/*
+ * The body of cuzkd's POST /v1/proofs through api_proof_request_parse, as
+ * api.c calls it: it must accept with a request api.c can submit (1 to
+ * CUZKD_MAX_PARTITIONS inputs, each a path or checked witness bytes) and
+ * no answer set, or refuse with a 400 or 500 whose body is the error JSON
+ * of http.h.
+ */
+#include <jansson.h>
+
+#include "fuzz_util.h"
+
+#include "daemon/api_request.h"
+#include "daemon/daemon.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    http_response_t resp = {0};
+    api_proof_request_t r;
+    if (api_proof_request_parse(&r, (const char *)data, size, &resp) == 0) {
+        FUZZ_CHECK(resp.status == 0 && resp.body == NULL);
+        FUZZ_CHECK(r.key && r.n >= 1 && r.n <= CUZKD_MAX_PARTITIONS);
+        for (size_t i = 0; i < r.n; i++) {
+            const api_proof_input_t *in = &r.inputs[i];
+            if (in->kind == ENGINE_INPUT_WTNS_BYTES)
+                FUZZ_CHECK(in->bytes && !in->path);
+            else
+                FUZZ_CHECK(
+                    in->path && !in->bytes &&
+                    (in->kind == ENGINE_INPUT_WTNS_PATH || in->kind == ENGINE_INPUT_ASGN_PATH));
+        }
+        api_proof_request_free(&r);
+        return 0;
+    }
+    FUZZ_CHECK(r.root == NULL && r.inputs == NULL);
+    FUZZ_CHECK(resp.status == 400 || resp.status == 500);
+    FUZZ_CHECK(resp.body != NULL);
+    json_t *j = json_loads(resp.body, 0, NULL);
+    FUZZ_CHECK(json_is_string(json_object_get(json_object_get(j, "error"), "code")));
+    json_decref(j);
+    free(resp.body);
+    return 0;
+}
