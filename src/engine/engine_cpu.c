@@ -131,8 +131,10 @@ static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const c
     if (format == ENGINE_KEY_CACHE) {
         s = cpu_cache_load(cpu, k, path, bytes, err, err_size);
     } else if (format == ENGINE_KEY_ZKEY) {
-        s = zkey_file_read(&k->zkey, path, cpu->load_pool, cpu->opt.trusted_keys ? ZKEY_TRUSTED : 0,
-                           err, err_size);
+        /* A copy: an engine keeps its keys for days, and their files may be
+         * replaced or truncated meanwhile. */
+        s = zkey_file_read(&k->zkey, path, cpu->load_pool,
+                           ZKEY_COPY | (cpu->opt.trusted_keys ? ZKEY_TRUSTED : 0), err, err_size);
         if (s == CUZK_OK) {
             *bytes = k->zkey.map.size;
             k->work_bytes = cpu_zkey_work_bytes(&k->zkey);

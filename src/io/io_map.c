@@ -123,6 +123,56 @@ cuzk_status_t io_map_open(io_map_t *m, const char *path, char *err, size_t err_s
     return CUZK_OK;
 }
 
+cuzk_status_t io_map_copy(io_map_t *m, const char *path, char *err, size_t err_size)
+{
+    memset(m, 0, sizeof(*m));
+    int fd;
+    uint64_t size;
+    cuzk_status_t st = io_file_open(&fd, &size, path, err, err_size);
+    if (st != CUZK_OK)
+        return st;
+    if (size > SIZE_MAX) {
+        close(fd);
+        return io_fail(err, err_size, CUZK_EIO, "%s: %llu bytes do not fit the address space", path,
+                       (unsigned long long)size);
+    }
+    if (size == 0) {
+        close(fd);
+        return CUZK_OK;
+    }
+    /* Anonymous memory, so that io_map_close unmaps either kind alike. */
+    unsigned char *p =
+        mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        int e = errno;
+        close(fd);
+        return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory for a copy of %llu bytes: %s",
+                       path, (unsigned long long)size, strerror(e));
+    }
+    uint64_t got = 0;
+    while (got < size) {
+        size_t want = size - got > (1u << 30) ? (1u << 30) : (size_t)(size - got);
+        ssize_t r = read(fd, p + got, want);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = r < 0 ? errno : 0;
+            close(fd);
+            munmap(p, (size_t)size);
+            if (e)
+                return io_fail(err, err_size, CUZK_EIO, "%s: cannot read: %s", path, strerror(e));
+            return io_fail(err, err_size, CUZK_EIO,
+                           "%s: the file changed (truncated) while it was read", path);
+        }
+        got += (uint64_t)r;
+    }
+    close(fd);
+    mprotect(p, (size_t)size, PROT_READ);
+    m->data = p;
+    m->size = size;
+    return CUZK_OK;
+}
+
 bool io_map_lost(const io_map_t *m)
 {
     return m->guard && atomic_load(&io_map_guards_[m->guard - 1].lost);

@@ -57,6 +57,18 @@ typedef struct io_map {
  */
 cuzk_status_t io_map_open(io_map_t *m, const char *path, char *err, size_t err_size);
 
+/*
+ * The whole regular file at path read into anonymous memory that m owns,
+ * for a holder that keeps the bytes long after reading them (a key that
+ * serves proofs for days): nothing done to the file afterwards (truncated,
+ * overwritten in place, deleted) reaches them. Costs a read of the file
+ * and memory that the kernel cannot drop, where a map costs neither.
+ * Opened as io_map_open opens; a file that shrinks while it is read is
+ * CUZK_EIO "PATH: the file changed (truncated) while it was read"; no
+ * memory is CUZK_ENOMEM. m is closed with io_map_close; it is never lost.
+ */
+cuzk_status_t io_map_copy(io_map_t *m, const char *path, char *err, size_t err_size);
+
 /* Whether pages of m read as zeros because its file shrank (or failed to
  * be read) under it. False for an empty or unguarded m. */
 bool io_map_lost(const io_map_t *m);

@@ -667,7 +667,8 @@ cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, uns
 {
     memset(k, 0, sizeof(*k));
     io_map_t m;
-    cuzk_status_t st = io_map_open(&m, path, err, err_size);
+    cuzk_status_t st = flags & ZKEY_COPY ? io_map_copy(&m, path, err, err_size)
+                                         : io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
     st =

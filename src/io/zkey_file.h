@@ -84,6 +84,10 @@ enum {
      * not the subgroup check (above). The six
      * header points are always checked in full. */
     ZKEY_TRUSTED = 1u << 0,
+    /* zkey_file_read copies the file into memory the key owns instead of
+     * mapping it (io_map_copy), so that a key kept for many proofs does not
+     * change or fault when its file is truncated or overwritten later. */
+    ZKEY_COPY = 1u << 1,
 };
 
 /* The header points of section 2, per curve. */
@@ -125,9 +129,10 @@ typedef struct zkey {
 } zkey_t;
 
 /*
- * Reads the .zkey at path into k: maps the file, validates it (above) with
- * pool's threads (NULL: the caller alone) and keeps the mapping (see
- * zkey_t). flags: ZKEY_TRUSTED or 0. On failure k is left empty.
+ * Reads the .zkey at path into k: maps the file (or, with ZKEY_COPY, reads
+ * it into memory), validates it (above) with pool's threads (NULL: the
+ * caller alone) and keeps the mapping (see zkey_t). flags: ZKEY_TRUSTED,
+ * ZKEY_COPY or 0. On failure k is left empty.
  */
 cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, unsigned flags,
                              char *err, size_t err_size);
