@@ -11,8 +11,9 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libjansson-dev libmicrohttpd-dev libinih-dev)
 if [ "${1:-}" != "--build" ]; then
     # tests: cmocka, GMP, curl (the cuzkd tests), python3 (the subgroup
-    # tests' proof); static checks: cppcheck, clang-tidy
-    packages+=(libgmp-dev libcmocka-dev curl python3 cppcheck clang-tidy)
+    # tests' proof, the cuzkd tests' JSON checks), chromium (cuzkd's status
+    # page, headless); static checks: cppcheck, clang-tidy
+    packages+=(libgmp-dev libcmocka-dev curl python3 chromium cppcheck clang-tidy)
 fi
 
 missing=()
