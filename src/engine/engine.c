@@ -705,13 +705,18 @@ size_t engine_jobs_list(engine_t *e, int state, uint64_t before, size_t limit,
 {
     *out = NULL;
     size_t n = 0, in_state = 0;
+    if (matched)
+        *matched = 0;
     pthread_mutex_lock(&e->lock);
-    engine_job_summary_t *all = e->n_jobs ? malloc(e->n_jobs * sizeof *all) : NULL;
-    if (e->n_jobs && !all) {
+    if (e->n_jobs == 0) {
+        pthread_mutex_unlock(&e->lock);
+        return 0;
+    }
+    engine_job_summary_t *all = malloc(e->n_jobs * sizeof *all);
+    if (!all) {
         pthread_mutex_unlock(&e->lock);
         return (size_t)-1;
     }
-    bool oom = false;
     for (size_t b = 0; b < e->n_buckets; b++)
         for (const engine_job_t *job = e->buckets[b]; job; job = job->hnext) {
             if (job->held || (state >= 0 && job->state != (engine_state_t)state))
@@ -740,6 +745,7 @@ size_t engine_jobs_list(engine_t *e, int state, uint64_t before, size_t limit,
         n = limit;
     /* The errors are copied for the listed jobs only, under the lock again:
      * a job may have been pruned meanwhile (then it is listed without it). */
+    bool oom = false;
     pthread_mutex_lock(&e->lock);
     for (size_t i = 0; i < n && !oom; i++) {
         const engine_job_t *job = engine_map_find(e, all[i].id);
