@@ -11,10 +11,11 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libjansson-dev libmicrohttpd-dev libinih-dev)
 if [ "${1:-}" != "--build" ]; then
     # tests: cmocka, GMP, curl (the cuzkd tests), python3 (the subgroup
-    # tests' proof), bsdutils (script(1): the progress line's pseudo-terminal);
-    # static checks: cppcheck, clang-tidy; fuzzers (tests/fuzz/run.sh): clang
-    # and its libFuzzer and sanitizer runtimes
-    packages+=(libgmp-dev libcmocka-dev curl python3 bsdutils cppcheck clang-tidy clang libclang-rt-14-dev)
+    # tests' proof, the cuzkd tests' JSON checks), bsdutils (script(1): the
+    # progress line's pseudo-terminal), chromium (cuzkd's status page,
+    # headless); static checks: cppcheck, clang-tidy; fuzzers
+    # (tests/fuzz/run.sh): clang and its libFuzzer and sanitizer runtimes
+    packages+=(libgmp-dev libcmocka-dev curl python3 bsdutils chromium cppcheck clang-tidy clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -805,11 +805,98 @@ static void hook_event(void *ctx, const engine_event_t *ev)
         __atomic_add_fetch(&h->msm_events, 1, __ATOMIC_SEQ_CST);
 }
 
+/* ---- listing, the start hook ------------------------------------------------------ */
+
+static int started_calls;
+static char started_order[8][16];
+
+static void hook_started(void *ctx, engine_job_t *job)
+{
+    (void)ctx;
+    int n = __atomic_fetch_add(&started_calls, 1, __ATOMIC_SEQ_CST);
+    if (n < 8)
+        snprintf(started_order[n], sizeof started_order[n], "%s", engine_job_id(job));
+}
+
+/* The listing: newest first, the state filter, the cursor, the limit; the
+ * start hook: once a job, when its first partition starts, never for a
+ * job that never ran. */
+static void test_jobs_list_started(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_hooks_t hooks = {.job_started = hook_started};
+    started_calls = 0;
+    engine_t *e = new_engine(1, 0, 0, &hooks);
+    load_key(e, "k", "/k");
+    engine_job_t *a = submit(e, "A", ENGINE_PRIORITY_NORMAL, 2);
+    fake_wait_waiting(1); /* A runs; B, C, D queue behind it */
+    engine_job_t *b = submit(e, "B-fail", ENGINE_PRIORITY_NORMAL, 1);
+    engine_job_t *c = submit(e, "C", ENGINE_PRIORITY_NORMAL, 1);
+    engine_job_t *d = submit(e, "D", ENGINE_PRIORITY_NORMAL, 1);
+    assert_int_equal(engine_job_cancel(e, c), ENGINE_OK);
+
+    engine_job_summary_t *list;
+    size_t matched;
+    size_t n = engine_jobs_list(e, -1, 0, 10, &list, &matched);
+    assert_int_equal(n, 4);
+    assert_int_equal(matched, 4);
+    const char *newest_first[4] = {"D", "C", "B-fail", "A"};
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(list[i].id, newest_first[i]);
+    assert_int_equal(list[3].state, ENGINE_RUNNING);
+    assert_int_equal(list[3].n_partitions, 2);
+    assert_int_equal(list[3].n_running, 1);
+    assert_string_equal(list[3].key, "k");
+    assert_int_equal(list[1].state, ENGINE_CANCELLED);
+    assert_int_equal(list[0].state, ENGINE_QUEUED);
+    assert_true(list[0].submitted_at > 0 && list[0].started_at == 0);
+    uint64_t cursor = list[1].seq;
+    engine_jobs_list_free(list, n);
+
+    /* the page after C, one at a time */
+    n = engine_jobs_list(e, -1, cursor, 1, &list, &matched);
+    assert_int_equal(n, 1);
+    assert_int_equal(matched, 4);
+    assert_string_equal(list[0].id, "B-fail");
+    engine_jobs_list_free(list, n);
+    n = engine_jobs_list(e, ENGINE_QUEUED, 0, 10, &list, &matched);
+    assert_int_equal(n, 2);
+    assert_int_equal(matched, 2);
+    assert_string_equal(list[0].id, "D");
+    assert_string_equal(list[1].id, "B-fail");
+    engine_jobs_list_free(list, n);
+
+    fake_ungate();
+    assert_true(engine_job_wait(e, a, 10) && engine_job_wait(e, b, 10) &&
+                engine_job_wait(e, d, 10));
+    n = engine_jobs_list(e, ENGINE_FAILED, 0, 10, &list, &matched);
+    assert_int_equal(n, 1);
+    assert_string_equal(list[0].id, "B-fail");
+    assert_non_null(list[0].error);
+    assert_non_null(strstr(list[0].error, "does not satisfy"));
+    engine_jobs_list_free(list, n);
+    n = engine_jobs_list(e, ENGINE_RUNNING, 0, 10, &list, &matched);
+    assert_int_equal(n, 0);
+    assert_null(list);
+
+    /* A started once (two partitions), then B and D; C never ran */
+    assert_int_equal(__atomic_load_n(&started_calls, __ATOMIC_SEQ_CST), 3);
+    assert_string_equal(started_order[0], "A");
+    assert_string_equal(started_order[1], "B-fail");
+    assert_string_equal(started_order[2], "D");
+    engine_job_unref(e, a);
+    engine_job_unref(e, b);
+    engine_job_unref(e, c);
+    engine_job_unref(e, d);
+    engine_free(e);
+}
+
 static void test_hooks_restore_prune(void **state)
 {
     (void)state;
     fake_reset(false);
-    engine_hooks_t hooks = {&hook_log, hook_part, hook_end, hook_event};
+    engine_hooks_t hooks = {&hook_log, hook_part, hook_end, hook_event, NULL};
     memset(&hook_log, 0, sizeof hook_log);
     engine_t *e = new_engine(1, 0, 0, &hooks);
     hook_log.e = e;
@@ -1645,6 +1732,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_while_held),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_hooks_restore_prune),
+        cmocka_unit_test(test_jobs_list_started),
         cmocka_unit_test(test_timeline),
         cmocka_unit_test(test_engine_timeline),
         cmocka_unit_test(test_cpu_backend),

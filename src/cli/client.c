@@ -6,15 +6,17 @@
  *   cuzk submit --key NAME [--key-path FILE [--format zkey|params|cache]]
  *               (--witness W.wtns | --wtns-inline W.wtns | --assignment A.asgn)...
  *               [--priority P] [--id ID] [--wait [--timeout S] [--proof F] [--public F]]
- *   cuzk status [ID]
- *   cuzk wait ID [--timeout S] [--proof F] [--public F]
+ *               [--json]
+ *   cuzk status [ID] [--json]
+ *   cuzk wait ID [--timeout S] [--proof F] [--public F] [--json]
  *   cuzk cancel ID
  *
  * Every command takes --server ADDR (default $CUZK_SERVER, else
  * 127.0.0.1:8765; unix:PATH for a Unix socket) and --token-file FILE
- * (default $CUZK_TOKEN_FILE). Exit status: 0 success (wait: the job is
- * done), 1 the job failed or was cancelled, 2 a usage, connection or
- * server error, 124 wait timed out.
+ * (default $CUZK_TOKEN_FILE), and -h/--help. What they print is for people
+ * (client_show.h) unless --json asks for the daemon's JSON. Exit status: 0 success (wait: the job
+ * is done), 1 the job failed or was cancelled, 2 a usage, connection or server error, 124 wait
+ * timed out.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +32,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/client_show.h"
 #include "daemon/base64.h"
 #include "io/io_error.h"
 #include "io/io_file.h"
@@ -332,11 +335,30 @@ static int client_value_opt(int argc, char **argv, int *i, client_opts_t *o, con
     return 0;
 }
 
-/* The absolute form of a local path (the daemon runs elsewhere). */
-static char *client_abs(const char *path)
+/*
+ * The absolute form of a local path: the daemon has another working
+ * directory, so a relative path is resolved here, against ours. NULL after
+ * "PATH: no such file" when it does not exist here (the daemon, reading
+ * the same file system, would only say so later). A path that exists but
+ * cannot be resolved (a directory without search permission) goes as
+ * CWD/PATH, for the daemon to judge.
+ */
+static char *client_abs(const char *cmd, const char *path)
 {
-    char real[PATH_MAX];
-    return strdup(realpath(path, real) ? real : path);
+    char real[PATH_MAX], cwd[PATH_MAX];
+    if (realpath(path, real))
+        return strdup(real);
+    if (errno == ENOENT || errno == ENOTDIR) {
+        fprintf(stderr, "cuzk %s: %s: no such file\n", cmd, path);
+        return NULL;
+    }
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return strdup(path);
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *abs = malloc(n);
+    if (abs)
+        snprintf(abs, n, "%s/%s", cwd, path);
+    return abs;
 }
 
 /* ---- wait: results to files --------------------------------------------------------- */
@@ -445,11 +467,31 @@ static double client_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The files client_write_result wrote, one line each. */
+static void client_show_written(json_t *job, const char *proof_path, const char *public_path)
+{
+    const char *format = json_string_value(json_object_get(job, "format"));
+    json_t *proofs = json_object_get(json_object_get(job, "result"), "proofs");
+    size_t n = format && !strcmp(format, "params") ? 1 : proofs ? json_array_size(proofs) : 1;
+    char path[PATH_MAX];
+    for (size_t i = 0; i < n; i++) {
+        if (proof_path) {
+            client_part_path(path, sizeof path, proof_path, i, n);
+            printf("proof   %s\n", path);
+        }
+        if (public_path) {
+            client_part_path(path, sizeof path, public_path, i, n);
+            printf("public  %s\n", path);
+        }
+    }
+}
+
 /* Long-polls job id until it ends or timeout seconds pass (< 0: forever);
- * prints the final job JSON and writes the result files. With progress
- * (NULL: none), polls every second and shows the job's partitions done. */
+ * writes the result files of a done job, then prints the job: its JSON
+ * (json), else one line and the paths written. With progress (NULL: none),
+ * polls every second and shows the job's partitions done. */
 static int client_wait_job(const client_t *c, const char *id, double timeout,
-                           const char *proof_path, const char *public_path,
+                           const char *proof_path, const char *public_path, bool json,
                            cuzk_progress_t *progress)
 {
     double deadline = client_now() + timeout;
@@ -480,14 +522,20 @@ static int client_wait_job(const client_t *c, const char *id, double timeout,
         cuzk_progress_set(progress, (uint64_t)json_integer_value(json_object_get(counts, "done")));
         if (ended || (timeout >= 0 && client_now() >= deadline)) {
             cuzk_progress_end(progress);
-            json_dumpf(job, stdout, JSON_INDENT(2));
-            putchar('\n');
             if (done && (proof_path || public_path))
                 rc = client_write_result(c, job, proof_path, public_path);
             else if (!ended)
                 rc = CLIENT_TIMEOUT;
             else if (!done)
                 rc = CLIENT_JOB_FAILED;
+            if (json) {
+                json_dumpf(job, stdout, JSON_INDENT(2));
+                putchar('\n');
+            } else {
+                client_show_job_line(stdout, job);
+                if (done && rc == CLIENT_OK)
+                    client_show_written(job, proof_path, public_path);
+            }
             if (!ended)
                 fprintf(stderr, "cuzk %s: job %s is still %s after %g s\n", c->cmd, id,
                         state ? state : "?", timeout);
@@ -506,13 +554,26 @@ static int client_wait_job(const client_t *c, const char *id, double timeout,
 
 /* ---- the commands ------------------------------------------------------------------------ */
 
+/* The options every client command takes, for its usage. */
+#define CLIENT_COMMON_HELP                                                                         \
+    "  --server ADDR      HOST:PORT or unix:PATH (default $CUZK_SERVER or\n"                       \
+    "                     127.0.0.1:8765)\n"                                                       \
+    "  --token-file FILE  bearer token (default $CUZK_TOKEN_FILE)\n"                               \
+    "  -h, --help         this text\n"
+
+static bool client_is_help(const char *a)
+{
+    return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
 static void submit_usage(FILE *f)
 {
     fprintf(f, "usage: cuzk submit --key NAME (--witness W.wtns | --wtns-inline W.wtns |\n"
                "                   --assignment A.asgn)... [options]\n"
                "\n"
                "Submits a proof job to cuzkd and prints its id. Several witnesses (or\n"
-               "assignments) make one job of several partitions.\n"
+               "assignments) make one job of several partitions. Relative paths are made\n"
+               "absolute here, against the working directory.\n"
                "\n"
                "options:\n"
                "  --key-path FILE    load the key from FILE first (if it is not loaded)\n"
@@ -520,10 +581,10 @@ static void submit_usage(FILE *f)
                "  --priority P       low, normal (default), high or critical\n"
                "  --id ID            the job's id (submitting it again returns the same job)\n"
                "  --wait             wait for the job, as cuzk wait does; with --timeout S,\n"
-               "                     --proof FILE, --public FILE\n"
-               "  --server ADDR      HOST:PORT or unix:PATH (default $CUZK_SERVER or\n"
-               "                     127.0.0.1:8765)\n"
-               "  --token-file FILE  bearer token (default $CUZK_TOKEN_FILE)\n");
+               "                     --proof FILE, --public FILE; prints the id, the state\n"
+               "                     and the files written\n"
+               "  --json             print the daemon's JSON answer (the job, with "
+               "--wait)\n" CLIENT_COMMON_HELP);
 }
 
 /* An input object for the witness option o with value v. NULL after a message. */
@@ -549,9 +610,9 @@ static json_t *submit_input(const char *o, const char *v)
         io_map_close(&m);
         return in;
     }
-    char *abs = client_abs(v);
+    char *abs = client_abs("submit", v);
     json_t *in =
-        json_pack("{s:s}", !strcmp(o, "--witness") ? "path" : "assignment_path", abs ? abs : v);
+        abs ? json_pack("{s:s}", !strcmp(o, "--witness") ? "path" : "assignment_path", abs) : NULL;
     free(abs);
     return in;
 }
@@ -563,18 +624,20 @@ int cli_submit(int argc, char **argv)
         return CLIENT_EFAIL;
     client_opts_t opt = {0};
     const char *v = NULL;
-    bool wait = false;
+    bool wait = false, json = false;
     int rc = CLIENT_EFAIL, m;
     json_t *inputs = json_array();
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+        if (client_is_help(o)) {
             submit_usage(stdout);
             rc = CLIENT_OK;
             goto out;
         }
         if (!strcmp(o, "--wait")) {
             wait = true;
+        } else if (!strcmp(o, "--json")) {
+            json = true;
         } else if ((m = client_value_opt(argc, argv, &i, &opt, "submit",
                                          "--key --key-path --format --priority --id --proof "
                                          "--public --timeout")) != 0) {
@@ -600,8 +663,10 @@ int cli_submit(int argc, char **argv)
     }
     json_t *answer = NULL;
     if (opt.key_path) {
-        char *abs = client_abs(opt.key_path);
-        json_t *body = json_pack("{s:s, s:s}", "name", key, "path", abs ? abs : opt.key_path);
+        char *abs = client_abs("submit", opt.key_path);
+        if (!abs)
+            goto out;
+        json_t *body = json_pack("{s:s, s:s}", "name", key, "path", abs);
         free(abs);
         if (opt.format)
             json_object_set_new(body, "format", json_string(opt.format));
@@ -620,18 +685,31 @@ int cli_submit(int argc, char **argv)
     const char *got = json_string_value(json_object_get(answer, "id"));
     char job_id[128];
     snprintf(job_id, sizeof job_id, "%s", got ? got : "");
-    json_decref(answer);
-    if (!wait) {
+    if (!wait && json) {
+        json_dumpf(answer, stdout, JSON_INDENT(2));
+        putchar('\n');
+    } else if (!wait) {
         printf("%s\n", job_id);
-        rc = CLIENT_OK;
-    } else {
-        rc = client_wait_job(&c, job_id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
-                             opt.public, NULL);
     }
+    json_decref(answer);
+    rc = !wait ? CLIENT_OK
+               : client_wait_job(&c, job_id, opt.timeout ? strtod(opt.timeout, NULL) : -1,
+                                 opt.proof, opt.public, json, NULL);
 out:
     json_decref(inputs);
     client_free(&c);
     return rc;
+}
+
+static void status_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk status [ID] [options]\n"
+               "\n"
+               "Prints cuzkd's status (GET /v1/status: queue, devices, memory, keys,\n"
+               "counters), or job ID's state, partitions done and timings.\n"
+               "\n"
+               "options:\n"
+               "  --json             print the daemon's JSON answer instead\n" CLIENT_COMMON_HELP);
 }
 
 int cli_status(int argc, char **argv)
@@ -639,26 +717,61 @@ int cli_status(int argc, char **argv)
     client_t c;
     if (client_init(&c, "status", &argc, argv) != 0)
         return CLIENT_EFAIL;
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-        fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-                "usage: cuzk status [ID] [--server ADDR] [--token-file FILE]\n"
-                "\n"
-                "Prints cuzkd's status (GET /v1/status), or job ID's state and result.\n");
-        client_free(&c);
-        return argc == 2 && !strcmp(argv[1], "--help") ? CLIENT_OK : CLIENT_EFAIL;
+    const char *id = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (client_is_help(argv[i])) {
+            status_usage(stdout);
+            client_free(&c);
+            return CLIENT_OK;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (argv[i][0] != '-' && !id) {
+            id = argv[i];
+        } else {
+            fprintf(stderr, "cuzk status: unexpected '%s'\n\n", argv[i]);
+            status_usage(stderr);
+            client_free(&c);
+            return CLIENT_EFAIL;
+        }
     }
     char path[256];
-    snprintf(path, sizeof path, argc == 2 ? "/v1/proofs/%s" : "/v1/status",
-             argc == 2 ? argv[1] : "");
+    snprintf(path, sizeof path, id ? "/v1/proofs/%s" : "/v1/status", id ? id : "");
     json_t *answer = NULL;
     int rc = client_call(&c, "GET", path, NULL, 200, 200, &answer, NULL);
     if (rc == CLIENT_OK) {
-        json_dumpf(answer, stdout, JSON_INDENT(2));
-        putchar('\n');
+        if (json) {
+            json_dumpf(answer, stdout, JSON_INDENT(2));
+            putchar('\n');
+        } else if (id) {
+            client_show_job(stdout, answer);
+        } else {
+            client_show_status(stdout, answer);
+        }
         json_decref(answer);
     }
     client_free(&c);
     return rc;
+}
+
+static void wait_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk wait ID [options]\n"
+               "\n"
+               "Waits until job ID ends and prints its id and state. With --proof/--public,\n"
+               "a done job's result is written (and the files named): proof.json and\n"
+               "public.json exactly as snarkjs writes them (zkey; FILE.i for each of\n"
+               "several partitions), or the 192-byte proofs and the inputs JSON (params).\n"
+               "Exit 0 done, 1 failed or cancelled, 124 timeout.\n"
+               "\n"
+               "options:\n"
+               "  --timeout S        give up after S seconds (exit 124)\n"
+               "  --proof FILE       write the proof(s)\n"
+               "  --public FILE      write the public inputs\n"
+               "  --json             print the job's JSON instead\n"
+               "  --quiet            no progress line (partitions done) on stderr; it is\n"
+               "                     shown only when stderr is a terminal\n" CLIENT_COMMON_HELP);
 }
 
 int cli_wait(int argc, char **argv)
@@ -668,23 +781,18 @@ int cli_wait(int argc, char **argv)
         return CLIENT_EFAIL;
     const char *id = NULL;
     client_opts_t opt = {0};
-    bool quiet = false;
+    bool json = false, quiet = false;
     int rc = CLIENT_EFAIL, m;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf(
-                "usage: cuzk wait ID [--timeout S] [--proof FILE] [--public FILE]\n"
-                "\n"
-                "Waits until job ID ends and prints it. With --proof/--public, a done job's\n"
-                "result is written: proof.json and public.json exactly as snarkjs writes\n"
-                "them (zkey; FILE.i for each of several partitions), or the 192-byte proofs\n"
-                "and the inputs JSON (params). Exit 0 done, 1 failed or cancelled, 124 timeout.\n"
-                "--quiet: no progress line (partitions done) on stderr, shown only on a "
-                "terminal.\n");
+        if (client_is_help(argv[i])) {
+            wait_usage(stdout);
             client_free(&c);
             return CLIENT_OK;
         }
-        if ((m = client_value_opt(argc, argv, &i, &opt, "wait", "--proof --public --timeout"))) {
+        if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if ((m = client_value_opt(argc, argv, &i, &opt, "wait",
+                                         "--proof --public --timeout"))) {
             if (m < 0)
                 goto out;
         } else if (!strcmp(argv[i], "--quiet")) {
@@ -692,21 +800,31 @@ int cli_wait(int argc, char **argv)
         } else if (argv[i][0] != '-' && !id) {
             id = argv[i];
         } else {
-            fprintf(stderr, "cuzk wait: unexpected '%s'\n", argv[i]);
+            fprintf(stderr, "cuzk wait: unexpected '%s' (try cuzk wait --help)\n", argv[i]);
             goto out;
         }
     }
     if (!id) {
-        fprintf(stderr, "usage: cuzk wait ID [--timeout S] [--proof FILE] [--public FILE]\n");
+        wait_usage(stderr);
         goto out;
     }
     cuzk_progress_t *progress = cuzk_progress_stderr("cuzk wait", quiet);
     rc = client_wait_job(&c, id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
-                         opt.public, progress);
+                         opt.public, json, progress);
     cuzk_progress_free(progress);
 out:
     client_free(&c);
     return rc;
+}
+
+static void cancel_usage(FILE *f)
+{
+    fprintf(f, "usage: cuzk cancel ID [options]\n"
+               "\n"
+               "Cancels job ID: its queued partitions are dropped, a running one's result is\n"
+               "discarded. Exit 0 cancelled, 1 it had already ended.\n"
+               "\n"
+               "options:\n" CLIENT_COMMON_HELP);
 }
 
 int cli_cancel(int argc, char **argv)
@@ -714,8 +832,13 @@ int cli_cancel(int argc, char **argv)
     client_t c;
     if (client_init(&c, "cancel", &argc, argv) != 0)
         return CLIENT_EFAIL;
+    if (argc == 2 && client_is_help(argv[1])) {
+        cancel_usage(stdout);
+        client_free(&c);
+        return CLIENT_OK;
+    }
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: cuzk cancel ID [--server ADDR] [--token-file FILE]\n");
+        cancel_usage(stderr);
         client_free(&c);
         return CLIENT_EFAIL;
     }

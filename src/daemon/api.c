@@ -6,12 +6,15 @@
  *   GET    /v1/keys/NAME       one key
  *   DELETE /v1/keys/NAME       evict (409 while jobs use it)
  *   POST   /v1/proofs          submit a job: 202 {"id"}
+ *   GET    /v1/proofs          the jobs, newest first (?state, ?limit, ?cursor)
  *   GET    /v1/proofs/ID       the job (?wait=SECONDS long-polls)
  *   DELETE /v1/proofs/ID       cancel
  *   GET    /v1/status          sections: build, server, keys, queue, devices,
  *                              memory, counters
  *   GET    /v1/timeline        Chrome trace JSON of recent work
  *   GET    /metrics            Prometheus text
+ *   GET    /healthz            200 while serving, 503 while draining
+ *   GET    /                   the status page (status.html)
  *
  * Every handler runs on its connection's thread; the slow ones (a key
  * load, a long poll) hold up no one else.
@@ -26,7 +29,9 @@
 #include "daemon/base64.h"
 #include "daemon/daemon.h"
 
-enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096 };
+/* A listing's page: API_LIST_DEFAULT jobs unless ?limit asks for another
+ * number, at most API_LIST_MAX (a page of 1000 is ~250 KB of JSON). */
+enum { API_ERR_MAX = 1024, API_PATH_MAX = 4096, API_LIST_DEFAULT = 100, API_LIST_MAX = 1000 };
 
 /* ---- small helpers ------------------------------------------------------------- */
 
@@ -172,11 +177,15 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
     switch (rc) {
     case ENGINE_OK:
         if (!loaded)
-            cuzkd_log("key %s loaded from %s", name, resolved);
+            log_event(LOG_INFO, "key.loaded", NULL, name, "key %s loaded from %s", name, resolved);
         api_key_answer(d, name, loaded ? 200 : 201, resp);
         break;
     case ENGINE_EEXIST: http_error(resp, 409, "key_conflict", "%s", err); break;
-    case ENGINE_ELOAD: http_error(resp, 400, "bad_key", "%s (%s)", err, cuzk_strerror(st)); break;
+    case ENGINE_ELOAD:
+        log_event(LOG_WARN, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name, err,
+                  cuzk_strerror(st));
+        http_error(resp, 400, "bad_key", "%s (%s)", err, cuzk_strerror(st));
+        break;
     case ENGINE_EBUDGET: http_error(resp, 409, "memory_budget", "%s", err); break;
     default: http_error(resp, 500, "internal", "%s", err[0] ? err : engine_rc_name(rc)); break;
     }
@@ -198,8 +207,10 @@ static void api_key_delete(cuzkd_t *d, const char *name, http_response_t *resp)
         http_error(resp, 409, "key_in_use", "key '%s' is used by queued or running jobs", name);
     else if (jrc != 0)
         http_error(resp, 500, "internal", "the key was evicted but %s", err);
-    else
+    else {
+        log_event(LOG_INFO, "key.evicted", NULL, name, "key %s evicted", name);
         http_json(resp, 200, json_pack("{s:s, s:b}", "name", name, "evicted", 1));
+    }
 }
 
 static void api_keys(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
@@ -401,6 +412,9 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
         http_error(resp, 500, "journal", "the job was not accepted: %s", err);
         goto out;
     }
+    log_event(LOG_INFO, "job.accepted", engine_job_id(job), r.key,
+              "job %s accepted (key %s, %zu partition%s, priority %s)", engine_job_id(job), r.key,
+              r.n, r.n == 1 ? "" : "s", engine_priority_name(r.priority));
     engine_job_start(d->engine, job);
     http_json(resp, 202, json_pack("{s:s}", "id", engine_job_id(job)));
     engine_job_unref(d->engine, job);
@@ -430,13 +444,93 @@ static void api_proof_get(cuzkd_t *d, const http_request_t *req, engine_job_t *j
         http_error(resp, 500, "internal", "out of memory");
 }
 
+/* A whole number from 1 to max (the limit) or from 1 up (the cursor) in
+ * query argument name; def when absent. -1 after answering 400. */
+static int api_query_count(const http_request_t *req, const char *name, uint64_t def, uint64_t max,
+                           uint64_t *out, http_response_t *resp)
+{
+    const char *v = http_query(req, name);
+    *out = def;
+    if (!v)
+        return 0;
+    char *end;
+    unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+    if (n == 0 || *end || n > max) {
+        http_error(resp, 400, "invalid_request",
+                   "%s: expected a whole number from 1 to %llu, "
+                   "not '%s'",
+                   name, (unsigned long long)max, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+static json_t *api_summary_json(const engine_job_summary_t *j, double now)
+{
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:f, s:o}", "id", j->id, "state",
+        engine_state_name(j->state), "key", j->key, "priority", engine_priority_name(j->priority),
+        "partitions", (int)j->n_partitions, "partitions_done", (int)j->n_done, "partitions_running",
+        (int)j->n_running, "submitted_at", api_time(j->submitted_at), "started_at",
+        api_time(j->started_at), "finished_at", api_time(j->finished_at), "age_seconds",
+        now - j->submitted_at, "error", j->error ? json_string(j->error) : json_null());
+}
+
+/* GET /v1/proofs: the jobs newest first, a page at a time (docs/DAEMON.md). */
+static void api_proofs_list(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
+{
+    const char *state_name = http_query(req, "state");
+    int state = -1;
+    if (state_name && (state = engine_state_from_name(state_name)) < 0) {
+        http_error(resp, 400, "invalid_request",
+                   "state: expected queued, running, done, failed or cancelled, not '%s'",
+                   state_name);
+        return;
+    }
+    uint64_t limit, cursor;
+    if (api_query_count(req, "limit", API_LIST_DEFAULT, API_LIST_MAX, &limit, resp) ||
+        api_query_count(req, "cursor", 0, UINT64_MAX, &cursor, resp))
+        return;
+    /* One more than the page: whether there is a next one. */
+    engine_job_summary_t *list;
+    size_t matched = 0;
+    size_t n = engine_jobs_list(d->engine, state, cursor, (size_t)limit + 1, &list, &matched);
+    if (n == (size_t)-1) {
+        http_error(resp, 500, "internal", "out of memory");
+        return;
+    }
+    bool more = n > limit;
+    size_t shown = more ? (size_t)limit : n;
+    double now = engine_wall();
+    json_t *jobs = json_array();
+    for (size_t i = 0; jobs && i < shown; i++)
+        json_array_append_new(jobs, api_summary_json(&list[i], now));
+    json_t *next = json_null(), *next_cursor = json_null();
+    if (more) {
+        char url[128], c[32];
+        snprintf(c, sizeof c, "%llu", (unsigned long long)list[shown - 1].seq);
+        snprintf(url, sizeof url, "/v1/proofs?%s%s%slimit=%llu&cursor=%s",
+                 state_name ? "state=" : "", state_name ? state_name : "", state_name ? "&" : "",
+                 (unsigned long long)limit, c);
+        next = json_string(url);
+        next_cursor = json_string(c);
+    }
+    engine_jobs_list_free(list, n);
+    http_json(resp, 200,
+              json_pack("{s:o, s:I, s:I, s:o, s:o}", "jobs", jobs, "count", (json_int_t)shown,
+                        "matched", (json_int_t)matched, "next_cursor", next_cursor, "next", next));
+}
+
 static void api_proofs(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
 {
     if (!strcmp(req->path, "/v1/proofs")) {
         if (!strcmp(req->method, "POST"))
             api_proof_post(d, req, resp);
+        else if (!strcmp(req->method, "GET"))
+            api_proofs_list(d, req, resp);
         else
-            api_method_not_allowed(resp, "POST");
+            api_method_not_allowed(resp, "GET, POST");
         return;
     }
     const char *id = api_segment(req->path, "/v1/proofs/");
@@ -487,6 +581,32 @@ static void api_timeline(cuzkd_t *d, http_response_t *resp)
     resp->body = text;
 }
 
+/* GET /healthz: 200 {"status": "ok"} while cuzkd serves, 503
+ * {"status": "draining"} from SIGTERM on (a load balancer then sends new
+ * work elsewhere while the running partitions finish). */
+static void api_health(cuzkd_t *d, http_response_t *resp)
+{
+    bool draining = atomic_load(&d->draining);
+    http_json(resp, draining ? 503 : 200,
+              json_pack("{s:s}", "status", draining ? "draining" : "ok"));
+    if (draining)
+        resp->retry_after = 5;
+}
+
+/* GET /: the status page, its HTML and script embedded at build time. */
+static void api_page(http_response_t *resp)
+{
+    resp->body = malloc(status_html_size + 1);
+    if (!resp->body) {
+        http_error(resp, 500, "internal", "out of memory");
+        return;
+    }
+    memcpy(resp->body, status_html, status_html_size);
+    resp->body[status_html_size] = '\0';
+    resp->status = 200;
+    resp->content_type = "text/html; charset=utf-8";
+}
+
 void api_handle(void *ctx, const http_request_t *req, http_response_t *resp)
 {
     cuzkd_t *d = ctx;
@@ -496,9 +616,14 @@ void api_handle(void *ctx, const http_request_t *req, http_response_t *resp)
         api_keys(d, req, resp);
     else if (!strcmp(p, "/v1/proofs") || !strncmp(p, "/v1/proofs/", 11))
         api_proofs(d, req, resp);
-    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/v1/timeline") || !strcmp(p, "/metrics")) {
+    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/v1/timeline") || !strcmp(p, "/metrics") ||
+             !strcmp(p, "/healthz") || !strcmp(p, "/")) {
         if (!get)
             api_method_not_allowed(resp, "GET");
+        else if (!strcmp(p, "/healthz"))
+            api_health(d, resp);
+        else if (!strcmp(p, "/"))
+            api_page(resp);
         else if (!strcmp(p, "/v1/status"))
             status_answer(d, resp);
         else if (!strcmp(p, "/v1/timeline"))

@@ -52,6 +52,11 @@ static const config_option_t config_options[] = {
         "seconds a connection has to send a request's header (0: no limit)"),
     OPT("server", max_wait, "--max-wait", CONFIG_SECONDS, "300", 0, 0,
         "longest ?wait= long-poll, seconds"),
+    OPT("server", log_level, "--log-level", CONFIG_STRING, "info", 0, 0,
+        "error, warn, info (jobs, keys, start and drain) or debug (also every stage as "
+        "TIMELINE,ms,stage,job,detail)"),
+    OPT("server", log_format, "--log-format", CONFIG_STRING, "text", 0, 0,
+        "text, or json (one object a line: time, level, event, job, key, message)"),
     OPT("engine", threads, "--threads", CONFIG_UINT, "0", 0, 4096,
         "CPU threads for proving (0: all)"),
     OPT("engine", workers, "--workers", CONFIG_UINT, "0", 0, 64,
@@ -80,8 +85,6 @@ static const config_option_t config_options[] = {
         "finished jobs kept for GET /v1/proofs/ID"),
     OPT("engine", timeline_events, "--timeline-events", CONFIG_UINT, "8192", 1, 10000000,
         "events the timeline keeps"),
-    OPT("engine", timeline_log, "--timeline-log", CONFIG_BOOL, "no", 0, 0,
-        "log every stage as TIMELINE,ms,stage,job,detail on stderr"),
     OPT("engine", trusted_keys, "--trusted-keys", CONFIG_BOOL, "no", 0, 0,
         "skip the subgroup checks of key query points"),
     OPT("paths", allow, "--allow", CONFIG_STRING, "", 0, 0,
@@ -284,6 +287,8 @@ int config_load(cuzkd_config_t *cfg, int argc, char **argv, char *err, size_t er
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             return 1;
+        if (!strcmp(argv[i], "--version"))
+            return 2;
         if (!strcmp(argv[i], "--check-config"))
             cfg->check_only = true;
         if (!strcmp(argv[i], "--config")) {
@@ -412,12 +417,15 @@ void config_print(const cuzkd_config_t *cfg, FILE *f)
 void config_usage(FILE *f)
 {
     fprintf(f, "usage: cuzkd [--config FILE] [--check-config] [options]\n"
+               "       cuzkd --help | --version\n"
                "\n"
                "The cuzk proving daemon: keys stay loaded, jobs queue by priority, accepted\n"
                "work is journaled, HTTP/JSON API (docs/DAEMON.md).\n"
                "\n"
                "  --config FILE            read the INI file FILE; flags override it\n"
                "  --check-config           validate the configuration, print it, exit\n"
+               "  --version                print the version, exit\n"
+               "  -h, --help               print this, exit\n"
                "  --preload NAME=FMT:PATH  load a key at start (repeatable; zkey|params|cache)\n");
     for (size_t i = 0; i < CONFIG_N_OPTIONS; i++) {
         const config_option_t *o = &config_options[i];

@@ -8,10 +8,11 @@
  * Precedence: defaults < the file named by --config < command-line flags.
  *
  *   [server]  listen, token_file (or token, in the file only), max_body,
- *             max_connections, max_client_connections, header_timeout, max_wait
+ *             max_connections, max_client_connections, header_timeout, max_wait,
+ *             log_level, log_format
  *   [engine]  threads, workers, urgent_workers, devices, residency, device_key_budget,
  *             pinned_limit, device_work_limit, host_memory_budget, max_jobs,
- *             keep_jobs, timeline_events, timeline_log, trusted_keys
+ *             keep_jobs, timeline_events, trusted_keys
  *   [paths]   allow, journal
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
  */
@@ -39,7 +40,9 @@ typedef struct cuzkd_config {
     unsigned max_connections;
     unsigned max_client_connections; /* from one client host (0: no limit) */
     double header_timeout;           /* seconds to send a request header (0: none) */
-    double max_wait; /* the longest ?wait= honoured, seconds */
+    double max_wait;                 /* the longest ?wait= honoured, seconds */
+    char *log_level;                 /* error, warn, info or debug (log.h) */
+    char *log_format;                /* text or json */
     /* [engine] */
     unsigned threads; /* 0: one per processor */
     unsigned workers; /* per device (0: 2 a GPU, 1 on the CPU); the CPU counts as one device */
@@ -54,7 +57,6 @@ typedef struct cuzkd_config {
     unsigned keep_jobs;
     unsigned timeline_events;
     bool trusted_keys;
-    bool timeline_log; /* TIMELINE,... lines on stderr */
     /* [paths] */
     char *allow;   /* comma-separated directories for key and witness paths */
     char *journal; /* directory ("": no journal, nothing survives a restart) */
@@ -68,8 +70,8 @@ typedef struct cuzkd_config {
 
 /*
  * Fills cfg from the defaults, the file given by --config FILE and the
- * other flags of argv (argv[0] is the program). Returns 0; 1 after
- * printing the usage for -h/--help (exit 0); -1 with a message in err for
+ * other flags of argv (argv[0] is the program). Returns 0; 1 for -h or
+ * --help, 2 for --version (the caller prints and exits 0); -1 with a message in err for
  * a bad flag, an unreadable file ("FILE:LINE: ..." for a bad line) or a
  * value out of range.
  */

@@ -1,20 +1,21 @@
 /*
  * cuzkd: the persistent proving daemon (docs/DAEMON.md).
  *
- * Start-up: configuration (file, then flags), --check-config, the allowed
- * directories, the listening socket, the engine, the journal's replay (keys
- * reloaded, jobs resumed under their ids), the preload list, then the HTTP
- * server. The main thread then sleeps, waking every second to forget the
- * oldest finished jobs beyond keep_jobs, until SIGTERM or SIGINT.
+ * Start-up: configuration (file, then flags; --help, --version), the
+ * checks (--check-config stops after them), the log's level and form, the
+ * journal (locked: a second cuzkd on it stops here), the listening socket,
+ * the engine, the journal's replay (keys reloaded, jobs resumed under their
+ * ids), the preload list, then the HTTP server. The main thread then
+ * sleeps, waking every 200 ms to forget the oldest finished jobs beyond
+ * keep_jobs, until SIGTERM or SIGINT.
  *
- * Drain on SIGTERM/SIGINT: new work is refused with 503, running
+ * Drain on SIGTERM/SIGINT: new work is refused with 503 (/healthz too), running
  * partitions finish (their results are journaled), queued work stays in
  * the journal for the next start, long polls are woken, and the process
  * exits 0. The signal handlers only set a flag.
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,25 +35,7 @@ static void cuzkd_on_signal(int sig)
     cuzkd_stop_signal = sig;
 }
 
-void cuzkd_log(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    /* clang-tidy reports ap as uninitialised (see io_error.c); it is not. */
-    // NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    char when[32];
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    fprintf(stderr, "%s.%03ldZ cuzkd[%d]: %s\n", when, ts.tv_nsec / 1000000, (int)getpid(), msg);
-}
-
-/* ---- engine hooks: the journal and the latency histogram ----------------------- */
+/* ---- engine hooks: the journal, the latency histogram, the log ------------------ */
 
 static void cuzkd_hook_partition(void *ctx, engine_job_t *job, uint32_t index,
                                  const engine_result_t *r)
@@ -62,6 +45,15 @@ static void cuzkd_hook_partition(void *ctx, engine_job_t *job, uint32_t index,
         journal_job_partition(d->journal, job, index, r);
 }
 
+static void cuzkd_hook_started(void *ctx, engine_job_t *job)
+{
+    (void)ctx;
+    uint32_t n = engine_job_partitions(job);
+    log_event(LOG_INFO, "job.started", engine_job_id(job), engine_job_key(job),
+              "job %s started (key %s, %u partition%s)", engine_job_id(job), engine_job_key(job), n,
+              n == 1 ? "" : "s");
+}
+
 static void cuzkd_hook_end(void *ctx, engine_job_t *job, engine_state_t state, const char *error)
 {
     cuzkd_t *d = ctx;
@@ -69,22 +61,30 @@ static void cuzkd_hook_end(void *ctx, engine_job_t *job, engine_state_t state, c
     if (d->journal)
         journal_job_end(d->journal, job, state, error, now);
     engine_job_info_t info;
+    double seconds = -1;
     if (engine_job_info(d->engine, job, &info) == ENGINE_OK) {
-        cuzkd_latency_add(&d->latency, now - info.submitted_at);
+        seconds = now - info.submitted_at;
+        cuzkd_latency_add(&d->latency, seconds);
         engine_job_info_free(&info);
     }
+    const char *id = engine_job_id(job), *key = engine_job_key(job);
     if (state == ENGINE_FAILED)
-        cuzkd_log("job %s failed: %s", engine_job_id(job), error ? error : "");
+        log_event(LOG_WARN, "job.failed", id, key, "job %s failed after %.3f s: %s", id, seconds,
+                  error ? error : "");
+    else if (state == ENGINE_CANCELLED)
+        log_event(LOG_INFO, "job.cancelled", id, key, "job %s cancelled after %.3f s", id, seconds);
+    else
+        log_event(LOG_INFO, "job.done", id, key, "job %s done in %.3f s", id, seconds);
 }
 
-/* DESIGN.md's log form of the timeline: TIMELINE,<ms>,<event>,<job>,<detail>
- * with ms from the engine's start, one line per stage. */
+/* Every timeline event as a debug line (log.h's stage form), with ms from
+ * the engine's start. */
 static void cuzkd_hook_event(void *ctx, const engine_event_t *ev)
 {
     cuzkd_t *d = ctx;
-    fprintf(stderr, "TIMELINE,%.3f,%s,%s,partition=%u worker=%d ms=%.3f bytes=%llu\n",
-            1e3 * (ev->start - engine_started(d->engine)), engine_stage_name(ev->stage), ev->job,
-            ev->partition, ev->worker, 1e3 * (ev->end - ev->start), (unsigned long long)ev->bytes);
+    log_stage(1e3 * (ev->start - engine_started(d->engine)), engine_stage_name(ev->stage), ev->job,
+              ev->partition, ev->worker, 1e3 * (ev->end - ev->start),
+              (unsigned long long)ev->bytes);
 }
 
 static void cuzkd_forget(void *ctx, engine_job_t *job)
@@ -105,14 +105,15 @@ static void cuzkd_load_key(void *ctx, const char *name, engine_key_format_t form
     char resolved[4096], err[1024];
     cuzk_status_t st = CUZK_OK;
     if (paths_resolve(&d->allow, path, resolved, sizeof resolved, err, sizeof err) != PATHS_OK) {
-        cuzkd_log("key %s not loaded: %s", name, err);
+        log_event(LOG_ERROR, "key.load_failed", NULL, name, "key %s not loaded: %s", name, err);
         return;
     }
     engine_rc_t rc = engine_key_load(d->engine, name, format, resolved, NULL, &st, err, sizeof err);
     if (rc == ENGINE_OK)
-        cuzkd_log("key %s loaded from %s", name, resolved);
+        log_event(LOG_INFO, "key.loaded", NULL, name, "key %s loaded from %s", name, resolved);
     else
-        cuzkd_log("key %s not loaded: %s (%s)", name, err[0] ? err : engine_rc_name(rc),
+        log_event(LOG_ERROR, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name,
+                  err[0] ? err : engine_rc_name(rc),
                   rc == ENGINE_ELOAD ? cuzk_strerror(st) : engine_rc_name(rc));
 }
 
@@ -123,7 +124,8 @@ static int cuzkd_preload(cuzkd_t *d)
         int f = engine_key_format_from_name(p->format);
         char err[1024];
         if (f < 0) {
-            cuzkd_log("preload %s: format must be zkey, params or cache, not '%s'", p->name,
+            log_event(LOG_ERROR, "key.load_failed", NULL, p->name,
+                      "preload %s: format must be zkey, params or cache, not '%s'", p->name,
                       p->format);
             return -1;
         }
@@ -132,17 +134,19 @@ static int cuzkd_preload(cuzkd_t *d)
         cuzk_status_t st;
         if (paths_resolve(&d->allow, p->path, resolved, sizeof resolved, err, sizeof err) !=
             PATHS_OK) {
-            cuzkd_log("preload %s: %s", p->name, err);
+            log_event(LOG_ERROR, "key.load_failed", NULL, p->name, "preload %s: %s", p->name, err);
             return -1;
         }
         engine_rc_t rc = engine_key_load(d->engine, p->name, (engine_key_format_t)f, resolved,
                                          &loaded, &st, err, sizeof err);
         if (rc != ENGINE_OK) {
-            cuzkd_log("preload %s: %s", p->name, err[0] ? err : engine_rc_name(rc));
+            log_event(LOG_ERROR, "key.load_failed", NULL, p->name, "preload %s: %s", p->name,
+                      err[0] ? err : engine_rc_name(rc));
             return -1;
         }
         if (!loaded)
-            cuzkd_log("key %s preloaded from %s", p->name, resolved);
+            log_event(LOG_INFO, "key.loaded", NULL, p->name, "key %s preloaded from %s", p->name,
+                      resolved);
     }
     return 0;
 }
@@ -193,6 +197,15 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
                 "cuzkd: devices = %s: expected auto (the GPUs when there are any, else the CPU), "
                 "cpu, cuda (every GPU) or a number of GPUs\n",
                 cfg->devices);
+        bad = -1;
+    }
+    if (log_level_from_name(cfg->log_level) < 0) {
+        fprintf(stderr, "cuzkd: log_level = %s: expected error, warn, info or debug\n",
+                cfg->log_level);
+        bad = -1;
+    }
+    if (strcmp(cfg->log_format, "text") != 0 && strcmp(cfg->log_format, "json") != 0) {
+        fprintf(stderr, "cuzkd: log_format = %s: expected text or json\n", cfg->log_format);
         bad = -1;
     }
     if (strcmp(cfg->residency, "auto") != 0 && strcmp(cfg->residency, "device") != 0 &&
@@ -272,14 +285,16 @@ static int cuzkd_setup_backend(cuzkd_t *d, unsigned *workers, unsigned *urgent)
         snprintf(err, sizeof err, "this cuzkd was built without CUDA (no nvcc at build time)");
 #endif
         if (mode != DEVICES_AUTO) {
-            cuzkd_log("devices = %s: %s", d->cfg->devices, err);
+            log_event(LOG_ERROR, "config", NULL, NULL, "devices = %s: %s", d->cfg->devices, err);
             return -1;
         }
-        cuzkd_log("devices = auto: no GPU (%s); proving on the CPU", err);
+        log_event(LOG_WARN, "config", NULL, NULL, "devices = auto: no GPU (%s); proving on the CPU",
+                  err);
     }
     d->cpu = engine_cpu_new(&opt, &st);
     if (!d->cpu) {
-        cuzkd_log("cannot start the key loader: %s", cuzk_strerror(st));
+        log_event(LOG_ERROR, NULL, NULL, NULL, "cannot start the key loader: %s",
+                  cuzk_strerror(st));
         return -1;
     }
     d->backend = engine_cpu_backend(d->cpu);
@@ -292,8 +307,9 @@ static int cuzkd_setup_engine(cuzkd_t *d)
     unsigned workers, urgent;
     if (cuzkd_setup_backend(d, &workers, &urgent) != 0)
         return -1;
-    d->hooks = (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
-                                d->cfg->timeline_log ? cuzkd_hook_event : NULL};
+    d->hooks =
+        (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
+                         log_enabled(LOG_DEBUG) ? cuzkd_hook_event : NULL, cuzkd_hook_started};
     engine_config_t ec = {.backend = &d->backend,
                           .hooks = &d->hooks,
                           .workers = workers,
@@ -304,7 +320,7 @@ static int cuzkd_setup_engine(cuzkd_t *d)
                           .timeline_events = d->cfg->timeline_events};
     d->engine = engine_new(&ec, &st);
     if (!d->engine) {
-        cuzkd_log("cannot start the engine: %s", cuzk_strerror(st));
+        log_event(LOG_ERROR, NULL, NULL, NULL, "cannot start the engine: %s", cuzk_strerror(st));
         return -1;
     }
     return 0;
@@ -323,6 +339,10 @@ static void cuzkd_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* What a GET may ask for without the token: the health check, and the
+ * status page (static HTML; its script sends the token to the API). */
+static const char *const cuzkd_open_paths[] = {"/healthz", "/", NULL};
+
 /* Runs the server until a stop signal, then drains. Returns the exit status. */
 static int cuzkd_serve(cuzkd_t *d, int listen_fd)
 {
@@ -333,25 +353,27 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
                         .max_client_connections = d->cfg->max_client_connections,
                         .header_timeout = d->cfg->header_timeout,
                         .token = d->cfg->token,
+                        .open_paths = cuzkd_open_paths,
                         .handler = api_handle,
                         .ctx = d};
     d->http = http_start(&hc, err, sizeof err);
     if (!d->http) {
-        cuzkd_log("%s", err);
+        log_event(LOG_ERROR, NULL, NULL, NULL, "%s", err);
         close(listen_fd);
         return 1;
     }
     engine_counters_t ec;
     engine_counters(d->engine, &ec);
-    cuzkd_log("listening on %s (pid %d, %s, %u worker%s, %s)", d->bound, (int)getpid(),
-              d->devices_desc, ec.workers, ec.workers == 1 ? "" : "s",
-              d->journal ? journal_dir(d->journal) : "no journal");
+    log_always(LOG_INFO, NULL, "listening on %s (pid %d, %s, %u worker%s, %s)", d->bound,
+               (int)getpid(), d->devices_desc, ec.workers, ec.workers == 1 ? "" : "s",
+               d->journal ? journal_dir(d->journal) : "no journal");
     while (!cuzkd_stop_signal) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         nanosleep(&ts, NULL);
         engine_jobs_prune(d->engine, d->cfg->keep_jobs, cuzkd_forget, d);
     }
-    cuzkd_log("%s: draining (new work refused; running partitions finish)",
+    log_event(LOG_INFO, NULL, NULL, NULL,
+              "%s: draining (new work refused; running partitions finish)",
               cuzkd_stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     atomic_store(&d->draining, true);
     engine_drain(d->engine);
@@ -363,7 +385,8 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
     if (!strncmp(d->cfg->listen, "unix:", 5))
         unlink(d->cfg->listen + 5); /* the socket file goes with the server */
     uint64_t left = c.jobs_queued + c.jobs_running;
-    cuzkd_log("drained: %llu job%s left queued%s", (unsigned long long)left, left == 1 ? "" : "s",
+    log_event(LOG_INFO, NULL, NULL, NULL, "drained: %llu job%s left queued%s",
+              (unsigned long long)left, left == 1 ? "" : "s",
               d->journal ? " in the journal" : " (no journal: they are lost)");
     return 0;
 }
@@ -372,9 +395,17 @@ int main(int argc, char **argv)
 {
     cuzkd_config_t cfg;
     char err[CONFIG_ERR_MAX];
+    if (argc == 1) { /* no journal, no allowed directory: nothing it could serve */
+        fprintf(stderr, "cuzkd: no configuration (give --config FILE or options)\n\n");
+        config_usage(stderr);
+        return 2;
+    }
     int rc = config_load(&cfg, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        config_usage(stdout);
+    if (rc == 1 || rc == 2) {
+        if (rc == 1)
+            config_usage(stdout);
+        else
+            printf("cuzkd %s\n", cuzk_version());
         config_free(&cfg);
         return 0;
     }
@@ -398,29 +429,29 @@ int main(int argc, char **argv)
         config_free(&cfg);
         return 0;
     }
+    log_setup((log_level_t)log_level_from_name(cfg.log_level), !strcmp(cfg.log_format, "json"));
     cuzkd_signals();
     pthread_mutex_init(&d.keys_lock, NULL);
     pthread_mutex_init(&d.latency.lock, NULL);
     d.started_wall = engine_wall();
-    int status = 1;
-    int fd = http_listen(cfg.listen, d.bound, sizeof d.bound, err, sizeof err);
-    if (fd < 0) {
-        cuzkd_log("%s", err);
-    } else if (cuzkd_setup_engine(&d) == 0) {
-        if (cfg.journal[0] && !(d.journal = journal_open(cfg.journal, err, sizeof err))) {
-            cuzkd_log("%s", err);
-            close(fd);
-        } else {
-            size_t n = d.journal ? journal_replay(d.journal, d.engine, cuzkd_load_key, &d) : 0;
-            if (n)
-                cuzkd_log("journal: %zu job%s restored", n, n == 1 ? "" : "s");
-            if (cuzkd_preload(&d) != 0)
-                close(fd);
-            else
-                status = cuzkd_serve(&d, fd);
-        }
-    } else {
+    int status = 1, fd = -1;
+    /* The journal first: a second cuzkd on it stops here, before it binds
+     * or loads anything. */
+    if (cfg.journal[0] && !(d.journal = journal_open(cfg.journal, err, sizeof err)))
+        log_event(LOG_ERROR, "journal", NULL, NULL, "%s", err);
+    else if ((fd = http_listen(cfg.listen, d.bound, sizeof d.bound, err, sizeof err)) < 0)
+        log_event(LOG_ERROR, NULL, NULL, NULL, "%s", err);
+    else if (cuzkd_setup_engine(&d) != 0)
         close(fd);
+    else {
+        size_t n = d.journal ? journal_replay(d.journal, d.engine, cuzkd_load_key, &d) : 0;
+        if (n)
+            log_event(LOG_INFO, "journal", NULL, NULL, "journal: %zu job%s restored", n,
+                      n == 1 ? "" : "s");
+        if (cuzkd_preload(&d) != 0)
+            close(fd);
+        else
+            status = cuzkd_serve(&d, fd);
     }
     engine_free(d.engine);
     engine_cpu_free(d.cpu);
@@ -432,7 +463,7 @@ int main(int argc, char **argv)
     pthread_mutex_destroy(&d.keys_lock);
     pthread_mutex_destroy(&d.latency.lock);
     if (status == 0)
-        cuzkd_log("exit");
+        log_event(LOG_INFO, NULL, NULL, NULL, "exit");
     config_free(&cfg);
     return status;
 }

@@ -6,9 +6,10 @@
  *   config.c   the option table (INI file and flags)
  *   http.c     libmicrohttpd: sockets, body limit, token, error bodies
  *   api.c      the routes: /v1/keys, /v1/proofs, /v1/status, /v1/timeline,
- *              /metrics
+ *              /metrics, /healthz, / (status.html, the status page)
  *   status.c   the status sections and the Prometheus text
  *   journal.c  accepted jobs and key registrations on disk, replayed at start
+ *   log.c      leveled log lines, text or JSON
  *   paths.c    allowed directories
  *   base64.c   witness and proof bytes in JSON
  *
@@ -26,6 +27,7 @@
 #include "daemon/config.h"
 #include "daemon/http.h"
 #include "daemon/journal.h"
+#include "daemon/log.h"
 #include "daemon/paths.h"
 #include "engine/engine.h"
 #include "engine/engine_cpu.h"
@@ -64,6 +66,10 @@ typedef struct cuzkd {
     cuzkd_latency_t latency;
 } cuzkd_t;
 
+/* The status page (src/daemon/status.html), embedded by CMake. */
+extern const unsigned char status_html[];
+extern const size_t status_html_size;
+
 /* The request handler given to http_start (api.c). */
 void api_handle(void *ctx, const http_request_t *req, http_response_t *resp);
 
@@ -73,8 +79,5 @@ void metrics_answer(cuzkd_t *d, http_response_t *resp);
 
 /* Records one ended job's latency (the engine's job_ended hook). */
 void cuzkd_latency_add(cuzkd_latency_t *l, double seconds);
-
-/* A log line on stderr: time, "cuzkd:", the message. */
-void cuzkd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -268,6 +268,15 @@ static bool http_authorized(const http_server_t *s, const char *header)
     return diff == 0;
 }
 
+/* Whether a GET of url needs no token (cfg.open_paths). */
+static bool http_open_path(const http_server_t *s, const char *method, const char *url)
+{
+    for (const char *const *p = s->cfg.open_paths; p && *p; p++)
+        if (!strcmp(method, "GET") && !strcmp(url, *p))
+            return true;
+    return false;
+}
+
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const char *url,
                                    const char *method, const char *version, const char *upload_data,
                                    size_t *upload_data_size, void **con_cls)
@@ -291,7 +300,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
             resp.close = true;
             return http_send(s, c, &resp);
         }
-        if (!http_authorized(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+        if (!http_open_path(s, method, url) &&
+            !http_authorized(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                             MHD_HTTP_HEADER_AUTHORIZATION))) {
             http_error(&resp, 401, "unauthorized", "a valid bearer token is required");
             return http_send(s, c, &resp);

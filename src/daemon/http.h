@@ -66,6 +66,10 @@ typedef struct http_config {
     unsigned max_client_connections;
     double header_timeout;
     const char *token; /* NULL or "": no authentication */
+    /* Paths a GET may ask for without the token (NULL-terminated; NULL:
+     * none): what reveals nothing, the health check and the status page's
+     * HTML (its script then sends the token with every API call). */
+    const char *const *open_paths;
     http_handler_fn handler;
     void *ctx;
 } http_config_t;

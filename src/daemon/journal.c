@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 struct journal {
     char *dir;
     char keys[PATH_MAX], jobs[PATH_MAX];
+    int lock_fd; /* DIR/lock, flock'ed for as long as the journal is open */
 };
 
 /* ---- files ------------------------------------------------------------------- */
@@ -111,6 +113,42 @@ static bool journal_blob_path(char *out, size_t size, const journal_t *j, const 
 
 /* ---- open, keys ---------------------------------------------------------------- */
 
+/* Takes DIR/lock (flock, exclusive, without waiting) and writes the PID in
+ * it. -1 with a message naming the directory and, when another process
+ * holds it, that process's PID. */
+static int journal_lock(journal_t *j, char *err, size_t err_size)
+{
+    char path[PATH_MAX];
+    journal_path(path, sizeof path, j->dir, "lock", "");
+    j->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (j->lock_fd < 0) {
+        snprintf(err, err_size, "journal %s: cannot open %s: %s", j->dir, path, strerror(errno));
+        return -1;
+    }
+    if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char pid[32] = "";
+        ssize_t n = e == EWOULDBLOCK ? pread(j->lock_fd, pid, sizeof pid - 1, 0) : -1;
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        if (e == EWOULDBLOCK)
+            snprintf(err, err_size,
+                     "journal %s is in use by another cuzkd (pid %s holds %s); one journal "
+                     "serves one daemon",
+                     j->dir, pid[0] ? pid : "unknown", path);
+        else
+            snprintf(err, err_size, "journal %s: cannot lock %s: %s", j->dir, path, strerror(e));
+        return -1;
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    if (ftruncate(j->lock_fd, 0) != 0 || pwrite(j->lock_fd, pid, (size_t)len, 0) != len) {
+        snprintf(err, err_size, "journal %s: cannot write %s: %s", j->dir, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 journal_t *journal_open(const char *dir, char *err, size_t err_size)
 {
     journal_t *j = calloc(1, sizeof *j);
@@ -119,6 +157,7 @@ journal_t *journal_open(const char *dir, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+    j->lock_fd = -1;
     /* room for "/ID.NNNN.wtns" below the jobs directory */
     if (strlen(dir) + 6 + ENGINE_ID_MAX + 16 >= PATH_MAX) {
         snprintf(err, err_size, "journal %s: path too long", dir);
@@ -134,6 +173,10 @@ journal_t *journal_open(const char *dir, char *err, size_t err_size)
             journal_close(j);
             return NULL;
         }
+    if (journal_lock(j, err, err_size) != 0) {
+        journal_close(j);
+        return NULL;
+    }
     char probe[PATH_MAX];
     journal_path(probe, sizeof probe, j->jobs, ".probe", "");
     if (journal_write(probe, O_CREAT | O_TRUNC, "", 0) != 0) {
@@ -149,6 +192,8 @@ void journal_close(journal_t *j)
 {
     if (!j)
         return;
+    if (j->lock_fd >= 0)
+        close(j->lock_fd); /* releases the flock; the file stays, with a stale PID */
     free(j->dir);
     free(j);
 }
@@ -283,7 +328,8 @@ static void journal_append(journal_t *j, const char *id, json_t *o)
     size_t len = 0;
     char *line = journal_line(o, &len);
     if (!line || journal_write(path, O_APPEND, line, len) != 0)
-        cuzkd_log("journal %s: cannot append: %s", path, line ? strerror(errno) : "out of memory");
+        log_event(LOG_ERROR, "journal", NULL, NULL, "journal %s: cannot append: %s", path,
+                  line ? strerror(errno) : "out of memory");
     free(line);
 }
 
@@ -292,7 +338,8 @@ void journal_job_partition(journal_t *j, engine_job_t *job, uint32_t index,
 {
     char *b64 = NULL;
     if (r->proof_bytes && base64_encode(&b64, r->proof_bytes, r->proof_len) != 0) {
-        cuzkd_log("journal: out of memory for job %s", engine_job_id(job));
+        log_event(LOG_ERROR, "journal", NULL, NULL, "journal: out of memory for job %s",
+                  engine_job_id(job));
         return;
     }
     journal_append(j, engine_job_id(job),
@@ -401,7 +448,8 @@ static void replay_keys(journal_t *j, journal_key_fn fn, void *ctx)
         const char *kpath = json_string_value(json_object_get(o, "path"));
         replay_key_t *grown = realloc(keys, (n + 1) * sizeof *keys);
         if (!name || !format || !kpath || !grown) {
-            cuzkd_log("journal %s: not a key record, skipped", path);
+            log_event(LOG_WARN, "journal", NULL, NULL, "journal %s: not a key record, skipped",
+                      path);
             keys = grown ? grown : keys;
             json_decref(o);
             continue;
@@ -471,7 +519,8 @@ static int replay_job_read(const char *path, const char *id, replay_job_t *r)
         char *nl = strrchr(text, '\n');
         off_t keep = nl ? (off_t)(nl + 1 - text) : 0;
         if (truncate(path, keep) != 0)
-            cuzkd_log("journal %s: cannot cut a torn record: %s", path, strerror(errno));
+            log_event(LOG_ERROR, "journal", NULL, NULL, "journal %s: cannot cut a torn record: %s",
+                      path, strerror(errno));
         text[keep] = '\0';
     }
     char *save = NULL;
@@ -569,14 +618,15 @@ static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r)
         rc = engine_job_restore(e, &spec, ENGINE_FAILED, why, now, res, &job);
         if (rc == ENGINE_OK) {
             journal_job_end(j, job, ENGINE_FAILED, why, now);
-            cuzkd_log("job %s failed at replay: %s", id, why);
+            log_event(LOG_WARN, "job.failed", id, NULL, "job %s failed at replay: %s", id, why);
         }
     }
     if (rc == ENGINE_OK) {
         engine_job_start(e, job);
         engine_job_unref(e, job);
     } else {
-        cuzkd_log("journal: job %s not restored (%s)", id ? id : "?", engine_rc_name(rc));
+        log_event(LOG_ERROR, "journal", id, NULL, "journal: job %s not restored (%s)",
+                  id ? id : "?", engine_rc_name(rc));
     }
     free(in);
     free(blobs);
@@ -624,13 +674,14 @@ size_t journal_replay(journal_t *j, engine_t *e, journal_key_fn key, void *ctx)
         replay_job_t r;
         replay_job_t *grown = realloc(jobs, (n + 1) * sizeof *jobs);
         if (!grown) {
-            cuzkd_log("journal: out of memory at %s", path);
+            log_event(LOG_ERROR, "journal", NULL, NULL, "journal: out of memory at %s", path);
             break;
         }
         jobs = grown;
         if (replay_job_read(path, stem, &r) != 0) {
             /* never acknowledged: the submit record is incomplete */
-            cuzkd_log("journal %s: no complete submit record, removed", path);
+            log_event(LOG_WARN, "journal", NULL, NULL,
+                      "journal %s: no complete submit record, removed", path);
             replay_job_free(&r);
             unlink(path);
             continue;

@@ -4,6 +4,9 @@
  * stays valid after a restart.
  *
  * Layout under the journal directory:
+ *   lock                 flock'ed by the daemon that has the journal open,
+ *                        holding its PID: a second daemon on the same
+ *                        journal refuses to start
  *   keys/NAME.key        one JSON line {"op": "key", name, format, path,
  *                        added_at}; written to a temporary name, synced
  *                        and renamed (a registration is all or nothing);
@@ -31,7 +34,8 @@
 
 typedef struct journal journal_t;
 
-/* Opens (creating) the journal in dir. NULL with a message. */
+/* Opens (creating) the journal in dir and locks it for this process. NULL
+ * with a message (another process holding the lock: its PID). */
 journal_t *journal_open(const char *dir, char *err, size_t err_size);
 void journal_close(journal_t *j);
 const char *journal_dir(const journal_t *j);

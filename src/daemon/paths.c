@@ -84,7 +84,10 @@ paths_rc_t paths_resolve(const paths_t *p, const char *path, char *resolved, siz
         return PATHS_EFORBIDDEN;
     }
     if (!realpath(path, real)) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        if (errno == ENOENT || errno == ENOTDIR)
+            snprintf(err, err_size, "%s: no such file", path);
+        else
+            snprintf(err, err_size, "%s: %s", path, strerror(errno));
         return PATHS_EINVAL;
     }
     bool ok = false;

@@ -705,6 +705,87 @@ size_t engine_jobs_prune(engine_t *e, size_t keep, void (*forget)(void *ctx, eng
     return n;
 }
 
+/* qsort order of a listing: newest (highest seq) first. */
+static int summary_newest_first(const void *a, const void *b)
+{
+    uint64_t x = ((const engine_job_summary_t *)a)->seq, y = ((const engine_job_summary_t *)b)->seq;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+size_t engine_jobs_list(engine_t *e, int state, uint64_t before, size_t limit,
+                        engine_job_summary_t **out, size_t *matched)
+{
+    *out = NULL;
+    size_t n = 0, in_state = 0;
+    if (matched)
+        *matched = 0;
+    pthread_mutex_lock(&e->lock);
+    if (e->n_jobs == 0) {
+        pthread_mutex_unlock(&e->lock);
+        return 0;
+    }
+    engine_job_summary_t *all = malloc(e->n_jobs * sizeof *all);
+    if (!all) {
+        pthread_mutex_unlock(&e->lock);
+        return (size_t)-1;
+    }
+    for (size_t b = 0; b < e->n_buckets; b++)
+        for (const engine_job_t *job = e->buckets[b]; job; job = job->hnext) {
+            if (job->held || (state >= 0 && job->state != (engine_state_t)state))
+                continue;
+            in_state++;
+            if (before && job->seq >= before)
+                continue;
+            engine_job_summary_t *s = &all[n++];
+            memcpy(s->id, job->id, sizeof s->id);
+            memcpy(s->key, job->key_name, sizeof s->key);
+            s->priority = job->priority;
+            s->state = job->state;
+            s->seq = job->seq;
+            s->n_partitions = job->n;
+            s->n_done = job->n_done;
+            s->n_running = job->n_running;
+            s->submitted_at = job->submitted_at;
+            s->started_at = job->started_at;
+            s->finished_at = job->finished_at;
+            s->error = NULL;
+        }
+    pthread_mutex_unlock(&e->lock);
+    if (n > 1)
+        qsort(all, n, sizeof *all, summary_newest_first);
+    if (n > limit)
+        n = limit;
+    /* The errors are copied for the listed jobs only, under the lock again:
+     * a job may have been pruned meanwhile (then it is listed without it). */
+    bool oom = false;
+    pthread_mutex_lock(&e->lock);
+    for (size_t i = 0; i < n && !oom; i++) {
+        const engine_job_t *job = engine_map_find(e, all[i].id);
+        if (job && job->seq == all[i].seq && job->error && !(all[i].error = strdup(job->error)))
+            oom = true;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (oom) {
+        engine_jobs_list_free(all, n);
+        return (size_t)-1;
+    }
+    if (matched)
+        *matched = in_state;
+    if (n == 0) {
+        free(all);
+        all = NULL;
+    }
+    *out = all;
+    return n;
+}
+
+void engine_jobs_list_free(engine_job_summary_t *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i].error);
+    free(list);
+}
+
 void engine_drain(engine_t *e)
 {
     pthread_mutex_lock(&e->lock);
@@ -817,8 +898,9 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
         job_end_locked(e, job, ENGINE_DONE, NULL);
 }
 
-/* Takes the next partition (locked): marks it running. */
-static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve)
+/* Takes the next partition (locked): marks it running. *first: it is the
+ * first of its job to start. */
+static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve, bool *first)
 {
     engine_qitem_t it = engine_q_pop(e);
     engine_job_t *job = it.job;
@@ -828,7 +910,8 @@ static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve)
     p->started_at = engine_wall();
     job->n_queued--;
     job->n_running++;
-    if (job->state == ENGINE_QUEUED) {
+    *first = job->state == ENGINE_QUEUED;
+    if (*first) {
         job->state = ENGINE_RUNNING;
         job->started_at = p->started_at;
         job->queue_seconds = engine_now() - job->submitted_mono;
@@ -840,6 +923,22 @@ static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve)
     e->c.host_reserved_bytes += reserve;
     job->refs++;
     return it;
+}
+
+/* The job_started hook for job, whose first partition this worker took
+ * (unlocked; the worker holds a reference). hook_lock before e->lock: no
+ * one takes hook_lock with e->lock held. */
+static void engine_report_start(engine_t *e, engine_job_t *job)
+{
+    if (!e->cfg.hooks || !e->cfg.hooks->job_started)
+        return;
+    pthread_mutex_lock(&job->hook_lock);
+    pthread_mutex_lock(&e->lock);
+    bool ending = job->ending;
+    pthread_mutex_unlock(&e->lock);
+    if (!ending)
+        e->cfg.hooks->job_started(e->cfg.hooks->ctx, job);
+    pthread_mutex_unlock(&job->hook_lock);
 }
 
 static void *engine_worker_main(void *arg)
@@ -863,13 +962,16 @@ static void *engine_worker_main(void *arg)
             pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop)
             break;
-        engine_qitem_t it = engine_take(e, (int)w->index, need);
+        bool first;
+        engine_qitem_t it = engine_take(e, (int)w->index, need, &first);
         engine_run_t run = {e, it.job, it.index, (int)w->index};
         const void *key = it.job->key->data;
         engine_key_format_t format = it.job->format;
         const engine_input_t *in = &it.job->inputs[it.index];
         engine_priority_t urgency = it.job->priority;
         pthread_mutex_unlock(&e->lock);
+        if (first)
+            engine_report_start(e, it.job);
 
         double t0 = engine_now();
         engine_result_t res = {0};

@@ -107,6 +107,10 @@ typedef struct engine_hooks {
     /* Every timeline event as it is recorded (NULL: not wanted); from any
      * thread, several at once. */
     void (*event)(void *ctx, const engine_event_t *ev);
+    /* job's first partition has started on a worker (NULL: not wanted);
+     * called before that partition's partition_done and not at all when the
+     * job is ending by then (cancelled the same moment). */
+    void (*job_started)(void *ctx, engine_job_t *job);
 } engine_hooks_t;
 
 typedef struct engine_config {
@@ -282,6 +286,31 @@ bool engine_job_wait(engine_t *e, engine_job_t *job, double timeout);
 
 /* Wakes every engine_job_wait (shutdown); later waits return at once. */
 void engine_wake_waiters(engine_t *e);
+
+/* One job of a listing (engine_jobs_list). */
+typedef struct engine_job_summary {
+    char id[ENGINE_ID_MAX + 1];
+    char key[ENGINE_ID_MAX + 1];
+    engine_priority_t priority;
+    engine_state_t state;
+    uint64_t seq; /* arrival order: the listing's cursor */
+    uint32_t n_partitions, n_done, n_running;
+    double submitted_at, started_at, finished_at; /* wall-clock (0: not yet) */
+    char *error;                                  /* FAILED: why (malloc'd), else NULL */
+} engine_job_summary_t;
+
+/*
+ * The jobs the engine knows (queued, running and the ended ones kept),
+ * newest first (by arrival, seq descending): those in state (< 0: every
+ * state) with seq below before (0: from the newest), at most limit of them
+ * into *out (engine_jobs_list_free; NULL when none). *matched (NULL: not
+ * wanted) = how many jobs are in state at all, cursor or not. Returns the
+ * count in *out, or (size_t)-1 on ENOMEM. A job submitted but not yet
+ * started (held, being journaled) is not listed.
+ */
+size_t engine_jobs_list(engine_t *e, int state, uint64_t before, size_t limit,
+                        engine_job_summary_t **out, size_t *matched);
+void engine_jobs_list_free(engine_job_summary_t *list, size_t n);
 
 /*
  * Forgets the oldest ended jobs beyond keep, each after forget(ctx, job)

@@ -10,14 +10,14 @@
 #   checked by `cuzk verify --vk`; a client id submitted twice is one job;
 #   cancel (a queued job and a running one: its partition is discarded);
 #   priorities (a critical job submitted behind many normal ones finishes
-#   first); /v1/status sections, /metrics, /v1/timeline, TIMELINE log lines.
+#   first); /v1/status sections, /metrics, /v1/timeline, TIMELINE log lines (debug).
 #   tests/daemon/test_api.sh CUZKD CUZK
 . "$(dirname "$0")/lib.sh"
 
 make_fixtures
 check "fixtures (cuzk gen, setup, assign)" $? "$(tail -n 5 "$work/fixtures.log")"
 log=$work/cuzkd.log
-start_daemon "$log" --allow "$FX" --workers 1 --threads 2 --timeline-log yes
+start_daemon "$log" --allow "$FX" --workers 1 --threads 2 --log-level debug
 check "cuzkd starts and listens" $? "$(tail -n 5 "$log")"
 
 # ---- keys ----------------------------------------------------------------------
@@ -190,8 +190,8 @@ done
 check "GET /v1/status has build, server, keys, queue, devices, memory, counters" $? "$BODY"
 [ "$(jnum key_loads)" = 4 ] && [ "$(jnum key_hits)" = 1 ]
 check "every key was loaded once, however many proofs (key_loads 4)" $? "$BODY"
-out=$("$CUZK" status 2>&1) && printf '%s' "$out" | grep -q '"queue"'
-check "cuzk status prints the status" $?
+out=$("$CUZK" status --json 2>&1) && printf '%s' "$out" | grep -q '"queue"'
+check "cuzk status --json prints the status" $?
 api GET /metrics
 printf '%s' "$BODY" | grep -q '^cuzkd_jobs_total{state="done"} [1-9]' &&
     printf '%s' "$BODY" | grep -q '^# TYPE cuzkd_job_seconds histogram' &&
@@ -202,9 +202,9 @@ printf '%s' "$BODY" | grep -q '"traceEvents":\[' && printf '%s' "$BODY" | grep -
     printf '%s' "$BODY" | grep -q '"ph":"X"'
 check "GET /v1/timeline: Chrome trace events" $?
 
-grep -q '^TIMELINE,[0-9.]*,msm,[0-9a-f]*,partition=0 worker=0 ms=' "$log" &&
-    grep -q '^TIMELINE,[0-9.]*,load,bn,' "$log"
-check "--timeline-log: TIMELINE,ms,stage,job,detail lines on stderr" $?
+grep -q ' debug: TIMELINE,[0-9.]*,msm,[0-9a-f]*,partition=0 worker=0 ms=' "$log" &&
+    grep -q ' debug: TIMELINE,[0-9.]*,load,bn,' "$log"
+check "--log-level debug: TIMELINE,ms,stage,job,detail lines on stderr" $?
 
 api DELETE /v1/keys/slow
 [ "$HTTP" = 200 ]

@@ -66,7 +66,7 @@ check "cuzkd restarts" $? "$(tail -n 5 "$log")"
 api GET /v1/keys
 printf '%s' "$BODY" | grep -q '"name":"big"' && printf '%s' "$BODY" | grep -q '"name":"small"'
 check "the keys are reloaded" $? "$BODY"
-out=$("$CUZK" wait crash-1 --timeout 60 --proof "$work/p.json" --public "$work/pub.json")
+out=$("$CUZK" wait crash-1 --timeout 60 --proof "$work/p.json" --public "$work/pub.json" --json)
 check "crash-1 completes under the same id" $? "$(printf '%s' "$out" | head -n 20)"
 printf '%s' "$out" | grep -q '"done": 8'
 check "with all eight partitions" $?
