@@ -772,11 +772,13 @@ typedef struct {
     engine_state_t last;
     bool visible_early; /* a partition or end visible before its hook returned */
     int msm_events;     /* the event hook's MSM stages */
+    int refuse_after;   /* > 0: the partition hook fails after this many */
 } hook_log_t;
 
 static hook_log_t hook_log;
 
-static void hook_part(void *ctx, engine_job_t *job, uint32_t index, const engine_result_t *r)
+static int hook_part(void *ctx, engine_job_t *job, uint32_t index, const engine_result_t *r,
+                     char *err, size_t err_size)
 {
     hook_log_t *h = ctx;
     engine_job_info_t info;
@@ -786,6 +788,11 @@ static void hook_part(void *ctx, engine_job_t *job, uint32_t index, const engine
     engine_job_info_free(&info);
     assert_non_null(r->proof_json);
     h->parts++;
+    if (h->refuse_after && h->parts > h->refuse_after) {
+        snprintf(err, err_size, "no space (a test)");
+        return -1;
+    }
+    return 0;
 }
 
 static void hook_end(void *ctx, engine_job_t *job, engine_state_t state, const char *error)
@@ -910,6 +917,23 @@ static void test_hooks_restore_prune(void **state)
     assert_int_equal(__atomic_load_n(&hook_log.msm_events, __ATOMIC_SEQ_CST), 2);
     engine_job_unref(e, j);
 
+    /* a result the hook cannot record is never shown: the job fails, naming
+     * the partition and the hook's reason */
+    hook_log.refuse_after = 3;
+    j = submit(e, "R", ENGINE_PRIORITY_NORMAL, 3);
+    assert_true(engine_job_wait(e, j, 10));
+    engine_job_info_t failed;
+    assert_int_equal(engine_job_info(e, j, &failed), ENGINE_OK);
+    assert_int_equal(failed.state, ENGINE_FAILED);
+    assert_non_null(strstr(failed.error, "its result was not recorded: no space (a test)"));
+    assert_int_equal(failed.partitions[0].state, ENGINE_DONE);
+    assert_int_not_equal(failed.partitions[1].state, ENGINE_DONE);
+    assert_null(failed.partitions[1].result);
+    engine_job_info_free(&failed);
+    assert_int_equal(hook_log.last, ENGINE_FAILED);
+    engine_job_unref(e, j);
+    hook_log.refuse_after = 0;
+
     /* an ended job comes back for lookup only, with its results */
     engine_result_t r0 = {strdup("old proof"), strdup("[]"), NULL, 0};
     engine_result_t *res[2] = {&r0, NULL};
@@ -995,11 +1019,11 @@ static void test_hooks_restore_prune(void **state)
     engine_job_info_free(&info);
     engine_job_unref(e, half_job);
 
-    /* prune keeps the newest ended jobs: H, old, resume, next, complete, half */
+    /* prune keeps the newest ended jobs: H, R, old, resume, next, complete, half */
     engine_counters_t c;
     engine_counters(e, &c);
-    assert_int_equal(c.jobs_ended_kept, 6);
-    assert_int_equal(engine_jobs_prune(e, 2, NULL, NULL), 4);
+    assert_int_equal(c.jobs_ended_kept, 7);
+    assert_int_equal(engine_jobs_prune(e, 2, NULL, NULL), 5);
     engine_job_t *f = engine_job_find(e, "H");
     assert_null(f);
     f = engine_job_find(e, "half");

@@ -583,13 +583,22 @@ static void api_timeline(cuzkd_t *d, http_response_t *resp)
 
 /* GET /healthz: 200 {"status": "ok"} while cuzkd serves, 503
  * {"status": "draining"} from SIGTERM on (a load balancer then sends new
- * work elsewhere while the running partitions finish). */
+ * work elsewhere while the running partitions finish), and 503
+ * {"status": "journal", "error"} while the journal cannot be written (no
+ * job can be accepted, no result recorded). */
 static void api_health(cuzkd_t *d, http_response_t *resp)
 {
     bool draining = atomic_load(&d->draining);
-    http_json(resp, draining ? 503 : 200,
-              json_pack("{s:s}", "status", draining ? "draining" : "ok"));
+    journal_health_t h = {0};
+    if (d->journal)
+        journal_health(d->journal, &h);
     if (draining)
+        http_json(resp, 503, json_pack("{s:s}", "status", "draining"));
+    else if (h.failing)
+        http_json(resp, 503, json_pack("{s:s, s:s}", "status", "journal", "error", h.last_error));
+    else
+        http_json(resp, 200, json_pack("{s:s}", "status", "ok"));
+    if (draining || h.failing)
         resp->retry_after = 5;
 }
 

@@ -37,12 +37,11 @@ static void cuzkd_on_signal(int sig)
 
 /* ---- engine hooks: the journal, the latency histogram, the log ------------------ */
 
-static void cuzkd_hook_partition(void *ctx, engine_job_t *job, uint32_t index,
-                                 const engine_result_t *r)
+static int cuzkd_hook_partition(void *ctx, engine_job_t *job, uint32_t index,
+                                const engine_result_t *r, char *err, size_t err_size)
 {
     cuzkd_t *d = ctx;
-    if (d->journal)
-        journal_job_partition(d->journal, job, index, r);
+    return d->journal ? journal_job_partition(d->journal, job, index, r, err, err_size) : 0;
 }
 
 static void cuzkd_hook_started(void *ctx, engine_job_t *job)
@@ -115,6 +114,16 @@ static void cuzkd_load_key(void *ctx, const char *name, engine_key_format_t form
         log_event(LOG_ERROR, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name,
                   err[0] ? err : engine_rc_name(rc),
                   rc == ENGINE_ELOAD ? cuzk_strerror(st) : engine_rc_name(rc));
+}
+
+/* journal_replay's check of a restored job's paths against --allow. */
+static int cuzkd_path_allowed(void *ctx, const char *path, char *err, size_t err_size)
+{
+    cuzkd_t *d = ctx;
+    char resolved[4096];
+    return paths_resolve(&d->allow, path, resolved, sizeof resolved, err, err_size) == PATHS_OK
+               ? 0
+               : -1;
 }
 
 static int cuzkd_preload(cuzkd_t *d)
@@ -444,7 +453,9 @@ int main(int argc, char **argv)
     else if (cuzkd_setup_engine(&d) != 0)
         close(fd);
     else {
-        size_t n = d.journal ? journal_replay(d.journal, d.engine, cuzkd_load_key, &d) : 0;
+        size_t n = d.journal
+                       ? journal_replay(d.journal, d.engine, cuzkd_load_key, cuzkd_path_allowed, &d)
+                       : 0;
         if (n)
             log_event(LOG_INFO, "journal", NULL, NULL, "journal: %zu job%s restored", n,
                       n == 1 ? "" : "s");

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,58 @@
 struct journal {
     char *dir;
     char keys[PATH_MAX], jobs[PATH_MAX];
-    int lock_fd; /* DIR/lock, flock'ed for as long as the journal is open */
+    int lock_fd;          /* DIR/lock, flock'ed for as long as the journal is open */
+    pthread_mutex_t lock; /* health */
+    journal_health_t health;
 };
+
+/* ---- health ------------------------------------------------------------------ */
+
+/* A write of the journal failed with msg: counted, the first of a run logged. */
+static void journal_failed(journal_t *j, const char *msg)
+{
+    pthread_mutex_lock(&j->lock);
+    j->health.errors++;
+    bool first = !j->health.failing;
+    if (first) {
+        j->health.failing = true;
+        j->health.failing_since = engine_wall();
+    }
+    snprintf(j->health.last_error, sizeof j->health.last_error, "%s", msg);
+    pthread_mutex_unlock(&j->lock);
+    log_event(LOG_ERROR, "journal", NULL, NULL, "%s%s", msg,
+              first ? " (the journal is failing: results that cannot be recorded are not given)"
+                    : "");
+}
+
+/* A write of the journal succeeded: a failing journal is healthy again. */
+static void journal_ok(journal_t *j)
+{
+    pthread_mutex_lock(&j->lock);
+    bool was = j->health.failing;
+    j->health.failing = false;
+    uint64_t errors = j->health.errors;
+    pthread_mutex_unlock(&j->lock);
+    if (was)
+        log_event(LOG_INFO, "journal", NULL, NULL,
+                  "journal %s is written again (%llu failed writes so far)", j->dir,
+                  (unsigned long long)errors);
+}
+
+void journal_health(journal_t *j, journal_health_t *h)
+{
+    pthread_mutex_lock(&j->lock);
+    *h = j->health;
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* A repair made at replay (counted in the health). */
+static void journal_repaired(journal_t *j)
+{
+    pthread_mutex_lock(&j->lock);
+    j->health.repairs++;
+    pthread_mutex_unlock(&j->lock);
+}
 
 /* ---- files ------------------------------------------------------------------- */
 
@@ -158,6 +209,7 @@ journal_t *journal_open(const char *dir, char *err, size_t err_size)
         return NULL;
     }
     j->lock_fd = -1;
+    pthread_mutex_init(&j->lock, NULL);
     /* room for "/ID.NNNN.wtns" below the jobs directory */
     if (strlen(dir) + 6 + ENGINE_ID_MAX + 16 >= PATH_MAX) {
         snprintf(err, err_size, "journal %s: path too long", dir);
@@ -194,6 +246,7 @@ void journal_close(journal_t *j)
         return;
     if (j->lock_fd >= 0)
         close(j->lock_fd); /* releases the flock; the file stays, with a stale PID */
+    pthread_mutex_destroy(&j->lock);
     free(j->dir);
     free(j);
 }
@@ -222,6 +275,9 @@ int journal_key_add(journal_t *j, const char *name, engine_key_format_t format, 
     if (rc != 0) {
         snprintf(err, err_size, "journal %s: %s", file, line ? strerror(errno) : "out of memory");
         unlink(tmp);
+        journal_failed(j, err);
+    } else {
+        journal_ok(j);
     }
     free(line);
     return rc;
@@ -233,8 +289,10 @@ int journal_key_remove(journal_t *j, const char *name, char *err, size_t err_siz
     journal_path(file, sizeof file, j->keys, name, ".key");
     if ((unlink(file) != 0 && errno != ENOENT) || journal_sync_dir(j->keys) != 0) {
         snprintf(err, err_size, "journal %s: %s", file, strerror(errno));
+        journal_failed(j, err);
         return -1;
     }
+    journal_ok(j);
     return 0;
 }
 
@@ -290,13 +348,14 @@ int journal_job_submit(journal_t *j, engine_job_t *job, engine_priority_t priori
             return -1;
         }
     char path[PATH_MAX];
-    int rc = 0;
+    int rc = 0, e = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const engine_input_t *in = engine_job_input(job, i);
         if (in->kind != ENGINE_INPUT_WTNS_BYTES)
             continue;
         journal_blob_path(path, sizeof path, j, id, i);
-        rc = journal_write(path, O_CREAT | O_EXCL, in->bytes, in->len);
+        if ((rc = journal_write(path, O_CREAT | O_EXCL, in->bytes, in->len)) != 0)
+            e = errno;
     }
     size_t len = 0;
     char *line = NULL;
@@ -309,52 +368,64 @@ int journal_job_submit(journal_t *j, engine_job_t *job, engine_priority_t priori
                             &len);
         journal_path(path, sizeof path, j->jobs, id, ".job");
         rc = line ? journal_write(path, O_CREAT | O_EXCL, line, len) : -1;
+        e = line ? errno : ENOMEM;
     }
-    if (rc == 0)
-        rc = journal_sync_dir(j->jobs);
+    if (rc == 0 && (rc = journal_sync_dir(j->jobs)) != 0)
+        e = errno;
     if (rc != 0) {
-        snprintf(err, err_size, "journal %s: %s", path, line ? strerror(errno) : "out of memory");
+        snprintf(err, err_size, "journal %s: %s", path, strerror(e));
         journal_job_unlink(j, id, n);
+        journal_failed(j, err);
+    } else {
+        journal_ok(j);
     }
     free(line);
     return rc;
 }
 
-/* Appends the record o to job id's file, logging a failure. */
-static void journal_append(journal_t *j, const char *id, json_t *o)
+/* Appends the record o (NULL: out of memory) to job id's file. Returns 0,
+ * or -1 with a message (also logged and counted). */
+static int journal_append(journal_t *j, const char *id, json_t *o, char *err, size_t err_size)
 {
     char path[PATH_MAX];
     journal_path(path, sizeof path, j->jobs, id, ".job");
     size_t len = 0;
     char *line = journal_line(o, &len);
-    if (!line || journal_write(path, O_APPEND, line, len) != 0)
-        log_event(LOG_ERROR, "journal", NULL, NULL, "journal %s: cannot append: %s", path,
-                  line ? strerror(errno) : "out of memory");
+    int rc = line ? journal_write(path, O_APPEND, line, len) : -1;
+    int e = line ? errno : ENOMEM;
     free(line);
+    if (rc != 0) {
+        snprintf(err, err_size, "journal %s: cannot append: %s", path, strerror(e));
+        journal_failed(j, err);
+        return -1;
+    }
+    journal_ok(j);
+    return 0;
 }
 
-void journal_job_partition(journal_t *j, engine_job_t *job, uint32_t index,
-                           const engine_result_t *r)
+int journal_job_partition(journal_t *j, engine_job_t *job, uint32_t index, const engine_result_t *r,
+                          char *err, size_t err_size)
 {
     char *b64 = NULL;
-    if (r->proof_bytes && base64_encode(&b64, r->proof_bytes, r->proof_len) != 0) {
-        log_event(LOG_ERROR, "journal", NULL, NULL, "journal: out of memory for job %s",
-                  engine_job_id(job));
-        return;
-    }
-    journal_append(j, engine_job_id(job),
-                   json_pack("{s:s, s:i, s:s*, s:s*, s:s*}", "op", "partition", "index", (int)index,
-                             "proof_json", r->proof_json, "public_json", r->public_json,
-                             "proof_base64", b64));
+    if (r->proof_bytes && base64_encode(&b64, r->proof_bytes, r->proof_len) != 0)
+        return journal_append(j, engine_job_id(job), NULL, err, err_size);
+    int rc = journal_append(j, engine_job_id(job),
+                            json_pack("{s:s, s:i, s:s*, s:s*, s:s*}", "op", "partition", "index",
+                                      (int)index, "proof_json", r->proof_json, "public_json",
+                                      r->public_json, "proof_base64", b64),
+                            err, err_size);
     free(b64);
+    return rc;
 }
 
 void journal_job_end(journal_t *j, engine_job_t *job, engine_state_t state, const char *error,
                      double finished_at)
 {
+    char err[PATH_MAX + 128];
     journal_append(j, engine_job_id(job),
                    json_pack("{s:s, s:s, s:s*, s:f}", "op", "end", "state",
-                             engine_state_name(state), "error", error, "finished_at", finished_at));
+                             engine_state_name(state), "error", error, "finished_at", finished_at),
+                   err, sizeof err);
 }
 
 void journal_job_forget(journal_t *j, const char *id, uint32_t n_partitions)
@@ -363,6 +434,64 @@ void journal_job_forget(journal_t *j, const char *id, uint32_t n_partitions)
 }
 
 /* ---- replay -------------------------------------------------------------------- */
+
+/*
+ * Keeps the damaged file path as DIR/damaged/NAME.<seconds since 1970>:
+ * moved there (move) or copied (the file is then repaired in place).
+ * Returns where it went ("" when it could not be kept: then path stays as
+ * it is when moving), for the log.
+ */
+static const char *journal_keep_damaged(journal_t *j, const char *path, bool move, char *kept,
+                                        size_t size)
+{
+    char dir[PATH_MAX];
+    journal_path(dir, sizeof dir, j->dir, "damaged", "");
+    kept[0] = '\0';
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return kept;
+    const char *name = strrchr(path, '/');
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".%lld", (long long)engine_wall());
+    if (!journal_path(kept, size, dir, name ? name + 1 : path, suffix))
+        return kept;
+    if (move) {
+        if (rename(path, kept) != 0)
+            kept[0] = '\0';
+        return kept;
+    }
+    FILE *in = fopen(path, "rb"), *out = in ? fopen(kept, "wbx") : NULL;
+    char buf[65536];
+    size_t n;
+    bool ok = in && out;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (!ok) {
+        if (out)
+            unlink(kept);
+        kept[0] = '\0';
+    }
+    return kept;
+}
+
+/* Logs a repair of path (what was done) and counts it; the original is
+ * kept under damaged/ first (moved when move). */
+static void journal_repair(journal_t *j, const char *path, bool move, const char *what)
+{
+    char kept[PATH_MAX];
+    journal_keep_damaged(j, path, move, kept, sizeof kept);
+    journal_repaired(j);
+    if (kept[0])
+        log_event(LOG_WARN, "journal", NULL, NULL,
+                  "journal %s: %s; the file as it was is kept as %s", path, what, kept);
+    else
+        log_event(LOG_WARN, "journal", NULL, NULL,
+                  "journal %s: %s; the file as it was could not be kept under damaged/", path,
+                  what);
+}
 
 typedef struct replay_key {
     char *name, *format, *path;
@@ -448,8 +577,10 @@ static void replay_keys(journal_t *j, journal_key_fn fn, void *ctx)
         const char *kpath = json_string_value(json_object_get(o, "path"));
         replay_key_t *grown = realloc(keys, (n + 1) * sizeof *keys);
         if (!name || !format || !kpath || !grown) {
-            log_event(LOG_WARN, "journal", NULL, NULL, "journal %s: not a key record, skipped",
-                      path);
+            if (grown)
+                journal_repair(j, path, true, "not a key record, the key is not reloaded");
+            else
+                log_event(LOG_ERROR, "journal", NULL, NULL, "journal %s: out of memory", path);
             keys = grown ? grown : keys;
             json_decref(o);
             continue;
@@ -505,7 +636,7 @@ static void replay_partition(replay_job_t *r, json_t *o)
 
 /* Reads the job file path (for job id) into r. Returns 0, -1 when it holds
  * no complete submit record. */
-static int replay_job_read(const char *path, const char *id, replay_job_t *r)
+static int replay_job_read(journal_t *j, const char *path, const char *id, replay_job_t *r)
 {
     memset(r, 0, sizeof *r);
     r->state = ENGINE_QUEUED;
@@ -518,16 +649,31 @@ static int replay_job_read(const char *path, const char *id, replay_job_t *r)
     if (len && text[len - 1] != '\n') {
         char *nl = strrchr(text, '\n');
         off_t keep = nl ? (off_t)(nl + 1 - text) : 0;
+        char what[128];
+        snprintf(what, sizeof what, "a torn last record at byte %lld (%zu bytes) cut off",
+                 (long long)keep, len - (size_t)keep);
+        journal_repair(j, path, false, what);
         if (truncate(path, keep) != 0)
             log_event(LOG_ERROR, "journal", NULL, NULL, "journal %s: cannot cut a torn record: %s",
                       path, strerror(errno));
         text[keep] = '\0';
     }
     char *save = NULL;
+    bool damage_kept = false;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         json_t *o = json_loads(line, 0, NULL);
         const char *op = json_string_value(json_object_get(o, "op"));
-        if (!op) { /* a torn last line, or a damaged one */
+        if (!op) { /* a damaged line: skipped, and said where */
+            char what[128];
+            snprintf(what, sizeof what, "the record at byte %lld is damaged and skipped",
+                     (long long)(line - text));
+            if (!damage_kept)
+                journal_repair(j, path, false, what);
+            else {
+                journal_repaired(j);
+                log_event(LOG_WARN, "journal", id, NULL, "journal %s: %s", path, what);
+            }
+            damage_kept = true;
             json_decref(o);
             continue;
         }
@@ -572,9 +718,12 @@ static int replay_job_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Restores r into e; returns whether it was restored. */
-static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r)
+/* Restores r into e; returns whether it was restored. A live job whose
+ * witness or assignment path allowed refuses now ends FAILED, saying why. */
+static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r, journal_allow_fn allowed,
+                           void *ctx)
 {
+    char refused[1024] = "";
     json_t *s = r->submit;
     const char *id = json_string_value(json_object_get(s, "id"));
     json_t *inputs = json_object_get(s, "inputs");
@@ -594,6 +743,11 @@ static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r)
                                          : b ? blobs[i]
                                              : p};
         ok = in[i].path != NULL;
+        char why[768];
+        if (ok && !b && !refused[0] && r->state == ENGINE_QUEUED && allowed &&
+            allowed(ctx, in[i].path, why, sizeof why) != 0)
+            snprintf(refused, sizeof refused,
+                     "partition %u: %s (the path was checked again at the restart)", i, why);
         res[i] = r->done[i] ? &r->results[i] : NULL;
     }
     int prio = engine_priority_from_name(json_string_value(json_object_get(s, "priority")));
@@ -606,9 +760,19 @@ static bool replay_restore(journal_t *j, engine_t *e, replay_job_t *r)
                               .seq = r->seq,
                               .submitted_at = json_real_value(json_object_get(s, "submitted_at"))};
     engine_job_t *job = NULL;
-    engine_rc_t rc =
-        ok ? engine_job_restore(e, &spec, r->state, r->error, r->finished_at, res, &job)
-           : ENGINE_EINVAL;
+    engine_rc_t rc;
+    if (ok && refused[0]) {
+        double now = engine_wall();
+        rc = engine_job_restore(e, &spec, ENGINE_FAILED, refused, now, res, &job);
+        if (rc == ENGINE_OK) {
+            journal_job_end(j, job, ENGINE_FAILED, refused, now);
+            log_event(LOG_WARN, "job.failed", id, spec.key, "job %s failed at replay: %s", id,
+                      refused);
+        }
+    } else {
+        rc = ok ? engine_job_restore(e, &spec, r->state, r->error, r->finished_at, res, &job)
+                : ENGINE_EINVAL;
+    }
     if (rc == ENGINE_ENOKEY || rc == ENGINE_EMISMATCH) {
         /* The key did not come back: the job ends, and says why. */
         char why[512];
@@ -652,12 +816,13 @@ static void replay_orphans(journal_t *j)
         journal_path(job, sizeof job, j->jobs, stem, ".job");
         journal_path(path, sizeof path, j->jobs, de->d_name, "");
         if (access(job, F_OK) != 0)
-            unlink(path);
+            journal_repair(j, path, true, "a witness without its job file");
     }
     closedir(dir);
 }
 
-size_t journal_replay(journal_t *j, engine_t *e, journal_key_fn key, void *ctx)
+size_t journal_replay(journal_t *j, engine_t *e, journal_key_fn key, journal_allow_fn allowed,
+                      void *ctx)
 {
     replay_keys(j, key, ctx);
     DIR *dir = opendir(j->jobs);
@@ -678,12 +843,14 @@ size_t journal_replay(journal_t *j, engine_t *e, journal_key_fn key, void *ctx)
             break;
         }
         jobs = grown;
-        if (replay_job_read(path, stem, &r) != 0) {
-            /* never acknowledged: the submit record is incomplete */
-            log_event(LOG_WARN, "journal", NULL, NULL,
-                      "journal %s: no complete submit record, removed", path);
+        if (replay_job_read(j, path, stem, &r) != 0) {
+            /* A job is acknowledged only once its submit record is synced: a
+             * file without a complete one was never accepted, or is damaged.
+             * Either way it is kept, not deleted. */
+            journal_repair(j, path, true,
+                           "no complete submit record (never accepted, or damaged); the job is "
+                           "not restored");
             replay_job_free(&r);
-            unlink(path);
             continue;
         }
         jobs[n++] = r;
@@ -693,7 +860,7 @@ size_t journal_replay(journal_t *j, engine_t *e, journal_key_fn key, void *ctx)
         qsort(jobs, n, sizeof *jobs, replay_job_cmp);
     size_t restored = 0;
     for (size_t i = 0; i < n; i++) {
-        restored += replay_restore(j, e, &jobs[i]);
+        restored += replay_restore(j, e, &jobs[i], allowed, ctx);
         replay_job_free(&jobs[i]);
     }
     free(jobs);

@@ -102,6 +102,19 @@ void status_answer(cuzkd_t *d, http_response_t *resp)
         "host_budget", (json_int_t)c.host_budget, "host_key_bytes", (json_int_t)c.host_key_bytes,
         "host_reserved_bytes", (json_int_t)c.host_reserved_bytes, "counters",
         status_counters(d, &c));
+    journal_health_t h = {0};
+    if (d->journal)
+        journal_health(d->journal, &h);
+    if (root)
+        json_object_set_new(
+            root, "journal",
+            d->journal
+                ? json_pack("{s:s, s:b, s:o, s:I, s:I, s:s*}", "dir", journal_dir(d->journal),
+                            "failing", (int)h.failing, "failing_since",
+                            h.failing ? json_real(h.failing_since) : json_null(), "write_errors",
+                            (json_int_t)h.errors, "repairs", (json_int_t)h.repairs, "last_error",
+                            h.errors ? h.last_error : NULL)
+                : json_null());
     if (root)
         http_json(resp, 200, root);
     else
@@ -252,6 +265,16 @@ void metrics_answer(cuzkd_t *d, http_response_t *resp)
                 "cuzkd_http_slow_connections_total{reason=\"header_timeout\"} %llu\n"
                 "cuzkd_http_slow_connections_total{reason=\"evicted\"} %llu\n",
                 (unsigned long long)g.header_timeouts, (unsigned long long)g.evicted);
+    journal_health_t jh = {0};
+    if (d->journal)
+        journal_health(d->journal, &jh);
+    metrics_head(&b, "journal_failing", "gauge", "1 while the journal cannot be written.");
+    metrics_put(&b, "cuzkd_journal_failing %d\n", (int)jh.failing);
+    metrics_head(&b, "journal_write_errors_total", "counter", "Journal writes that failed.");
+    metrics_put(&b, "cuzkd_journal_write_errors_total %llu\n", (unsigned long long)jh.errors);
+    metrics_head(&b, "journal_repairs_total", "counter",
+                 "Repairs made when the journal was replayed at start.");
+    metrics_put(&b, "cuzkd_journal_repairs_total %llu\n", (unsigned long long)jh.repairs);
     metrics_head(&b, "draining", "gauge", "1 while shutting down.");
     metrics_put(&b, "cuzkd_draining %d\n", (int)atomic_load(&d->draining));
     metrics_latency(&b, &d->latency);

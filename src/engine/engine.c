@@ -874,15 +874,29 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
         return;
     }
     if (e->cfg.hooks && e->cfg.hooks->partition_done) {
+        char why[1024] = "";
         pthread_mutex_unlock(&e->lock);
         pthread_mutex_lock(&job->hook_lock);
-        e->cfg.hooks->partition_done(e->cfg.hooks->ctx, job, r->index, res);
+        int hook_rc =
+            e->cfg.hooks->partition_done(e->cfg.hooks->ctx, job, r->index, res, why, sizeof why);
         pthread_mutex_unlock(&job->hook_lock);
         pthread_mutex_lock(&e->lock);
         if (job->ending) { /* cancelled during the hook */
             engine_result_free(res);
             p->state = ENGINE_CANCELLED;
             e->c.partitions_discarded++;
+            return;
+        }
+        if (hook_rc != 0) { /* not recorded: never shown */
+            engine_result_free(res);
+            p->state = ENGINE_FAILED;
+            e->c.partitions_failed++;
+            size_t len = strlen(why) + 64;
+            char *msg = malloc(len);
+            if (msg)
+                snprintf(msg, len, "partition %u: its result was not recorded: %s", r->index,
+                         why[0] ? why : "the hook failed");
+            job_end_locked(e, job, ENGINE_FAILED, msg);
             return;
         }
     }

@@ -99,8 +99,11 @@ typedef struct engine_job engine_job_t;
  * one call at a time per job. */
 typedef struct engine_hooks {
     void *ctx;
-    /* Partition index of job is done with r; called before it counts. */
-    void (*partition_done)(void *ctx, engine_job_t *job, uint32_t index, const engine_result_t *r);
+    /* Partition index of job is done with r; called before it counts.
+     * Non-zero with a message in err: the result could not be recorded,
+     * and the job fails with that message instead of showing it. */
+    int (*partition_done)(void *ctx, engine_job_t *job, uint32_t index, const engine_result_t *r,
+                          char *err, size_t err_size);
     /* job ends in state (DONE, FAILED with error, CANCELLED); called before
      * the state is visible. */
     void (*job_ended)(void *ctx, engine_job_t *job, engine_state_t state, const char *error);
