@@ -12,7 +12,6 @@
  * proof (ONE excluded) as decimal strings, like snarkjs' public.json, or an
  * array of such arrays, one per proof.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

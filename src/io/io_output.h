@@ -24,11 +24,12 @@
  * A command that writes several files commits them together
  * (io_outputs_close): every temporary is complete and on disk before the
  * first rename, so a failed write, flush or close leaves every old file as
- * it was (only a rename failing after another succeeded, which the kernel
- * does not promise to avoid, leaves one new file beside an old). Before any
- * long work it calls io_outputs_check: each path must be usable (its
- * directory exists and may be written in, it is not a directory, its name
- * is not too long) and no two may name the same file.
+ * it was. (A rename that fails after another succeeded, on a disk error,
+ * leaves the renamed ones new: renames in one directory are not one
+ * transaction.) Before any long work it calls io_outputs_check: each path
+ * must be usable (its directory exists and may be written in, it is not a
+ * directory, its name is not too long) and no two may name the same file.
+ * An in-place output gets its bytes at once, not at the commit.
  *
  * Every message names the user's path, never the temporary one (io_error.h).
  */
