@@ -202,8 +202,9 @@ static void test_proc_fd_in_place(void **state)
     (void)state;
     char err[IO_ERR_MAX] = "";
     /* A regular file reached through /proc/self/fd (as /dev/stdout is when
-     * stdout is redirected) is written through the link, not replaced. */
-    put(at("redirect.txt"), "old old old\n");
+     * stdout is redirected) is written through the link, not replaced, and
+     * appended to (as with the shell's >>). */
+    put(at("redirect.txt"), "old\n");
     int fd = open(at("redirect.txt"), O_WRONLY);
     assert_true(fd >= 0);
     struct stat before, after;
@@ -214,7 +215,7 @@ static void test_proc_fd_in_place(void **state)
     close(fd);
     assert_int_equal(stat(at("redirect.txt"), &after), 0);
     assert_true(after.st_ino == before.st_ino);
-    assert_string_equal(get(at("redirect.txt")), "new\n");
+    assert_string_equal(get(at("redirect.txt")), "old\nnew\n");
     assert_int_equal(temporaries(), 0);
 }
 

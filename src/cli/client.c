@@ -456,9 +456,9 @@ static int client_write_result(const client_t *c, json_t *job, const char *proof
     size_t n = proofs ? json_array_size(proofs) : 1;
     char err[IO_ERR_MAX] = "";
     /* Entry 2i is partition i's proof, 2i + 1 its public signals. */
-    char(*names)[PATH_MAX] = calloc(2 * n, sizeof *names);
-    const char **paths = calloc(2 * n, sizeof *paths), **args = calloc(2 * n, sizeof *args);
-    io_output_t *out = calloc(2 * n, sizeof *out);
+    char(*names)[PATH_MAX] = calloc(2 * n + 1, sizeof *names);
+    const char **paths = calloc(2 * n + 1, sizeof *paths), **args = calloc(2 * n + 1, sizeof *args);
+    io_output_t *out = calloc(2 * n + 1, sizeof *out);
     cuzk_status_t s = names && paths && args && out
                           ? CUZK_OK
                           : io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");

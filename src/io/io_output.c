@@ -256,7 +256,11 @@ static cuzk_status_t io_output_open_(io_output_t *o, char *err, size_t err_size)
         return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory to open it", o->path);
     cuzk_status_t s = io_place_(pl, o->path, err, err_size);
     if (s == CUZK_OK && pl->kind == IO_PLACE_IN_PLACE) {
-        o->fd = open(o->path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+        /* A regular file here is one a descriptor link leads to (stdout
+         * redirected to it): appended to, as the shell's own writes would
+         * be, so that `>>` keeps what the file held. */
+        int append = S_ISREG(pl->st.st_mode) ? O_APPEND : 0;
+        o->fd = open(o->path, O_WRONLY | append | O_NOCTTY | O_CLOEXEC);
         if (o->fd < 0)
             s = io_fail(err, err_size, CUZK_EIO, "%s: cannot open it: %s", o->path,
                         strerror(errno));

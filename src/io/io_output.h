@@ -17,9 +17,10 @@
  *   - anything else that exists (a character device such as /dev/null, a
  *     FIFO), and every path through the kernel's descriptor links
  *     (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, whatever they
- *     lead to, even a regular file stdout was redirected to): opened
- *     through the path as given and written in place, never replaced and
- *     never removed. Its reader gets the bytes as they are written.
+ *     lead to, even a regular file stdout was redirected to, which is
+ *     appended to as the shell's own writes would be): opened through the
+ *     path as given and written in place, never replaced and never
+ *     removed. Its reader gets the bytes as they are written.
  *
  * A command that writes several files commits them together
  * (io_outputs_close): every temporary is complete and on disk before the

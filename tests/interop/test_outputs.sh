@@ -70,6 +70,12 @@ if [ $stand_in -eq 0 ]; then
     prove /dev/stdout "$o/pub.json" >"$o/redirected.json" 2>"$o/err"
     [ -L /dev/stdout ] && verifies "$o/pub.json" "$o/redirected.json"
     check "/dev/stdout redirected to a file: the proof lands in that file" $? "$(cat "$o/err")"
+    echo before >"$o/appended.json"
+    prove /dev/stdout "$o/pub.json" >>"$o/appended.json" 2>"$o/err"
+    [ "$(head -n 1 "$o/appended.json")" = before ] && tail -n +2 "$o/appended.json" >"$o/tail.json" &&
+        verifies "$o/pub.json" "$o/tail.json"
+    check "/dev/stdout appended to a file (>>): what it held is kept, the proof after it" $? \
+        "$(cat "$o/err")"
     prove "$o/redirected.json" /dev/stderr 2>"$o/pub_stderr.json" &&
         verifies "$o/pub_stderr.json" "$o/redirected.json"
     check "/dev/stderr redirected to a file: the public signals land there" $?
