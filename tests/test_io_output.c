@@ -100,7 +100,7 @@ static int teardown(void **state)
     if (!d)
         return -1;
     for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
             char sub[512];
             snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
             struct stat st;

@@ -459,9 +459,11 @@ static int client_write_result(const client_t *c, json_t *job, const char *proof
     char(*names)[PATH_MAX] = calloc(2 * n + 1, sizeof *names);
     const char **paths = calloc(2 * n + 1, sizeof *paths), **args = calloc(2 * n + 1, sizeof *args);
     io_output_t *out = calloc(2 * n + 1, sizeof *out);
-    cuzk_status_t s = names && paths && args && out
-                          ? CUZK_OK
-                          : io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
+    cuzk_status_t s = CUZK_OK;
+    if (!names || !paths || !args || !out) {
+        io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
+        s = CUZK_ENOMEM;
+    }
     for (size_t i = 0; i < 2 * n && s == CUZK_OK; i++) {
         const char *given = i % 2 ? public_path : proof_path;
         args[i] = i % 2 ? "--public" : "--proof";

@@ -89,6 +89,7 @@ static const char *io_split_(char dir[PATH_MAX], const char *cur)
  * by one, each from the real directory that holds it. */
 static cuzk_status_t io_place_(io_place_t_ *pl, const char *path, char *err, size_t err_size)
 {
+    memset(pl, 0, sizeof *pl);
     size_t len = strlen(path);
     char cur[PATH_MAX];
     if (len == 0)
@@ -181,9 +182,12 @@ cuzk_status_t io_outputs_check(const char *const paths[], const char *const name
 {
     io_identity_t_ *id = calloc(n ? n : 1, sizeof *id);
     io_place_t_ *pl = malloc(sizeof *pl);
-    cuzk_status_t s =
-        id && pl ? CUZK_OK
-                 : io_fail(err, err_size, CUZK_ENOMEM, "no memory to check %zu outputs", n);
+    if (!id || !pl) {
+        free(id);
+        free(pl);
+        return io_fail(err, err_size, CUZK_ENOMEM, "no memory to check %zu outputs", n);
+    }
+    cuzk_status_t s = CUZK_OK;
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
         if (!paths[i])
             continue;
