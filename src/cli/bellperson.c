@@ -12,7 +12,6 @@
  * proof (ONE excluded) as decimal strings, like snarkjs' public.json, or an
  * array of such arrays, one per proof.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "io/io_error.h"
 #include "io/key_cache.h"
 #include "io/io_map.h"
+#include "io/io_output.h"
 #include "io/params_file.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
@@ -34,15 +34,6 @@
 
 enum { BP_OK = 0, BP_INVALID = 1, BP_EFAIL = 2 };
 enum { BP_MAX_PARTITIONS = 1024 };
-
-/* "tmp" = path + ".cuzk-tmp". */
-static cuzk_status_t bp_tmp_path(char *tmp, size_t size, const char *path, char *err,
-                                 size_t err_size)
-{
-    if ((size_t)snprintf(tmp, size, "%s.cuzk-tmp", path) >= size)
-        return io_fail(err, err_size, CUZK_EINVAL, "%s: path too long", path);
-    return CUZK_OK;
-}
 
 /* ---- the inputs file ------------------------------------------------------ */
 
@@ -57,16 +48,13 @@ static cuzk_status_t bp_inputs_of(r1cs_witness_t *pub, const asgn_t *a)
     return CUZK_OK;
 }
 
-/* Writes the inputs of the n assignments to path (see the top of the file). */
-static cuzk_status_t bp_inputs_write(const char *path, const asgn_t *as, size_t n, char *err,
-                                     size_t err_size)
+/* Writes the inputs of the n assignments onto out (see the top of the file). */
+static cuzk_status_t bp_inputs_write_to(io_output_t *out, const asgn_t *as, size_t n, char *err,
+                                        size_t err_size)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return io_fail(err, err_size, CUZK_EIO, "%s: %s", path, strerror(errno));
     cuzk_status_t s = CUZK_OK;
     if (n > 1)
-        fputs("[\n", f);
+        io_output_write(out, "[\n", 2);
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
         r1cs_witness_t pub = {0};
         char *text = NULL;
@@ -77,8 +65,9 @@ static cuzk_status_t bp_inputs_write(const char *path, const asgn_t *as, size_t 
         if (s == CUZK_OK) {
             while (len > 0 && text[len - 1] == '\n')
                 len--;
-            fwrite(text, 1, len, f);
-            fputs(n > 1 && i + 1 < n ? ",\n" : "\n", f);
+            io_output_write(out, text, len);
+            const char *end = n > 1 && i + 1 < n ? ",\n" : "\n";
+            io_output_write(out, end, strlen(end));
         } else {
             io_fail(err, err_size, s, "out of memory for the inputs");
         }
@@ -86,12 +75,7 @@ static cuzk_status_t bp_inputs_write(const char *path, const asgn_t *as, size_t 
         r1cs_witness_free(&pub);
     }
     if (n > 1)
-        fputs("]\n", f);
-    bool bad = ferror(f) != 0;
-    if ((fclose(f) != 0 || bad) && s == CUZK_OK)
-        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", path, strerror(errno));
-    if (s != CUZK_OK)
-        remove(path);
+        io_output_write(out, "]\n", 2);
     return s;
 }
 
@@ -168,7 +152,10 @@ static void bp_prove_usage(FILE *f)
                "Groth16 proofs with bellperson parameters (BLS12-381 .params, or their cuzk\n"
                "key cache), one per assignment file (.asgn, docs/ASSIGNMENT.md),\n"
                "concatenated into proof.bin (192 bytes each). Every proof is verified before\n"
-               "anything is written.\n"
+               "anything is written. The output paths are checked before any work and the\n"
+               "files committed together: a regular file is replaced whole or not at all,\n"
+               "a symbolic link kept and its file replaced, a device or FIFO written in\n"
+               "place; --out and --inputs-out must be two different files.\n"
                "\n"
                "options:\n"
                "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
@@ -251,33 +238,24 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
     return -1;
 }
 
-/* Writes the proofs (and the inputs) under temporary names, then renames. */
+/* The proofs and the inputs (or none: inputs_out may be NULL), as two
+ * outputs and the arguments that name them. */
+enum { BP_OUTPUTS = 2 };
+static const char *const bp_output_names[BP_OUTPUTS] = {"--out", "--inputs-out"};
+
+/* Writes the proofs (and the inputs), committed together. */
 static cuzk_status_t bp_prove_write(const bp_prove_args_t *a, const bp_proof_t *proofs,
                                     const asgn_t *as, char *err, size_t err_size)
 {
-    char tmp_out[4096], tmp_in[4096];
-    cuzk_status_t s = bp_tmp_path(tmp_out, sizeof tmp_out, a->out, err, err_size);
-    if (s == CUZK_OK && a->inputs_out)
-        s = bp_tmp_path(tmp_in, sizeof tmp_in, a->inputs_out, err, err_size);
-    if (s == CUZK_OK)
-        s = bp_proofs_write(tmp_out, proofs, a->n_asgn, err, err_size);
+    const char *paths[BP_OUTPUTS] = {a->out, a->inputs_out};
+    io_output_t out[BP_OUTPUTS];
+    cuzk_status_t s = io_outputs_open(out, paths, BP_OUTPUTS, err, err_size);
     if (s != CUZK_OK)
         return s;
-    if (a->inputs_out) {
-        s = bp_inputs_write(tmp_in, as, a->n_asgn, err, err_size);
-        if (s == CUZK_OK && rename(tmp_in, a->inputs_out) != 0) {
-            s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->inputs_out, strerror(errno));
-            remove(tmp_in);
-        }
-    }
-    if (s == CUZK_OK && rename(tmp_out, a->out) != 0) {
-        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->out, strerror(errno));
-        if (a->inputs_out)
-            remove(a->inputs_out);
-    }
-    if (s != CUZK_OK)
-        remove(tmp_out);
-    return s;
+    s = bp_proofs_write_to(&out[0], proofs, a->n_asgn, err, err_size);
+    if (s == CUZK_OK && a->inputs_out)
+        s = bp_inputs_write_to(&out[1], as, a->n_asgn, err, err_size);
+    return io_outputs_close(out, BP_OUTPUTS, s, err, err_size);
 }
 
 int cli_prove_bp(int argc, char **argv)
@@ -289,9 +267,10 @@ int cli_prove_bp(int argc, char **argv)
 
     double t_start = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
-    cuzk_status_t s = CUZK_OK;
-    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
-    if (!pool)
+    const char *outputs[BP_OUTPUTS] = {a.out, a.inputs_out};
+    cuzk_status_t s = io_outputs_check(outputs, bp_output_names, BP_OUTPUTS, err, sizeof err);
+    cuzk_pool_t *pool = NULL;
+    if (s == CUZK_OK && !(pool = cuzk_pool_new(a.threads, &s)))
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
     bp_params_t p = {0};
     asgn_t *as = calloc(a.n_asgn, sizeof *as);
@@ -481,11 +460,42 @@ static void assign_usage(FILE *f)
                "prover (docs/ASSIGNMENT.md): the A·w, B·w, C·w value of every constraint\n"
                "and of one extra row per input, the inputs, the aux values and the density\n"
                "bitmaps. Warns when the witness does not satisfy the circuit (the prover\n"
-               "will refuse such an assignment).\n"
+               "will refuse such an assignment). The output paths are checked before any\n"
+               "work and the files committed together, as cuzk prove does.\n"
                "\n"
                "options:\n"
                "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
                "  -h, --help         this text\n");
+}
+
+static const char *const assign_output_names[BP_OUTPUTS] = {"<out.asgn>", "--inputs-out"};
+
+/* Writes a as the assignment file and, when inputs_out is given, its
+ * inputs (w's public values on BN254, which bellperson files do not hold),
+ * committed together. */
+static cuzk_status_t assign_write(const char *path, const char *inputs_out, const asgn_t *a,
+                                  const r1cs_witness_t *w, char *err, size_t err_size)
+{
+    const char *paths[BP_OUTPUTS] = {path, inputs_out};
+    io_output_t out[BP_OUTPUTS];
+    cuzk_status_t s = io_outputs_open(out, paths, BP_OUTPUTS, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    s = asgn_file_write_to(&out[0], a, err, err_size);
+    if (s == CUZK_OK && inputs_out && a->curve == R1CS_CURVE_BLS12_381) {
+        s = bp_inputs_write_to(&out[1], a, 1, err, err_size);
+    } else if (s == CUZK_OK && inputs_out) {
+        r1cs_witness_t pub = {0};
+        s = r1cs_witness_alloc(&pub, a->curve, (uint32_t)(a->n_inputs - 1));
+        if (s == CUZK_OK) {
+            memcpy(pub.v.bn254, w->v.bn254 + 1, (a->n_inputs - 1) * sizeof *pub.v.bn254);
+            s = snarkjs_public_write_to(&out[1], &pub, err, err_size);
+        } else {
+            io_fail(err, err_size, s, "out of memory for the inputs");
+        }
+        r1cs_witness_free(&pub);
+    }
+    return io_outputs_close(out, BP_OUTPUTS, s, err, err_size);
 }
 
 int cli_assign(int argc, char **argv)
@@ -520,7 +530,10 @@ int cli_assign(int argc, char **argv)
     asgn_t a = {0};
     void *mem = NULL;
     cuzk_pool_t *pool = cuzk_pool_default();
-    cuzk_status_t s = r1cs_file_read(&r, paths[0], err, sizeof err);
+    const char *outputs[BP_OUTPUTS] = {paths[2], inputs_out};
+    cuzk_status_t s = io_outputs_check(outputs, assign_output_names, BP_OUTPUTS, err, sizeof err);
+    if (s == CUZK_OK)
+        s = r1cs_file_read(&r, paths[0], err, sizeof err);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, paths[1], err, sizeof err);
     if (s == CUZK_OK && (w.curve != r.curve || w.n != r1cs_shape(&r)->n_wires))
@@ -537,20 +550,7 @@ int cli_assign(int argc, char **argv)
     if (s == CUZK_OK && (s = groth16_bp_assign(&a, &mem, &r, &w, pool)) != CUZK_OK)
         io_fail(err, sizeof err, s, "out of memory for the assignment");
     if (s == CUZK_OK)
-        s = asgn_file_write(paths[2], &a, err, sizeof err);
-    if (s == CUZK_OK && inputs_out && a.curve == R1CS_CURVE_BLS12_381) {
-        s = bp_inputs_write(inputs_out, &a, 1, err, sizeof err);
-        if (s != CUZK_OK)
-            remove(paths[2]);
-    } else if (s == CUZK_OK && inputs_out) {
-        r1cs_witness_t pub = {0};
-        s = r1cs_witness_alloc(&pub, a.curve, (uint32_t)(a.n_inputs - 1));
-        if (s == CUZK_OK) {
-            memcpy(pub.v.bn254, w.v.bn254 + 1, (a.n_inputs - 1) * sizeof *pub.v.bn254);
-            s = snarkjs_public_write(inputs_out, &pub, err, sizeof err);
-        }
-        r1cs_witness_free(&pub);
-    }
+        s = assign_write(paths[2], inputs_out, &a, &w, err, sizeof err);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk assign: %s (%s)\n", err, cuzk_strerror(s));
     free(mem);
@@ -585,12 +585,13 @@ cuzk_status_t cli_setup_params(const r1cs_t *r, const char *r1cs_path, const cha
                         "%s: wire %u (aux variable %u) appears in no constraint, so its L point is "
                         "infinity, which bellperson parameters cannot hold",
                         r1cs_path, p.vk.n_ic + j, j);
-    if (s == CUZK_OK)
-        s = bp_params_write(out, &p, err, err_size);
-    if (s == CUZK_OK && vk_path) {
-        s = bp_vk_write(vk_path, &p.vk, err, err_size);
-        if (s != CUZK_OK)
-            remove(out);
+    const char *paths[BP_OUTPUTS] = {out, vk_path};
+    io_output_t o[BP_OUTPUTS];
+    if (s == CUZK_OK && (s = io_outputs_open(o, paths, BP_OUTPUTS, err, err_size)) == CUZK_OK) {
+        s = bp_params_write_to(&o[0], &p, err, err_size);
+        if (s == CUZK_OK && vk_path)
+            s = bp_vk_write_to(&o[1], &p.vk, err, err_size);
+        s = io_outputs_close(o, BP_OUTPUTS, s, err, err_size);
     }
     bp_params_free(&p);
     return s;

@@ -37,6 +37,7 @@
 #include "io/io_error.h"
 #include "io/io_file.h"
 #include "io/io_map.h"
+#include "io/io_output.h"
 #include "io/snarkjs_json.h"
 #include "util/progress.h"
 
@@ -364,7 +365,7 @@ static char *client_abs(const char *cmd, const char *path)
 /* ---- wait: results to files --------------------------------------------------------- */
 
 /* Writes the snarkjs proof object as proof.json, byte-exact to snarkjs. */
-static int client_write_proof(const char *path, json_t *proof, char *err, size_t err_size)
+static cuzk_status_t client_write_proof(io_output_t *out, json_t *proof, char *err, size_t err_size)
 {
     char *text = json_dumps(proof, JSON_COMPACT);
     snarkjs_proof_t p;
@@ -372,13 +373,11 @@ static int client_write_proof(const char *path, json_t *proof, char *err, size_t
                                                  R1CS_CURVE_NONE, err, err_size)
                            : io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
     free(text);
-    if (s == CUZK_OK)
-        s = snarkjs_proof_write(path, &p, err, err_size);
-    return s == CUZK_OK ? 0 : -1;
+    return s == CUZK_OK ? snarkjs_proof_write_to(out, &p, err, err_size) : s;
 }
 
-static int client_write_public(const char *path, json_t *pub, r1cs_curve_t curve, char *err,
-                               size_t err_size)
+static cuzk_status_t client_write_public(io_output_t *out, json_t *pub, r1cs_curve_t curve,
+                                         char *err, size_t err_size)
 {
     char *text = json_dumps(pub, JSON_COMPACT);
     r1cs_witness_t w = {0};
@@ -387,77 +386,132 @@ static int client_write_public(const char *path, json_t *pub, r1cs_curve_t curve
                            : io_fail(err, err_size, CUZK_ENOMEM, "out of memory");
     free(text);
     if (s == CUZK_OK)
-        s = snarkjs_public_write(path, &w, err, err_size);
+        s = snarkjs_public_write_to(out, &w, err, err_size);
     r1cs_witness_free(&w);
-    return s == CUZK_OK ? 0 : -1;
+    return s;
 }
 
-static int client_write_bytes(const char *path, const char *b64, char *err, size_t err_size)
+/* A params job's proof bytes (base64 in the result) as they are. */
+static cuzk_status_t client_write_bytes(io_output_t *out, const char *b64, char *err,
+                                        size_t err_size)
 {
     unsigned char *bytes = NULL;
     size_t n = 0;
-    if (!b64 || base64_decode(&bytes, &n, b64, strlen(b64)) != 0) {
-        snprintf(err, err_size, "result.proof: not base64");
-        return -1;
-    }
-    FILE *f = fopen(path, "wb");
-    int rc = f && fwrite(bytes, 1, n, f) == n ? 0 : -1;
-    if (f && fclose(f) != 0)
-        rc = -1;
-    if (rc != 0)
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+    if (!b64 || base64_decode(&bytes, &n, b64, strlen(b64)) != 0)
+        return io_fail(err, err_size, CUZK_EBADFILE, "result.proof: not base64");
+    io_output_write(out, bytes, n);
     free(bytes);
-    return rc;
+    return CUZK_OK;
 }
 
-/* name for partition i of n: the path itself for one, PATH.i for several. */
+/* A params job's inputs JSON, as json_dump_file with one space of indent. */
+static cuzk_status_t client_write_json(io_output_t *out, json_t *v, char *err, size_t err_size)
+{
+    char *text = json_dumps(v, JSON_INDENT(1));
+    if (!text)
+        return io_fail(err, err_size, CUZK_EBADFILE, "result.public: no JSON to write");
+    io_output_write(out, text, strlen(text));
+    free(text);
+    return CUZK_OK;
+}
+
+/* The name for partition i of n: the path itself for one; for several, i
+ * goes before the extension (p.json: p.0.json, p.1.json; p: p.0, p.1). */
 static void client_part_path(char *out, size_t size, const char *path, size_t i, size_t n)
 {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
     if (n == 1)
         snprintf(out, size, "%s", path);
-    else
+    else if (!dot || dot == base)
         snprintf(out, size, "%s.%zu", path, i);
+    else
+        snprintf(out, size, "%.*s.%zu%s", (int)(dot - path), path, i, dot);
 }
 
-/* Writes a done job's result: zkey proofs as proof.json/public.json
- * (PATH.i for several partitions), params as the proof bytes and the
- * inputs JSON. */
+/* The paths --proof and --public can take (before the job's partitions are
+ * known): CLIENT_OK, or CLIENT_EFAIL with the reason printed. */
+static int client_check_outputs(const client_t *c, const char *proof_path, const char *public_path)
+{
+    static const char *const names[2] = {"--proof", "--public"};
+    const char *paths[2] = {proof_path, public_path};
+    char err[IO_ERR_MAX];
+    if (io_outputs_check(paths, names, 2, err, sizeof err) == CUZK_OK)
+        return CLIENT_OK;
+    fprintf(stderr, "cuzk %s: %s\n", c->cmd, err);
+    return CLIENT_EFAIL;
+}
+
+/* Writes the outputs of partition i of a done job's result onto out[0]
+ * (the proof) and out[1] (the public signals or inputs). */
+static cuzk_status_t client_write_part(io_output_t out[2], json_t *result, bool params, size_t i,
+                                       char *err, size_t err_size)
+{
+    cuzk_status_t s = CUZK_OK;
+    if (params) {
+        if (out[0].path)
+            s = client_write_bytes(&out[0], json_string_value(json_object_get(result, "proof")),
+                                   err, err_size);
+        if (s == CUZK_OK && out[1].path)
+            s = client_write_json(&out[1], json_object_get(result, "public"), err, err_size);
+        return s;
+    }
+    json_t *proofs = json_object_get(result, "proofs");
+    json_t *one = proofs ? json_array_get(proofs, i) : result;
+    json_t *proof = json_object_get(one, "proof");
+    const char *curve_name = json_string_value(json_object_get(proof, "curve"));
+    if (out[0].path)
+        s = client_write_proof(&out[0], proof, err, err_size);
+    if (s == CUZK_OK && out[1].path)
+        s = client_write_public(&out[1], json_object_get(one, "public"),
+                                snarkjs_curve_from_name(curve_name), err, err_size);
+    return s;
+}
+
+/* Writes a done job's result, every file committed together: zkey proofs
+ * as proof.json/public.json (client_part_path's names for several
+ * partitions), params as the proof bytes and the inputs JSON. */
 static int client_write_result(const client_t *c, json_t *job, const char *proof_path,
                                const char *public_path)
 {
     json_t *result = json_object_get(job, "result");
     const char *format = json_string_value(json_object_get(job, "format"));
+    bool params = format && !strcmp(format, "params");
+    json_t *proofs = params ? NULL : json_object_get(result, "proofs");
+    size_t n = proofs ? json_array_size(proofs) : 1;
     char err[IO_ERR_MAX] = "";
-    int rc = 0;
-    if (format && !strcmp(format, "params")) {
-        if (proof_path)
-            rc = client_write_bytes(proof_path, json_string_value(json_object_get(result, "proof")),
-                                    err, sizeof err);
-        if (rc == 0 && public_path)
-            rc = json_dump_file(json_object_get(result, "public"), public_path, JSON_INDENT(1));
-    } else {
-        json_t *proofs = json_object_get(result, "proofs");
-        size_t n = proofs ? json_array_size(proofs) : 1;
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            json_t *one = proofs ? json_array_get(proofs, i) : result;
-            json_t *proof = json_object_get(one, "proof");
-            const char *curve_name = json_string_value(json_object_get(proof, "curve"));
-            char path[PATH_MAX];
-            if (proof_path) {
-                client_part_path(path, sizeof path, proof_path, i, n);
-                rc = client_write_proof(path, proof, err, sizeof err);
-            }
-            if (rc == 0 && public_path) {
-                client_part_path(path, sizeof path, public_path, i, n);
-                rc = client_write_public(path, json_object_get(one, "public"),
-                                         snarkjs_curve_from_name(curve_name), err, sizeof err);
-            }
+    /* Entry 2i is partition i's proof, 2i + 1 its public signals. */
+    char(*names)[PATH_MAX] = calloc(2 * n + 1, sizeof *names);
+    const char **paths = calloc(2 * n + 1, sizeof *paths), **args = calloc(2 * n + 1, sizeof *args);
+    io_output_t *out = calloc(2 * n + 1, sizeof *out);
+    cuzk_status_t s = CUZK_OK;
+    if (!names || !paths || !args || !out) {
+        io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
+        s = CUZK_ENOMEM;
+    }
+    for (size_t i = 0; i < 2 * n && s == CUZK_OK; i++) {
+        const char *given = i % 2 ? public_path : proof_path;
+        args[i] = i % 2 ? "--public" : "--proof";
+        if (given) {
+            client_part_path(names[i], sizeof *names, given, i / 2, n);
+            paths[i] = names[i];
         }
     }
-    if (rc != 0)
-        fprintf(stderr, "cuzk %s: cannot write the result: %s\n", c->cmd,
-                err[0] ? err : strerror(errno));
-    return rc == 0 ? CLIENT_OK : CLIENT_EFAIL;
+    if (s == CUZK_OK)
+        s = io_outputs_check(paths, args, 2 * n, err, sizeof err);
+    if (s == CUZK_OK && (s = io_outputs_open(out, paths, 2 * n, err, sizeof err)) == CUZK_OK) {
+        for (size_t i = 0; i < n && s == CUZK_OK; i++)
+            s = client_write_part(&out[2 * i], result, params, i, err, sizeof err);
+        s = io_outputs_close(out, 2 * n, s, err, sizeof err);
+    }
+    free(out);
+    free(args);
+    free(paths);
+    free(names);
+    if (s != CUZK_OK)
+        fprintf(stderr, "cuzk %s: cannot write the result: %s\n", c->cmd, err);
+    return s == CUZK_OK ? CLIENT_OK : CLIENT_EFAIL;
 }
 
 static double client_now(void)
@@ -661,6 +715,8 @@ int cli_submit(int argc, char **argv)
         submit_usage(stderr);
         goto out;
     }
+    if (wait && client_check_outputs(&c, opt.proof, opt.public) != CLIENT_OK)
+        goto out;
     json_t *answer = NULL;
     if (opt.key_path) {
         char *abs = client_abs("submit", opt.key_path);
@@ -761,9 +817,11 @@ static void wait_usage(FILE *f)
                "\n"
                "Waits until job ID ends and prints its id and state. With --proof/--public,\n"
                "a done job's result is written (and the files named): proof.json and\n"
-               "public.json exactly as snarkjs writes them (zkey; FILE.i for each of\n"
-               "several partitions), or the 192-byte proofs and the inputs JSON (params).\n"
-               "Exit 0 done, 1 failed or cancelled, 124 timeout.\n"
+               "public.json exactly as snarkjs writes them (zkey; with several partitions\n"
+               "one file each, the partition's number before the extension: p.0.json,\n"
+               "p.1.json), or the 192-byte proofs and the inputs JSON (params). The paths\n"
+               "are checked before waiting and the files committed together (as cuzk prove\n"
+               "does). Exit 0 done, 1 failed or cancelled, 124 timeout.\n"
                "\n"
                "options:\n"
                "  --timeout S        give up after S seconds (exit 124)\n"
@@ -808,6 +866,8 @@ int cli_wait(int argc, char **argv)
         wait_usage(stderr);
         goto out;
     }
+    if (client_check_outputs(&c, opt.proof, opt.public) != CLIENT_OK)
+        goto out;
     cuzk_progress_t *progress = cuzk_progress_stderr("cuzk wait", quiet);
     rc = client_wait_job(&c, id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
                          opt.public, json, progress);

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "io/io_error.h"
 #include "io/io_file.h"
+#include "io/io_output.h"
 #include "io/key_cache.h"
 #include "io/params_file.h"
 #include "io/zkey_file.h"
@@ -28,8 +29,10 @@ static void convert_usage(FILE *f)
                "Writes the proving key IN (a snarkjs .zkey on BN254 or BLS12-381, or bellperson\n"
                ".params, told by content) as a cuzk key cache OUT, which cuzkd and the engine\n"
                "load with one sequential read (docs/KEYCACHE.md). IN's points are validated\n"
-               "here (on the curve, in the subgroup): loading the cache trusts them. OUT is\n"
-               "written to a temporary file and renamed, never left half-written.\n"
+               "here (on the curve, in the subgroup): loading the cache trusts them. OUT's\n"
+               "path is checked before any work; a regular file is replaced whole, never\n"
+               "left half-written (a symbolic link is kept and its file replaced), a device\n"
+               "or FIFO is written in place.\n"
                "Exit status 0 written, 1 IN is not a valid key, 2 bad arguments or I/O.\n"
                "\n"
                "options:\n"
@@ -98,9 +101,12 @@ int cli_convert(int argc, char **argv)
         convert_usage(stderr);
         return CONVERT_EFAIL;
     }
+    char err[IO_ERR_MAX] = "";
+    cuzk_status_t st = io_output_check(out, err, sizeof err);
+    if (st != CUZK_OK)
+        return convert_fail(st, err);
     bool cache = false;
     bool zk;
-    char err[IO_ERR_MAX] = "";
     if (convert_sniff(in, &zk, &cache, err, sizeof err) != CUZK_OK) {
         fprintf(stderr, "cuzk convert: %s\n", err);
         return CONVERT_EFAIL;
@@ -109,7 +115,6 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "cuzk convert: %s is already a cuzk key cache\n", in);
         return CONVERT_EFAIL;
     }
-    cuzk_status_t st = CUZK_OK;
     cuzk_pool_t *own = threads ? cuzk_pool_new(threads, &st) : NULL;
     if (threads && !own) {
         fprintf(stderr, "cuzk convert: cannot start %u threads (%s)\n", threads, cuzk_strerror(st));

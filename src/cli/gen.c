@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "io/io_error.h"
+#include "io/io_output.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -40,7 +41,12 @@ static void gen_usage(FILE *f)
             "  --public K       public inputs, at most N/2 (default 1)\n"
             "  --seed S         seed of the generator (default: drawn from the operating\n"
             "                   system and printed, so the run can be replayed)\n"
-            "  -h, --help       this text\n");
+            "  -h, --help       this text\n"
+            "\n"
+            "OUT.r1cs and OUT.wtns must be two different files; their paths are checked\n"
+            "before any work and the files committed together (a regular file is\n"
+            "replaced whole or not at all, a symbolic link kept and its file replaced,\n"
+            "a device or FIFO written in place).\n");
 }
 
 /* Parses v as a number in [lo, hi]; false (with a message) otherwise. */
@@ -161,7 +167,12 @@ int cli_gen(int argc, char **argv)
     }
 
     char err[IO_ERR_MAX] = "";
-    cuzk_status_t s = CUZK_OK;
+    static const char *const names[2] = {"OUT.r1cs", "OUT.wtns"};
+    cuzk_status_t s = io_outputs_check(paths, names, 2, err, sizeof err);
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk gen: %s (%s)\n", err, cuzk_strerror(s));
+        return GEN_EFAIL;
+    }
     if (!have_seed) {
         s = cuzk_random_bytes(NULL, &seed, sizeof seed);
         if (s != CUZK_OK) {
@@ -178,12 +189,12 @@ int cli_gen(int argc, char **argv)
     s = r1cs_generate(&r, &w, curve, &p, &rng);
     if (s != CUZK_OK)
         io_fail(err, sizeof err, s, "cannot generate %u constraints", p.n_constraints);
-    if (s == CUZK_OK)
-        s = r1cs_file_write(paths[0], &r, err, sizeof err);
-    if (s == CUZK_OK) {
-        s = wtns_file_write(paths[1], &w, err, sizeof err);
-        if (s != CUZK_OK)
-            remove(paths[0]);
+    io_output_t out[2];
+    if (s == CUZK_OK && (s = io_outputs_open(out, paths, 2, err, sizeof err)) == CUZK_OK) {
+        s = r1cs_file_write_to(&out[0], &r, err, sizeof err);
+        if (s == CUZK_OK)
+            s = wtns_file_write_to(&out[1], &w, err, sizeof err);
+        s = io_outputs_close(out, 2, s, err, sizeof err);
     }
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk gen: %s (%s)\n", err, cuzk_strerror(s));

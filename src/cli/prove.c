@@ -1,9 +1,9 @@
 /*
  * cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>: the
  * drop-in for `snarkjs groth16 prove` and rapidsnark's `prover`. Every proof
- * is verified before it is written unless --no-verify; the two files are
- * written under temporary names and renamed only when both are complete, so
- * a failed run leaves no output behind.
+ * is verified before it is written unless --no-verify. The output paths are
+ * checked before the key is read, and the two files are committed together
+ * (io/io_output.h): a failed run leaves what was at both paths as it was.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "io/io_file.h"
+#include "io/io_output.h"
 #include "io/key_cache.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
@@ -62,6 +63,11 @@ static void prove_usage(FILE *f)
             "  --quiet       no progress line on stderr (shown on a terminal for keys above\n"
             "                2^20 constraints)\n"
             "  -h, --help    this text\n"
+            "\n"
+            "proof.json and public.json must be two different files in directories that\n"
+            "exist (checked before any work). A regular file is replaced whole, never\n"
+            "left half-written; a symbolic link is kept and its file replaced; a device,\n"
+            "FIFO or /dev/stdout is written in place.\n"
             "\n"
             "With bellperson parameters: cuzk prove --params P --assignment A --out proof.bin\n"
             "(see cuzk prove --params --help).\n");
@@ -173,38 +179,23 @@ static void prove_json_string(const char *s)
     putchar('"');
 }
 
-/* Writes proof and public signals under temporary names, then renames
- * both; on failure nothing is left at either path. */
+/* The output paths and the arguments that name them. */
+enum { PROVE_OUTPUTS = 2 };
+static const char *const prove_output_names[PROVE_OUTPUTS] = {"<proof.json>", "<public.json>"};
+
+/* Writes the proof and the public signals, committed together. */
 static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *proof,
                                  const r1cs_witness_t *pub, char *err, size_t err_size)
 {
-    char tmp_proof[4096], tmp_public[4096];
-    if ((size_t)snprintf(tmp_proof, sizeof tmp_proof, "%s.cuzk-tmp", a->proof) >=
-            sizeof tmp_proof ||
-        (size_t)snprintf(tmp_public, sizeof tmp_public, "%s.cuzk-tmp", a->public) >=
-            sizeof tmp_public)
-        return io_fail(err, err_size, CUZK_EINVAL, "%s: output path too long", a->proof);
-    cuzk_status_t s = snarkjs_proof_write(tmp_proof, proof, err, err_size);
+    const char *paths[PROVE_OUTPUTS] = {a->proof, a->public};
+    io_output_t out[PROVE_OUTPUTS];
+    cuzk_status_t s = io_outputs_open(out, paths, PROVE_OUTPUTS, err, err_size);
     if (s != CUZK_OK)
         return s;
-    s = snarkjs_public_write(tmp_public, pub, err, err_size);
-    if (s != CUZK_OK) {
-        remove(tmp_proof);
-        return s;
-    }
-    if (rename(tmp_proof, a->proof) != 0) {
-        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->proof, strerror(errno));
-        remove(tmp_proof);
-        remove(tmp_public);
-        return s;
-    }
-    if (rename(tmp_public, a->public) != 0) {
-        s = io_fail(err, err_size, CUZK_EIO, "%s: %s", a->public, strerror(errno));
-        remove(a->proof);
-        remove(tmp_public);
-        return s;
-    }
-    return CUZK_OK;
+    s = snarkjs_proof_write_to(&out[0], proof, err, err_size);
+    if (s == CUZK_OK)
+        s = snarkjs_public_write_to(&out[1], pub, err, err_size);
+    return io_outputs_close(out, PROVE_OUTPUTS, s, err, err_size);
 }
 
 /* With --r1cs: the key against the circuit (the first difference named),
@@ -291,12 +282,13 @@ int cli_prove(int argc, char **argv)
 
     double t_start = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
-    cuzk_status_t s = CUZK_OK;
+    const char *outputs[PROVE_OUTPUTS] = {a.proof, a.public};
+    cuzk_status_t s = io_outputs_check(outputs, prove_output_names, PROVE_OUTPUTS, err, sizeof err);
     cuzk_progress_t *progress = cuzk_progress_stderr("cuzk prove", a.quiet);
     cuzk_progress_steps(progress, PROVE_STEPS);
     cuzk_progress_begin(progress, "read", 0, NULL);
-    cuzk_pool_t *pool = cuzk_pool_new(a.threads, &s);
-    if (!pool)
+    cuzk_pool_t *pool = NULL;
+    if (s == CUZK_OK && !(pool = cuzk_pool_new(a.threads, &s)))
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
     zkey_t k = {0};
     key_cache_t kc;

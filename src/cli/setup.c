@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
+#include "io/io_output.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
 #include "io/zkey_file.h"
@@ -38,7 +39,37 @@ static void setup_usage(FILE *f)
                "                .vk with .params)\n"
                "  --seed S      draw the toxic waste from a seeded stream (tests only)\n"
                "  --quiet       no progress line on stderr (shown only on a terminal)\n"
-               "  -h, --help    this text\n");
+               "  -h, --help    this text\n"
+               "\n"
+               "The key and --vk must be two different files; their paths are checked\n"
+               "before any work and the files committed together (a regular file is\n"
+               "replaced whole or not at all, a symbolic link kept and its file replaced,\n"
+               "a device or FIFO written in place).\n");
+}
+
+/* The outputs (vk_path may be NULL) and the arguments that name them. */
+enum { SETUP_OUTPUTS = 2 };
+static const char *const setup_output_names[SETUP_OUTPUTS] = {"<out.zkey>", "--vk"};
+
+/* Writes the key and, when vk_path is given, its verification key,
+ * committed together. */
+static cuzk_status_t setup_write(const char *path, const char *vk_path, const zkey_t *k, char *err,
+                                 size_t err_size)
+{
+    snarkjs_vk_t vk = {0};
+    cuzk_status_t s = vk_path ? cli_vk_with_alphabeta(&vk, k) : CUZK_OK;
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "out of memory for the verification key");
+    const char *paths[SETUP_OUTPUTS] = {path, vk_path};
+    io_output_t out[SETUP_OUTPUTS];
+    if ((s = io_outputs_open(out, paths, SETUP_OUTPUTS, err, err_size)) == CUZK_OK) {
+        s = zkey_file_write_to(&out[0], k, NULL, err, err_size);
+        if (s == CUZK_OK && vk_path)
+            s = snarkjs_vk_write_to(&out[1], &vk, err, err_size);
+        s = io_outputs_close(out, SETUP_OUTPUTS, s, err, err_size);
+    }
+    snarkjs_vk_free(&vk);
+    return s;
 }
 
 cuzk_status_t cli_vk_with_alphabeta(snarkjs_vk_t *vk, const zkey_t *k)
@@ -118,11 +149,13 @@ int cli_setup(int argc, char **argv)
     char err[IO_ERR_MAX] = "";
     r1cs_t r = {0};
     zkey_t k = {0};
-    snarkjs_vk_t vk = {0};
     cuzk_rng_t rng;
     cuzk_rng_seed(&rng, seed);
     cuzk_progress_t *progress = cuzk_progress_stderr("cuzk setup", quiet);
-    cuzk_status_t s = r1cs_file_read(&r, paths[0], err, sizeof err);
+    const char *outputs[SETUP_OUTPUTS] = {paths[1], vk_path};
+    cuzk_status_t s = io_outputs_check(outputs, setup_output_names, SETUP_OUTPUTS, err, sizeof err);
+    if (s == CUZK_OK)
+        s = r1cs_file_read(&r, paths[0], err, sizeof err);
     if (s == CUZK_OK && want != R1CS_CURVE_NONE && r.curve != want)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s, not %s", paths[0],
                     r1cs_curve_name(r.curve), r1cs_curve_name(want));
@@ -143,20 +176,10 @@ int cli_setup(int argc, char **argv)
             io_fail(err, sizeof err, s, "%s: the setup failed", paths[0]);
     }
     if (s == CUZK_OK && !params)
-        s = zkey_file_write(paths[1], &k, NULL, err, sizeof err);
-    if (s == CUZK_OK && vk_path && !params) {
-        s = cli_vk_with_alphabeta(&vk, &k);
-        if (s != CUZK_OK)
-            io_fail(err, sizeof err, s, "out of memory for the verification key");
-        else
-            s = snarkjs_vk_write(vk_path, &vk, err, sizeof err);
-        if (s != CUZK_OK)
-            remove(paths[1]);
-    }
+        s = setup_write(paths[1], vk_path, &k, err, sizeof err);
     cuzk_progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk setup: %s (%s)\n", err, cuzk_strerror(s));
-    snarkjs_vk_free(&vk);
     groth16_dev_key_free(&k);
     r1cs_free(&r);
     return s == CUZK_OK ? SETUP_OK : SETUP_EFAIL;

@@ -251,8 +251,9 @@ void asgn_free(asgn_t *a)
     memset(a, 0, sizeof(*a));
 }
 
-cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size_t err_size)
+cuzk_status_t asgn_file_write_to(io_output_t *out, const asgn_t *a, char *err, size_t err_size)
 {
+    const char *path = out->path;
     if (a->curve != R1CS_CURVE_BN254 && a->curve != R1CS_CURVE_BLS12_381)
         return io_fail(err, err_size, CUZK_EINVAL, "%s: the assignment has no curve", path);
     if (a->n_inputs == 0)
@@ -274,9 +275,7 @@ cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size
                            asgn_names_[s]);
     }
     io_writer_t w;
-    cuzk_status_t st = io_writer_open(&w, path, err, err_size);
-    if (st != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     io_writer_bytes(&w, ASGN_MAGIC, ASGN_MAGIC_BYTES);
     io_writer_u32(&w, ASGN_VERSION);
     io_writer_u32(&w, (uint32_t)a->curve);
@@ -286,5 +285,15 @@ cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size
     /* The host is little-endian (above): the arrays are the file's bytes. */
     for (int s = 0; s < ASGN_SECTIONS; s++)
         io_writer_bytes(&w, p[s], (size_t)asgn_section_bytes_(s, counts[s]));
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
+}
+
+cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, asgn_file_write_to(&out, a, err, err_size), err, err_size);
+    return st;
 }

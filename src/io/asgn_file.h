@@ -39,6 +39,7 @@
 
 #include "cuzk.h"
 #include "io/io_map.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs_shape.h"
 
 enum {
@@ -86,7 +87,10 @@ cuzk_status_t asgn_file_parse(asgn_t *a, const unsigned char *data, uint64_t siz
 /* Writes a in the layout above. The values are written as they are (not
  * validated); a must have a curve, n_inputs >= 1 and an array behind every
  * non-empty section (else CUZK_EINVAL, nothing written).
- * I/O failures are CUZK_EIO and remove the partial file. */
+ * _to writes onto an open output, whose close reports I/O failures; the
+ * plain form writes the file at path alone (io_output.h: whole or not at all).
+ */
+cuzk_status_t asgn_file_write_to(io_output_t *out, const asgn_t *a, char *err, size_t err_size);
 cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size_t err_size);
 
 /* Unmaps what the reader mapped and zeroes a. */

@@ -1,27 +1,36 @@
 #include "io/io_writer.h"
 
-#include <errno.h>
 #include <string.h>
 
-#include "io/io_error.h"
-
-cuzk_status_t io_writer_open(io_writer_t *w, const char *path, char *err, size_t err_size)
+void io_writer_begin(io_writer_t *w, io_output_t *out)
 {
-    w->path = path;
-    w->error = 0;
-    w->f = fopen(path, "wb");
-    if (!w->f)
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot create: %s", path, strerror(errno));
-    return CUZK_OK;
+    w->out = out;
+    w->len = 0;
+}
+
+static void io_writer_flush_(io_writer_t *w)
+{
+    if (w->len)
+        io_output_write(w->out, w->buf, w->len);
+    w->len = 0;
 }
 
 void io_writer_bytes(io_writer_t *w, const void *p, size_t n)
 {
-    if (w->error || n == 0)
+    if (n == 0)
         return;
-    errno = 0;
-    if (fwrite(p, 1, n, w->f) != n)
-        w->error = errno ? errno : EIO;
+    if (w->len + n <= sizeof w->buf) {
+        memcpy(w->buf + w->len, p, n);
+        w->len += n;
+        return;
+    }
+    io_writer_flush_(w);
+    if (n < sizeof w->buf) {
+        memcpy(w->buf, p, n);
+        w->len = n;
+    } else {
+        io_output_write(w->out, p, n);
+    }
 }
 
 void io_writer_u32(io_writer_t *w, uint32_t v)
@@ -40,16 +49,7 @@ void io_writer_u64(io_writer_t *w, uint64_t v)
     io_writer_bytes(w, b, sizeof(b));
 }
 
-cuzk_status_t io_writer_close(io_writer_t *w, char *err, size_t err_size)
+void io_writer_end(io_writer_t *w)
 {
-    errno = 0;
-    if (!w->error && fflush(w->f) != 0)
-        w->error = errno ? errno : EIO;
-    if (fclose(w->f) != 0 && !w->error)
-        w->error = errno ? errno : EIO;
-    w->f = NULL;
-    if (!w->error)
-        return CUZK_OK;
-    remove(w->path);
-    return io_fail(err, err_size, CUZK_EIO, "%s: write failed: %s", w->path, strerror(w->error));
+    io_writer_flush_(w);
 }

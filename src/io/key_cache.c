@@ -16,6 +16,7 @@
 #include "io/io_error.h"
 #include "io/io_file.h"
 #include "io/io_fr.h"
+#include "io/io_output.h"
 #include "msm/bls381_msm.h"
 #include "msm/bn254_msm.h"
 
@@ -841,23 +842,20 @@ void key_cache_free(key_cache_t *kc)
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* Writes n bytes of p to fd, each chunk an advance of progress; -1 with
- * errno on failure. */
-static int kc_write_all_(int fd, const void *p, uint64_t n, cuzk_progress_t *progress)
+/* Writes n bytes of p to out, each chunk an advance of progress; false once
+ * a write failed (io_output.h keeps the error). */
+static bool kc_put_(io_output_t *out, const void *p, uint64_t n, cuzk_progress_t *progress)
 {
     const unsigned char *b = p;
     while (n) {
         size_t want = n < KC_READ_CHUNK ? (size_t)n : KC_READ_CHUNK;
-        ssize_t w = write(fd, b, want);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        b += w;
-        n -= (uint64_t)w;
-        cuzk_progress_advance(progress, (uint64_t)w);
+        if (!io_output_write(out, b, want))
+            return false;
+        b += want;
+        n -= want;
+        cuzk_progress_advance(progress, want);
     }
-    return 0;
+    return true;
 }
 
 /* The header page of h with the six fixed points from slots. */
@@ -894,82 +892,38 @@ static void kc_encode_header_(unsigned char page[KEY_CACHE_ALIGN], const key_cac
     kc_store_u64_(page + KC_OFF_CHECKSUM, key_cache_checksum(page));
 }
 
-/* fsyncs the directory that holds path, so that a rename in it lasts. */
-static int kc_sync_dir_(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else if ((size_t)(slash - path) < sizeof dir)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    else
-        return 0; /* a path this long has no directory we could name: skip the sync */
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    int e = errno;
-    close(fd);
-    errno = e;
-    return rc;
-}
-
-/* Writes the header page and the sections (data[i] for h->sections[i]) to
- * a temporary file beside path, then renames it to path; a stage "write"
- * of the file's bytes on progress. */
+/* Writes the header page and the sections (data[i] for h->sections[i]) as
+ * the file at path (io_output.h: whole or not at all); a stage "write" of
+ * the file's bytes on progress. */
 static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
                                const void *const slots[KC_VK_POINTS],
                                const void *const data[KEY_CACHE_MAX_SECTIONS],
                                cuzk_progress_t *progress, char *err, size_t err_size)
 {
-    static _Atomic unsigned counter;
     static const unsigned char zeros[KEY_CACHE_ALIGN];
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
-                         atomic_fetch_add(&counter, 1)) >= sizeof tmp)
-        return io_fail(err, err_size, CUZK_EINVAL, "%.300s...: the path is too long", path);
     unsigned char *page = malloc(KEY_CACHE_ALIGN);
     if (!page)
         return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory for the header", path);
     kc_encode_header_(page, h, slots);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        int e = errno;
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st != CUZK_OK) {
         free(page);
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot create: %s", tmp, strerror(e));
+        return st;
     }
     cuzk_progress_begin(progress, "write", h->file_size, "bytes");
-    int rc = kc_write_all_(fd, page, KEY_CACHE_ALIGN, progress);
+    bool ok = kc_put_(&out, page, KEY_CACHE_ALIGN, progress);
     free(page);
     uint64_t pos = KEY_CACHE_ALIGN;
-    for (uint32_t i = 0; rc == 0 && i < h->n_sections; i++) {
+    for (uint32_t i = 0; ok && i < h->n_sections; i++) {
         const key_cache_section_t *x = &h->sections[i];
-        rc = kc_write_all_(fd, zeros, x->offset - pos, progress);
-        if (rc == 0 && x->bytes)
-            rc = kc_write_all_(fd, data[i], x->bytes, progress);
+        ok = kc_put_(&out, zeros, x->offset - pos, progress) &&
+             (!x->bytes || kc_put_(&out, data[i], x->bytes, progress));
         pos = x->offset + x->bytes;
     }
-    if (rc == 0)
-        rc = kc_write_all_(fd, zeros, h->file_size - pos, progress);
-    const char *what = "write failed";
-    if (rc == 0 && (rc = fsync(fd)) != 0)
-        what = "fsync failed";
-    int e = errno;
-    if (close(fd) != 0 && rc == 0)
-        rc = -1, e = errno, what = "close failed";
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1, e = errno, what = "cannot rename the temporary file to it";
-    if (rc != 0) {
-        unlink(tmp);
-        return io_fail(err, err_size, CUZK_EIO, "%s: %s: %s", path, what, strerror(e));
-    }
-    if (kc_sync_dir_(path) != 0)
-        return io_fail(err, err_size, CUZK_EIO, "%s: written, but its directory's fsync failed: %s",
-                       path, strerror(errno));
-    return CUZK_OK;
+    if (ok)
+        kc_put_(&out, zeros, h->file_size - pos, progress);
+    return io_output_close(&out, CUZK_OK, err, err_size);
 }
 
 /* Writes the key whose kind, curve and counts h holds, its fixed points at

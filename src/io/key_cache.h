@@ -192,13 +192,12 @@ uint64_t key_cache_checksum(const unsigned char *page);
 
 /*
  * Writes k (a zkey_t as zkey_file_read gives it, any alignment) or p (a
- * bp_params_t) as a cache at path: into a temporary file in the same
- * directory, fsync'd, then renamed over path (and the directory fsync'd),
- * so that path never holds a partial cache. The key must have the counts
- * the reader accepts and data for every section (else CUZK_EINVAL, nothing
- * written); its points are written as they are, not validated. CUZK_EIO
- * with the system's reason (the temporary file removed). progress (NULL:
- * none) gets a stage "write" of the file's bytes.
+ * bp_params_t) as a cache at path, whole or not at all (io_output.h: a
+ * temporary file beside it, flushed to disk and renamed over it). The key
+ * must have the counts the reader accepts and data for every section (else
+ * CUZK_EINVAL, nothing written); its points are written as they are, not
+ * validated. CUZK_EIO with the system's reason. progress (NULL: none) gets
+ * a stage "write" of the file's bytes.
  */
 cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progress_t *progress,
                                    char *err, size_t err_size);

@@ -557,20 +557,31 @@ static void bp_vk_write_block_(io_writer_t *w, const bp_vk_t *vk)
     bp_write_g1s_(w, vk->ic, vk->n_ic);
 }
 
-cuzk_status_t bp_vk_write(const char *path, const bp_vk_t *vk, char *err, size_t err_size)
+cuzk_status_t bp_vk_write_to(io_output_t *out, const bp_vk_t *vk, char *err, size_t err_size)
 {
+    const char *path = out->path;
     cuzk_status_t st = bp_vk_check_writable_(vk, path, err, err_size);
     if (st != CUZK_OK)
         return st;
     io_writer_t w;
-    if ((st = io_writer_open(&w, path, err, err_size)) != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     bp_vk_write_block_(&w, vk);
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
 }
 
-cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err, size_t err_size)
+cuzk_status_t bp_vk_write(const char *path, const bp_vk_t *vk, char *err, size_t err_size)
 {
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, bp_vk_write_to(&out, vk, err, err_size), err, err_size);
+    return st;
+}
+
+cuzk_status_t bp_params_write_to(io_output_t *out, const bp_params_t *p, char *err, size_t err_size)
+{
+    const char *path = out->path;
     cuzk_status_t st = bp_vk_check_writable_(&p->vk, path, err, err_size);
     if (st != CUZK_OK)
         return st;
@@ -588,8 +599,7 @@ cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err,
                        "cannot hold",
                        path);
     io_writer_t w;
-    if ((st = io_writer_open(&w, path, err, err_size)) != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     bp_vk_write_block_(&w, &p->vk);
     bp_write_len_(&w, p->n_h);
     bp_write_g1s_(&w, p->h, p->n_h);
@@ -601,7 +611,17 @@ cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err,
     bp_write_g1s_(&w, p->b_g1, p->n_b);
     bp_write_len_(&w, p->n_b);
     bp_write_g2s_(&w, p->b_g2, p->n_b);
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
+}
+
+cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, bp_params_write_to(&out, p, err, err_size), err, err_size);
+    return st;
 }
 
 /* ---- proofs ------------------------------------------------------------------- */
@@ -669,9 +689,10 @@ cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, c
     return CUZK_OK;
 }
 
-cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
-                              size_t err_size)
+cuzk_status_t bp_proofs_write_to(io_output_t *out, const bp_proof_t *proofs, size_t n, char *err,
+                                 size_t err_size)
 {
+    const char *path = out->path;
     if (n == 0 || !proofs)
         return io_fail(err, err_size, CUZK_EINVAL, "%s: a proof file holds at least one proof",
                        path);
@@ -683,13 +704,23 @@ cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t
                            "%s: proof %zu has an element at infinity, which no reader accepts",
                            path, i);
     io_writer_t w;
-    cuzk_status_t st = io_writer_open(&w, path, err, err_size);
-    if (st != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     unsigned char b[BP_PROOF_BYTES];
     for (size_t i = 0; i < n; i++) {
         bp_proof_encode(b, &proofs[i]);
         io_writer_bytes(&w, b, sizeof(b));
     }
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
+}
+
+cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
+                              size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, bp_proofs_write_to(&out, proofs, n, err, err_size), err,
+                             err_size);
+    return st;
 }

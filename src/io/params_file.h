@@ -49,6 +49,7 @@
 #include "cuzk.h"
 #include "ec/bls381_g1.h"
 #include "ec/bls381_g2.h"
+#include "io/io_output.h"
 #include "util/pool.h"
 #include "util/progress.h"
 
@@ -122,16 +123,20 @@ void bp_params_free(bp_params_t *p);
  * Writes p in the .params layout. Points must be affine, finite (the format
  * has no infinity; CUZK_EINVAL, nothing written), with n_b points in both
  * b_g1 and b_g2, and the counts the reader accepts: n_ic >= 1, n_h + 1 a
- * power of two, n_a >= n_ic (else CUZK_EINVAL). I/O failures are CUZK_EIO
- * and remove the partial file.
+ * power of two, n_a >= n_ic (else CUZK_EINVAL).
+ * _to writes onto an open output, whose close reports I/O failures; the
+ * plain form writes the file at path alone (io_output.h: whole or not at all).
  */
+cuzk_status_t bp_params_write_to(io_output_t *out, const bp_params_t *p, char *err,
+                                 size_t err_size);
 cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err, size_t err_size);
 
-/* .vk: the first block of a .params alone (FORMATS.md §8.2). The writer
- * needs n_ic >= 1 and finite points, as bp_params_write. */
+/* .vk: the first block of a .params alone (FORMATS.md §8.2). The writers
+ * need n_ic >= 1 and finite points, as bp_params_write. */
 cuzk_status_t bp_vk_read(bp_vk_t *vk, const char *path, char *err, size_t err_size);
 cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
                           char *err, size_t err_size);
+cuzk_status_t bp_vk_write_to(io_output_t *out, const bp_vk_t *vk, char *err, size_t err_size);
 cuzk_status_t bp_vk_write(const char *path, const bp_vk_t *vk, char *err, size_t err_size);
 /* Releases vk->ic and zeroes vk. */
 void bp_vk_free(bp_vk_t *vk);
@@ -148,6 +153,8 @@ cuzk_status_t bp_proof_decode(bp_proof_t *proof, const unsigned char in[BP_PROOF
  * written): no reader would take them back. */
 cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, char *err,
                              size_t err_size);
+cuzk_status_t bp_proofs_write_to(io_output_t *out, const bp_proof_t *proofs, size_t n, char *err,
+                                 size_t err_size);
 cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
                               size_t err_size);
 

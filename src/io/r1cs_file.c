@@ -336,8 +336,9 @@ cuzk_status_t r1cs_file_read(r1cs_t *r, const char *path, char *err, size_t err_
 
 /* ---- writing --------------------------------------------------------- */
 
-cuzk_status_t r1cs_file_write(const char *path, const r1cs_t *r, char *err, size_t err_size)
+cuzk_status_t r1cs_file_write_to(io_output_t *out, const r1cs_t *r, char *err, size_t err_size)
 {
+    const char *path = out->path;
     if (r->curve != R1CS_CURVE_BN254 && r->curve != R1CS_CURVE_BLS12_381)
         return io_fail(err, err_size, CUZK_EINVAL, "%s: the R1CS has no curve", path);
     const r1cs_shape_t *shape = r1cs_shape(r);
@@ -369,9 +370,7 @@ cuzk_status_t r1cs_file_write(const char *path, const r1cs_t *r, char *err, size
     }
 
     io_writer_t w;
-    cuzk_status_t st = io_writer_open(&w, path, err, err_size);
-    if (st != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     enum { N_SECTIONS = 3 };
     iden3_write_header(&w, R1CS_MAGIC, R1CS_VERSION, N_SECTIONS);
 
@@ -404,5 +403,15 @@ cuzk_status_t r1cs_file_write(const char *path, const r1cs_t *r, char *err, size
                         (uint64_t)shape->n_wires * R1CS_WIRE_MAP_ENTRY_SIZE);
     for (uint32_t i = 0; i < shape->n_wires; i++)
         io_writer_u64(&w, i);
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
+}
+
+cuzk_status_t r1cs_file_write(const char *path, const r1cs_t *r, char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, r1cs_file_write_to(&out, r, err, err_size), err, err_size);
+    return st;
 }

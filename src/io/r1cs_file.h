@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs.h"
 
 /*
@@ -42,8 +43,11 @@ cuzk_status_t r1cs_file_parse(r1cs_t *r, const unsigned char *data, uint64_t siz
  * the identity wire map (wire i → label i: cuzk keeps no labels). r must be
  * well formed: A, B and C are n_constraints × n_wires and valid
  * (NAME_csr_is_valid); otherwise CUZK_EINVAL with a message and nothing is
- * written. I/O failures are CUZK_EIO and remove the partial file.
+ * written.
+ * _to writes onto an open output, whose close reports I/O failures; the
+ * plain form writes the file at path alone (io_output.h: whole or not at all).
  */
+cuzk_status_t r1cs_file_write_to(io_output_t *out, const r1cs_t *r, char *err, size_t err_size);
 cuzk_status_t r1cs_file_write(const char *path, const r1cs_t *r, char *err, size_t err_size);
 
 #endif

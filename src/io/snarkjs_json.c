@@ -12,7 +12,6 @@
 
 #include "io/io_error.h"
 #include "io/io_map.h"
-#include "io/io_writer.h"
 
 enum {
     SJ_PATH_MAX = 64,               /* a path the parser builds: a key or IC[i] */
@@ -462,48 +461,74 @@ cuzk_status_t snarkjs_public_format(char **out, size_t *len, const r1cs_witness_
     return sj_finish_(&o, out, len);
 }
 
-/* Writes text to path; frees text. */
-static cuzk_status_t sj_write_file_(const char *path, cuzk_status_t st, char *text, size_t len,
+/* Writes text (the formatter's result st) onto out; frees text. */
+static cuzk_status_t sj_write_text_(io_output_t *out, cuzk_status_t st, char *text, size_t len,
                                     const char *what, char *err, size_t err_size)
 {
     if (st != CUZK_OK)
-        return io_fail(err, err_size, st, "%s: cannot format the %s: %s", path, what,
+        return io_fail(err, err_size, st, "%s: cannot format the %s: %s", out->path, what,
                        st == CUZK_EINVAL ? "it is incomplete (no curve, or no vk_alphabeta_12)"
                                          : cuzk_strerror(st));
-    io_writer_t w;
-    st = io_writer_open(&w, path, err, err_size);
-    if (st == CUZK_OK) {
-        io_writer_bytes(&w, text, len);
-        st = io_writer_close(&w, err, err_size);
-    }
+    io_output_write(out, text, len);
     free(text);
-    return st;
+    return CUZK_OK;
 }
 
-cuzk_status_t snarkjs_vk_write(const char *path, const snarkjs_vk_t *vk, char *err, size_t err_size)
+cuzk_status_t snarkjs_vk_write_to(io_output_t *out, const snarkjs_vk_t *vk, char *err,
+                                  size_t err_size)
 {
     char *text;
     size_t len;
     cuzk_status_t st = snarkjs_vk_format(&text, &len, vk);
-    return sj_write_file_(path, st, text, len, "verification key", err, err_size);
+    return sj_write_text_(out, st, text, len, "verification key", err, err_size);
+}
+
+cuzk_status_t snarkjs_proof_write_to(io_output_t *out, const snarkjs_proof_t *p, char *err,
+                                     size_t err_size)
+{
+    char *text;
+    size_t len;
+    cuzk_status_t st = snarkjs_proof_format(&text, &len, p);
+    return sj_write_text_(out, st, text, len, "proof", err, err_size);
+}
+
+cuzk_status_t snarkjs_public_write_to(io_output_t *out, const r1cs_witness_t *pub, char *err,
+                                      size_t err_size)
+{
+    char *text;
+    size_t len;
+    cuzk_status_t st = snarkjs_public_format(&text, &len, pub);
+    return sj_write_text_(out, st, text, len, "public signals", err, err_size);
+}
+
+cuzk_status_t snarkjs_vk_write(const char *path, const snarkjs_vk_t *vk, char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, snarkjs_vk_write_to(&out, vk, err, err_size), err, err_size);
+    return st;
 }
 
 cuzk_status_t snarkjs_proof_write(const char *path, const snarkjs_proof_t *p, char *err,
                                   size_t err_size)
 {
-    char *text;
-    size_t len;
-    cuzk_status_t st = snarkjs_proof_format(&text, &len, p);
-    return sj_write_file_(path, st, text, len, "proof", err, err_size);
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, snarkjs_proof_write_to(&out, p, err, err_size), err, err_size);
+    return st;
 }
 
 cuzk_status_t snarkjs_public_write(const char *path, const r1cs_witness_t *pub, char *err,
                                    size_t err_size)
 {
-    char *text;
-    size_t len;
-    cuzk_status_t st = snarkjs_public_format(&text, &len, pub);
-    return sj_write_file_(path, st, text, len, "public signals", err, err_size);
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st =
+            io_output_close(&out, snarkjs_public_write_to(&out, pub, err, err_size), err, err_size);
+    return st;
 }
 
 /* ---- reading ------------------------------------------------------------ */

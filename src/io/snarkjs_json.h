@@ -51,6 +51,7 @@
 #include "ec/bn254_g2.h"
 #include "ff/bls381_fp12.h"
 #include "ff/bn254_fp12.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs.h"
 
 /* snarkjs' name of curve: "bn128" or "bls12381" (NULL for none). */
@@ -116,8 +117,12 @@ cuzk_status_t snarkjs_vk_parse(snarkjs_vk_t *vk, const char *text, size_t len, c
  */
 cuzk_status_t snarkjs_vk_format(char **out, size_t *len, const snarkjs_vk_t *vk);
 
-/* Writes snarkjs_vk_format's text to path. CUZK_EINVAL as above, CUZK_EIO
- * (the partial file removed), with a message. */
+/* Writes snarkjs_vk_format's text: CUZK_EINVAL as above, with a message.
+ * The _to forms of this file write onto an open output, whose close reports
+ * I/O failures; the plain forms write the file at path alone (io_output.h:
+ * whole or not at all). */
+cuzk_status_t snarkjs_vk_write_to(io_output_t *out, const snarkjs_vk_t *vk, char *err,
+                                  size_t err_size);
 cuzk_status_t snarkjs_vk_write(const char *path, const snarkjs_vk_t *vk, char *err,
                                size_t err_size);
 
@@ -146,6 +151,8 @@ cuzk_status_t snarkjs_proof_parse(snarkjs_proof_t *p, const char *text, size_t l
                                   const char *name, r1cs_curve_t expect, char *err,
                                   size_t err_size);
 cuzk_status_t snarkjs_proof_format(char **out, size_t *len, const snarkjs_proof_t *p);
+cuzk_status_t snarkjs_proof_write_to(io_output_t *out, const snarkjs_proof_t *p, char *err,
+                                     size_t err_size);
 cuzk_status_t snarkjs_proof_write(const char *path, const snarkjs_proof_t *p, char *err,
                                   size_t err_size);
 
@@ -167,6 +174,8 @@ cuzk_status_t snarkjs_public_parse(r1cs_witness_t *pub, const char *text, size_t
                                    char *err, size_t err_size);
 /* pub needs a curve (CUZK_EINVAL); n = 0 is fine. */
 cuzk_status_t snarkjs_public_format(char **out, size_t *len, const r1cs_witness_t *pub);
+cuzk_status_t snarkjs_public_write_to(io_output_t *out, const r1cs_witness_t *pub, char *err,
+                                      size_t err_size);
 cuzk_status_t snarkjs_public_write(const char *path, const r1cs_witness_t *pub, char *err,
                                    size_t err_size);
 

@@ -121,14 +121,13 @@ cuzk_status_t wtns_file_read(r1cs_witness_t *w, const char *path, char *err, siz
     return st;
 }
 
-cuzk_status_t wtns_file_write(const char *path, const r1cs_witness_t *w, char *err, size_t err_size)
+cuzk_status_t wtns_file_write_to(io_output_t *out, const r1cs_witness_t *w, char *err,
+                                 size_t err_size)
 {
     if (w->curve != R1CS_CURVE_BN254 && w->curve != R1CS_CURVE_BLS12_381)
-        return io_fail(err, err_size, CUZK_EINVAL, "%s: the witness has no curve", path);
+        return io_fail(err, err_size, CUZK_EINVAL, "%s: the witness has no curve", out->path);
     io_writer_t wr;
-    cuzk_status_t st = io_writer_open(&wr, path, err, err_size);
-    if (st != CUZK_OK)
-        return st;
+    io_writer_begin(&wr, out);
     unsigned char bytes[IO_FR_BYTES];
     iden3_write_header(&wr, WTNS_MAGIC, WTNS_VERSION, WTNS_N_SECTIONS);
     iden3_write_section(&wr, WTNS_SECTION_HEADER, WTNS_HEADER_SIZE);
@@ -142,5 +141,15 @@ cuzk_status_t wtns_file_write(const char *path, const r1cs_witness_t *w, char *e
         io_fr_to_le(w->curve, bytes, values, i);
         io_writer_bytes(&wr, bytes, IO_FR_BYTES);
     }
-    return io_writer_close(&wr, err, err_size);
+    io_writer_end(&wr);
+    return CUZK_OK;
+}
+
+cuzk_status_t wtns_file_write(const char *path, const r1cs_witness_t *w, char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, wtns_file_write_to(&out, w, err, err_size), err, err_size);
+    return st;
 }

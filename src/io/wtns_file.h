@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs.h"
 
 /*
@@ -38,9 +39,12 @@ cuzk_status_t wtns_file_parse(r1cs_witness_t *w, const unsigned char *data, uint
 /*
  * Writes w as snarkjs does: sections 1, 2 in that order, values canonical
  * little-endian. w must have a curve (else CUZK_EINVAL); its values are
- * written as they are (w[0] = 1 is the caller's business). I/O failures are
- * CUZK_EIO and remove the partial file.
+ * written as they are (w[0] = 1 is the caller's business). _to writes onto
+ * an open output, whose close reports I/O failures; the plain form writes
+ * the file at path alone (io_output.h: written whole or not at all).
  */
+cuzk_status_t wtns_file_write_to(io_output_t *out, const r1cs_witness_t *w, char *err,
+                                 size_t err_size);
 cuzk_status_t wtns_file_write(const char *path, const r1cs_witness_t *w, char *err,
                               size_t err_size);
 

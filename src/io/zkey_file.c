@@ -737,17 +737,17 @@ static cuzk_status_t zkey_check_writable_(const zkey_t *k, const char *path, cha
     return CUZK_OK;
 }
 
-cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned char *cs_hash,
-                              char *err, size_t err_size)
+cuzk_status_t zkey_file_write_to(io_output_t *out, const zkey_t *k, const unsigned char *cs_hash,
+                                 char *err, size_t err_size)
 {
+    const char *path = out->path;
     cuzk_status_t st = zkey_check_writable_(k, path, err, err_size);
     if (st != CUZK_OK)
         return st;
     const zkey_curve_t_ *cv = zkey_curve_(k->curve);
     zkey_t key = *k; /* zkey_header_slots_ takes a mutable key; it is only read here */
     io_writer_t w;
-    if ((st = io_writer_open(&w, path, err, err_size)) != CUZK_OK)
-        return st;
+    io_writer_begin(&w, out);
     unsigned char buf[4 * ZKEY_MAX_N8Q];
 
     iden3_write_header(&w, ZKEY_MAGIC, ZKEY_VERSION, ZKEY_N_SECTIONS);
@@ -789,5 +789,17 @@ cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned 
     iden3_write_section(&w, ZKEY_SECTION_CONTRIBUTIONS, ZKEY_CS_HASH_BYTES + 4);
     io_writer_bytes(&w, cs_hash ? cs_hash : zero_hash, ZKEY_CS_HASH_BYTES);
     io_writer_u32(&w, 0); /* nContributions */
-    return io_writer_close(&w, err, err_size);
+    io_writer_end(&w);
+    return CUZK_OK;
+}
+
+cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned char *cs_hash,
+                              char *err, size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t st = io_output_open(&out, path, err, err_size);
+    if (st == CUZK_OK)
+        st = io_output_close(&out, zkey_file_write_to(&out, k, cs_hash, err, err_size), err,
+                             err_size);
+    return st;
 }

@@ -61,6 +61,7 @@
 #include "io/io_cursor.h"
 #include "io/io_fr.h"
 #include "io/io_map.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs_shape.h"
 #include "util/pool.h"
 #include "util/progress.h"
@@ -155,9 +156,12 @@ void zkey_free(zkey_t *k);
  * k must describe a key: a curve, n_vars > n_public, domain_size a power of
  * two >= n_public + 1, and non-NULL pointers to as many bytes as the counts
  * say (else CUZK_EINVAL, nothing written). The points and coefficients are
- * written as they are: the writer does not validate them. I/O failures are
- * CUZK_EIO and remove the partial file.
+ * written as they are: the writer does not validate them.
+ * _to writes onto an open output, whose close reports I/O failures; the
+ * plain form writes the file at path alone (io_output.h: whole or not at all).
  */
+cuzk_status_t zkey_file_write_to(io_output_t *out, const zkey_t *k, const unsigned char *cs_hash,
+                                 char *err, size_t err_size);
 cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned char *cs_hash,
                               char *err, size_t err_size);
 

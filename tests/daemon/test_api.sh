@@ -82,8 +82,20 @@ wait_job "$id"
     printf '%s' "$BODY" | grep -q '"progress":{"done":3,"total":3}'
 check "a job of three partitions: three proofs" $? "$BODY"
 "$CUZK" wait "$id" --proof "$work/m.json" --public "$work/mpub.json" >/dev/null &&
-    [ "$("$CUZK" verify "$FX/bn/vk.json" "$work/mpub.json.2" "$work/m.json.2")" = OK ]
+    [ "$("$CUZK" verify "$FX/bn/vk.json" "$work/mpub.2.json" "$work/m.2.json")" = OK ]
 check "partition 2's proof verifies" $?
+[ -f "$work/m.0.json" ] && [ -f "$work/m.1.json" ] && [ -f "$work/mpub.1.json" ] &&
+    [ ! -e "$work/m.json" ] && [ ! -e "$work/m.json.0" ] && ! ls -A "$work" | grep -q '\.cuzk-'
+check "several partitions: the number before the extension (m.0.json), no temporaries" $?
+"$CUZK" wait "$id" --proof "$work/m" >/dev/null && [ -f "$work/m.0" ] && [ -f "$work/m.2" ]
+check "several partitions, a name without extension: m.0, m.2" $?
+out=$("$CUZK" wait "$id" --proof "$work/same.json" --public "$work/./same.json" 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ "$out" == *"--proof $work/same.json and --public $work/./same.json"* ]] &&
+    ! ls -A "$work" | grep -q 'same'
+check "wait: the same file for --proof and --public is refused, nothing written" $? "$out"
+out=$(timeout 5 "$CUZK" wait no-such-job --proof "$work/no/dir/p.json" 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ "$out" == *"$work/no/dir/p.json: the directory"*"does not exist"* ]]
+check "wait: a missing output directory fails before contacting the server" $? "$out"
 
 # two keys in use at once: a long job on slow and one behind it on bn
 api POST /v1/proofs "{\"key\":\"slow\",\"witness\":[{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"},{\"path\":\"$FX/slow/w.wtns\"}]}"

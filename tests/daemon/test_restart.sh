@@ -70,8 +70,8 @@ out=$("$CUZK" wait crash-1 --timeout 60 --proof "$work/p.json" --public "$work/p
 check "crash-1 completes under the same id" $? "$(printf '%s' "$out" | head -n 20)"
 printf '%s' "$out" | grep -q '"done": 8'
 check "with all eight partitions" $?
-[ "$("$CUZK" verify "$fx/vk.json" "$work/pub.json.0" "$work/p.json.0")" = OK ] &&
-    [ "$("$CUZK" verify "$fx/vk.json" "$work/pub.json.7" "$work/p.json.7")" = OK ]
+[ "$("$CUZK" verify "$fx/vk.json" "$work/pub.0.json" "$work/p.0.json")" = OK ] &&
+    [ "$("$CUZK" verify "$fx/vk.json" "$work/pub.7.json" "$work/p.7.json")" = OK ]
 check "partition 0 (from before the crash) and 7 (after) verify" $?
 api GET /v1/status
 [ "$(jnum partitions_done)" = $((8 - k)) ]

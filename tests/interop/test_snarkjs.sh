@@ -119,7 +119,7 @@ for dir in "$fixtures"/*/; do
         >"$out/bad_prove.log" 2>&1
     st=$?
     [ $st -ne 0 ] && [ ! -e "$out/bad_proof.json" ] && [ ! -e "$out/bad_pub.json" ] &&
-        ! ls "$out" | grep -q cuzk-tmp
+        ! ls -A "$out" | grep -q '\.cuzk-'
     check "unsatisfied witness -> cuzk prove refuses, writes nothing" "$name" $? \
         "exit $st: $(tail -1 "$out/bad_prove.log")"
     "$cuzk" prove --r1cs "$dir/circuit.r1cs" "$dir/circuit.zkey" "$out/bad.wtns" \
