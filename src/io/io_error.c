@@ -1,7 +1,9 @@
 #include "io/io_error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
 {
@@ -15,4 +17,16 @@ cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const ch
         va_end(ap);
     }
     return status;
+}
+
+cuzk_status_t io_fail_open(char *err, size_t err_size, const char *path, int e)
+{
+    switch (e) {
+    case ENOENT:
+    case ENOTDIR: return io_fail(err, err_size, CUZK_ENOFILE, "%s: no such file", path);
+    case EISDIR: return io_fail(err, err_size, CUZK_ENOFILE, "%s: is a directory", path);
+    case EACCES:
+    case EPERM: return io_fail(err, err_size, CUZK_ENOFILE, "%s: permission denied", path);
+    default: return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(e));
+    }
 }

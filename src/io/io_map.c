@@ -14,7 +14,7 @@ cuzk_status_t io_map_open(io_map_t *m, const char *path, char *err, size_t err_s
     memset(m, 0, sizeof(*m));
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return io_fail_open(err, err_size, path, errno);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -23,7 +23,9 @@ cuzk_status_t io_map_open(io_map_t *m, const char *path, char *err, size_t err_s
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return io_fail(err, err_size, CUZK_EIO, "%s: not a regular file", path);
+        if (S_ISDIR(st.st_mode))
+            return io_fail_open(err, err_size, path, EISDIR);
+        return io_fail(err, err_size, CUZK_ENOFILE, "%s: not a regular file", path);
     }
     if ((uint64_t)st.st_size > SIZE_MAX) {
         close(fd);

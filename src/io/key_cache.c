@@ -730,7 +730,7 @@ static cuzk_status_t kc_open_(int *fdp, uint64_t *size, unsigned char *page, uin
     int fd_ = -1, *fd = fdp ? fdp : &fd_;
     *fd = open(path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0)
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return io_fail_open(err, err_size, path, errno);
     struct stat sb;
     const char *fail = NULL;
     int e = 0;
