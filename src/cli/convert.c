@@ -40,23 +40,10 @@ static void convert_usage(FILE *f)
 /* The exit status for a failure st with message err. */
 static int convert_fail(cuzk_status_t st, const char *err)
 {
-    fprintf(stderr, "cuzk convert: %s (%s)\n", err, cuzk_strerror(st));
-    return st == CUZK_EIO || st == CUZK_ENOMEM || st == CUZK_EINVAL ? CONVERT_EFAIL
-                                                                    : CONVERT_EINVALID;
-}
-
-/* Whether the file at path starts with the iden3 magic "zkey"; -1 when it
- * cannot be read. */
-static int convert_is_zkey(const char *path, bool *cache)
-{
-    unsigned char head[KEY_CACHE_MAGIC_BYTES] = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    *cache = key_cache_has_magic(head, n);
-    return n >= 4 && memcmp(head, "zkey", 4) == 0;
+    fprintf(stderr, "cuzk convert: %s\n", err);
+    return st == CUZK_EIO || st == CUZK_ENOFILE || st == CUZK_ENOMEM || st == CUZK_EINVAL
+               ? CONVERT_EFAIL
+               : CONVERT_EINVALID;
 }
 
 int cli_convert(int argc, char **argv)
@@ -82,27 +69,31 @@ int cli_convert(int argc, char **argv)
             fprintf(stderr, "cuzk convert: unknown option '%s' (try 'cuzk convert --help')\n", o);
             return CONVERT_EFAIL;
         } else if (out) {
-            fprintf(stderr, "cuzk convert: too many arguments\n");
-            return CONVERT_EFAIL;
+            return cli_usage_error("convert", NULL, "too many arguments: '%s' after OUT", o);
         } else {
             *(in ? &out : &in) = o;
         }
     }
-    if (!out) {
-        convert_usage(stderr);
-        return CONVERT_EFAIL;
-    }
-    bool cache = false;
-    int zk = convert_is_zkey(in, &cache);
-    if (zk < 0) {
-        perror(in);
-        return CONVERT_EFAIL;
-    }
-    if (cache) {
+    static const char *const names[2] = {"IN", "OUT"};
+    if (!out)
+        return cli_missing("convert", NULL, names + (in ? 1 : 0), in ? 1 : 2);
+    char err[IO_ERR_MAX] = "";
+    io_kind_t kind;
+    cuzk_status_t st = io_kind_of_file(&kind, in, err, sizeof err);
+    if (st != CUZK_OK)
+        return convert_fail(st, err);
+    if (kind == IO_KIND_KEY_CACHE || kind == IO_KIND_KEY_CACHE_ZKEY ||
+        kind == IO_KIND_KEY_CACHE_PARAMS) {
         fprintf(stderr, "cuzk convert: %s is already a cuzk key cache\n", in);
         return CONVERT_EFAIL;
     }
-    cuzk_status_t st = CUZK_OK;
+    bool zk = kind == IO_KIND_ZKEY;
+    if (!zk && kind != IO_KIND_BP_PARAMS && kind != IO_KIND_UNKNOWN && kind != IO_KIND_BP_VK) {
+        /* A file cuzk knows, of a kind that is not a proving key. */
+        fprintf(stderr, "cuzk convert: %s is %s, not a proving key (.zkey or .params)\n", in,
+                io_kind_name(kind));
+        return CONVERT_EINVALID;
+    }
     cuzk_pool_t *own = threads ? cuzk_pool_new(threads, &st) : NULL;
     if (threads && !own) {
         fprintf(stderr, "cuzk convert: cannot start %u threads (%s)\n", threads, cuzk_strerror(st));
@@ -110,7 +101,6 @@ int cli_convert(int argc, char **argv)
     }
     cuzk_pool_t *pool = own ? own : cuzk_pool_default();
 
-    char err[IO_ERR_MAX] = "";
     zkey_t k = {0};
     bp_params_t p = {0};
     double t0 = cuzk_seconds();
