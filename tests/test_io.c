@@ -1026,8 +1026,7 @@ static void test_wtns_path_errors(void **state)
     (void)state;
     r1cs_witness_t w;
     char err[IO_ERR_MAX];
-    assert_int_equal(wtns_file_read(&w, tmp_path("missing.wtns"), err, sizeof(err)),
-                     CUZK_ENOFILE);
+    assert_int_equal(wtns_file_read(&w, tmp_path("missing.wtns"), err, sizeof(err)), CUZK_ENOFILE);
     assert_non_null(strstr(err, "missing.wtns: no such file"));
     assert_int_equal(r1cs_witness_alloc(&w, R1CS_CURVE_BN254, 1), CUZK_OK);
     bn254_fr_set_one(&w.v.bn254[0]);

@@ -246,8 +246,10 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
         missing[n_missing++] = "--assignment";
     if (!a->out)
         missing[n_missing++] = "--out";
-    if (n_missing)
-        return cli_missing("prove", "prove --params", missing, n_missing);
+    if (n_missing) {
+        cli_missing("prove", "prove --params", missing, n_missing);
+        return BP_EFAIL;
+    }
     return -1;
 }
 

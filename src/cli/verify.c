@@ -104,7 +104,7 @@ int cli_verify(int argc, char **argv)
     char err[IO_ERR_MAX] = "";
     snarkjs_vk_t vk = {0};
     r1cs_witness_t pub = {0};
-    snarkjs_proof_t proof;
+    snarkjs_proof_t proof = {0};
     int rc = VERIFY_BADINPUT;
     cuzk_status_t s = snarkjs_vk_read(&vk, paths[0], R1CS_CURVE_NONE, err, sizeof err);
     bool vk_read = s == CUZK_OK;
