@@ -235,7 +235,8 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
                 return BP_EFAIL;
             }
         } else {
-            return cli_usage_error("prove", "prove --params", "unexpected '%s' with --params", o);
+            cli_usage_error("prove", "prove --params", "unexpected '%s' with --params", o);
+            return BP_EFAIL;
         }
     }
     const char *missing[3];
