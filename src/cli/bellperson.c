@@ -324,6 +324,13 @@ int cli_prove_bp(int argc, char **argv)
         s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
         s = cli_inputs_misplaced(params_in, 2, s, err, sizeof err);
     }
+    /* Every input is read before the backend is chosen, so that a bad one
+     * fails before anything about the device is said. */
+    for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
+        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
+        const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
+        s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
+    }
     cli_backend_t *be = NULL;
     const groth16_accel_t *accel = NULL;
     if (s == CUZK_OK)
@@ -331,14 +338,6 @@ int cli_prove_bp(int argc, char **argv)
     read_s = cuzk_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify, accel};
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
-        double t0 = cuzk_seconds();
-        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
-        read_s += cuzk_seconds() - t0;
-        const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
-        if (s != CUZK_OK) {
-            s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
-            break;
-        }
         groth16_timings_t t;
         s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
         if (s != CUZK_OK) {
