@@ -37,6 +37,7 @@ typedef enum cuzk_status {
     CUZK_EUNSUPPORTED = 11,  /* valid input that this build does not handle (curve, version) */
     CUZK_ERANDOM = 12,       /* the operating system's random generator failed */
     CUZK_EINFINITY = 13,     /* the point at infinity where a finite point is required */
+    CUZK_ENOFILE = 14, /* a path names no readable file: missing, a directory, no permission */
 } cuzk_status_t;
 
 /* A static, human-readable description of a status code; never NULL. */

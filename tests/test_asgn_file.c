@@ -482,7 +482,8 @@ static void test_write_errors(void **state)
     assert_non_null(strstr(err, "b_aux_density"));
     assert_int_equal(access(tmp_path, F_OK), -1);
     assert_int_equal(asgn_file_write("/nonexistent/dir/x.asgn", &t.a, err, sizeof(err)), CUZK_EIO);
-    assert_int_equal(asgn_file_read(&a, "/nonexistent/dir/x.asgn", err, sizeof(err)), CUZK_EIO);
+    assert_int_equal(asgn_file_read(&a, "/nonexistent/dir/x.asgn", err, sizeof(err)), CUZK_ENOFILE);
+    assert_string_equal(err, "/nonexistent/dir/x.asgn: no such file");
     assert_int_equal(a.curve, R1CS_CURVE_NONE);
     /* An empty file is a truncated header. */
     file_put(tmp_path, &(buf_t){(unsigned char *)"", 0});

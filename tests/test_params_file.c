@@ -949,14 +949,14 @@ static void test_write_errors(void **state)
 
     assert_int_equal(bp_params_write("/nonexistent/dir/p.params", &t, err, sizeof(err)), CUZK_EIO);
     assert_int_equal(bp_params_read(&p, "/nonexistent/dir/p.params", NULL, 0, err, sizeof(err)),
-                     CUZK_EIO);
+                     CUZK_ENOFILE);
     assert_null(p.mem);
     bp_vk_t vk;
-    assert_int_equal(bp_vk_read(&vk, "/nonexistent/dir/p.vk", err, sizeof(err)), CUZK_EIO);
+    assert_int_equal(bp_vk_read(&vk, "/nonexistent/dir/p.vk", err, sizeof(err)), CUZK_ENOFILE);
     bp_proof_t *pp;
     size_t n;
     assert_int_equal(bp_proofs_read(&pp, &n, "/nonexistent/dir/p.proof", err, sizeof(err)),
-                     CUZK_EIO);
+                     CUZK_ENOFILE);
     tparams_free(&t);
 }
 

@@ -176,7 +176,7 @@ static void test_tiny_proof_exact(void **state)
     assert_int_equal(snarkjs_proof_read(&q, path, R1CS_CURVE_NONE, err, sizeof(err)), CUZK_OK);
     assert_true(bn254_g2_affine_equal(&q.u.bn254.b, &p.u.bn254.b));
     unlink(path);
-    assert_int_equal(snarkjs_proof_read(&q, path, R1CS_CURVE_NONE, err, sizeof(err)), CUZK_EIO);
+    assert_int_equal(snarkjs_proof_read(&q, path, R1CS_CURVE_NONE, err, sizeof(err)), CUZK_ENOFILE);
 }
 
 static void test_tiny_public_exact(void **state)

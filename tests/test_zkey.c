@@ -726,7 +726,7 @@ static void test_write_errors(void **state)
     assert_int_equal(zkey_file_write("/nonexistent/dir/k.zkey", &t.k, NULL, err, sizeof(err)),
                      CUZK_EIO);
     assert_int_equal(zkey_file_read(&k, "/nonexistent/dir/k.zkey", NULL, 0, err, sizeof(err)),
-                     CUZK_EIO);
+                     CUZK_ENOFILE);
     tkey_free(&t);
 }
 

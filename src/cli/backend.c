@@ -52,7 +52,8 @@ static cuzk_status_t backend_open(cli_backend_t *b, bool *found, char *err, size
     if (s != CUZK_OK)
         return io_fail(err, err_size, s, "the CUDA runtime: %s", why);
     if (n == 0) {
-        io_fail(err, err_size, CUZK_EDEVICE, "no CUDA device (%s)", why[0] ? why : "none found");
+        io_fail(err, err_size, CUZK_EDEVICE, "no GPU is usable: %s",
+                why[0] ? why : "the NVIDIA driver shows no device");
         return CUZK_OK;
     }
     *found = true;
@@ -78,8 +79,14 @@ cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind, cons
     char why[IO_ERR_MAX] = "";
     cuzk_status_t s = backend_open(b, &found, why, sizeof why);
     if (s == CUZK_OK && !found) {
-        if (kind == CLI_BACKEND_AUTO)
+        if (kind == CLI_BACKEND_AUTO) {
+            /* Said once a process (cuzk demo proves several times). */
+            static bool told;
+            if (!told)
+                fprintf(stderr, "cuzk: %s; proving on the CPU\n", why);
+            told = true;
             return CUZK_OK;
+        }
         s = CUZK_EDEVICE;
     }
     if (s == CUZK_OK)

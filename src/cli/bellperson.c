@@ -89,19 +89,20 @@ static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t 
 {
     *out = NULL;
     io_map_t m;
-    cuzk_status_t ms = io_map_open(&m, path, err, err_size);
-    if (ms != CUZK_OK)
-        return ms;
+    cuzk_status_t st = io_map_open(&m, path, err, err_size);
+    if (st != CUZK_OK)
+        return st;
     json_error_t je;
-    json_t *root = json_loadb((const char *)m.data, (size_t)m.size, 0, &je);
-    ms = io_map_check(&m, CUZK_OK, path, err, err_size);
+    json_t *root = json_loadb(m.data ? (const char *)m.data : "", (size_t)m.size, 0, &je);
+    st = io_map_check(&m, CUZK_OK, path, err, err_size);
     io_map_close(&m);
-    if (ms != CUZK_OK) {
+    if (st != CUZK_OK) {
         json_decref(root);
-        return ms;
+        return st;
     }
     if (!root)
-        return io_fail(err, err_size, CUZK_EBADFILE, "%s: line %d: %s", path, je.line, je.text);
+        return io_fail(err, err_size, CUZK_EBADFILE, "%s: not JSON: line %d, column %d: %s", path,
+                       je.line, je.column, je.text);
     cuzk_status_t s = CUZK_OK;
     bool nested =
         json_is_array(root) && json_array_size(root) > 0 && json_is_array(json_array_get(root, 0));
@@ -182,12 +183,14 @@ typedef struct bp_prove_args {
 static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
+    /* anywhere, so that "cuzk prove --params --help" is help, not a file */
+    if (cli_has_arg(argc, argv, "-h") || cli_has_arg(argc, argv, "--help")) {
+        bp_prove_usage(stdout);
+        return BP_OK;
+    }
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            bp_prove_usage(stdout);
-            return BP_OK;
-        } else if (!strcmp(o, "--json")) {
+        if (!strcmp(o, "--json")) {
             a->json = true;
         } else if (!strcmp(o, "--no-verify")) {
             a->no_verify = true;
@@ -224,15 +227,20 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
                 return BP_EFAIL;
             }
         } else {
-            fprintf(stderr,
-                    "cuzk prove: unexpected '%s' with --params (try 'cuzk prove --params "
-                    "--help')\n",
-                    o);
+            cli_usage_error("prove", "prove --params", "unexpected '%s' with --params", o);
             return BP_EFAIL;
         }
     }
-    if (!a->params || !a->out || a->n_asgn == 0) {
-        bp_prove_usage(stderr);
+    const char *missing[3];
+    size_t n_missing = 0;
+    if (!a->params)
+        missing[n_missing++] = "--params";
+    if (a->n_asgn == 0)
+        missing[n_missing++] = "--assignment";
+    if (!a->out)
+        missing[n_missing++] = "--out";
+    if (n_missing) {
+        cli_missing("prove", "prove --params", missing, n_missing);
         return BP_EFAIL;
     }
     return -1;
@@ -280,6 +288,10 @@ int cli_prove_bp(int argc, char **argv)
     if (s == CUZK_OK && (!as || !proofs))
         s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
     key_cache_t kc = {0};
+    const cli_input_t params_in[2] = {
+        {a.params, "bellperson parameters (.params or their key cache)",
+         IO_KIND_BIT(IO_KIND_BP_PARAMS) | IO_KIND_BIT(IO_KIND_KEY_CACHE_PARAMS)},
+        {a.asgn[0], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)}};
     if (s == CUZK_OK && cli_is_key_cache(a.params)) {
         /* its query points were checked when cuzk convert wrote it */
         s = key_cache_read(&kc, a.params, NULL, pool, 0, err, sizeof err);
@@ -294,6 +306,14 @@ int cli_prove_bp(int argc, char **argv)
             p = kc.params;
     } else if (s == CUZK_OK) {
         s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
+        s = cli_inputs_misplaced(params_in, 2, s, err, sizeof err);
+    }
+    /* Every input is read before the backend is chosen, so that a bad one
+     * fails before anything about the device is said. */
+    for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
+        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
+        const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
+        s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
     }
     cli_backend_t *be = NULL;
     const groth16_accel_t *accel = NULL;
@@ -302,12 +322,8 @@ int cli_prove_bp(int argc, char **argv)
     read_s = cuzk_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
-        double t0 = cuzk_seconds();
-        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
-        read_s += cuzk_seconds() - t0;
         groth16_timings_t t;
-        if (s == CUZK_OK)
-            s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
+        s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
         if (s != CUZK_OK) {
             char why[IO_ERR_MAX];
             snprintf(why, sizeof why, "%s", err);
@@ -323,7 +339,7 @@ int cli_prove_bp(int argc, char **argv)
         write_s = cuzk_seconds() - t0;
     }
     if (s != CUZK_OK)
-        fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json) {
         printf("{\"status\": \"%s\", \"backend\": \"%s\", \"partitions\": %zu, \"verified\": "
                "%s, \"timings\": {\"read\": %.6f",
@@ -356,7 +372,17 @@ static void bp_verify_usage(FILE *f)
                "file (its verifying key is read), proof.bin one or more 192-byte proofs,\n"
                "inputs.json their public inputs (one array, or one array per proof).\n"
                "Several proofs are checked at once by a random linear combination.\n"
-               "Prints OK or INVALID; exit status 0 valid, 1 invalid, 2 unreadable input.\n");
+               "Prints OK or INVALID. Exit status 0 valid, 1 invalid (a forged or wrong\n"
+               "proof, or inputs that do not match it), 2 unusable input (a missing,\n"
+               "unreadable or corrupt file, the wrong kind of file): unlike snarkjs, which\n"
+               "exits 1 for every failure, so that a script can tell a forged or wrong\n"
+               "proof from a missing file.\n"
+               "\n"
+               "options:\n"
+               "  --json        print the result as JSON on stdout instead of OK or INVALID\n"
+               "                (as cuzk verify --json: \"status\", \"valid\", \"error\",\n"
+               "                \"curve\", \"proofs\", \"seconds\"); the exit status is the same\n"
+               "  -h, --help    this text\n");
 }
 
 /* The verifying key at path: a .vk, or the first block of a .params. */
@@ -384,36 +410,47 @@ static cuzk_status_t bp_vk_load(bp_vk_t *vk, const char *path, char *err, size_t
 int cli_verify_bp(int argc, char **argv)
 {
     const char *vk_path = NULL, *in_path = NULL, *proof_path = NULL;
+    bool json = false;
+    /* anywhere, so that "cuzk verify --vk --help" is help, not a file */
+    if (cli_has_arg(argc, argv, "-h") || cli_has_arg(argc, argv, "--help")) {
+        bp_verify_usage(stdout);
+        return BP_OK;
+    }
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            bp_verify_usage(stdout);
-            return BP_OK;
+        if (!strcmp(o, "--json")) {
+            json = true;
+            continue;
         }
         const char **dst = !strcmp(o, "--vk")       ? &vk_path
                            : !strcmp(o, "--inputs") ? &in_path
                            : !strcmp(o, "--proof")  ? &proof_path
                                                     : NULL;
-        if (!dst || i + 1 == argc) {
-            fprintf(stderr,
-                    dst ? "cuzk verify: %s needs a value\n"
-                        : "cuzk verify: unexpected '%s' with --vk\n",
-                    o);
-            return BP_EFAIL;
-        }
+        if (!dst)
+            return cli_usage_error("verify", "verify --vk", "unexpected '%s' with --vk", o);
+        if (i + 1 == argc)
+            return cli_usage_error("verify", "verify --vk", "%s needs a value", o);
         *dst = argv[++i];
     }
-    if (!vk_path || !in_path || !proof_path) {
-        bp_verify_usage(stderr);
-        return BP_EFAIL;
-    }
-    char err[IO_ERR_MAX];
+    const char *missing[3];
+    size_t n_missing = 0;
+    if (!vk_path)
+        missing[n_missing++] = "--vk";
+    if (!in_path)
+        missing[n_missing++] = "--inputs";
+    if (!proof_path)
+        missing[n_missing++] = "--proof";
+    if (n_missing)
+        return cli_missing("verify", "verify --vk", missing, n_missing);
+    double t0 = cuzk_seconds();
+    char err[IO_ERR_MAX] = "";
     bp_vk_t vk = {0};
     bp_proof_t *proofs = NULL;
     size_t n = 0;
     bls381_fr_t *in = NULL;
     bool valid = false, proofs_bad = false;
     cuzk_status_t s = bp_vk_load(&vk, vk_path, err, sizeof err);
+    bool vk_read = s == CUZK_OK;
     if (s == CUZK_OK) {
         s = bp_proofs_read(&proofs, &n, proof_path, err, sizeof err);
         /* A proof element off its curve or group is an invalid proof. */
@@ -422,6 +459,16 @@ int cli_verify_bp(int argc, char **argv)
     }
     if (s == CUZK_OK)
         s = bp_inputs_read(&in, in_path, n, vk.n_ic - 1, err, sizeof err);
+    const cli_input_t inputs[3] = {
+        {vk_path, "a verifying key (.vk or .params)",
+         IO_KIND_BIT(IO_KIND_BP_VK) | IO_KIND_BIT(IO_KIND_BP_PARAMS)},
+        {in_path, "public inputs (JSON)",
+         IO_KIND_BIT(IO_KIND_JSON_PUBLIC) | IO_KIND_BIT(IO_KIND_JSON_INPUTS)},
+        {proof_path, "bellperson proofs", IO_KIND_BIT(IO_KIND_BP_PROOFS)}};
+    cuzk_status_t read_s = s;
+    s = cli_inputs_misplaced(inputs, 3, s, err, sizeof err);
+    if (s != read_s)
+        proofs_bad = false;
     if (s == CUZK_OK)
         s = groth16_bp_verify(&valid, &vk, in, proofs, n, NULL, cuzk_pool_default(), err,
                               sizeof err);
@@ -438,11 +485,15 @@ int cli_verify_bp(int argc, char **argv)
     if (s == CUZK_OK) {
         rc = valid ? BP_OK : BP_INVALID;
     } else {
-        fprintf(stderr, "cuzk verify: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk verify: %s\n", err);
         if (proofs_bad)
             rc = BP_INVALID;
     }
-    if (rc != BP_EFAIL)
+    if (json)
+        cli_verify_report_json(rc, s == CUZK_OK ? NULL : err,
+                               vk_read ? R1CS_CURVE_BLS12_381 : R1CS_CURVE_NONE, "proofs", n,
+                               cuzk_seconds() - t0);
+    else if (rc != BP_EFAIL)
         puts(rc == BP_OK ? "OK" : "INVALID");
     free(in);
     free(proofs);
@@ -513,17 +564,17 @@ int cli_assign(int argc, char **argv)
                 return BP_EFAIL;
             }
             inputs_out = argv[++i];
-        } else if ((o[0] == '-' && o[1] != '\0') || n_paths == 3) {
-            fprintf(stderr, "cuzk assign: unexpected '%s' (try 'cuzk assign --help')\n", o);
-            return BP_EFAIL;
+        } else if (o[0] == '-' && o[1] != '\0') {
+            return cli_usage_error("assign", NULL, "unknown option '%s'", o);
+        } else if (n_paths == 3) {
+            return cli_usage_error("assign", NULL, "too many arguments: '%s' after <out.asgn>", o);
         } else {
             paths[n_paths++] = o;
         }
     }
-    if (n_paths != 3) {
-        assign_usage(stderr);
-        return BP_EFAIL;
-    }
+    static const char *const names[3] = {"<circuit.r1cs>", "<witness.wtns>", "<out.asgn>"};
+    if (n_paths != 3)
+        return cli_missing("assign", NULL, names + n_paths, (size_t)(3 - n_paths));
     char err[IO_ERR_MAX];
     r1cs_t r = {0};
     r1cs_witness_t w = {0};
@@ -536,6 +587,9 @@ int cli_assign(int argc, char **argv)
         s = r1cs_file_read(&r, paths[0], err, sizeof err);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, paths[1], err, sizeof err);
+    const cli_input_t inputs[2] = {{paths[0], "a circuit (.r1cs)", IO_KIND_BIT(IO_KIND_R1CS)},
+                                   {paths[1], "a witness (.wtns)", IO_KIND_BIT(IO_KIND_WTNS)}};
+    s = cli_inputs_misplaced(inputs, 2, s, err, sizeof err);
     if (s == CUZK_OK && (w.curve != r.curve || w.n != r1cs_shape(&r)->n_wires))
         s = io_fail(err, sizeof err, CUZK_EINVAL,
                     "%s (%s, %u values) does not fit %s (%s, %u wires)", paths[1],
@@ -552,7 +606,7 @@ int cli_assign(int argc, char **argv)
     if (s == CUZK_OK)
         s = assign_write(paths[2], inputs_out, &a, &w, err, sizeof err);
     if (s != CUZK_OK)
-        fprintf(stderr, "cuzk assign: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk assign: %s\n", err);
     free(mem);
     r1cs_witness_free(&w);
     r1cs_free(&r);

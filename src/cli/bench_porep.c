@@ -436,7 +436,7 @@ int cli_bench_porep(int argc, char **argv)
         } else if (a.backend == CLI_BACKEND_CUDA) {
             io_fail(err, sizeof err, s, "--backend cuda: %s", why);
         } else {
-            printf("no GPU (%s): proving on the CPU\n", why);
+            printf("%s; proving on the CPU\n", why);
             s = CUZK_OK;
         }
     }
@@ -606,7 +606,7 @@ int cli_bench_porep(int argc, char **argv)
     engine_cuda_free(b.cuda);
 #endif
     if (s != CUZK_OK) {
-        fprintf(stderr, "cuzk bench: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk bench: %s\n", err);
         return 2;
     }
     return 0;

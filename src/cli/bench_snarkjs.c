@@ -884,8 +884,8 @@ int cli_bench_snarkjs(int argc, char **argv)
             r->log2n = o.sizes[i];
             st = bench_one(r, &o, have_snarkjs ? snarkjs : NULL, pool, err, sizeof err);
             if (st != CUZK_OK) {
-                fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s (%s)\n", r1cs_curve_name(r->curve),
-                        r->log2n, err, cuzk_strerror(st));
+                fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s\n", r1cs_curve_name(r->curve),
+                        r->log2n, err);
                 cuzk_pool_free(pool);
                 bench_reraise();
                 return BENCH_EFAIL;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 #include "cuzk.h"
+#include "io/io_kind.h"
+#include "r1cs/r1cs_shape.h"
 
 int cli_selftest(int argc, char **argv);
 int cli_bench_arith(int argc, char **argv);
@@ -26,10 +28,54 @@ int cli_cancel(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 
+/*
+ * cuzk verify --json's result on stdout, one line (verify.c, both forms):
+ * {"status": "ok" | "invalid" | "error" for exit status rc 0, 1, 2, "valid",
+ * "error": err (left out when NULL or ""), "curve" and count_name: count
+ * (left out when curve is R1CS_CURVE_NONE), "seconds"}.
+ */
+void cli_verify_report_json(int rc, const char *err, r1cs_curve_t curve, const char *count_name,
+                            size_t count, double seconds);
+
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove
  * and cli_verify hand over to when they see --params or --vk. */
 int cli_prove_bp(int argc, char **argv);
 int cli_verify_bp(int argc, char **argv);
+
+/* ---- what is wrong with the arguments (args.c) ---- */
+
+/* The exit status of a command given unusable arguments. */
+enum { CLI_EUSAGE = 2 };
+
+/* Prints "cuzk <cmd>: <what> (try 'cuzk <help> --help')" on stderr (help
+ * NULL: cmd; cmd "": "cuzk: <what> (try 'cuzk --help')") and returns
+ * CLI_EUSAGE. */
+int cli_usage_error(const char *cmd, const char *help, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* cli_usage_error saying "missing" and the n names (e.g. "<public.json>",
+ * "--out"), in order. */
+int cli_missing(const char *cmd, const char *help, const char *const *names, size_t n);
+
+/* An input file of a command: where it was given, and what belongs there. */
+typedef struct cli_input {
+    const char *path; /* NULL: not given */
+    const char *role; /* what belongs there: "a witness (.wtns)" */
+    unsigned kinds;   /* the kinds accepted there: IO_KIND_BIT(k) | ... */
+} cli_input_t;
+
+/*
+ * After reading one of the inputs in[0 .. n-1] (n <= 8) failed with status
+ * s, its message in err: when s is a failure of content and some of the
+ * inputs hold, by content, a kind that cuzk knows and that does not belong
+ * where it was given, err says what each of them is instead ("a.json and
+ * b.json are swapped: a.json is a snarkjs proof.json, b.json a snarkjs
+ * public.json (public signals)"; "w.wtns is a snarkjs .wtns (witness), not
+ * a proving key (.zkey)") and CUZK_EINVAL is returned. Otherwise s, with
+ * err untouched (the reader's reason stands).
+ */
+cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_t s, char *err,
+                                   size_t err_size);
 
 /* Whether argv[1 .. argc-1] holds the argument opt. */
 bool cli_has_arg(int argc, char **argv, const char *opt);

@@ -46,23 +46,10 @@ static void convert_usage(FILE *f)
 /* The exit status for a failure st with message err. */
 static int convert_fail(cuzk_status_t st, const char *err)
 {
-    fprintf(stderr, "cuzk convert: %s (%s)\n", err, cuzk_strerror(st));
-    return st == CUZK_EIO || st == CUZK_ENOMEM || st == CUZK_EINVAL ? CONVERT_EFAIL
-                                                                    : CONVERT_EINVALID;
-}
-
-/* *zkey: whether the file at path starts with the iden3 magic "zkey";
- * *cache: with the key cache's. CUZK_EIO with a message when it cannot be
- * read (or is not a regular file). */
-static cuzk_status_t convert_sniff(const char *path, bool *zkey, bool *cache, char *err,
-                                   size_t err_size)
-{
-    unsigned char head[KEY_CACHE_MAGIC_BYTES] = {0};
-    size_t n;
-    cuzk_status_t st = io_file_head(head, sizeof head, &n, path, err, err_size);
-    *cache = st == CUZK_OK && key_cache_has_magic(head, n);
-    *zkey = st == CUZK_OK && n >= 4 && memcmp(head, "zkey", 4) == 0;
-    return st;
+    fprintf(stderr, "cuzk convert: %s\n", err);
+    return st == CUZK_EIO || st == CUZK_ENOFILE || st == CUZK_ENOMEM || st == CUZK_EINVAL
+               ? CONVERT_EFAIL
+               : CONVERT_EINVALID;
 }
 
 int cli_convert(int argc, char **argv)
@@ -91,29 +78,33 @@ int cli_convert(int argc, char **argv)
             fprintf(stderr, "cuzk convert: unknown option '%s' (try 'cuzk convert --help')\n", o);
             return CONVERT_EFAIL;
         } else if (out) {
-            fprintf(stderr, "cuzk convert: too many arguments\n");
-            return CONVERT_EFAIL;
+            return cli_usage_error("convert", NULL, "too many arguments: '%s' after OUT", o);
         } else {
             *(in ? &out : &in) = o;
         }
     }
-    if (!out) {
-        convert_usage(stderr);
-        return CONVERT_EFAIL;
-    }
+    static const char *const names[2] = {"IN", "OUT"};
+    if (!out)
+        return cli_missing("convert", NULL, names + (in ? 1 : 0), in ? 1 : 2);
     char err[IO_ERR_MAX] = "";
     cuzk_status_t st = io_output_check(out, err, sizeof err);
     if (st != CUZK_OK)
         return convert_fail(st, err);
-    bool cache = false;
-    bool zk;
-    if (convert_sniff(in, &zk, &cache, err, sizeof err) != CUZK_OK) {
-        fprintf(stderr, "cuzk convert: %s\n", err);
-        return CONVERT_EFAIL;
-    }
-    if (cache) {
+    io_kind_t kind;
+    st = io_kind_of_file(&kind, in, err, sizeof err);
+    if (st != CUZK_OK)
+        return convert_fail(st, err);
+    if (kind == IO_KIND_KEY_CACHE || kind == IO_KIND_KEY_CACHE_ZKEY ||
+        kind == IO_KIND_KEY_CACHE_PARAMS) {
         fprintf(stderr, "cuzk convert: %s is already a cuzk key cache\n", in);
         return CONVERT_EFAIL;
+    }
+    bool zk = kind == IO_KIND_ZKEY;
+    if (!zk && kind != IO_KIND_BP_PARAMS && kind != IO_KIND_UNKNOWN && kind != IO_KIND_BP_VK) {
+        /* A file cuzk knows, of a kind that is not a proving key. */
+        fprintf(stderr, "cuzk convert: %s is %s, not a proving key (.zkey or .params)\n", in,
+                io_kind_name(kind));
+        return CONVERT_EINVALID;
     }
     cuzk_pool_t *own = threads ? cuzk_pool_new(threads, &st) : NULL;
     if (threads && !own) {

@@ -454,7 +454,7 @@ int cli_demo(int argc, char **argv)
     if (tmp[0])
         rmdir(tmp);
     if (s != CUZK_OK) {
-        fprintf(stderr, "cuzk demo: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk demo: %s\n", err);
         return s == CUZK_EWITNESS ? DEMO_WRONG : DEMO_EFAIL;
     }
 

@@ -92,17 +92,21 @@ int cli_gen(int argc, char **argv)
             return GEN_OK;
         }
         if (o[0] != '-' || o[1] == '\0') {
-            if (n_paths == 2) {
-                fprintf(stderr, "cuzk gen: too many arguments\n");
-                return GEN_EFAIL;
-            }
+            if (n_paths == 2)
+                return cli_usage_error("gen", NULL, "too many arguments: '%s' after OUT.wtns", o);
             paths[n_paths++] = o;
             continue;
         }
-        if (i + 1 == argc) {
-            fprintf(stderr, "cuzk gen: unknown option '%s' or it needs a value\n", o);
-            return GEN_EFAIL;
-        }
+        static const char *const valued[] = {"--curve", "--constraints", "--public", "--seed",
+                                             "--shape", "--nnz-a",       "--nnz-b",  "--nnz-c",
+                                             "--bits",  "--b-share"};
+        bool known = false;
+        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+            known = known || !strcmp(o, valued[k]);
+        if (!known)
+            return cli_usage_error("gen", NULL, "unknown option '%s'", o);
+        if (i + 1 == argc)
+            return cli_usage_error("gen", NULL, "%s needs a value", o);
         const char *val = argv[++i];
         bool ok = true;
         if (!strcmp(o, "--curve")) {
@@ -140,19 +144,23 @@ int cli_gen(int argc, char **argv)
             ok = gen_number(&p.nnz_c, o, val, 1, 64);
         } else if (!strcmp(o, "--bits")) {
             ok = gen_number(&p.bits, o, val, 0, 1);
-        } else if (!strcmp(o, "--b-share")) {
-            ok = gen_number(&p.b_share, o, val, 1e-9, 1);
         } else {
-            fprintf(stderr, "cuzk gen: unknown option '%s' (try 'cuzk gen --help')\n", o);
-            return GEN_EFAIL;
+            ok = gen_number(&p.b_share, o, val, 1e-9, 1);
         }
         if (!ok)
             return GEN_EFAIL;
     }
-    if (n_paths != 2 || curve == R1CS_CURVE_NONE || !have_n) {
-        gen_usage(stderr);
-        return GEN_EFAIL;
-    }
+    const char *missing[4];
+    size_t n_missing = 0;
+    if (curve == R1CS_CURVE_NONE)
+        missing[n_missing++] = "--curve";
+    if (!have_n)
+        missing[n_missing++] = "--constraints";
+    static const char *const names[2] = {"OUT.r1cs", "OUT.wtns"};
+    for (int k = n_paths; k < 2; k++)
+        missing[n_missing++] = names[k];
+    if (n_missing)
+        return cli_missing("gen", NULL, missing, n_missing);
     if (p.n_constraints < 2) {
         fprintf(stderr, "cuzk gen: --constraints must be at least 2\n");
         return GEN_EFAIL;
@@ -167,10 +175,9 @@ int cli_gen(int argc, char **argv)
     }
 
     char err[IO_ERR_MAX] = "";
-    static const char *const names[2] = {"OUT.r1cs", "OUT.wtns"};
     cuzk_status_t s = io_outputs_check(paths, names, 2, err, sizeof err);
     if (s != CUZK_OK) {
-        fprintf(stderr, "cuzk gen: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk gen: %s\n", err);
         return GEN_EFAIL;
     }
     if (!have_seed) {
@@ -197,7 +204,7 @@ int cli_gen(int argc, char **argv)
         s = io_outputs_close(out, 2, s, err, sizeof err);
     }
     if (s != CUZK_OK)
-        fprintf(stderr, "cuzk gen: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk gen: %s\n", err);
     r1cs_witness_free(&w);
     r1cs_free(&r);
     return s == CUZK_OK ? GEN_OK : GEN_EFAIL;

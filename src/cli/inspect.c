@@ -2,18 +2,10 @@
  * cuzk inspect [--trusted] [--threads N] FILE: what a file holds and
  * whether it validates.
  *
- * The kind is told by content, never by the name: the iden3 magic (.r1cs,
- * .wtns, .zkey, .ptau), the .asgn magic, the key cache's magic
- * (docs/KEYCACHE.md), the shape of JSON text (snarkjs
- * verification_key.json, proof.json, public.json, and an array of such
- * arrays: the inputs of several bellperson proofs), and for the bellperson
- * files, which have no magic, the size formulas of FORMATS.md section 8.2
- * (.params, .vk) and 8.4 (192 bytes a proof, each element compressed). A
- * file that starts like a bellperson file (a valid uncompressed or
- * compressed BLS12-381 G1 point in the subgroup, which random bytes are
- * with negligible probability) but fails its size formula is named as such
- * and reported INVALID with the reader's reason, so that a truncated
- * .params is not merely "unknown".
+ * The kind is told by content, never by the name (io/io_kind.h says how).
+ * A file that starts like a bellperson file but fails its size formula is
+ * named as such and reported INVALID with the reader's reason, so that a
+ * truncated .params is not merely "unknown".
  *
  * Output: "key: value" lines (kind, curve, counts, sections with offsets
  * and sizes), then "valid" or "INVALID: <reason>". Exit 0 valid, 1 invalid
@@ -31,6 +23,7 @@
 #include "io/asgn_file.h"
 #include "io/iden3.h"
 #include "io/io_error.h"
+#include "io/io_kind.h"
 #include "io/io_map.h"
 #include "io/key_cache.h"
 #include "io/params_file.h"
@@ -44,9 +37,6 @@
 #include "util/progress.h"
 
 enum { INSPECT_VALID = 0, INSPECT_INVALID = 1, INSPECT_EFAIL = 2 };
-
-/* FORMATS.md section 8.2: the fixed points, then the u32 BE IC length. */
-enum { INSPECT_BP_VK_MIN = BP_VK_FIXED_BYTES + 4 };
 
 typedef struct inspect {
     const char *path;
@@ -89,11 +79,11 @@ static int inspect_verdict(inspect_t *in, cuzk_status_t st)
         puts("valid");
         return INSPECT_VALID;
     }
-    if (st == CUZK_EIO || st == CUZK_ENOMEM) {
-        fprintf(stderr, "cuzk inspect: %s (%s)\n", in->err, cuzk_strerror(st));
+    if (st == CUZK_EIO || st == CUZK_ENOFILE || st == CUZK_ENOMEM) {
+        fprintf(stderr, "cuzk inspect: %s\n", in->err);
         return INSPECT_EFAIL;
     }
-    printf("INVALID: %s (%s)\n", in->err, cuzk_strerror(st));
+    printf("INVALID: %s\n", in->err);
     return INSPECT_INVALID;
 }
 
@@ -229,20 +219,21 @@ static int inspect_ptau(inspect_t *in, const iden3_file_t *f)
     return inspect_verdict(in, CUZK_OK);
 }
 
-static int inspect_iden3(inspect_t *in, const char *magic)
+static int inspect_iden3(inspect_t *in, io_kind_t kind)
 {
     static const struct {
+        io_kind_t kind;
         const char *magic;
         uint32_t version;
-        const char *kind;
+        const char *name;
     } kinds[] = {
-        {"r1cs", R1CS_VERSION, "circom .r1cs (constraint system)"},
-        {"wtns", WTNS_VERSION, "snarkjs .wtns (witness)"},
-        {"zkey", ZKEY_VERSION, "snarkjs .zkey (proving key)"},
-        {"ptau", PTAU_VERSION, "snarkjs .ptau (powers of tau)"},
+        {IO_KIND_R1CS, "r1cs", R1CS_VERSION, "circom .r1cs (constraint system)"},
+        {IO_KIND_WTNS, "wtns", WTNS_VERSION, "snarkjs .wtns (witness)"},
+        {IO_KIND_ZKEY, "zkey", ZKEY_VERSION, "snarkjs .zkey (proving key)"},
+        {IO_KIND_PTAU, "ptau", PTAU_VERSION, "snarkjs .ptau (powers of tau)"},
     };
     size_t k = 0;
-    while (memcmp(kinds[k].magic, magic, 4) != 0)
+    while (kinds[k].kind != kind)
         k++;
     iden3_file_t f;
     cuzk_status_t st = iden3_parse(&f, in->data, in->size, in->path, kinds[k].magic,
@@ -254,7 +245,7 @@ static int inspect_iden3(inspect_t *in, const char *magic)
                                                              ? "FFLONK"
                                                              : "Groth16");
     } else {
-        printf("kind: %s\n", kinds[k].kind);
+        printf("kind: %s\n", kinds[k].name);
     }
     if (st != CUZK_OK)
         return inspect_verdict(in, st);
@@ -318,54 +309,6 @@ static int inspect_asgn(inspect_t *in)
 }
 
 /* ---- bellperson files ---------------------------------------------------------- */
-
-static uint32_t inspect_be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-/* Whether the file is exactly as long as a .params whose lengths it holds. */
-static bool inspect_is_params(const inspect_t *in)
-{
-    uint64_t pos = BP_VK_FIXED_BYTES;
-    for (int q = 0; q < 6; q++) {
-        if (in->size < pos || in->size - pos < 4)
-            return false;
-        pos += 4 + (uint64_t)inspect_be32(in->data + pos) * (q == 5 ? BP_G2_BYTES : BP_G1_BYTES);
-        if (pos > in->size)
-            return false;
-    }
-    return pos == in->size;
-}
-
-static bool inspect_is_vk(const inspect_t *in)
-{
-    return in->size >= INSPECT_BP_VK_MIN &&
-           in->size == INSPECT_BP_VK_MIN +
-                           (uint64_t)inspect_be32(in->data + BP_VK_FIXED_BYTES) * BP_G1_BYTES;
-}
-
-static bool inspect_is_proofs(const inspect_t *in)
-{
-    if (in->size == 0 || in->size % BP_PROOF_BYTES != 0)
-        return false;
-    for (uint64_t at = 0; at < in->size; at += BP_PROOF_BYTES)
-        if (!(in->data[at] & in->data[at + 48] & in->data[at + 144] & 0x80))
-            return false;
-    return true;
-}
-
-/* Whether the file starts with a G1 point of the subgroup, uncompressed
- * (a .params or .vk) or compressed (a proof). */
-static bool inspect_starts_with_g1(const inspect_t *in, bool compressed)
-{
-    bls381_g1_affine_t p;
-    size_t len = compressed ? bls381_g1_COMPRESSED_BYTES : bls381_g1_UNCOMPRESSED_BYTES;
-    if (in->size < len)
-        return false;
-    return (compressed ? bls381_g1_affine_from_compressed(&p, in->data, len, 0)
-                       : bls381_g1_affine_from_uncompressed(&p, in->data, len, 0)) == CUZK_OK;
-}
 
 static void inspect_bp_vector(const char *name, uint64_t at, uint32_t count, bool g2)
 {
@@ -507,9 +450,10 @@ static int inspect_json_public(inspect_t *in)
 /* The inputs of several bellperson proofs, one array each (what `cuzk prove
  * --params --inputs-out` writes for several assignments): every array a
  * public.json-style list of values below BLS12-381's r, all of one length. */
-static int inspect_json_inputs(inspect_t *in, json_t *root)
+static int inspect_json_inputs(inspect_t *in)
 {
     printf("kind: public inputs of several proofs (one array per proof, BLS12-381)\n");
+    json_t *root = json_loadb((const char *)in->data, (size_t)in->size, 0, NULL);
     size_t n = json_array_size(root), len = 0;
     cuzk_status_t st = CUZK_OK;
     for (size_t i = 0; i < n && st == CUZK_OK; i++) {
@@ -537,6 +481,7 @@ static int inspect_json_inputs(inspect_t *in, json_t *root)
         len = pub.n;
         r1cs_witness_free(&pub);
     }
+    json_decref(root);
     if (st == CUZK_OK) {
         printf("curve: BLS12-381\n");
         printf("proofs: %zu, inputs each: %zu\n", n, len);
@@ -544,19 +489,8 @@ static int inspect_json_inputs(inspect_t *in, json_t *root)
     return inspect_verdict(in, st);
 }
 
-/* Whether the text starts (after white space) with '{' or '['. */
-static bool inspect_looks_json(const inspect_t *in)
-{
-    for (uint64_t i = 0; i < in->size; i++) {
-        unsigned char ch = in->data[i];
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
-            continue;
-        return ch == '{' || ch == '[';
-    }
-    return false;
-}
-
-static int inspect_json(inspect_t *in)
+/* JSON text of none of the shapes cuzk knows, or not JSON after all. */
+static int inspect_json_other(inspect_t *in)
 {
     json_error_t jerr;
     json_t *root = json_loadb((const char *)in->data, (size_t)in->size, 0, &jerr);
@@ -566,18 +500,7 @@ static int inspect_json(inspect_t *in)
                                            "%s: line %d, column %d: %s", in->path, jerr.line,
                                            jerr.column, jerr.text));
     }
-    int rc = -1;
-    if (json_is_array(root) && json_array_size(root) > 0 && json_is_array(json_array_get(root, 0)))
-        rc = inspect_json_inputs(in, root);
-    else if (json_is_array(root))
-        rc = inspect_json_public(in);
-    else if (json_object_get(root, "pi_a"))
-        rc = inspect_json_proof(in);
-    else if (json_object_get(root, "IC") || json_object_get(root, "vk_alpha_1"))
-        rc = inspect_json_vk(in);
     json_decref(root);
-    if (rc >= 0)
-        return rc;
     printf("kind: JSON text of no shape cuzk knows\n");
     return inspect_verdict(in, io_fail(in->err, sizeof in->err, CUZK_EBADFILE,
                                        "%s: an object with neither pi_a (proof.json) nor IC "
@@ -639,32 +562,28 @@ static int inspect_file(inspect_t *in)
 {
     printf("file: %s\n", in->path);
     printf("size: %" PRIu64 " bytes\n", in->size);
-    static const char *const iden3_magics[] = {"r1cs", "wtns", "zkey", "ptau"};
-    for (size_t i = 0; i < sizeof(iden3_magics) / sizeof(iden3_magics[0]); i++)
-        if (in->size >= 4 && memcmp(in->data, iden3_magics[i], 4) == 0)
-            return inspect_iden3(in, iden3_magics[i]);
-    if (in->size >= 8 && memcmp(in->data, "cuzkasgn", 8) == 0)
-        return inspect_asgn(in);
-    if (key_cache_has_magic(in->data, in->size))
-        return inspect_key_cache(in);
-    if (inspect_looks_json(in))
-        return inspect_json(in);
-    if (inspect_is_vk(in))
-        return inspect_vk(in);
-    if (inspect_is_params(in))
-        return inspect_params(in);
-    if (inspect_is_proofs(in))
-        return inspect_proofs(in);
-    /* Bellperson files whose size fits no formula: the reader says where. */
-    if (inspect_starts_with_g1(in, false)) {
-        bool vk =
-            in->size < INSPECT_BP_VK_MIN ||
-            in->size <= INSPECT_BP_VK_MIN +
-                            (uint64_t)inspect_be32(in->data + BP_VK_FIXED_BYTES) * BP_G1_BYTES + 4;
-        return vk ? inspect_vk(in) : inspect_params(in);
+    io_kind_t kind = io_kind_sniff(in->data, in->size);
+    switch (kind) {
+    case IO_KIND_R1CS:
+    case IO_KIND_WTNS:
+    case IO_KIND_ZKEY:
+    case IO_KIND_PTAU: return inspect_iden3(in, kind);
+    case IO_KIND_ASGN: return inspect_asgn(in);
+    case IO_KIND_KEY_CACHE:
+    case IO_KIND_KEY_CACHE_ZKEY:
+    case IO_KIND_KEY_CACHE_PARAMS: return inspect_key_cache(in);
+    case IO_KIND_JSON: return inspect_json_other(in);
+    case IO_KIND_JSON_VK: return inspect_json_vk(in);
+    case IO_KIND_JSON_PROOF: return inspect_json_proof(in);
+    case IO_KIND_JSON_PUBLIC: return inspect_json_public(in);
+    case IO_KIND_JSON_INPUTS: return inspect_json_inputs(in);
+    case IO_KIND_BP_PARAMS: return inspect_params(in);
+    case IO_KIND_BP_VK: return inspect_vk(in);
+    case IO_KIND_BP_PROOFS: return inspect_proofs(in);
+    case IO_KIND_UNKNOWN:
+    case IO_KIND_EMPTY:
+    case IO_KIND_COUNT: break;
     }
-    if (inspect_starts_with_g1(in, true))
-        return inspect_proofs(in);
     printf("kind: unknown\n");
     return inspect_verdict(in, io_fail(in->err, sizeof in->err, CUZK_EBADFILE, "%s: %s", in->path,
                                        in->size == 0 ? "an empty file"
@@ -696,19 +615,17 @@ int cli_inspect(int argc, char **argv)
             }
             i++;
         } else if (o[0] == '-' && o[1] != '\0') {
-            fprintf(stderr, "cuzk inspect: unknown option '%s' (try 'cuzk inspect --help')\n", o);
-            return INSPECT_EFAIL;
+            return cli_usage_error("inspect", NULL, "unknown option '%s'", o);
         } else if (in.path) {
-            fprintf(stderr, "cuzk inspect: one file at a time ('%s' and '%s')\n", in.path, o);
-            return INSPECT_EFAIL;
+            return cli_usage_error("inspect", NULL, "one file at a time ('%s' and '%s')", in.path,
+                                   o);
         } else {
             in.path = o;
         }
     }
-    if (!in.path) {
-        inspect_usage(stderr);
-        return INSPECT_EFAIL;
-    }
+    static const char *const names[1] = {"FILE"};
+    if (!in.path)
+        return cli_missing("inspect", NULL, names, 1);
     io_map_t m;
     cuzk_status_t st = io_map_open(&m, in.path, in.err, sizeof in.err);
     if (st != CUZK_OK) {

@@ -115,19 +115,18 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
                 return PROVE_EFAIL;
             }
         } else if (o[0] == '-' && o[1] != '\0') {
-            fprintf(stderr, "cuzk prove: unknown option '%s' (try 'cuzk prove --help')\n", o);
-            return PROVE_EFAIL;
+            return cli_usage_error("prove", NULL, "unknown option '%s'", o);
         } else if (n == 4) {
-            fprintf(stderr, "cuzk prove: too many arguments\n");
-            return PROVE_EFAIL;
+            return cli_usage_error("prove", NULL, "too many arguments: '%s' after <public.json>",
+                                   o);
         } else {
             *pos[n++] = o;
         }
     }
-    if (n != 4) {
-        prove_usage(stderr);
-        return PROVE_EFAIL;
-    }
+    static const char *const names[4] = {"<circuit.zkey>", "<witness.wtns>", "<proof.json>",
+                                         "<public.json>"};
+    if (n != 4)
+        return cli_missing("prove", NULL, names + n, (size_t)(4 - n));
     return -1;
 }
 
@@ -304,9 +303,14 @@ int cli_prove(int argc, char **argv)
         memset(&kc, 0, sizeof kc);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, a.wtns, err, sizeof err);
+    const cli_input_t inputs[2] = {
+        {a.zkey, "a proving key (.zkey or its key cache)",
+         IO_KIND_BIT(IO_KIND_ZKEY) | IO_KIND_BIT(IO_KIND_KEY_CACHE_ZKEY)},
+        {a.wtns, "a witness (.wtns)", IO_KIND_BIT(IO_KIND_WTNS)}};
+    s = cli_inputs_misplaced(inputs, 2, s, err, sizeof err);
     if (s == CUZK_OK && w.curve != k.curve)
-        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", a.wtns,
-                    r1cs_curve_name(w.curve), a.zkey, r1cs_curve_name(k.curve));
+        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", a.zkey,
+                    r1cs_curve_name(k.curve), a.wtns, r1cs_curve_name(w.curve));
     if (s == CUZK_OK && w.n != k.n_vars)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s has %u values but %s has %u wires", a.wtns,
                     w.n, a.zkey, k.n_vars);
@@ -327,6 +331,11 @@ int cli_prove(int argc, char **argv)
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {NULL, a.no_verify, accel, progress};
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
+        if (s == CUZK_EWITNESS)
+            io_fail(err, sizeof err, s,
+                    "%s does not satisfy the circuit of %s: the proof made from it does not "
+                    "verify",
+                    a.wtns, a.zkey);
     }
     if (s == CUZK_OK) {
         double t0 = cuzk_seconds();
@@ -336,7 +345,7 @@ int cli_prove(int argc, char **argv)
     }
     cuzk_progress_free(progress);
     if (s != CUZK_OK)
-        fprintf(stderr, "cuzk prove: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json)
         prove_report_json(&a, &k, cli_backend_name(be), s, err, &t, read_s, write_s,
                           cuzk_seconds() - t_start);

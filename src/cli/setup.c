@@ -104,21 +104,17 @@ int cli_setup(int argc, char **argv)
             continue;
         }
         if (o[0] != '-' || o[1] == '\0') {
-            if (n_paths == 2) {
-                fprintf(stderr, "cuzk setup: too many arguments\n");
-                return SETUP_EFAIL;
-            }
+            if (n_paths == 2)
+                return cli_usage_error("setup", NULL,
+                                       "too many arguments: '%s' after <out.zkey | out.params>", o);
             paths[n_paths++] = o;
             continue;
         }
         if (strcmp(o, "--curve") != 0 && strcmp(o, "--vk") != 0 && strcmp(o, "--seed") != 0) {
-            fprintf(stderr, "cuzk setup: unknown option '%s' (try 'cuzk setup --help')\n", o);
-            return SETUP_EFAIL;
+            return cli_usage_error("setup", NULL, "unknown option '%s'", o);
         }
-        if (i + 1 == argc) {
-            fprintf(stderr, "cuzk setup: %s needs a value\n", o);
-            return SETUP_EFAIL;
-        }
+        if (i + 1 == argc)
+            return cli_usage_error("setup", NULL, "%s needs a value", o);
         const char *v = argv[++i];
         if (!strcmp(o, "--vk")) {
             vk_path = v;
@@ -139,13 +135,9 @@ int cli_setup(int argc, char **argv)
             have_seed = true;
         }
     }
-    if (n_paths != 2) {
-        setup_usage(stderr);
-        return SETUP_EFAIL;
-    }
-    fprintf(stderr, "cuzk setup: INSECURE development key: the toxic waste is not destroyed in "
-                    "any verifiable way; for tests and benchmarks only\n");
-
+    static const char *const names[2] = {"<circuit.r1cs>", "<out.zkey | out.params>"};
+    if (n_paths != 2)
+        return cli_missing("setup", NULL, names + n_paths, (size_t)(2 - n_paths));
     char err[IO_ERR_MAX] = "";
     r1cs_t r = {0};
     zkey_t k = {0};
@@ -154,11 +146,17 @@ int cli_setup(int argc, char **argv)
     cuzk_progress_t *progress = cuzk_progress_stderr("cuzk setup", quiet);
     const char *outputs[SETUP_OUTPUTS] = {paths[1], vk_path};
     cuzk_status_t s = io_outputs_check(outputs, setup_output_names, SETUP_OUTPUTS, err, sizeof err);
-    if (s == CUZK_OK)
+    if (s == CUZK_OK) {
         s = r1cs_file_read(&r, paths[0], err, sizeof err);
+        const cli_input_t input = {paths[0], "a circuit (.r1cs)", IO_KIND_BIT(IO_KIND_R1CS)};
+        s = cli_inputs_misplaced(&input, 1, s, err, sizeof err);
+    }
     if (s == CUZK_OK && want != R1CS_CURVE_NONE && r.curve != want)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s, not %s", paths[0],
                     r1cs_curve_name(r.curve), r1cs_curve_name(want));
+    if (s == CUZK_OK)
+        fprintf(stderr, "cuzk setup: INSECURE development key: the toxic waste is not destroyed "
+                        "in any verifiable way; for tests and benchmarks only\n");
     size_t out_len = strlen(paths[1]);
     bool params = out_len >= 7 && !strcmp(paths[1] + out_len - 7, ".params");
     if (s == CUZK_OK && params) {
@@ -179,7 +177,7 @@ int cli_setup(int argc, char **argv)
         s = setup_write(paths[1], vk_path, &k, err, sizeof err);
     cuzk_progress_free(progress);
     if (s != CUZK_OK)
-        fprintf(stderr, "cuzk setup: %s (%s)\n", err, cuzk_strerror(s));
+        fprintf(stderr, "cuzk setup: %s\n", err);
     groth16_dev_key_free(&k);
     r1cs_free(&r);
     return s == CUZK_OK ? SETUP_OK : SETUP_EFAIL;

@@ -28,6 +28,29 @@ cuzk_status_t cuzk_gpu_status(cuzk_gpu_t *g, int code, const char *what, const c
     return e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE;
 }
 
+/* Why the runtime sees no device, for a user: the runtime's own words for
+ * cudaErrorInsufficientDriver ("CUDA driver version is insufficient for
+ * CUDA runtime version") are what it says when there is no driver at all,
+ * which cudaDriverGetVersion tells apart (version 0). */
+static void gpu_none_reason(cudaError_t e, char *err, size_t errlen)
+{
+    int driver = 0, runtime = 0;
+    (void)cudaDriverGetVersion(&driver); /* stays 0 without a driver */
+    if (e == cudaErrorInsufficientDriver && driver == 0) {
+        snprintf(err, errlen, "no NVIDIA driver was found");
+    } else if (e == cudaErrorInsufficientDriver) {
+        (void)cudaRuntimeGetVersion(&runtime);
+        snprintf(err, errlen,
+                 "the NVIDIA driver supports CUDA %d.%d, older than the CUDA %d.%d this cuzk "
+                 "was built with",
+                 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    } else if (e == cudaErrorNoDevice) {
+        snprintf(err, errlen, "the NVIDIA driver shows no device");
+    } else {
+        snprintf(err, errlen, "the CUDA driver did not start: %s", cudaGetErrorString(e));
+    }
+}
+
 cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen)
 {
     assert(count);
@@ -40,7 +63,8 @@ cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen)
          * runtime's last error so that it does not leak into later calls. */
         (void)cudaGetLastError();
         if (err && errlen)
-            snprintf(err, errlen, "%s", cudaGetErrorString(e));
+            gpu_none_reason(e, err, errlen);
+        (void)cudaGetLastError();
         return CUZK_OK;
     }
     if (e != cudaSuccess) {

@@ -49,9 +49,11 @@ typedef struct cuzk_gpu {
 
 /*
  * How many devices the runtime sees: 0 (and CUZK_OK) when there is no driver
- * or no device, so that callers can skip rather than fail. CUZK_EDEVICE only
- * for a runtime that is there but broken; err (errlen bytes, may be NULL)
- * then says why.
+ * or no device, so that callers can skip rather than fail; err (errlen
+ * bytes, may be NULL) then says why, in words for a user: "no NVIDIA
+ * driver was found", "the NVIDIA driver shows no device", a driver older
+ * than the runtime. CUZK_EDEVICE only for a runtime that is there but
+ * broken; err then says why.
  */
 cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen);
 

@@ -72,8 +72,8 @@ engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *
     int n = 0;
     *st = cuzk_gpu_count(&n, why, sizeof why);
     if (*st != CUZK_OK || n == 0) {
-        *st = io_fail(err, err_size, CUZK_EDEVICE, "no CUDA device: %s",
-                      why[0] ? why : "the driver shows none");
+        *st = io_fail(err, err_size, CUZK_EDEVICE, "no GPU is usable: %s",
+                      why[0] ? why : "the NVIDIA driver shows no device");
         engine_cuda_free(c);
         return NULL;
     }

@@ -17,7 +17,8 @@
  *
  * The buffer is NUL-terminated and truncated to its size; err may be NULL
  * when err_size is 0. On success it is left untouched. The status tells
- * the kind of failure (cuzk.h): CUZK_EIO for the operating system,
+ * the kind of failure (cuzk.h): CUZK_ENOFILE for a path that names no
+ * readable file, CUZK_EIO for the operating system failing otherwise,
  * CUZK_EBADFILE for a corrupt or truncated file, CUZK_EUNSUPPORTED for a
  * valid file this build does not handle (curve, version), and the specific
  * codes (CUZK_ENONCANONICAL, CUZK_EWITNESS, ...) where one fits.
@@ -40,5 +41,13 @@ cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const ch
  * does not): what a caller that names path itself appends, so that the
  * name is said once. */
 const char *io_error_reason(const char *err, const char *path);
+
+/*
+ * The failure to open path for reading, with errno e: CUZK_ENOFILE and
+ * "<path>: no such file", "<path>: is a directory" or "<path>: permission
+ * denied" when the path names no file that can be read, else CUZK_EIO and
+ * "<path>: cannot open: <strerror(e)>".
+ */
+cuzk_status_t io_fail_open(char *err, size_t err_size, const char *path, int e);
 
 #endif

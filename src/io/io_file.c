@@ -29,7 +29,7 @@ cuzk_status_t io_file_open(int *fd, uint64_t *size, const char *path, char *err,
     *fd = -1;
     int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (f < 0)
-        return io_fail(err, err_size, CUZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return io_fail_open(err, err_size, path, errno);
     struct stat st;
     if (fstat(f, &st) != 0) {
         int e = errno;
@@ -38,7 +38,9 @@ cuzk_status_t io_file_open(int *fd, uint64_t *size, const char *path, char *err,
     }
     if (!S_ISREG(st.st_mode)) {
         close(f);
-        return io_fail(err, err_size, CUZK_EIO, "%s: not a regular file (%s)", path,
+        if (S_ISDIR(st.st_mode))
+            return io_fail_open(err, err_size, path, EISDIR);
+        return io_fail(err, err_size, CUZK_ENOFILE, "%s: not a regular file (%s)", path,
                        io_file_kind_(st.st_mode));
     }
     int flags = fcntl(f, F_GETFL);

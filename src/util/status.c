@@ -20,6 +20,7 @@ const char *cuzk_strerror(cuzk_status_t status)
     case CUZK_EUNSUPPORTED: return "unsupported input";
     case CUZK_ERANDOM: return "operating system random generator failed";
     case CUZK_EINFINITY: return "point at infinity not allowed here";
+    case CUZK_ENOFILE: return "no readable file at the path";
     }
     return "unknown status";
 }

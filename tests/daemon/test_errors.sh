@@ -248,7 +248,7 @@ out=$(timeout 20 "$CUZKD" --devices cuda --listen 127.0.0.1:0 --allow "$FX" 2>&1
     sleep 3
     kill %1 2>/dev/null)
 if printf '%s' "$out" | grep -q "devices = cuda: "; then
-    printf '%s' "$out" | grep -Eq "no CUDA device|built without CUDA"
+    printf '%s' "$out" | grep -Eq "no GPU is usable|built without CUDA"
     check "devices = cuda without a GPU: refused with the reason" $? "$out"
 else
     printf '%s' "$out" | grep -q "listening on .*NVIDIA"

@@ -132,7 +132,8 @@ out=$("$cuzk" convert "$d/bad.zkey" "$d/bad.cuzkkey" 2>&1)
 [ $? -eq 1 ] && [[ "$out" == *"section 9 (H): point 0"* ]] && [ -z "$(ls "$d" | grep bad.cuzkkey)" ]
 check "convert: a key with a point off the curve: exit 1, nothing written" $? "$out"
 out=$("$cuzk" convert "$d/w.wtns" "$d/w.cuzkkey" 2>&1)
-[ $? -eq 1 ] && [[ "$out" == *"not a .zkey"* ]] && [ ! -e "$d/w.cuzkkey" ]
+[ $? -eq 1 ] && [[ "$out" == *"w.wtns is a snarkjs .wtns (witness), not a proving key"* ]] &&
+    [ ! -e "$d/w.cuzkkey" ]
 check "convert: a file that is no key: exit 1" $? "$out"
 out=$("$cuzk" convert "$d/missing.zkey" "$d/m.cuzkkey" 2>&1)
 [ $? -eq 2 ] && [[ "$out" == *missing.zkey* ]]

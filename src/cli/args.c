@@ -1,0 +1,85 @@
+/*
+ * What is wrong with a command's arguments, said in one line: a missing or
+ * extra argument (then a pointer to the command's --help), or an input
+ * whose content is not what belongs where it was given (told by
+ * io/io_kind.h, as cuzk inspect tells every file).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "io/io_error.h"
+
+int cli_usage_error(const char *cmd, const char *help, const char *fmt, ...)
+{
+    char what[IO_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    // NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): see io_error.c
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!cmd[0]) /* the command itself is missing or wrong */
+        fprintf(stderr, "cuzk: %s (try 'cuzk --help')\n", what);
+    else
+        fprintf(stderr, "cuzk %s: %s (try 'cuzk %s --help')\n", cmd, what, help ? help : cmd);
+    return CLI_EUSAGE;
+}
+
+int cli_missing(const char *cmd, const char *help, const char *const *names, size_t n)
+{
+    char list[IO_ERR_MAX] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", names[i]);
+    return cli_usage_error(cmd, help, "missing %s", list);
+}
+
+/* Whether a reader's status s can come from a file of another kind than
+ * the reader's: the statuses of content, not of the system. */
+static bool args_content_status(cuzk_status_t s)
+{
+    return s == CUZK_EBADFILE || s == CUZK_EENCODING || s == CUZK_ENONCANONICAL ||
+           s == CUZK_ENOTONCURVE || s == CUZK_ENOTINSUBGROUP || s == CUZK_EUNSUPPORTED ||
+           s == CUZK_EINFINITY;
+}
+
+/* Whether kind names what a file is (not merely that cuzk cannot tell). */
+static bool args_kind_known(io_kind_t kind)
+{
+    return kind != IO_KIND_UNKNOWN && kind != IO_KIND_EMPTY && kind != IO_KIND_JSON &&
+           kind != IO_KIND_KEY_CACHE;
+}
+
+cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_t s, char *err,
+                                   size_t err_size)
+{
+    if (!args_content_status(s))
+        return s;
+    enum { ARGS_MAX = 8 };
+    size_t bad[ARGS_MAX], n_bad = 0;
+    io_kind_t kind[ARGS_MAX];
+    for (size_t i = 0; i < n && i < ARGS_MAX; i++) {
+        char why[IO_ERR_MAX];
+        if (!in[i].path || io_kind_of_file(&kind[i], in[i].path, why, sizeof why) != CUZK_OK)
+            kind[i] = IO_KIND_UNKNOWN;
+        if (args_kind_known(kind[i]) && !(in[i].kinds & IO_KIND_BIT(kind[i])))
+            bad[n_bad++] = i;
+    }
+    if (n_bad == 0)
+        return s;
+    if (n_bad == 2) {
+        const cli_input_t *a = &in[bad[0]], *b = &in[bad[1]];
+        io_kind_t ka = kind[bad[0]], kb = kind[bad[1]];
+        if ((a->kinds & IO_KIND_BIT(kb)) && (b->kinds & IO_KIND_BIT(ka)))
+            return io_fail(err, err_size, CUZK_EINVAL, "%s and %s are swapped: %s is %s, %s %s",
+                           a->path, b->path, a->path, io_kind_name(ka), b->path, io_kind_name(kb));
+    }
+    size_t len = 0;
+    for (size_t j = 0; j < n_bad && len < err_size; j++) {
+        const cli_input_t *a = &in[bad[j]];
+        len += (size_t)snprintf(err + len, err_size - len, "%s%s is %s, not %s", j ? "; " : "",
+                                a->path, io_kind_name(kind[bad[j]]), a->role);
+    }
+    return CUZK_EINVAL;
+}
