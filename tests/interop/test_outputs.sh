@@ -48,7 +48,7 @@ mkdir -p "$d" "$o"
     "$cuzk" assign "$d/b.r1cs" "$d/b.wtns" "$d/b.asgn" >/dev/null 2>&1
 check "fixtures: gen, setup (zkey and params), assign" $?
 
-prove() { "$cuzk" prove "$d/k.zkey" "$d/w.wtns" "$@"; }
+prove() { "$cuzk" prove --backend cpu "$d/k.zkey" "$d/w.wtns" "$@"; }
 verifies() { [ "$("$cuzk" verify "$d/vk.json" "$1" "$2" 2>&1)" = OK ]; }
 
 # ---- written in place ---------------------------------------------------------------------
