@@ -869,7 +869,7 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
         size_t len = strlen(err) + 128;
         char *msg = malloc(len);
         if (msg)
-            snprintf(msg, len, "partition %u: %s (%s)", r->index, err, cuzk_strerror(s));
+            snprintf(msg, len, "partition %u: %s", r->index, err[0] ? err : cuzk_strerror(s));
         job_end_locked(e, job, ENGINE_FAILED, msg);
         return;
     }

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# cuzkd under faults, over real HTTP on 127.0.0.1:
+#   a loaded .zkey truncated, then overwritten in place, under the daemon:
+#   it keeps proving with the key it loaded;
+#   a witness that is a FIFO: the job fails naming it, later jobs run, and
+#   SIGTERM still drains;
+#   a damaged journal: a torn last record, a damaged record, a job file
+#   without a submit record, a witness blob without its job, a key record
+#   that does not parse: each repair logged with the file (and the byte
+#   offset), the files kept under damaged/, the repairs counted in
+#   /v1/status; a restored job whose witness is no longer in --allow fails,
+#   saying so;
+#   as root, the journal on a small full tmpfs: eight concurrent submits of
+#   one id are never told "existing" for a job that is not on disk; an
+#   inline witness is refused with "No space left on device"; a job whose
+#   results cannot be journaled fails with a journal error instead of
+#   showing them, /healthz answers 503 and /v1/status says why, until a
+#   write succeeds again.
+#   tests/daemon/test_faults.sh CUZKD CUZK [LOADGEN]
+. "$(dirname "$0")/lib.sh"
+
+fx=$work/fx
+mkdir -p "$fx/keys" "$fx/w"
+{
+    "$CUZK" gen --curve bn128 --constraints 300 --public 2 --seed 51 "$fx/c.r1cs" "$fx/w/w.wtns" &&
+        "$CUZK" setup --seed 52 "$fx/c.r1cs" "$fx/keys/k.zkey" --vk "$fx/vk.json" &&
+        "$CUZK" gen --curve bn128 --constraints 300 --public 2 --seed 53 "$fx/o.r1cs" "$fx/o.wtns" &&
+        "$CUZK" setup --seed 54 "$fx/o.r1cs" "$fx/other.zkey" &&
+        cp "$fx/keys/k.zkey" "$fx/k.orig"
+} >"$work/fixtures.log" 2>&1
+check "fixtures" $? "$(tail -n 3 "$work/fixtures.log")"
+verifies() { # verifies JOB_JSON_FILE: the job's proof against vk.json
+    python3 - "$1" "$work/v" <<'EOF'
+import json, sys
+job = json.load(open(sys.argv[1]))
+json.dump(job["result"]["proof"], open(sys.argv[2] + ".proof.json", "w"))
+json.dump(job["result"]["public"], open(sys.argv[2] + ".public.json", "w"))
+EOF
+    [ "$("$CUZK" verify "$fx/vk.json" "$work/v.public.json" "$work/v.proof.json" 2>&1)" = OK ]
+}
+prove_once() { # prove_once ID WITNESS: submits, waits; BODY holds the job
+    api POST /v1/proofs "{\"key\":\"k\",\"id\":\"$1\",\"witness\":{\"path\":\"$2\"}}"
+    wait_job "$1" 60
+    printf '%s' "$BODY" >"$work/job.json"
+}
+
+# ---- the key file changes under the daemon ------------------------------------------
+log=$work/cuzkd.log
+start_daemon "$log" --allow "$fx" --workers 1 --threads 2
+check "cuzkd starts" $? "$(tail -n 3 "$log")"
+api POST /v1/keys "{\"name\":\"k\",\"path\":\"$fx/keys/k.zkey\"}"
+prove_once before "$fx/w/w.wtns"
+[ "$(jstr state)" = done ] && verifies "$work/job.json"
+check "a proof with the key as loaded" $? "$BODY"
+truncate -s 4096 "$fx/keys/k.zkey"
+prove_once truncated "$fx/w/w.wtns"
+kill -0 "$DPID" 2>/dev/null && [ "$(jstr state)" = done ] && verifies "$work/job.json"
+check "the key file truncated to 4096 bytes: cuzkd lives and proves with the loaded key" $? \
+    "$BODY"
+cp "$fx/other.zkey" "$fx/keys/k.zkey"
+prove_once overwritten "$fx/w/w.wtns"
+kill -0 "$DPID" 2>/dev/null && [ "$(jstr state)" = done ] && verifies "$work/job.json"
+check "the key file overwritten in place by another key: the loaded key still proves" $? "$BODY"
+rm -f "$fx/keys/k.zkey"
+prove_once deleted "$fx/w/w.wtns"
+kill -0 "$DPID" 2>/dev/null && [ "$(jstr state)" = done ]
+check "the key file deleted: still proves" $? "$BODY"
+cp "$fx/k.orig" "$fx/keys/k.zkey"
+
+# ---- a FIFO for a witness -------------------------------------------------------------
+mkfifo "$fx/w/fifo.wtns"
+api POST /v1/proofs "{\"key\":\"k\",\"id\":\"fifo\",\"witness\":{\"path\":\"$fx/w/fifo.wtns\"}}"
+[ "$HTTP" = 400 ] && printf '%s' "$BODY" | grep -q 'fifo.wtns: not a regular file'
+check "a FIFO witness: refused at submission, naming it" $? "$HTTP $BODY"
+# A witness swapped for a FIFO after the check: a long job holds the only
+# worker while the swap happens.
+cp "$fx/w/w.wtns" "$fx/w/swap.wtns"
+api POST /v1/proofs "{\"key\":\"k\",\"id\":\"hold\",\"witness\":[$(for _ in $(seq 1 40); do printf '{"path":"%s"},' "$fx/w/w.wtns"; done | sed 's/,$//')]}"
+api POST /v1/proofs "{\"key\":\"k\",\"id\":\"swapped\",\"witness\":{\"path\":\"$fx/w/swap.wtns\"}}"
+accepted=$HTTP
+rm -f "$fx/w/swap.wtns"
+mkfifo "$fx/w/swap.wtns"
+t0=$SECONDS
+wait_job swapped 60
+[ "$accepted" = 202 ] && [ "$(jstr state)" = failed ] &&
+    printf '%s' "$BODY" | grep -q 'not a regular file (a FIFO)' && [ $((SECONDS - t0)) -lt 30 ]
+check "a witness swapped for a FIFO after the check: the job fails, naming it" $? \
+    "$accepted $BODY"
+prove_once after-fifo "$fx/w/w.wtns"
+[ "$(jstr state)" = done ]
+check "the worker is free: the next job is done" $? "$BODY"
+timeout 30 bash -c "kill -TERM $DPID; while kill -0 $DPID 2>/dev/null; do sleep 0.1; done"
+check "SIGTERM drains and exits" $?
+wait "$DPID" 2>/dev/null
+DPID=""
+
+# ---- a damaged journal ------------------------------------------------------------------
+journal=$work/journal
+start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+api POST /v1/keys "{\"name\":\"k\",\"path\":\"$fx/keys/k.zkey\"}"
+"$CUZK" submit --key k --witness "$fx/w/w.wtns" --id kept --wait >/dev/null 2>&1
+check "a job done before the damage" $?
+# A queued job (the key is not loaded at the next start) whose witness is in w/.
+api POST /v1/keys "{\"name\":\"k2\",\"path\":\"$fx/other.zkey\"}"
+stop_daemon
+jobs=$journal/jobs
+# damage: a torn last record on the done job, a damaged record in the middle
+# of another, a job without a submit record, an orphan witness blob, a
+# key record that does not parse
+printf '{"op":"partition","ind' >>"$jobs/kept.job"
+{
+    head -n 1 "$jobs/kept.job"
+    echo 'this line is not JSON'
+} >"$jobs/mid.job"
+sed -i 's/"id":"kept"/"id":"mid"/' "$jobs/mid.job"
+printf '{"op":"subm' >"$jobs/nosubmit.job"
+printf 'wtns' >"$jobs/orphan.0.wtns"
+printf 'not a key record' >"$journal/keys/bad.key"
+# a live job whose witness will be outside --allow
+mkdir -p "$work/elsewhere"
+cp "$fx/w/w.wtns" "$work/elsewhere/w.wtns"
+python3 - "$jobs/kept.job" "$jobs/moved.job" "$work/elsewhere/w.wtns" <<'EOF'
+import json, sys
+first = json.loads(open(sys.argv[1]).readline())
+first["id"] = "moved"; first["seq"] = 99
+first["inputs"] = [{"wtns_path": sys.argv[3]}]
+open(sys.argv[2], "w").write(json.dumps(first) + "\n")
+EOF
+: >"$log.2"
+start_daemon "$log.2" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+check "cuzkd starts on the damaged journal" $? "$(tail -n 5 "$log.2")"
+grep -q "kept.job: a torn last record at byte [0-9]* (22 bytes) cut off; the file as it was is kept as $journal/damaged/kept.job\." "$log.2"
+check "the torn record: logged with the file and the byte offset, the original kept" $? \
+    "$(grep journal "$log.2" | head -n 5)"
+grep -q "mid.job: the record at byte [0-9]* is damaged and skipped" "$log.2"
+check "the damaged record: logged with its offset" $?
+grep -q "nosubmit.job: no complete submit record" "$log.2" && [ ! -e "$jobs/nosubmit.job" ] &&
+    ls "$journal/damaged/" | grep -q '^nosubmit\.job\.'
+check "the job without a submit record: moved to damaged/, not deleted" $? \
+    "$(ls "$journal/damaged" 2>&1)"
+ls "$journal/damaged/" | grep -q '^orphan\.0\.wtns\.' && ls "$journal/damaged/" | grep -q '^bad\.key\.'
+check "the orphan witness and the bad key record: moved to damaged/" $? \
+    "$(ls "$journal/damaged" 2>&1)"
+api GET /v1/status
+repairs=$(printf '%s' "$BODY" | python3 -c 'import json,sys; print(json.load(sys.stdin)["journal"]["repairs"])')
+[ "$repairs" -ge 5 ]
+check "/v1/status counts the repairs ($repairs)" $? "$BODY"
+api GET /v1/proofs/kept
+[ "$(jstr state)" = done ]
+check "the done job kept its state and result" $? "$BODY"
+wait_job moved 30
+[ "$(jstr state)" = failed ] && printf '%s' "$BODY" | grep -q 'checked again at the restart'
+check "a restored job whose witness is outside --allow now fails, saying so" $? "$BODY"
+stop_daemon
+
+# ---- the journal on a full filesystem (root) ---------------------------------------------
+full=$work/full
+mkdir -p "$full"
+if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=2m tmpfs "$full" 2>/dev/null; then
+    echo "SKIP: the full-filesystem cases need root and a tmpfs mount"
+    finish
+fi
+trap 'umount "$full" 2>/dev/null; cleanup' EXIT
+fill() { dd if=/dev/zero of="$full/filler" bs=4k 2>/dev/null; sync; }
+start_daemon "$log.3" --allow "$fx" --journal "$full/j" --workers 1 --threads 2
+check "cuzkd starts with its journal on a 2 MiB tmpfs" $? "$(tail -n 3 "$log.3")"
+api POST /v1/keys "{\"name\":\"k\",\"path\":\"$fx/keys/k.zkey\"}"
+fill
+# eight clients post one id behind a barrier, ten rounds
+lies=0
+for round in 1 2 3 4 5 6 7 8 9 10; do
+    python3 - "$PORT" "dup-$round" "$fx/w/w.wtns" >"$work/dup.out" <<'EOF'
+import http.client, json, sys, threading
+port, jid, w = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+body = json.dumps({"key": "k", "id": jid, "witness": {"path": w}})
+barrier, out = threading.Barrier(8), []
+def post():
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    barrier.wait()
+    c.request("POST", "/v1/proofs", body, {"Content-Type": "application/json"})
+    r = c.getresponse()
+    out.append((r.status, r.read().decode()))
+ts = [threading.Thread(target=post) for _ in range(8)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+for s, b in out:
+    print(s, "existing" if '"existing":true' in b.replace(" ", "") else "-")
+EOF
+    api GET "/v1/proofs/dup-$round"
+    if [ "$HTTP" = 404 ] && grep -q existing "$work/dup.out"; then lies=$((lies + 1)); fi
+done
+[ "$lies" -eq 0 ]
+check "full journal: no round told a client 'existing' for a job that is not there" $? \
+    "$lies of 10 rounds; last: $(tr '\n' ' ' <"$work/dup.out")"
+grep -q '^500 ' "$work/dup.out" && ! grep -q '^20[02] ' "$work/dup.out"
+check "full journal: every duplicate gets the journal error (500)" $? "$(tr '\n' ' ' <"$work/dup.out")"
+b64=$(base64 -w0 "$fx/w/w.wtns")
+api POST /v1/proofs "{\"key\":\"k\",\"witness\":{\"wtns_base64\":\"$b64\"}}"
+[ "$HTTP" = 500 ] && printf '%s' "$BODY" | grep -q 'No space left on device'
+check "full journal: an inline witness is refused with 'No space left on device'" $? "$BODY"
+api GET /healthz
+[ "$HTTP" = 503 ] && [ "$(jstr status)" = journal ]
+check "full journal: /healthz answers 503 journal" $? "$HTTP $BODY"
+api GET /v1/status
+printf '%s' "$BODY" | python3 -c 'import json,sys; j=json.load(sys.stdin)["journal"]; sys.exit(0 if j["failing"] and j["write_errors"] > 0 and "No space" in j["last_error"] else 1)'
+check "full journal: /v1/status says the journal is failing, and why" $? "$BODY"
+grep -q 'the journal is failing' "$log.3"
+check "full journal: the log says so" $?
+
+# results that cannot be journaled are not shown: make room for the submit
+# record only, then fill again while the job runs
+rm -f "$full/filler"
+api POST /v1/proofs "{\"key\":\"k\",\"id\":\"big\",\"witness\":[$(for _ in $(seq 1 20); do printf '{"path":"%s"},' "$fx/w/w.wtns"; done | sed 's/,$//')]}"
+accepted=$HTTP
+fill
+wait_job big 60
+state=$(jstr state)
+parts=$(grep -c '"op":"partition"' "$full/j/jobs/big.job" 2>/dev/null)
+if [ "$accepted" = 202 ] && [ "$state" = done ]; then
+    # every record fit before the disk filled: then all twenty are on disk
+    [ "$parts" -eq 20 ]
+    check "a job whose records all fit shows its results (all journaled)" $? "$parts records"
+else
+    [ "$accepted" = 202 ] && [ "$state" = failed ] &&
+        printf '%s' "$BODY" | grep -q 'its result was not recorded' &&
+        printf '%s' "$BODY" | grep -q '"result":null'
+    check "a job whose results cannot be journaled fails with the journal error, no result shown" \
+        $? "$accepted $BODY"
+fi
+rm -f "$full/filler"
+"$CUZK" submit --key k --witness "$fx/w/w.wtns" --wait >/dev/null 2>&1
+check "space again: a job is accepted and done" $?
+api GET /healthz
+[ "$HTTP" = 200 ]
+check "space again: /healthz answers 200" $? "$HTTP $BODY"
+grep -q 'is written again' "$log.3"
+check "space again: the log says the journal recovered" $?
+stop_daemon
+umount "$full"
+finish
