@@ -490,19 +490,23 @@ int http_listen(const char *addr, char *bound, size_t bound_size, char *err, siz
     }
     int family = res->ai_family;
     freeaddrinfo(res);
-    struct sockaddr_storage ss;
+    struct sockaddr_storage ss = {0};
     socklen_t sl = sizeof ss;
     char ip[INET6_ADDRSTRLEN] = "?";
     unsigned port = 0;
     if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        /* Copied out rather than cast, so that no reader (nor the static
+         * analyser) sees the storage through two types. */
         if (family == AF_INET6) {
-            const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
-            inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip);
-            port = ntohs(a->sin6_port);
+            struct sockaddr_in6 a;
+            memcpy(&a, &ss, sizeof a);
+            inet_ntop(AF_INET6, &a.sin6_addr, ip, sizeof ip);
+            port = ntohs(a.sin6_port);
         } else {
-            const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
-            inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
-            port = ntohs(a->sin_port);
+            struct sockaddr_in a;
+            memcpy(&a, &ss, sizeof a);
+            inet_ntop(AF_INET, &a.sin_addr, ip, sizeof ip);
+            port = ntohs(a.sin_port);
         }
     }
     snprintf(bound, bound_size, family == AF_INET6 ? "[%s]:%u" : "%s:%u", ip, port);
