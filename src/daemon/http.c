@@ -380,9 +380,12 @@ static void http_notify_connection(void *cls, struct MHD_Connection *c, void **s
             return;
         }
         p->fd = fd->connect_fd;
-        if (addr && addr->client_addr) {
-            p->addr_len = addr->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                                   : sizeof(struct sockaddr_in);
+        /* Only TCP peers have a host to count (a Unix socket's address may
+         * be no more than its family). */
+        sa_family_t family = addr && addr->client_addr ? addr->client_addr->sa_family : AF_UNSPEC;
+        if (family == AF_INET || family == AF_INET6) {
+            p->addr_len =
+                family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
             memcpy(&p->addr, addr->client_addr, p->addr_len);
         }
         p->since = http_now();
