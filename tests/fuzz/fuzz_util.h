@@ -92,4 +92,30 @@ static inline unsigned char *fuzz_aligned_copy(const uint8_t *data, size_t n)
     return b;
 }
 
+/* One pass of a round trip: the value that the reader parses from n bytes
+ * at data, written by the writer to path; *out (malloc'd, *out_n bytes)
+ * the file's bytes. The reader's failure is returned (nothing written). */
+typedef cuzk_status_t (*fuzz_pass_fn)(const unsigned char *data, size_t n, const char *path,
+                                      unsigned char **out, size_t *out_n);
+
+/* The round trip of a reader and its writer on size bytes at data: when
+ * the reader takes them, what the writer makes must be read back and
+ * written again to the same bytes. name names the scratch file. */
+static inline int fuzz_round_trip(const uint8_t *data, size_t size, const char *name,
+                                  fuzz_pass_fn pass)
+{
+    char path[96];
+    fuzz_tmp(path, sizeof path, name);
+    unsigned char *in = fuzz_aligned_copy(data, size), *b1, *b2;
+    size_t n1, n2;
+    if (pass(in, size, path, &b1, &n1) == CUZK_OK) {
+        FUZZ_CHECK(pass(b1, n1, path, &b2, &n2) == CUZK_OK);
+        FUZZ_CHECK(fuzz_same(b1, n1, b2, n2));
+        free(b1);
+        free(b2);
+    }
+    free(in);
+    return 0;
+}
+
 #endif

@@ -25,16 +25,5 @@ static cuzk_status_t fuzz_pass(const unsigned char *data, size_t n, const char *
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[96];
-    fuzz_tmp(path, sizeof path, "wtns");
-    unsigned char *in = fuzz_aligned_copy(data, size), *b1, *b2;
-    size_t n1, n2;
-    if (fuzz_pass(in, size, path, &b1, &n1) == CUZK_OK) {
-        FUZZ_CHECK(fuzz_pass(b1, n1, path, &b2, &n2) == CUZK_OK);
-        FUZZ_CHECK(fuzz_same(b1, n1, b2, n2));
-        free(b1);
-        free(b2);
-    }
-    free(in);
-    return 0;
+    return fuzz_round_trip(data, size, "wtns", fuzz_pass);
 }
