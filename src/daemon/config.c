@@ -7,6 +7,8 @@
 
 #include <ini.h>
 
+#include "util/utf8.h"
+
 typedef enum config_type {
     CONFIG_STRING,
     CONFIG_UINT,
@@ -137,6 +139,11 @@ static int config_set(cuzkd_config_t *cfg, const config_option_t *o, const char 
     void *field = (char *)cfg + o->offset;
     switch (o->type) {
     case CONFIG_STRING: {
+        if (!utf8_valid(v)) {
+            config_err(err, err_size, "%s: not valid UTF-8 (the daemon names it in JSON)%s",
+                       o->name, "");
+            return -1;
+        }
         char *copy = strdup(v);
         if (!copy) {
             config_err(err, err_size, "%s: out of memory%s", o->name, "");
@@ -198,6 +205,11 @@ static int config_add_preload(cuzkd_config_t *cfg, const char *name, const char 
     const char *colon = strchr(value, ':');
     if (!*name || !colon || colon == value || !colon[1]) {
         config_err(err, err_size, "preload %s: expected NAME = FORMAT:PATH, not '%s'", name, value);
+        return -1;
+    }
+    if (!utf8_valid(name) || !utf8_valid(value)) {
+        config_err(err, err_size, "preload %s: not valid UTF-8 (the daemon names it in JSON)%s",
+                   name, "");
         return -1;
     }
     if (cfg->n_preload == CONFIG_MAX_PRELOAD) {

@@ -19,6 +19,8 @@
 #include <jansson.h>
 #include <microhttpd.h>
 
+#include "util/utf8.h"
+
 enum {
     HTTP_STATUSES = 600,
     HTTP_BACKLOG = 128,
@@ -92,7 +94,7 @@ void http_json(http_response_t *resp, unsigned status, void *body)
     resp->body = j ? json_dumps(j, JSON_COMPACT) : NULL;
     resp->content_type = NULL;
     json_decref(j);
-    if (j && !resp->body) {
+    if (!resp->body) { /* the answer could not be built: no memory */
         resp->status = 500;
         resp->body = strdup("{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}");
     }
@@ -107,6 +109,8 @@ void http_error(http_response_t *resp, unsigned status, const char *code, const 
     // NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* The message may quote the request's bytes or be cut inside a character. */
+    utf8_scrub(msg);
     http_json(resp, status, json_pack("{s:{s:s, s:s}}", "error", "code", code, "message", msg));
 }
 

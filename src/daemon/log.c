@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "util/utf8.h"
+
 enum { LOG_LINE_MAX = 4096 };
 
 static const char *const log_names[] = {"error", "warn", "info", "debug"};
@@ -116,13 +118,16 @@ static void log_emit(log_level_t level, const char *event, const char *job, cons
         log_text_line(level, msg);
         return;
     }
+    char text[LOG_LINE_MAX];
+    snprintf(text, sizeof text, "%s", msg);
+    utf8_scrub(text); /* a path or a cut inside a character must not lose the line */
     json_t *o = json_object();
     if (o && job)
         json_object_set_new(o, "job", json_string(job));
     if (o && key)
         json_object_set_new(o, "key", json_string(key));
     if (o)
-        json_object_set_new(o, "message", json_string(msg));
+        json_object_set_new(o, "message", json_string(text));
     log_json_line(level, event, o);
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/rng.h"
+#include "util/utf8.h"
 
 enum {
     ENGINE_DEFAULT_TIMELINE = 4096,
@@ -222,6 +223,8 @@ static void job_end_locked(engine_t *e, engine_job_t *job, engine_state_t state,
 {
     assert(!job->ending && !engine_state_ended(job->state));
     job->ending = true;
+    if (error) /* it is journaled and served as JSON text */
+        utf8_scrub(error);
     if (job->held) /* a duplicate submit waits for the outcome of a held job */
         pthread_cond_broadcast(&e->held_cv);
     if (job->n_queued > 0) {

@@ -32,6 +32,10 @@ api POST /v1/proofs '{"key": "bn", "witness": '
 expect_error "malformed JSON" 400 malformed_json
 printf '%s' "$BODY" | grep -q 'line 1'
 check "the message gives the place" $? "$BODY"
+# jansson quotes the bytes near the fault; ones that are no UTF-8 must still
+# give a JSON answer (as '?'), not an empty body.
+api POST /v1/proofs "$(printf '{"kAai$\\\315\244]\356\\b*\\zL')"
+expect_error "malformed JSON quoting bytes that are no UTF-8" 400 malformed_json
 api POST /v1/proofs '["bn"]'
 expect_error "a body that is not an object" 400 invalid_request
 api POST /v1/proofs "{\"key\":7,\"witness\":{\"path\":\"$FX/bn/w.wtns\"}}"
@@ -230,6 +234,13 @@ printf '[engine]\nworkers = lots\n' >"$work/bad2.ini"
 out=$("$CUZKD" --config "$work/bad2.ini" --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "workers: expected a whole number"
 check "a bad value: refused, naming the option" $? "$out"
+out=$("$CUZKD" --journal "$(printf '%s/j\377' "$work")" --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "journal: not valid UTF-8"
+check "a path that is no UTF-8: refused, naming the option" $? "$out"
+printf '[preload]\nbn = zkey:%s/k\377.zkey\n' "$FX" >"$work/bad3.ini"
+out=$("$CUZKD" --config "$work/bad3.ini" --check-config 2>&1)
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q "preload bn: not valid UTF-8"
+check "a preload path that is no UTF-8: refused" $? "$out"
 out=$("$CUZKD" --devices gpus --check-config 2>&1)
 [ $? -ne 0 ] && printf '%s' "$out" | grep -q "devices = gpus: expected auto"
 check "devices: an unknown value is refused, naming the choices" $? "$out"
