@@ -840,18 +840,26 @@ static bool engine_report(void *ctx, engine_stage_t stage, double start, double 
     return wanted;
 }
 
-/* Whether the queue's first partition may start now (locked): not
- * draining, and its working set (*need) fits the host budget beside the
- * running partitions. */
-static bool engine_next_ready(const engine_t *e, uint64_t *need)
+/* Whether the queue's first partition may start now on worker w (locked):
+ * not draining, urgent enough for w, and its working set (*need) reserved
+ * in the host budget beside the keys and the running partitions (taken
+ * over the budget when nothing runs: one partition always runs). The
+ * queue's order is the budget's: only its head asks, without waiting. */
+static bool engine_next_ready(engine_t *e, const engine_worker_t *w, uint64_t *need)
 {
     if (e->draining || e->heap_n == 0)
         return false;
+    const engine_job_t *job = e->heap[0].job;
+    if (w->urgent && job->priority != ENGINE_PRIORITY_CRITICAL)
+        return false;
     const engine_backend_t *be = e->cfg.backend;
-    *need = be->partition_bytes ? be->partition_bytes(be->ctx, e->heap[0].job->key->data) : 0;
-    if (!e->cfg.host_budget || e->c.partitions_running == 0)
+    *need = be->partition_bytes ? be->partition_bytes(be->ctx, job->key->data) : 0;
+    if (e->c.partitions_running == 0) {
+        engine_budget_take(e->host, *need);
         return true;
-    return e->c.host_key_bytes + e->c.host_reserved_bytes + *need <= e->cfg.host_budget;
+    }
+    return engine_budget_reserve(e->host, *need, job->priority, ENGINE_BUDGET_NO_WAIT, NULL, 0) ==
+           CUZK_OK;
 }
 
 /* After a partition ran (locked): its result into the job, or its failure. */
@@ -974,8 +982,7 @@ static void *engine_worker_main(void *arg)
     bool able = s == CUZK_OK && err;
     for (;;) {
         uint64_t need = 0;
-        while (!e->stop && !(able && engine_next_ready(e, &need) &&
-                             (!w->urgent || e->heap[0].job->priority == ENGINE_PRIORITY_CRITICAL)))
+        while (!e->stop && !(able && engine_next_ready(e, w, &need)))
             pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop)
             break;
@@ -999,6 +1006,7 @@ static void *engine_worker_main(void *arg)
 
         pthread_mutex_lock(&e->lock);
         e->c.host_reserved_bytes -= need;
+        engine_budget_release(e->host, need);
         e->c.partitions_running--;
         e->c.busy_seconds += t1 - t0;
         it.job->n_running--;
@@ -1061,10 +1069,12 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
     e->started_wall = engine_wall();
     e->n_buckets = ENGINE_MIN_BUCKETS;
     e->buckets = calloc(e->n_buckets, sizeof(engine_job_t *));
+    e->host = engine_budget_new("host_memory_budget", e->cfg.host_budget);
     e->tl =
         engine_timeline_new(cfg->timeline_events ? cfg->timeline_events : ENGINE_DEFAULT_TIMELINE);
     e->workers = calloc(n_workers, sizeof *e->workers);
-    if (!e->buckets || !e->tl || !e->workers || engine_init_sync(e) != 0) {
+    if (!e->buckets || !e->host || !e->tl || !e->workers || engine_init_sync(e) != 0) {
+        engine_budget_free(e->host);
         engine_timeline_free(e->tl);
         free(e->buckets);
         free(e->workers);
@@ -1122,6 +1132,8 @@ void engine_free(engine_t *e)
         engine_key_destroy(e, k);
     }
     engine_timeline_free(e->tl);
+    engine_budget_release(e->host, e->c.host_key_bytes);
+    engine_budget_free(e->host);
     pthread_mutex_destroy(&e->lock);
     pthread_mutex_destroy(&e->load_lock);
     pthread_cond_destroy(&e->work_cv);

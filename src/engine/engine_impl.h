@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/engine_budget.h"
 
 typedef struct engine_key {
     struct engine_key *next; /* the registry, in load order */
@@ -95,6 +96,9 @@ struct engine {
     size_t n_ended;
 
     engine_counters_t c;
+    /* host_memory_budget: the keys' bytes and the running partitions'
+     * working sets (engine_budget.h; its own lock, taken under this one) */
+    engine_budget_t *host;
     size_t active_jobs;
     uint64_t next_seq;
     bool stop, draining, waking;

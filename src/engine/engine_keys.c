@@ -147,6 +147,7 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
         e->c.key_loads++;
         e->c.keys++;
         e->c.host_key_bytes += bytes;
+        engine_budget_take(e->host, bytes);
     }
     e->c.stage_seconds[ENGINE_STAGE_LOAD] += t1 - t0;
     pthread_cond_broadcast(&e->idle_cv);
@@ -188,6 +189,7 @@ engine_rc_t engine_key_add(engine_t *e, const char *name, engine_key_format_t fo
             *tail = key;
             e->c.keys++;
             e->c.host_key_bytes += bytes;
+            engine_budget_take(e->host, bytes);
         }
         pthread_mutex_unlock(&e->lock);
     }
@@ -212,6 +214,7 @@ engine_rc_t engine_key_evict(engine_t *e, const char *name)
         e->c.keys--;
         e->c.key_evictions++;
         e->c.host_key_bytes -= key->bytes;
+        engine_budget_release(e->host, key->bytes);
     }
     pthread_mutex_unlock(&e->lock);
     if (rc == ENGINE_OK)
