@@ -44,7 +44,8 @@ static int next_order;
 static void *req_main(void *arg)
 {
     req_t *r = arg;
-    r->status = engine_budget_reserve(r->b, r->bytes, r->priority, r->wait_s, r->err, sizeof r->err);
+    r->status =
+        engine_budget_reserve(r->b, r->bytes, r->priority, r->wait_s, r->err, sizeof r->err);
     pthread_mutex_lock(&order_lock);
     r->order = r->status == CUZK_OK ? next_order++ : -1;
     pthread_mutex_unlock(&order_lock);
@@ -64,7 +65,10 @@ static uint64_t waiting(engine_budget_t *b)
 static void req_start(req_t *r, engine_budget_t *b, uint64_t bytes, unsigned priority, bool hold,
                       uint64_t n)
 {
-    *r = (req_t){.b = b, .bytes = bytes, .priority = priority, .wait_s = ENGINE_BUDGET_WAIT_FOREVER,
+    *r = (req_t){.b = b,
+                 .bytes = bytes,
+                 .priority = priority,
+                 .wait_s = ENGINE_BUDGET_WAIT_FOREVER,
                  .hold = hold};
     assert_int_equal(pthread_create(&r->th, NULL, req_main, r), 0);
     for (int i = 0; i < 20000 && waiting(b) < n; i++)
@@ -390,10 +394,10 @@ static void test_group_limit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_priority_order),      cmocka_unit_test(test_fifo_within_priority),
-        cmocka_unit_test(test_no_starvation),       cmocka_unit_test(test_lru_eviction),
-        cmocka_unit_test(test_in_use_not_evicted),  cmocka_unit_test(test_release_wakes_head),
-        cmocka_unit_test(test_deadline),            cmocka_unit_test(test_never_fits_and_cancel),
+        cmocka_unit_test(test_priority_order),     cmocka_unit_test(test_fifo_within_priority),
+        cmocka_unit_test(test_no_starvation),      cmocka_unit_test(test_lru_eviction),
+        cmocka_unit_test(test_in_use_not_evicted), cmocka_unit_test(test_release_wakes_head),
+        cmocka_unit_test(test_deadline),           cmocka_unit_test(test_never_fits_and_cancel),
         cmocka_unit_test(test_group_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

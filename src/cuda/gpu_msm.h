@@ -55,8 +55,10 @@ typedef struct cuzk_gpu_msm_plan {
  * addition, and the bucket's store and load; the bucket kernel cuts long
  * runs, so the top window's few buckets cost no more), among the windows up
  * to 22 (msm.c) whose workspace fits in mem_budget bytes (0: no limit);
- * when none fits, the one of the smallest workspace. A run's budget is 90 %
- * of the device's free memory plus the workspace it already holds.
+ * when none fits, the one of the smallest workspace. A run's budget is what
+ * the workspace's memory hook allows (cuzk_gpu_msm_set_mem_hook), or,
+ * without one, 90 % of the device's free memory plus the workspace it
+ * already holds.
  */
 enum { CUZK_GPU_MSM_WINDOW_MAX = 24 };
 void cuzk_gpu_msm_plan(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, unsigned window,
@@ -70,6 +72,22 @@ cuzk_status_t cuzk_gpu_msm_new(cuzk_gpu_msm_t **m, cuzk_gpu_t *g, cuzk_gpu_group
 /* Frees the workspace and its buffers; NULL is a no-op. Waits for nothing:
  * the caller makes sure no MSM is in flight. */
 void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m);
+
+/*
+ * Where a workspace's device memory is accounted, from the layer above (the
+ * engine's device budget): room(ctx, held) is the most bytes the workspace
+ * may hold in all now, held included; resize(ctx, bytes) is told, before
+ * the workspace grows and after it shrank or a growth failed, the bytes it
+ * is to hold in all, and refuses a growth with CUZK_ENOMEM (nothing is
+ * allocated then). Called on the thread running the MSM; ctx must outlive
+ * the workspace, whose free tells resize(ctx, 0).
+ */
+typedef struct cuzk_gpu_mem_hook {
+    void *ctx;
+    size_t (*room)(void *ctx, size_t held);
+    cuzk_status_t (*resize)(void *ctx, size_t bytes);
+} cuzk_gpu_mem_hook_t;
+void cuzk_gpu_msm_set_mem_hook(cuzk_gpu_msm_t *m, const cuzk_gpu_mem_hook_t *hook);
 
 /* Forces the window of later runs (0: the model's choice). */
 void cuzk_gpu_msm_set_window(cuzk_gpu_msm_t *m, unsigned window);

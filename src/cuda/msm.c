@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda/gpu_check.h"
@@ -49,6 +50,7 @@ struct cuzk_gpu_msm {
     cuzk_gpu_event_t uploaded[2], consumed[2];
     bool timing;
     cuzk_gpu_event_t ev[CUZK_GPU_MSM_PHASES + 1];
+    cuzk_gpu_mem_hook_t hook; /* room NULL: 90 % of what the device has free */
 };
 
 static const cuzk_gpu_curve_kernels_t *curve_of(cuzk_gpu_group_t grp)
@@ -175,10 +177,17 @@ cuzk_status_t cuzk_gpu_msm_new(cuzk_gpu_msm_t **m, cuzk_gpu_t *g, cuzk_gpu_group
     return CUZK_OK;
 }
 
+void cuzk_gpu_msm_set_mem_hook(cuzk_gpu_msm_t *m, const cuzk_gpu_mem_hook_t *hook)
+{
+    m->hook = *hook;
+}
+
 void cuzk_gpu_msm_free(cuzk_gpu_msm_t *m)
 {
     if (!m)
         return;
+    if (m->hook.resize)
+        (void)m->hook.resize(m->hook.ctx, 0);
     gbuf_t *bufs[] = {&m->keys_in, &m->vals_in, &m->keys_out, &m->vals_out, &m->start,    &m->end,
                       &m->buckets, &m->parts,   &m->seg,      &m->win,      &m->sort_tmp, &m->cb[0],
                       &m->cb[1],   &m->cs[0],   &m->cs[1],    &m->fresh};
@@ -241,39 +250,83 @@ static cuzk_status_t mark(cuzk_gpu_msm_t *m, int i, cuzk_gpu_stream_t s)
     return m->timing ? cuzk_gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
 }
 
+/* The workspace's resident buffers (what the plan sizes), in the order
+ * msm_workspace lists their sizes. */
+enum { WS_BUFS = 12 };
+static void ws_bufs(cuzk_gpu_msm_t *m, gbuf_t *b[WS_BUFS])
+{
+    gbuf_t *l[WS_BUFS] = {&m->keys_in,  &m->vals_in, &m->keys_out, &m->vals_out,
+                          &m->sort_tmp, &m->start,   &m->end,      &m->buckets,
+                          &m->fresh,    &m->parts,   &m->seg,      &m->win};
+    for (int i = 0; i < WS_BUFS; i++)
+        b[i] = l[i];
+}
+
+static size_t ws_held(cuzk_gpu_msm_t *m)
+{
+    gbuf_t *b[WS_BUFS];
+    ws_bufs(m, b);
+    size_t t = 0;
+    for (int i = 0; i < WS_BUFS; i++)
+        t += b[i]->cap;
+    return t;
+}
+
 /* The plan for n points sorted `chunk` at a time (plan_for) and a
  * workspace that holds it (grown when too small). The workspace may take
- * what is free and what it holds already (its buffers are replaced when
- * they grow). */
+ * what its memory hook allows, or what is free and what it holds already
+ * (its buffers are replaced when they grow). */
 static cuzk_status_t msm_workspace(cuzk_gpu_msm_t *m, size_t n, size_t chunk,
                                    cuzk_gpu_msm_plan_t *plan, size_t *sort_bytes)
 {
     cuzk_gpu_t *g = m->g;
-    size_t free_b = 0, total_b = 0;
-    CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
-    size_t held = m->keys_in.cap + m->vals_in.cap + m->keys_out.cap + m->vals_out.cap +
-                  m->start.cap + m->end.cap + m->buckets.cap + m->parts.cap + m->seg.cap +
-                  m->win.cap + m->sort_tmp.cap + m->fresh.cap;
-    plan_for(plan, m->grp, n, chunk, m->window, (free_b + held) / 10 * 9);
+    size_t held = ws_held(m), room;
+    if (m->hook.room) {
+        room = m->hook.room(m->hook.ctx, held);
+    } else {
+        size_t free_b = 0, total_b = 0;
+        CUZK_TRY(cuzk_gpu_mem_info(g, &free_b, &total_b));
+        room = (free_b + held) / 10 * 9;
+    }
+    plan_for(plan, m->grp, n, chunk, m->window, room);
     m->last = *plan;
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
     *sort_bytes = 0;
     GPU_TRY(g, cuzk_gpu_sort_pairs_bytes(sort_bytes, chunk, c));
     size_t pairs = (size_t)W * chunk * sizeof(uint32_t);
-    CUZK_TRY(grow(g, &m->keys_in, pairs));
-    CUZK_TRY(grow(g, &m->vals_in, pairs));
-    CUZK_TRY(grow(g, &m->keys_out, pairs));
-    CUZK_TRY(grow(g, &m->vals_out, pairs));
-    CUZK_TRY(grow(g, &m->sort_tmp, *sort_bytes));
-    CUZK_TRY(grow(g, &m->start, (size_t)W * K * sizeof(uint32_t)));
-    CUZK_TRY(grow(g, &m->end, (size_t)W * K * sizeof(uint32_t)));
-    CUZK_TRY(grow(g, &m->buckets, (size_t)W * B * m->k->xyzz_bytes));
-    if (chunk < n)
-        CUZK_TRY(grow(g, &m->fresh, (size_t)W * B * m->k->xyzz_bytes));
-    CUZK_TRY(grow(g, &m->parts, bucket_parts(chunk, W) * m->k->xyzz_bytes));
-    CUZK_TRY(grow(g, &m->seg, (size_t)W * G * m->k->xyzz_bytes));
-    return grow(g, &m->win, (size_t)W * m->k->xyzz_bytes);
+    size_t need[WS_BUFS] = {pairs,
+                            pairs,
+                            pairs,
+                            pairs,
+                            *sort_bytes,
+                            (size_t)W * K * sizeof(uint32_t),
+                            (size_t)W * K * sizeof(uint32_t),
+                            (size_t)W * B * m->k->xyzz_bytes,
+                            chunk < n ? (size_t)W * B * m->k->xyzz_bytes : 0,
+                            bucket_parts(chunk, W) * m->k->xyzz_bytes,
+                            (size_t)W * G * m->k->xyzz_bytes,
+                            (size_t)W * m->k->xyzz_bytes};
+    gbuf_t *b[WS_BUFS];
+    ws_bufs(m, b);
+    size_t total = 0;
+    for (int i = 0; i < WS_BUFS; i++)
+        total += b[i]->cap > need[i] ? b[i]->cap : need[i];
+    if (total > held && m->hook.resize) {
+        cuzk_status_t s = m->hook.resize(m->hook.ctx, total);
+        if (s != CUZK_OK) {
+            snprintf(g->err, sizeof g->err,
+                     "the MSM workspace may not grow to %zu bytes: the device's budget is spent",
+                     total);
+            return s;
+        }
+    }
+    cuzk_status_t s = CUZK_OK;
+    for (int i = 0; s == CUZK_OK && i < WS_BUFS; i++)
+        s = grow(g, b[i], need[i]);
+    if (s != CUZK_OK && m->hook.resize) /* a failed growth leaves less than asked */
+        (void)m->hook.resize(m->hook.ctx, ws_held(m));
+    return s;
 }
 
 cuzk_status_t cuzk_gpu_msm_reserve(cuzk_gpu_msm_t *m, size_t n)

@@ -143,8 +143,7 @@ void engine_budget_set_group(engine_budget_t *b, unsigned group, const char *nam
     pthread_mutex_unlock(&b->lock);
 }
 
-void engine_budget_group_counters(engine_budget_t *b, unsigned group,
-                                  engine_budget_counters_t *out)
+void engine_budget_group_counters(engine_budget_t *b, unsigned group, engine_budget_counters_t *out)
 {
     assert(group < ENGINE_BUDGET_GROUPS);
     pthread_mutex_lock(&b->lock);
@@ -160,9 +159,7 @@ void engine_budget_group_counters(engine_budget_t *b, unsigned group,
 uint64_t engine_budget_available(engine_budget_t *b)
 {
     pthread_mutex_lock(&b->lock);
-    uint64_t free_b = b->limit == 0        ? UINT64_MAX
-                      : b->held > b->limit ? 0
-                                           : b->limit - b->held;
+    uint64_t free_b = b->limit == 0 ? UINT64_MAX : b->held > b->limit ? 0 : b->limit - b->held;
     if (free_b != UINT64_MAX)
         free_b += idle_bytes(b, NULL, ENGINE_BUDGET_GROUPS);
     pthread_mutex_unlock(&b->lock);

@@ -61,7 +61,7 @@
 #include "cuzk.h"
 
 /* wait_s of a request: do not wait, or wait until granted or cancelled. */
-#define ENGINE_BUDGET_NO_WAIT 0.0
+#define ENGINE_BUDGET_NO_WAIT      0.0
 #define ENGINE_BUDGET_WAIT_FOREVER (-1.0)
 
 enum { ENGINE_BUDGET_GROUPS = 4 };

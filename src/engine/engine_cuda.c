@@ -359,6 +359,7 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
                                      err_size);
     }
 
+    engine_gpu_slot_set_urgency(w->slot, urgency);
     engine_gpu_accel_t acc = {
         .slot = w->slot, .key = k->dev[w->dev], .pool = w->pool, .urgency = urgency};
     groth16_accel_t table = engine_gpu_accel(&acc);

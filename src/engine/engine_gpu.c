@@ -1,5 +1,6 @@
 /* One partition on a GPU (engine_gpu.h). */
 #include "engine/engine_gpu.h"
+#include "engine/engine_budget.h"
 #include "engine/engine_pinned.h"
 
 #include <assert.h>
@@ -42,15 +43,25 @@ enum { BITMAPS = 3 };
 /* Timing events: start, synth done, h done, then one after each query. */
 enum { EV_START, EV_SYNTH, EV_H, EV_QUERY0, EVENTS = EV_QUERY0 + QUERIES };
 enum { FR_BYTES = 32, BOUNCE_BYTES = 64u << 20 };
-/* Slots a device keeps track of, and the device memory a slot's growth
- * leaves free for what allocates on its own (CUB's scratch, the driver). */
-enum { SLOTS_MAX = 64 };
+/* The device memory the budget leaves free for what allocates on its own
+ * (CUB's scratch, the driver), and the budget's group of the slots'
+ * buffers (device_work_limit). */
 #define SLOT_MARGIN ((uint64_t)256 << 20)
+enum { GROUP_SLOTS = 1 };
+/* The urgency of what grows under the compute lock (a workspace, the
+ * compute buffers): before any waiting partition, which waits for it. */
+#define URGENCY_COMPUTE UINT32_MAX
 
 typedef struct {
     void *p;
     size_t size;
 } dbuf_t;
+
+/* A workspace's memory hook: its key in the device's budget. */
+typedef struct {
+    struct engine_gpu_dev *d;
+    engine_budget_key_t *key;
+} ws_hook_t;
 
 struct engine_gpu_dev {
     cuzk_gpu_t g;
@@ -65,15 +76,15 @@ struct engine_gpu_dev {
      * sums. What a partition keeps across a yield lives in its slot. */
     dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
     void *h_res; /* pinned: the results come back here, then the counts */
-    /* The slots' device memory, admitted under mem_lock (slot_admit),
-     * which every allocation on the device by this file also takes. A
-     * slot is busy from its admission to the end of its compute; an idle
-     * slot's buffers may be taken back for another's partition. */
-    pthread_mutex_t mem_lock;
-    pthread_cond_t mem_cv; /* a slot went idle or gave memory back */
-    engine_gpu_slot_t *slots[SLOTS_MAX];
-    unsigned nslots;
-    engine_gpu_mem_t mem;
+    /* The device's memory (engine_budget.h): the keys' device copies
+     * (evictable when idle and the key has a host copy), the compute
+     * buffers and the MSM workspaces (not evictable), and the slots'
+     * buffers (group GROUP_SLOTS, under device_work_limit; a slot's are
+     * in use from its admission to the end of its compute, and an idle
+     * slot's may be taken back for another's partition). */
+    engine_budget_t *budget;
+    engine_budget_key_t *compute_key, *ws_key[4];
+    ws_hook_t ws_hook[4];
 };
 
 struct engine_gpu_key {
@@ -88,7 +99,11 @@ struct engine_gpu_key {
     size_t qn[QUERIES];
     void *dmem, *hmem, *csr_mem;
     uint64_t dbytes, hbytes;
-    cuzk_gpu_csr_t csr[2]; /* zkey: A and B over domain rows */
+    const void *src[QUERIES];   /* the host copy (NULL: none, made on the device) */
+    size_t qbytes;              /* of the queries on the device (tier DEVICE) */
+    engine_budget_key_t *bkey;  /* the queries on the device; evicted to MAPPED */
+    engine_budget_key_t *fixed; /* the CSR and the NTT tables */
+    cuzk_gpu_csr_t csr[2];      /* zkey: A and B over domain rows */
     cuzk_gpu_ntt_domain_t *dom;
     unsigned char shift[FR_BYTES]; /* zkey: the coset shift; params: g */
 };
@@ -111,7 +126,8 @@ struct engine_gpu_slot {
      * ones and the indices of its other scalars; the results; the timing
      * events (ev; qs: each query's start) and the counts' arrival. */
     dbuf_t bits[BITMAPS], idx[BITMAPS], res;
-    bool busy, waiting;                  /* under the device's mem_lock */
+    engine_budget_key_t *bkey;           /* the device buffers above and `in` */
+    unsigned urgency;                    /* of the partition staged next */
     cuzk_gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
     cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
     unsigned yields;
@@ -255,8 +271,18 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
         free(d);
         return io_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
     }
-    pthread_mutex_init(&d->mem_lock, NULL);
-    pthread_cond_init(&d->mem_cv, NULL);
+    char bname[400];
+    snprintf(bname, sizeof bname, "the memory of %s", d->name);
+    uint64_t free_b = engine_gpu_dev_free_bytes(d);
+    d->budget = engine_budget_new(bname, free_b > SLOT_MARGIN ? free_b - SLOT_MARGIN : 1);
+    if (d->budget) {
+        engine_budget_set_group(d->budget, GROUP_SLOTS, "device_work_limit", 0);
+        d->compute_key = engine_budget_key_new(d->budget, 0, NULL, NULL);
+    }
+    if (!d->budget || !d->compute_key) {
+        engine_gpu_dev_free(d);
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+    }
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
     if (s == CUZK_OK)
         s = cuzk_gpu_host_alloc(&d->g, &d->h_res, res_bytes() + BITMAPS * sizeof(uint32_t));
@@ -273,8 +299,10 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
 {
     if (!d)
         return;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         cuzk_gpu_msm_free(d->msm[i]);
+        engine_budget_key_free(d->ws_key[i]);
+    }
     dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->cnt, &d->compact, &d->acc, &d->ones};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         dbuf_free(bufs[i]);
@@ -283,8 +311,8 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
     cuzk_gpu_host_free(d->h_res);
     cuzk_gpu_stream_free(d->stream);
     cuzk_prio_lock_destroy(&d->lock);
-    pthread_cond_destroy(&d->mem_cv);
-    pthread_mutex_destroy(&d->mem_lock);
+    engine_budget_key_free(d->compute_key);
+    engine_budget_free(d->budget);
     free(d);
 }
 
@@ -414,6 +442,22 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
 }
 
+/* The device budget's eviction of an idle key (engine_budget.h): its
+ * queries are dropped from the device and read in place from the host copy
+ * from then on (tier MAPPED, as if the host could not pin them). */
+static void key_evict(void *ctx)
+{
+    engine_gpu_key_t *k = ctx;
+    (void)cuzk_gpu_use(&k->d->g);
+    cuzk_gpu_free(k->dmem);
+    k->dmem = NULL;
+    k->dbytes -= k->qbytes;
+    k->qbytes = 0;
+    for (int q = 0; q < QUERIES; q++)
+        k->q[q] = k->src[q];
+    k->tier = ENGINE_GPU_TIER_MAPPED;
+}
+
 /* Places the queries: on the device (one allocation), in pinned host
  * memory (one allocation), or left where the source has them (mapped),
  * from the tier and the budget; AUTO takes the mapped tier when the host
@@ -428,22 +472,41 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
         total += align256(src->bytes[q]);
         sourced = sourced && (!src->bytes[q] || src->src[q]);
     }
+    for (int q = 0; q < QUERIES; q++)
+        k->src[q] = src->src[q];
     bool chosen = tier == ENGINE_GPU_TIER_AUTO;
     if (chosen) {
         if (budget == 0) {
-            uint64_t free_b = engine_gpu_dev_free_bytes(d);
+            uint64_t room = engine_budget_available(d->budget);
             uint64_t need = engine_gpu_work_bytes(k) * (workers ? workers : 1);
-            budget = free_b > need ? free_b - need : 0;
+            budget = room > need ? room - need : 0;
         }
         tier = total <= budget ? ENGINE_GPU_TIER_DEVICE : ENGINE_GPU_TIER_PINNED;
     }
     cuzk_status_t s = CUZK_OK;
     unsigned char *base = NULL;
     if (tier == ENGINE_GPU_TIER_DEVICE) {
+        /* the device copy of a key with a host copy may be evicted when idle */
+        char why[IO_ERR_MAX] = "out of memory";
+        k->bkey = engine_budget_key_new(d->budget, 0, sourced ? key_evict : NULL, k);
+        s = k->bkey ? engine_budget_key_resize(k->bkey, total, URGENCY_COMPUTE,
+                                               ENGINE_BUDGET_NO_WAIT, why, sizeof why)
+                    : CUZK_ENOMEM;
+        if (s != CUZK_OK && !chosen)
+            return io_fail(err, err_size, s, "placing the key's queries on %s: %s", d->name, why);
+        if (s != CUZK_OK) {
+            engine_budget_key_free(k->bkey);
+            k->bkey = NULL;
+            tier = ENGINE_GPU_TIER_PINNED;
+        }
+        s = CUZK_OK;
+    }
+    if (tier == ENGINE_GPU_TIER_DEVICE) {
         s = cuzk_gpu_alloc(&d->g, &k->dmem, total);
         if (s != CUZK_OK)
             return gpu_fail(&d->g, s, err, err_size, "placing the key's queries");
         k->dbytes += total;
+        k->qbytes = total;
         base = k->dmem;
     } else if (tier == ENGINE_GPU_TIER_PINNED) {
         s = cuzk_gpu_host_alloc(&d->g, &k->hmem, total);
@@ -561,6 +624,20 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, si
     return CUZK_OK;
 }
 
+/* The key's CSR and NTT tables into the device's budget (not evictable). */
+static cuzk_status_t key_charge_tables(engine_gpu_key_t *k, char *err, size_t err_size)
+{
+    char why[IO_ERR_MAX] = "out of memory";
+    k->fixed = engine_budget_key_new(k->d->budget, 0, NULL, NULL);
+    cuzk_status_t s =
+        k->fixed ? engine_budget_key_resize(k->fixed, k->dbytes - k->qbytes, URGENCY_COMPUTE,
+                                            ENGINE_BUDGET_NO_WAIT, why, sizeof why)
+                 : CUZK_ENOMEM;
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "placing the key's tables on %s: %s", k->d->name, why);
+    return CUZK_OK;
+}
+
 cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, const zkey_t *z,
                                   engine_gpu_tier_t tier, uint64_t device_budget, unsigned workers,
                                   char *err, size_t err_size)
@@ -595,6 +672,8 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, c
         s = key_csr(k, z, err, err_size);
     if (s == CUZK_OK)
         s = key_domain(k, GROTH16_SNARKJS_GENERATOR, err, err_size);
+    if (s == CUZK_OK)
+        s = key_charge_tables(k, err, err_size);
     if (s != CUZK_OK) {
         engine_gpu_key_free(k);
         return s;
@@ -639,6 +718,8 @@ static cuzk_status_t key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d, con
     s = key_place(k, &src, tier, device_budget, workers, err, err_size);
     if (s == CUZK_OK)
         s = key_domain(k, GROTH16_BP_GENERATOR_BLS381, err, err_size);
+    if (s == CUZK_OK)
+        s = key_charge_tables(k, err, err_size);
     if (s != CUZK_OK) {
         engine_gpu_key_free(k);
         return s;
@@ -675,6 +756,8 @@ void engine_gpu_key_free(engine_gpu_key_t *k)
     cuzk_gpu_free(k->csr_mem);
     cuzk_gpu_free(k->dmem);
     cuzk_gpu_host_free(k->hmem);
+    engine_budget_key_free(k->bkey);
+    engine_budget_key_free(k->fixed);
     free(k);
 }
 
@@ -694,6 +777,8 @@ uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k)
 }
 
 /* ---- slots and staging --------------------------------------------------- */
+
+static void slot_evict(void *ctx);
 
 cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
                                   engine_pinned_t *pool, char *err, size_t err_size)
@@ -720,14 +805,10 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
         engine_gpu_slot_free(s);
         return st;
     }
-    pthread_mutex_lock(&d->mem_lock);
-    bool room = d->nslots < SLOTS_MAX;
-    if (room)
-        d->slots[d->nslots++] = s;
-    pthread_mutex_unlock(&d->mem_lock);
-    if (!room) {
+    s->bkey = engine_budget_key_new(d->budget, GROUP_SLOTS, slot_evict, s);
+    if (!s->bkey) {
         engine_gpu_slot_free(s);
-        return io_fail(err, err_size, CUZK_EINVAL, "more than %d slots on %s", SLOTS_MAX, d->name);
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     }
     *out = s;
     return CUZK_OK;
@@ -796,84 +877,61 @@ static uint64_t slot_held(engine_gpu_slot_t *s)
     return t;
 }
 
-/* Frees the slot's device buffers (mem_lock held; nothing in flight on
- * them): their bytes leave the ledger. */
-static void slot_drop(engine_gpu_slot_t *s)
+/* Frees the slot's device buffers (nothing in flight on them). */
+static void slot_free_bufs(engine_gpu_slot_t *s)
 {
     dbuf_t *b[SLOT_BUFS];
     slot_bufs(s, b);
-    for (int i = 0; i < SLOT_BUFS; i++) {
-        s->d->mem.held -= b[i]->size;
+    for (int i = 0; i < SLOT_BUFS; i++)
         dbuf_free(b[i]);
-    }
+}
+
+/* Gives the slot's device buffers back, and their bytes to the budget. */
+static void slot_drop(engine_gpu_slot_t *s)
+{
+    slot_free_bufs(s);
+    (void)engine_budget_key_resize(s->bkey, 0, 0, ENGINE_BUDGET_NO_WAIT, NULL, 0);
+}
+
+/* The device budget takes an idle slot's buffers back for another's
+ * partition (engine_budget.h: the slot is not admitted, its copies may
+ * still run). */
+static void slot_evict(void *ctx)
+{
+    engine_gpu_slot_t *s = ctx;
+    (void)cuzk_gpu_use(&s->d->g);
+    if (s->copy)
+        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+    slot_free_bufs(s);
 }
 
 /* The slot is idle again: its buffers may be taken back for another's
  * partition, and the partitions waiting for memory look again. */
 static void slot_idle(engine_gpu_slot_t *s)
 {
-    engine_gpu_dev_t *d = s->d;
-    pthread_mutex_lock(&d->mem_lock);
-    s->busy = false;
-    pthread_cond_broadcast(&d->mem_cv);
-    pthread_mutex_unlock(&d->mem_lock);
+    engine_budget_key_done(s->bkey);
 }
 
-/* Grows the slot's buffers to need (mem_lock held). */
+/* Grows the slot's buffers to need (their bytes already in the budget). */
 static cuzk_status_t slot_grow(engine_gpu_slot_t *s, const size_t need[SLOT_BUFS])
 {
-    engine_gpu_dev_t *d = s->d;
     dbuf_t *b[SLOT_BUFS];
     slot_bufs(s, b);
-    for (int i = 0; i < SLOT_BUFS; i++) {
-        if (b[i]->size >= need[i])
-            continue;
-        d->mem.held -= b[i]->size;
-        cuzk_status_t st = dbuf_grow(&d->g, b[i], need[i]);
-        d->mem.held += b[i]->size;
-        if (st != CUZK_OK)
-            return st;
-    }
-    d->mem.peak = d->mem.held > d->mem.peak ? d->mem.held : d->mem.peak;
+    for (int i = 0; i < SLOT_BUFS; i++)
+        CUZK_TRY(dbuf_grow(&s->d->g, b[i], need[i]));
     return CUZK_OK;
-}
-
-/* Takes back the buffers of every idle slot but s (mem_lock held): the
- * bytes freed. */
-static uint64_t slots_reclaim(engine_gpu_dev_t *d, engine_gpu_slot_t *s)
-{
-    uint64_t freed = 0;
-    for (unsigned i = 0; i < d->nslots; i++) {
-        engine_gpu_slot_t *o = d->slots[i];
-        uint64_t h = o == s || o->busy ? 0 : slot_held(o);
-        if (h == 0)
-            continue;
-        (void)cuzk_gpu_stream_sync(&d->g, o->copy);
-        slot_drop(o);
-        freed += h;
-        d->mem.reclaims++;
-    }
-    return freed;
-}
-
-/* Whether another slot runs a partition with memory it will give back. */
-static bool slots_running(engine_gpu_dev_t *d, engine_gpu_slot_t *s)
-{
-    for (unsigned i = 0; i < d->nslots; i++) {
-        engine_gpu_slot_t *o = d->slots[i];
-        if (o != s && o->busy && !o->waiting && slot_held(o) > 0)
-            return true;
-    }
-    return false;
 }
 
 /*
  * Admits a partition on k to slot s: the slot's device buffers hold what
- * it needs before anything is uploaded. What the slot lacks is taken
- * within the limit and the device's free memory (less SLOT_MARGIN); when
- * it does not fit, idle slots give theirs back, and when that is not
- * enough the partition waits, holding nothing, until a running one ends.
- * A partition that could not fit even then fails (CUZK_ENOMEM), saying so.
+ * it needs before anything is uploaded. The slot's buffers are a key of
+ * the device's budget (group GROUP_SLOTS, under device_work_limit): what
+ * they lack is reserved there at the slot's urgency; when it does not fit,
+ * idle keys are evicted (other slots' buffers, keys' device copies), least
+ * recently used first; when that is not enough the partition waits in the
+ * budget's queue, holding nothing, until a running one ends. A partition
+ * that could never fit fails at once (CUZK_ENOMEM), saying so. On success
+ * the slot is in use until slot_idle.
  */
 static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k, char *err,
                                 size_t err_size)
@@ -883,80 +941,59 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     slot_need(k, need);
     dbuf_t *b[SLOT_BUFS];
     slot_bufs(s, b);
+    (void)engine_budget_key_use(s->bkey); /* evicted meanwhile: its buffers are gone */
+    uint64_t target = 0, exact = 0;
+    for (int i = 0; i < SLOT_BUFS; i++) {
+        target += b[i]->size > need[i] ? b[i]->size : need[i];
+        exact += need[i];
+    }
+    char why[IO_ERR_MAX] = "";
     cuzk_status_t st = CUZK_OK;
-    uint64_t lack = 0;
-    size_t free_b = 0, total_b = 0;
-    pthread_mutex_lock(&d->mem_lock);
-    s->busy = true;
-    for (;;) {
-        if (d->mem.limit && d->mem.held > d->mem.limit && slot_held(s) > 0) {
-            slot_drop(s); /* the limit went down: over it, start again from nothing */
-            continue;
+    if (target > slot_held(s)) {
+        st = engine_budget_key_resize(s->bkey, target, s->urgency, ENGINE_BUDGET_NO_WAIT, why,
+                                      sizeof why);
+        if (st != CUZK_OK) { /* a waiting partition holds nothing */
+            slot_drop(s);
+            st = engine_budget_key_resize(s->bkey, exact, s->urgency, ENGINE_BUDGET_WAIT_FOREVER,
+                                          why, sizeof why);
         }
-        lack = 0;
-        for (int i = 0; i < SLOT_BUFS; i++)
-            lack += b[i]->size < need[i] ? need[i] - b[i]->size : 0;
-        if (lack == 0)
-            break;
-        bool fits = !d->mem.limit || d->mem.held + lack <= d->mem.limit;
-        if (cuzk_gpu_mem_info(&d->g, &free_b, &total_b) != CUZK_OK)
-            free_b = 0;
-        fits = fits && free_b >= lack + SLOT_MARGIN;
-        if (fits) {
+        if (st == CUZK_OK) {
             st = slot_grow(s, need);
-            if (st != CUZK_ENOMEM)
-                break;
-            st = CUZK_OK; /* taken meanwhile by what allocates on its own */
+            if (st != CUZK_OK) {
+                snprintf(why, sizeof why, "the device has less free than its budget says: %s",
+                         d->g.err);
+                slot_drop(s);
+            }
         }
-        if (slots_reclaim(d, s) > 0)
-            continue;
-        if (!slots_running(d, s)) {
-            st = CUZK_ENOMEM;
-            break;
-        }
-        slot_drop(s); /* a waiting partition holds nothing */
-        s->waiting = true;
-        d->mem.waits++;
-        pthread_cond_wait(&d->mem_cv, &d->mem_lock);
-        s->waiting = false;
     }
     if (st != CUZK_OK) {
-        s->busy = false;
-        pthread_cond_broadcast(&d->mem_cv);
+        slot_idle(s);
+        return io_fail(err, err_size, CUZK_ENOMEM,
+                       "a partition needs %.3f GB of %s for its own buffers: %s",
+                       (double)engine_gpu_slot_bytes(k) / 1e9, d->name, why);
     }
-    uint64_t limit = d->mem.limit;
-    pthread_mutex_unlock(&d->mem_lock);
-    uint64_t part_b = engine_gpu_slot_bytes(k);
-    double part = (double)part_b / 1e9;
-    if (st == CUZK_ENOMEM && limit && part_b > limit)
-        return io_fail(err, err_size, st,
-                       "a partition needs %.3f GB of %s for its own buffers, above the %.3f GB "
-                       "that all partitions' buffers may hold (device_work_limit)",
-                       part, d->name, (double)limit / 1e9);
-    if (st == CUZK_ENOMEM)
-        return io_fail(err, err_size, st,
-                       "a partition needs %.3f GB of %s for its own buffers; %.3f GB is free "
-                       "beyond the keys, their workspaces and a %.2f GB margin",
-                       part, d->name, (double)free_b / 1e9, (double)SLOT_MARGIN / 1e9);
-    if (st != CUZK_OK)
-        return gpu_fail(&d->g, st, err, err_size, "reserving the partition's device memory");
     return CUZK_OK;
 }
 
 void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes)
 {
-    pthread_mutex_lock(&d->mem_lock);
-    d->mem.limit = bytes;
-    d->mem.peak = d->mem.held;
-    pthread_cond_broadcast(&d->mem_cv);
-    pthread_mutex_unlock(&d->mem_lock);
+    engine_budget_set_group(d->budget, GROUP_SLOTS, "device_work_limit", bytes);
 }
 
 void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out)
 {
-    pthread_mutex_lock(&d->mem_lock);
-    *out = d->mem;
-    pthread_mutex_unlock(&d->mem_lock);
+    engine_budget_counters_t c;
+    engine_budget_group_counters(d->budget, GROUP_SLOTS, &c);
+    *out = (engine_gpu_mem_t){.limit = c.limit,
+                              .held = c.held,
+                              .peak = c.peak,
+                              .waits = c.waits,
+                              .reclaims = c.evictions};
+}
+
+void engine_gpu_slot_set_urgency(engine_gpu_slot_t *s, unsigned urgency)
+{
+    s->urgency = urgency;
 }
 
 void engine_gpu_slot_free(engine_gpu_slot_t *s)
@@ -964,14 +1001,9 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
     if (!s)
         return;
     slot_release(s);
-    engine_gpu_dev_t *d = s->d;
-    pthread_mutex_lock(&d->mem_lock);
-    for (unsigned i = 0; i < d->nslots; i++)
-        if (d->slots[i] == s)
-            d->slots[i] = d->slots[--d->nslots];
-    slot_drop(s);
-    pthread_cond_broadcast(&d->mem_cv);
-    pthread_mutex_unlock(&d->mem_lock);
+    if (s->bkey)
+        slot_drop(s);
+    engine_budget_key_free(s->bkey);
     cuzk_gpu_event_free(s->staged);
     for (int i = 0; i < EVENTS; i++)
         cuzk_gpu_event_free(s->ev[i]);
@@ -1177,42 +1209,83 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
 
 /* ---- compute ------------------------------------------------------------- */
 
+/* A workspace's memory hook (gpu_msm.h) on the device's budget: it may hold
+ * what it holds plus what the budget could give without waiting, and grows
+ * at the urgency of the compute section, which no waiting partition
+ * overtakes (they wait for it). */
+static size_t ws_hook_room(void *ctx, size_t held)
+{
+    const ws_hook_t *h = ctx;
+    uint64_t room = engine_budget_available(h->d->budget);
+    return room > SIZE_MAX - held ? SIZE_MAX : held + (size_t)room;
+}
+
+static cuzk_status_t ws_hook_resize(void *ctx, size_t bytes)
+{
+    const ws_hook_t *h = ctx;
+    return engine_budget_key_resize(h->key, bytes, URGENCY_COMPUTE, ENGINE_BUDGET_NO_WAIT, NULL, 0);
+}
+
 static cuzk_status_t dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, cuzk_gpu_msm_t **m)
 {
-    if (!d->msm[grp])
+    if (!d->msm[grp]) {
+        if (!d->ws_key[grp] && !(d->ws_key[grp] = engine_budget_key_new(d->budget, 0, NULL, NULL)))
+            return CUZK_ENOMEM;
         CUZK_TRY(cuzk_gpu_msm_new(&d->msm[grp], &d->g, grp));
+        d->ws_hook[grp] = (ws_hook_t){d, d->ws_key[grp]};
+        cuzk_gpu_mem_hook_t h = {&d->ws_hook[grp], ws_hook_room, ws_hook_resize};
+        cuzk_gpu_msm_set_mem_hook(d->msm[grp], &h);
+    }
     *m = d->msm[grp];
     return CUZK_OK;
 }
 
-/* The compute buffers for k: bitmaps, totals, ones scratch, results, and
- * for zkeys the plain witness and a, b, c. */
+/* The compute buffers for k (bitmaps, totals, ones scratch, and for zkeys
+ * the plain witness and a, b, c), grown within the device's budget. */
 static cuzk_status_t dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
 {
     cuzk_gpu_t *g = &d->g;
     size_t nmax = 0;
     for (int q = 0; q < QUERIES; q++)
         nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
-    if (!k->params) {
-        size_t dn = (size_t)1 << k->log2n;
-        CUZK_TRY(dbuf_grow(g, &d->wp, (size_t)k->n_vars * FR_BYTES + FR_BYTES));
-        CUZK_TRY(dbuf_grow(g, &d->a, dn * FR_BYTES));
-        CUZK_TRY(dbuf_grow(g, &d->b, dn * FR_BYTES));
-        CUZK_TRY(dbuf_grow(g, &d->c, dn * FR_BYTES));
+    size_t dn = (size_t)1 << k->log2n, zk = k->params ? 0 : 1;
+    struct {
+        dbuf_t *b;
+        size_t need;
+    } l[] = {
+        {&d->wp, zk * ((size_t)k->n_vars * FR_BYTES + FR_BYTES)},
+        {&d->a, zk * dn * FR_BYTES},
+        {&d->b, zk * dn * FR_BYTES},
+        {&d->c, zk * dn * FR_BYTES},
+        {&d->oth[0], ((nmax + 31) / 32 + 1) * 4},
+        {&d->oth[1], ((nmax + 31) / 32 + 1) * 4},
+        {&d->oth[2], ((nmax + 31) / 32 + 1) * 4},
+        {&d->cnt, BITMAPS * sizeof(uint32_t)},
+        {&d->compact, cuzk_gpu_bitmap_compact_scratch_bytes(nmax)},
+        {&d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES},
+        {&d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)},
+    };
+    enum { N = sizeof l / sizeof l[0] };
+    _Static_assert(BITMAPS == 3, "dev_reserve lists the three bitmaps");
+    uint64_t total = 0;
+    for (size_t i = 0; i < N; i++)
+        total += l[i].b->size > l[i].need ? l[i].b->size : l[i].need;
+    if (total > engine_budget_key_bytes(d->compute_key)) {
+        cuzk_status_t s = engine_budget_key_resize(d->compute_key, total, URGENCY_COMPUTE,
+                                                   ENGINE_BUDGET_NO_WAIT, g->err, sizeof g->err);
+        if (s != CUZK_OK)
+            return s;
     }
-    for (int i = 0; i < BITMAPS; i++)
-        CUZK_TRY(dbuf_grow(g, &d->oth[i], ((nmax + 31) / 32 + 1) * 4));
-    CUZK_TRY(dbuf_grow(g, &d->cnt, BITMAPS * sizeof(uint32_t)));
-    CUZK_TRY(dbuf_grow(g, &d->compact, cuzk_gpu_bitmap_compact_scratch_bytes(nmax)));
-    CUZK_TRY(dbuf_grow(g, &d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES));
-    return dbuf_grow(g, &d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax));
+    for (size_t i = 0; i < N; i++)
+        if (l[i].need)
+            CUZK_TRY(dbuf_grow(g, l[i].b, l[i].need));
+    return CUZK_OK;
 }
 
 cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size)
 {
     engine_gpu_dev_t *d = k->d;
     cuzk_prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
-    pthread_mutex_lock(&d->mem_lock);
     cuzk_status_t st = cuzk_gpu_use(&d->g);
     if (st == CUZK_OK)
         st = dev_reserve(d, k);
@@ -1231,7 +1304,6 @@ cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_siz
         if (st == CUZK_OK)
             st = cuzk_gpu_msm_reserve(m, k->qn[Q_B2]);
     }
-    pthread_mutex_unlock(&d->mem_lock);
     cuzk_prio_lock_release(&d->lock);
     if (st != CUZK_OK)
         return gpu_fail(&d->g, st, err, err_size, "reserving the key's working memory");
@@ -1324,10 +1396,9 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
     const void *scalars = vi < 0 ? h : v[vi].s;
     n = vi < 0 ? n : v[vi].n;
     void *r = res_at(s, q * WIN_MAX);
-    /* A launch grows its workspace when it must: under mem_lock, as every
-     * allocation on the device. */
+    /* A launch grows its workspace when it must, within the device's
+     * budget (dev_msm_ws). */
     cuzk_status_t st;
-    pthread_mutex_lock(&d->mem_lock);
     if (k->tier == ENGINE_GPU_TIER_DEVICE) {
         const uint32_t *idx = vi < 0 ? NULL : s->idx[vi].p;
         st = cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
@@ -1342,7 +1413,6 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
         s->win[q] = (cuzk_gpu_msm_windows_t){1, 0};
         *h2d += n * cuzk_gpu_affine_bytes(grp);
     }
-    pthread_mutex_unlock(&d->mem_lock);
     CUZK_TRY(st);
     if (vi >= 0 && k->tier == ENGINE_GPU_TIER_MAPPED)
         CUZK_TRY(cuzk_gpu_memset(&d->g, res_at(s, ONES_OFFSET + q), 0, cuzk_gpu_xyzz_bytes(grp),
@@ -1499,15 +1569,17 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     cuzk_gpu_t *g = &d->g;
     s->yields = 0;
     uint64_t h2d = s->h2d;
+    /* The key's device copy stays while the partition computes on it; an
+     * eviction in progress ends first (the key is then MAPPED, which the
+     * slot's buffers, sized for any tier at least as high, serve). */
+    if (k->bkey)
+        (void)engine_budget_key_use(k->bkey);
     cuzk_status_t st = cuzk_gpu_use(g);
     double t0 = cuzk_seconds();
     cuzk_prio_lock_acquire(&d->lock, urgency);
     double t1 = cuzk_seconds();
-    if (st == CUZK_OK) {
-        pthread_mutex_lock(&d->mem_lock);
+    if (st == CUZK_OK)
         st = dev_reserve(d, k);
-        pthread_mutex_unlock(&d->mem_lock);
-    }
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)
@@ -1530,6 +1602,8 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     s->key = NULL;
     slot_release(s);
     slot_idle(s);
+    if (k->bkey)
+        engine_budget_key_done(k->bkey);
     if (st != CUZK_OK)
         return gpu_fail(g, st, err, err_size, "proving on the device");
     if (stats) {

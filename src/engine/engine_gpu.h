@@ -169,6 +169,9 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **s, engine_gpu_dev_t *d,
                                   struct engine_pinned *pool, char *err, size_t err_size);
 /* NULL is a no-op; waits for the slot's copies. */
 void engine_gpu_slot_free(engine_gpu_slot_t *s);
+/* The urgency (0 .. 3, the engine's priorities) at which the slot's next
+ * partitions wait for device memory (engine_gpu_mem_t); 0 at first. */
+void engine_gpu_slot_set_urgency(engine_gpu_slot_t *s, unsigned urgency);
 
 /* What a partition moved and how long its parts took. */
 typedef struct engine_gpu_stats {
