@@ -949,7 +949,12 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     }
     char why[IO_ERR_MAX] = "";
     cuzk_status_t st = CUZK_OK;
-    if (target > slot_held(s)) {
+    engine_budget_counters_t c;
+    engine_budget_group_counters(d->budget, GROUP_SLOTS, &c);
+    if (c.limit && exact > c.limit) { /* never fits, even with buffers held from before */
+        snprintf(why, sizeof why, "device_work_limit is %llu bytes", (unsigned long long)c.limit);
+        st = CUZK_ENOMEM;
+    } else if (target > slot_held(s)) {
         st = engine_budget_key_resize(s->bkey, target, s->urgency, ENGINE_BUDGET_NO_WAIT, why,
                                       sizeof why);
         if (st != CUZK_OK) { /* a waiting partition holds nothing */
