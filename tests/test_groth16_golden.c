@@ -2,7 +2,8 @@
  * Groth16 proofs byte for byte: for a fixed seed (the circuit, its witness,
  * the development key and r, s all drawn from it), the proof of each
  * convention on each curve hashes to the value recorded below. The values
- * were produced by the provers before they shared one entry; a change in
+ * were produced by the two provers before they became one entry
+ * (groth16_prove_key), which the cases below call; a change in
  * what the prover computes (another H basis, query, scalar or blinding
  * order) changes the hash. The hash is FNV-1a 64 over the affine points
  * π_A ‖ π_B ‖ π_C as they lie in memory (Montgomery form, little-endian).
@@ -21,7 +22,10 @@
 
 #include "groth16/bellperson.h"
 #include "groth16/groth16.h"
+#include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/params_file.h"
+#include "io/zkey_file.h"
 
 enum { GOLDEN_SEED = 20240601 };
 
@@ -56,7 +60,7 @@ static void golden_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, cuz
         assert_int_equal(bls381_r1cs_random(&r->u.bls381, w->v.bls381, &shape, 3, rng), CUZK_OK);
 }
 
-static uint64_t proof_hash(const snarkjs_proof_t *p)
+static uint64_t proof_hash(const groth16_proof_t *p)
 {
     uint64_t h = FNV_START;
     if (p->curve == R1CS_CURVE_BN254) {
@@ -88,8 +92,14 @@ static uint64_t snarkjs_hash(r1cs_curve_t curve)
     assert_int_equal(groth16_dev_setup(&k, &r, &rng, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
     groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
-    snarkjs_proof_t proof;
-    cuzk_status_t s = groth16_prove(&proof, &pub, &k, &w, &opts, NULL, NULL, err, sizeof err);
+    groth16_proof_t proof;
+    groth16_key_t key = zkey_groth16_key(&k);
+    groth16_input_t in = {.curve = curve,
+                          .w = curve == R1CS_CURVE_BN254 ? (const void *)w.v.bn254
+                                                         : (const void *)w.v.bls381,
+                          .n = w.n};
+    cuzk_status_t s =
+        groth16_prove_key(&proof, &pub, &key, &in, &opts, NULL, NULL, err, sizeof err);
     if (s != CUZK_OK)
         fail_msg("%s", err);
     uint64_t h = proof_hash(&proof);
@@ -116,14 +126,15 @@ static uint64_t bellperson_hash(void)
     assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
     groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
-    bp_proof_t proof;
-    cuzk_status_t s = groth16_bp_prove(&proof, &p, &a, &opts, NULL, NULL, err, sizeof err);
+    groth16_key_t key = bp_params_groth16_key(&p);
+    groth16_asgn_t g = asgn_groth16(&a);
+    groth16_input_t in = {.asgn = &g};
+    groth16_proof_t sp;
+    r1cs_witness_t pub;
+    cuzk_status_t s = groth16_prove_key(&sp, &pub, &key, &in, &opts, NULL, NULL, err, sizeof err);
     if (s != CUZK_OK)
         fail_msg("%s", err);
-    snarkjs_proof_t sp = {.curve = R1CS_CURVE_BLS12_381};
-    sp.u.bls381.a = proof.a;
-    sp.u.bls381.b = proof.b;
-    sp.u.bls381.c = proof.c;
+    r1cs_witness_free(&pub);
     free(mem);
     bp_params_free(&p);
     r1cs_free(&r);
@@ -139,20 +150,21 @@ static uint64_t bellperson_bn254_hash(void)
     r1cs_t r;
     r1cs_witness_t w;
     golden_circuit(&r, &w, R1CS_CURVE_BN254, &rng);
-    bn254_groth16_bp_key_t key;
+    groth16_key_t key;
     asgn_t a;
     void *mem;
     assert_int_equal(bn254_groth16_bp_dev_setup(&key, &r.u.bn254, &rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
-    bn254_groth16_proof_t proof;
-    cuzk_status_t s = bn254_groth16_bp_prove(&proof, &key, &a, &rng, NULL, NULL, err, sizeof err);
+    groth16_asgn_t g = asgn_groth16(&a);
+    groth16_input_t in = {.asgn = &g};
+    groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
+    groth16_proof_t sp;
+    r1cs_witness_t pub;
+    cuzk_status_t s = groth16_prove_key(&sp, &pub, &key, &in, &opts, NULL, NULL, err, sizeof err);
     if (s != CUZK_OK)
         fail_msg("%s", err);
-    snarkjs_proof_t sp = {.curve = R1CS_CURVE_BN254};
-    sp.u.bn254.a = proof.a;
-    sp.u.bn254.b = proof.b;
-    sp.u.bn254.c = proof.c;
+    r1cs_witness_free(&pub);
     free(mem);
     bn254_groth16_bp_dev_key_free(&key);
     r1cs_free(&r);
