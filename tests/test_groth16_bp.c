@@ -273,7 +273,7 @@ static void test_bn254(void **state)
         r1cs_t r;
         r1cs_witness_t w;
         random_circuit(&r, &w, R1CS_CURVE_BN254);
-        bn254_groth16_bp_key_t key;
+        groth16_key_t key;
         assert_int_equal(bn254_groth16_bp_dev_setup(&key, &r.u.bn254, &test_rng, NULL), CUZK_OK);
         asgn_t a;
         void *mem;
@@ -281,8 +281,10 @@ static void test_bn254(void **state)
         bn254_groth16_proof_t proof[2];
         char err[IO_ERR_MAX];
         for (int i = 0; i < 2; i++) {
-            cuzk_status_t s =
-                bn254_groth16_bp_prove(&proof[i], &key, &a, &test_rng, NULL, NULL, err, sizeof err);
+            groth16_asgn_t g = asgn_groth16(&a);
+            groth16_input_t in = {.asgn = &g};
+            cuzk_status_t s = bn254_groth16_prove(&proof[i], &key, &in, &test_rng, NULL, NULL, NULL,
+                                                  err, sizeof err);
             if (s != CUZK_OK)
                 fail_msg("%s", err);
         }
@@ -292,8 +294,9 @@ static void test_bn254(void **state)
             assert_true(bn254_fr_from_canonical(&in[i], a.inputs[i + 1]));
             in[ni + i] = in[i];
         }
-        bn254_groth16_vk_t vk = {key.alpha1, key.beta2, key.gamma2,
-                                 key.delta2, key.ic,    (uint32_t)ni};
+        const groth16_key_bn254_t *f = &key.u.bn254;
+        bn254_groth16_vk_t vk = {f->alpha1, f->beta2,    f->gamma2,
+                                 f->delta2, key.ic.data, (uint32_t)ni};
         bool valid = false;
         assert_int_equal(bn254_groth16_verify(&valid, &vk, in, &proof[0], NULL), CUZK_OK);
         assert_true(valid);

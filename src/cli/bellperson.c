@@ -321,9 +321,22 @@ int cli_prove_bp(int argc, char **argv)
         s = cli_backend_new(&be, a.backend, NULL, &p, &accel, err, sizeof err);
     read_s = cuzk_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
+    groth16_key_t key = bp_params_groth16_key(&p);
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
         groth16_timings_t t;
-        s = groth16_bp_prove(&proofs[i], &p, &as[i], &opts, &t, pool, err, sizeof err);
+        groth16_asgn_t g = asgn_groth16(&as[i]);
+        groth16_input_t in = {.asgn = &g};
+        groth16_proof_t pr;
+        r1cs_witness_t pub;
+        s = as[i].curve != R1CS_CURVE_BLS12_381
+                ? io_fail(err, sizeof err, CUZK_EINVAL,
+                          "the assignment is over %s but bellperson parameters are over BLS12-381",
+                          r1cs_curve_name(as[i].curve))
+                : groth16_prove_key(&pr, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
+        if (s == CUZK_OK) {
+            r1cs_witness_free(&pub);
+            proofs[i] = (bp_proof_t){pr.u.bls381.a, pr.u.bls381.b, pr.u.bls381.c};
+        }
         if (s != CUZK_OK) {
             char why[IO_ERR_MAX];
             snprintf(why, sizeof why, "%s", err);

@@ -330,7 +330,12 @@ int cli_prove(int argc, char **argv)
     cuzk_progress_begin(progress, "read", 0, NULL);
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {NULL, a.no_verify, accel, progress};
-        s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, sizeof err);
+        groth16_key_t key = zkey_groth16_key(&k);
+        groth16_input_t in = {.curve = w.curve,
+                              .w = w.curve == R1CS_CURVE_BN254 ? (const void *)w.v.bn254
+                                                               : (const void *)w.v.bls381,
+                              .n = w.n};
+        s = groth16_prove_key(&proof, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
         if (s == CUZK_EWITNESS)
             io_fail(err, sizeof err, s,
                     "%s does not satisfy the circuit of %s: the proof made from it does not "

@@ -222,18 +222,6 @@ static bool cpu_report_stages(engine_stage_report_fn report, void *rctx, double 
     return wanted;
 }
 
-/* pub = the inputs of a (ONE excluded), Montgomery form. */
-static cuzk_status_t cpu_asgn_inputs(r1cs_witness_t *pub, const asgn_t *a)
-{
-    cuzk_status_t s = r1cs_witness_alloc(pub, a->curve, (uint32_t)(a->n_inputs - 1));
-    for (uint64_t i = 1; s == CUZK_OK && i < a->n_inputs; i++)
-        if (a->curve == R1CS_CURVE_BLS12_381)
-            (void)bls381_fr_from_canonical(&pub->v.bls381[i - 1], a->inputs[i]);
-        else
-            (void)bn254_fr_from_canonical(&pub->v.bn254[i - 1], a->inputs[i]);
-    return s;
-}
-
 static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool,
                                     const groth16_accel_t *accel, const engine_input_t *in,
                                     engine_stage_report_fn report, void *rctx, engine_result_t *out,
@@ -250,10 +238,15 @@ static cuzk_status_t cpu_prove_zkey(const cpu_key_t *k, cuzk_pool_t *pool,
     /* bytes: the witness values read (32 each, as in the file) */
     if (!report(rctx, ENGINE_STAGE_READ, t0, t1, 32ull * w.n))
         goto done;
-    snarkjs_proof_t proof;
+    groth16_proof_t proof;
     groth16_timings_t t;
     groth16_prove_opts_t opts = {NULL, false, accel, NULL};
-    s = groth16_prove(&proof, &pub, &k->zkey, &w, &opts, &t, pool, err, err_size);
+    groth16_key_t key = zkey_groth16_key(&k->zkey);
+    groth16_input_t gin = {.curve = w.curve,
+                           .w = w.curve == R1CS_CURVE_BN254 ? (const void *)w.v.bn254
+                                                            : (const void *)w.v.bls381,
+                           .n = w.n};
+    s = groth16_prove_key(&proof, &pub, &key, &gin, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
@@ -289,21 +282,28 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
     /* bytes: the file's (an assignment in memory is not read: 0) */
     if (!report(rctx, ENGINE_STAGE_READ, t0, t1, file.map.size))
         goto done;
-    bp_proof_t proof;
+    groth16_proof_t proof;
     groth16_timings_t t;
     groth16_prove_opts_t opts = {NULL, false, accel, NULL};
-    s = groth16_bp_prove(&proof, &k->params, a, &opts, &t, pool, err, err_size);
+    groth16_key_t key = bp_params_groth16_key(&k->params);
+    groth16_asgn_t as = asgn_groth16(a);
+    groth16_input_t gin = {.asgn = &as};
+    s = a->curve != R1CS_CURVE_BLS12_381
+            ? io_fail(err, err_size, CUZK_EINVAL,
+                      "the assignment is over %s but bellperson parameters are over BLS12-381",
+                      r1cs_curve_name(a->curve))
+            : groth16_prove_key(&proof, &pub, &key, &gin, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
     size_t len;
     out->proof_bytes = malloc(BP_PROOF_BYTES);
-    if (!out->proof_bytes || cpu_asgn_inputs(&pub, a) != CUZK_OK ||
-        snarkjs_public_format(&out->public_json, &len, &pub) != CUZK_OK) {
+    if (!out->proof_bytes || snarkjs_public_format(&out->public_json, &len, &pub) != CUZK_OK) {
         s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the proof");
         goto done;
     }
-    bp_proof_encode(out->proof_bytes, &proof);
+    bp_proof_t bp = {proof.u.bls381.a, proof.u.bls381.b, proof.u.bls381.c};
+    bp_proof_encode(out->proof_bytes, &bp);
     out->proof_len = BP_PROOF_BYTES;
     report(rctx, ENGINE_STAGE_ENCODE, t2, engine_now(), 0);
 done:

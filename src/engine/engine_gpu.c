@@ -20,6 +20,7 @@
 #include "ec/bn254_g2.h"
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
+#include "groth16/groth16_key.h"
 #include "io/iden3.h"
 #include "io/io_error.h"
 #include "msm/bls381_msm.h"
@@ -1639,27 +1640,23 @@ static void accel_times(groth16_timings_t *t, const engine_gpu_stats_t *st)
     t->seconds[GROTH16_STAGE_MSM] = st->msm_ms / 1e3;
 }
 
-static cuzk_status_t accel_zkey(void *ctx, const struct zkey *key, const void *w, uint32_t n,
-                                groth16_msms_t *out, groth16_timings_t *t, char *err,
-                                size_t err_size)
+/* The key's convention says what the device stages: a witness for the
+ * zkey it holds, an assignment for the params. */
+static cuzk_status_t accel_msms(void *ctx, const struct groth16_key *key,
+                                const struct groth16_input *in, groth16_msms_t *out,
+                                groth16_timings_t *t, char *err, size_t err_size)
 {
     engine_gpu_accel_t *a = ctx;
-    if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
-        return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-    CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, w, n, a->pool, err, err_size));
-    CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
-    accel_times(t, &a->stats);
-    return CUZK_OK;
-}
-
-static cuzk_status_t accel_params(void *ctx, const struct bp_params *key, const struct asgn *as,
-                                  groth16_msms_t *out, groth16_timings_t *t, char *err,
-                                  size_t err_size)
-{
-    engine_gpu_accel_t *a = ctx;
-    if (!a->key->params || key->n_h != a->key->n_h || key->n_l != a->key->n_aux)
-        return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-    CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, as, a->pool, err, err_size));
+    if (key->conv.synth == GROTH16_SYNTH_COEFFS) {
+        if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
+            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+        CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, in->w, in->n, a->pool, err, err_size));
+    } else {
+        if (!a->key->params || key->h.count != a->key->n_h || key->l.count != a->key->n_aux)
+            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+        asgn_t as = asgn_from_groth16(in->asgn);
+        CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, &as, a->pool, err, err_size));
+    }
     CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;
@@ -1667,6 +1664,6 @@ static cuzk_status_t accel_params(void *ctx, const struct bp_params *key, const 
 
 groth16_accel_t engine_gpu_accel(engine_gpu_accel_t *a)
 {
-    groth16_accel_t acc = {a, accel_zkey, accel_params};
+    groth16_accel_t acc = {a, accel_msms};
     return acc;
 }

@@ -10,31 +10,6 @@
 #include "io/io_error.h"
 #include "util/clock.h"
 
-/* The prover's view of p: the same points, borrowed. */
-static bls381_groth16_bp_key_t bp_key_of(const bp_params_t *p)
-{
-    bls381_groth16_bp_key_t k = {
-        .alpha1 = p->vk.alpha1,
-        .beta1 = p->vk.beta1,
-        .delta1 = p->vk.delta1,
-        .beta2 = p->vk.beta2,
-        .gamma2 = p->vk.gamma2,
-        .delta2 = p->vk.delta2,
-        .n_ic = p->vk.n_ic,
-        .n_h = p->n_h,
-        .n_l = p->n_l,
-        .n_a = p->n_a,
-        .n_b = p->n_b,
-        .ic = p->vk.ic,
-        .h = p->h,
-        .l = p->l,
-        .a = p->a,
-        .b_g1 = p->b_g1,
-        .b_g2 = p->b_g2,
-    };
-    return k;
-}
-
 /* The verifier's view of vk (n_ic >= 1). */
 static bls381_groth16_vk_t bp_vk_of(const bp_vk_t *vk)
 {
@@ -46,62 +21,27 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
                                const groth16_prove_opts_t *opts, groth16_timings_t *t,
                                cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
-    if (!opts)
-        opts = &defaults;
-    if (t)
-        memset(t, 0, sizeof *t);
     memset(proof, 0, sizeof *proof);
-    if (a->curve != R1CS_CURVE_BLS12_381)
+    if (a->curve != R1CS_CURVE_BLS12_381) {
+        if (t)
+            memset(t, 0, sizeof *t);
         return io_fail(err, err_size, CUZK_EINVAL,
                        "the assignment is over %s but bellperson parameters are over BLS12-381",
                        r1cs_curve_name(a->curve));
-    bls381_groth16_bp_key_t key = bp_key_of(p);
-    bls381_groth16_proof_t pr;
-    cuzk_status_t s;
-    if (opts->accel) {
-        s = bls381_groth16_bp_check(&key, a, err, err_size);
-        groth16_msms_t m = {.curve = R1CS_CURVE_BLS12_381};
-        if (s == CUZK_OK)
-            s = opts->accel->bp_msms(opts->accel->ctx, p, a, &m, t, err, err_size);
-        if (s != CUZK_OK)
-            return s;
-        double t0 = cuzk_seconds();
-        s = bls381_groth16_bp_finish_msms(&pr, &key, &m.u.bls381, opts->rng);
-        if (t)
-            t->seconds[GROTH16_STAGE_FINISH] = cuzk_seconds() - t0;
-        if (s != CUZK_OK)
-            return io_fail(err, err_size, s,
-                           "drawing r and s: the operating system's generator failed");
-    } else {
-        s = bls381_groth16_bp_prove(&pr, &key, a, opts->rng, t, pool, err, err_size);
-        if (s != CUZK_OK)
-            return s;
     }
-    proof->a = pr.a;
-    proof->b = pr.b;
-    proof->c = pr.c;
-    if (opts->no_verify)
-        return CUZK_OK;
-
-    double t0 = cuzk_seconds();
-    size_t n_in = p->vk.n_ic - 1;
-    bls381_fr_t *in = malloc((n_in ? n_in : 1) * sizeof *in);
-    if (!in)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
-    for (size_t i = 0; i < n_in; i++)
-        (void)bls381_fr_from_canonical(&in[i], a->inputs[i + 1]);
-    bool valid = false;
-    s = groth16_bp_verify(&valid, &p->vk, in, proof, 1, NULL, pool, err, err_size);
-    free(in);
-    if (t)
-        t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
-    if (s == CUZK_OK && !valid)
-        s = io_fail(err, err_size, CUZK_EWITNESS,
-                    "the proof does not verify: the assignment does not satisfy the circuit");
+    groth16_key_t key = bp_params_groth16_key(p);
+    groth16_asgn_t as = asgn_groth16(a);
+    groth16_input_t in = {.asgn = &as};
+    groth16_proof_t pr;
+    r1cs_witness_t pub;
+    cuzk_status_t s = groth16_prove_key(&pr, &pub, &key, &in, opts, t, pool, err, err_size);
     if (s != CUZK_OK)
-        memset(proof, 0, sizeof *proof);
-    return s;
+        return s;
+    r1cs_witness_free(&pub);
+    proof->a = pr.u.bls381.a;
+    proof->b = pr.u.bls381.b;
+    proof->c = pr.u.bls381.c;
+    return CUZK_OK;
 }
 
 cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_t *in,
@@ -134,35 +74,36 @@ cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *
     memset(p, 0, sizeof *p);
     if (r->curve != R1CS_CURVE_BLS12_381)
         return CUZK_EUNSUPPORTED;
-    bls381_groth16_bp_key_t k;
+    groth16_key_t k;
     cuzk_status_t s = bls381_groth16_bp_dev_setup(&k, &r->u.bls381, rng, progress);
     if (s != CUZK_OK)
         return s;
-    bls381_g1_affine_t *ic = malloc(k.n_ic * sizeof *ic);
+    bls381_g1_affine_t *ic = malloc(k.ic.count * sizeof *ic);
     if (!ic) {
         bls381_groth16_bp_dev_key_free(&k);
         return CUZK_ENOMEM;
     }
-    memcpy(ic, k.ic, k.n_ic * sizeof *ic);
-    p->vk.alpha1 = k.alpha1;
-    p->vk.beta1 = k.beta1;
-    p->vk.delta1 = k.delta1;
-    p->vk.beta2 = k.beta2;
-    p->vk.gamma2 = k.gamma2;
-    p->vk.delta2 = k.delta2;
-    p->vk.n_ic = k.n_ic;
+    memcpy(ic, k.ic.data, k.ic.count * sizeof *ic);
+    const groth16_key_bls381_t *f = &k.u.bls381;
+    p->vk.alpha1 = f->alpha1;
+    p->vk.beta1 = f->beta1;
+    p->vk.delta1 = f->delta1;
+    p->vk.beta2 = f->beta2;
+    p->vk.gamma2 = f->gamma2;
+    p->vk.delta2 = f->delta2;
+    p->vk.n_ic = (uint32_t)k.ic.count;
     p->vk.ic = ic;
-    p->n_h = k.n_h;
-    p->n_l = k.n_l;
-    p->n_a = k.n_a;
-    p->n_b = k.n_b;
+    p->n_h = (uint32_t)k.h.count;
+    p->n_l = (uint32_t)k.l.count;
+    p->n_a = (uint32_t)k.a.count;
+    p->n_b = (uint32_t)k.b1.count;
     /* One allocation, starting with IC: bp_params_free releases it as mem. */
-    p->mem = (void *)k.ic;
-    p->h = (bls381_g1_affine_t *)k.h;
-    p->l = (bls381_g1_affine_t *)k.l;
-    p->a = (bls381_g1_affine_t *)k.a;
-    p->b_g1 = (bls381_g1_affine_t *)k.b_g1;
-    p->b_g2 = (bls381_g2_affine_t *)k.b_g2;
+    p->mem = (void *)k.ic.data;
+    p->h = (bls381_g1_affine_t *)k.h.data;
+    p->l = (bls381_g1_affine_t *)k.l.data;
+    p->a = (bls381_g1_affine_t *)k.a.data;
+    p->b_g1 = (bls381_g1_affine_t *)k.b1.data;
+    p->b_g2 = (bls381_g2_affine_t *)k.b2.data;
     return CUZK_OK;
 }
 
@@ -173,7 +114,11 @@ cuzk_status_t groth16_bp_assign(asgn_t *a, void **mem, const r1cs_t *r, const r1
     *mem = NULL;
     if (w->curve != r->curve || w->n != r1cs_shape(r)->n_wires)
         return CUZK_EINVAL;
-    if (r->curve == R1CS_CURVE_BN254)
-        return bn254_groth16_bp_assign(a, mem, &r->u.bn254, w->v.bn254, pool);
-    return bls381_groth16_bp_assign(a, mem, &r->u.bls381, w->v.bls381, pool);
+    groth16_asgn_t g;
+    cuzk_status_t s = r->curve == R1CS_CURVE_BN254
+                          ? bn254_groth16_bp_assign(&g, mem, &r->u.bn254, w->v.bn254, pool)
+                          : bls381_groth16_bp_assign(&g, mem, &r->u.bls381, w->v.bls381, pool);
+    if (s == CUZK_OK)
+        *a = asgn_from_groth16(&g);
+    return s;
 }

@@ -9,10 +9,11 @@
 #define G16_CURVE_ID R1CS_CURVE_BLS12_381
 #include "groth16/groth16_tmpl_names.h"
 
-#include "groth16/groth16_tmpl_impl.h"
-
 /* bellperson's domains and coset: 7 (blstrs' ROOT_OF_UNITY = 7^t, FORMATS.md §8.3). */
 #define G16_BP_GENERATOR GROTH16_BP_GENERATOR_BLS381
+
+#include "groth16/groth16_tmpl_impl.h"
+
 #include "groth16/groth16_bp_tmpl_impl.h"
 #undef G16_BP_GENERATOR
 

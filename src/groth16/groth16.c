@@ -69,17 +69,20 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
 }
 
 /* Stages synth, h and msm by the accelerator, then finish here: the proof
- * of k and w, the stages timed; no verification. */
-static cuzk_status_t groth16_prove_accel(snarkjs_proof_t *proof, const zkey_t *k,
-                                         const r1cs_witness_t *w, const groth16_accel_t *accel,
+ * of k and in, the stages timed; no verification. */
+static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_key_t *k,
+                                         const groth16_input_t *in, const groth16_accel_t *accel,
                                          cuzk_rng_t *rng, cuzk_progress_t *progress,
                                          groth16_timings_t *t, char *err, size_t err_size)
 {
     groth16_msms_t m = {.curve = k->curve};
+    cuzk_status_t s = k->curve == R1CS_CURVE_BN254
+                          ? bn254_groth16_check_input(k, in, err, err_size)
+                          : bls381_groth16_check_input(k, in, err, err_size);
+    if (s != CUZK_OK)
+        return s;
     cuzk_progress_begin(progress, "synth, h, msm", 0, NULL);
-    const void *wv =
-        k->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
-    cuzk_status_t s = accel->zkey_msms(accel->ctx, k, wv, w->n, &m, t, err, err_size);
+    s = accel->msms(accel->ctx, k, in, &m, t, err, err_size);
     if (s != CUZK_OK)
         return s;
     double t0 = cuzk_seconds();
@@ -108,22 +111,20 @@ static cuzk_status_t groth16_prove_accel(snarkjs_proof_t *proof, const zkey_t *k
     return CUZK_OK;
 }
 
-/* The proof of k and w, the stages timed; no verification. */
-static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k,
-                                         const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                                         groth16_timings_t *t, cuzk_pool_t *pool, char *err,
-                                         size_t err_size)
+/* The proof of k and in, the stages timed; no verification. */
+static cuzk_status_t groth16_prove_curve(groth16_proof_t *proof, const groth16_key_t *k,
+                                         const groth16_input_t *in,
+                                         const groth16_prove_opts_t *opts, groth16_timings_t *t,
+                                         cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    memset(proof, 0, sizeof *proof);
-    proof->curve = k->curve;
     cuzk_rng_t *rng = opts->rng;
     if (opts->accel)
-        return groth16_prove_accel(proof, k, w, opts->accel, rng, opts->progress, t, err, err_size);
+        return groth16_prove_accel(proof, k, in, opts->accel, rng, opts->progress, t, err,
+                                   err_size);
     cuzk_status_t s;
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
-        s = bn254_groth16_prove(&p, k, w->v.bn254, w->n, rng, t, pool, opts->progress, err,
-                                err_size);
+        s = bn254_groth16_prove(&p, k, in, rng, t, pool, opts->progress, err, err_size);
         if (s == CUZK_OK) {
             proof->u.bn254.a = p.a;
             proof->u.bn254.b = p.b;
@@ -131,8 +132,7 @@ static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k
         }
     } else {
         bls381_groth16_proof_t p;
-        s = bls381_groth16_prove(&p, k, w->v.bls381, w->n, rng, t, pool, opts->progress, err,
-                                 err_size);
+        s = bls381_groth16_prove(&p, k, in, rng, t, pool, opts->progress, err, err_size);
         if (s == CUZK_OK) {
             proof->u.bls381.a = p.a;
             proof->u.bls381.b = p.b;
@@ -142,55 +142,103 @@ static cuzk_status_t groth16_prove_curve(snarkjs_proof_t *proof, const zkey_t *k
     return s;
 }
 
-cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
-                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
+/* pub = the public inputs of in (ONE excluded), Montgomery form. */
+static cuzk_status_t groth16_public_of(r1cs_witness_t *pub, const groth16_key_t *k,
+                                       const groth16_input_t *in)
+{
+    cuzk_status_t s = r1cs_witness_alloc(pub, k->curve, k->n_public);
+    if (s != CUZK_OK)
+        return s;
+    if (in->asgn) {
+        for (uint32_t i = 0; i < k->n_public; i++)
+            if (k->curve == R1CS_CURVE_BLS12_381)
+                (void)bls381_fr_from_canonical(&pub->v.bls381[i], in->asgn->inputs[i + 1]);
+            else
+                (void)bn254_fr_from_canonical(&pub->v.bn254[i], in->asgn->inputs[i + 1]);
+        return CUZK_OK;
+    }
+    size_t fr = k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_fr_t) : sizeof(bls381_fr_t);
+    unsigned char *pv = k->curve == R1CS_CURVE_BN254 ? (void *)pub->v.bn254 : (void *)pub->v.bls381;
+    memcpy(pv, (const unsigned char *)in->w + fr, fr * k->n_public);
+    return CUZK_OK;
+}
+
+/* *valid = whether proof verifies under k's own verifying key for pub. */
+static cuzk_status_t groth16_self_verify(bool *valid, const groth16_key_t *k,
+                                         const r1cs_witness_t *pub, const groth16_proof_t *proof,
+                                         cuzk_pool_t *pool)
+{
+    /* IC may lie misaligned in a mapped file: the verifier gets a copy. */
+    size_t g1 =
+        k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_g1_affine_t) : sizeof(bls381_g1_affine_t);
+    void *ic = malloc(k->ic.count * g1);
+    if (!ic)
+        return CUZK_ENOMEM;
+    memcpy(ic, k->ic.data, k->ic.count * g1);
+    cuzk_status_t s;
+    if (k->curve == R1CS_CURVE_BN254) {
+        const groth16_key_bn254_t *f = &k->u.bn254;
+        bn254_groth16_vk_t vk = {f->alpha1, f->beta2, f->gamma2, f->delta2, ic, k->n_public};
+        bn254_groth16_proof_t p = {proof->u.bn254.a, proof->u.bn254.b, proof->u.bn254.c};
+        s = bn254_groth16_verify(valid, &vk, pub->v.bn254, &p, pool);
+    } else {
+        const groth16_key_bls381_t *f = &k->u.bls381;
+        bls381_groth16_vk_t vk = {f->alpha1, f->beta2, f->gamma2, f->delta2, ic, k->n_public};
+        bls381_groth16_proof_t p = {proof->u.bls381.a, proof->u.bls381.b, proof->u.bls381.c};
+        s = bls381_groth16_verify(valid, &vk, pub->v.bls381, &p, pool);
+    }
+    free(ic);
+    return s;
+}
+
+cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, const groth16_key_t *k,
+                                const groth16_input_t *in, const groth16_prove_opts_t *opts,
+                                groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
 {
     static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
     if (!opts)
         opts = &defaults;
     memset(pub, 0, sizeof *pub);
+    memset(proof, 0, sizeof *proof);
+    proof->curve = k->curve;
     if (t)
         memset(t, 0, sizeof *t);
-    if (w->curve != k->curve)
-        return io_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
-                       r1cs_curve_name(w->curve), r1cs_curve_name(k->curve));
-    if (w->n != k->n_vars)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the witness has %u values but the key has %u wires", w->n, k->n_vars);
-    cuzk_status_t s = groth16_prove_curve(proof, k, w, opts, t, pool, err, err_size);
-    if (s != CUZK_OK)
-        return s;
-    s = r1cs_witness_alloc(pub, k->curve, k->n_public);
-    if (s != CUZK_OK)
-        return io_fail(err, err_size, s, "out of memory for the public signals");
-    size_t fr = k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_fr_t) : sizeof(bls381_fr_t);
-    const unsigned char *wv =
-        k->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
-    unsigned char *pv = k->curve == R1CS_CURVE_BN254 ? (void *)pub->v.bn254 : (void *)pub->v.bls381;
-    memcpy(pv, wv + fr, fr * k->n_public);
-    if (opts->no_verify)
-        return CUZK_OK;
+    cuzk_status_t s = groth16_prove_curve(proof, k, in, opts, t, pool, err, err_size);
+    if (s == CUZK_OK && (s = groth16_public_of(pub, k, in)) != CUZK_OK)
+        io_fail(err, err_size, s, "out of memory for the public signals");
+    if (s != CUZK_OK || opts->no_verify)
+        goto done;
 
     double t0 = cuzk_seconds();
     cuzk_progress_begin(opts->progress, "verify", 0, NULL);
-    snarkjs_vk_t vk;
     bool valid = false;
-    s = groth16_vk_from_zkey(&vk, k);
-    if (s == CUZK_OK) {
-        s = groth16_verify(&valid, &vk, pub, proof, pool, err, err_size);
-        snarkjs_vk_free(&vk);
-    } else {
-        io_fail(err, err_size, s, "out of memory for the verification key");
-    }
+    s = groth16_self_verify(&valid, k, pub, proof, pool);
     if (t)
         t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
-    if (s == CUZK_OK && !valid)
-        s = io_fail(err, err_size, CUZK_EWITNESS,
-                    "the proof does not verify: the witness does not satisfy the circuit");
     if (s != CUZK_OK)
+        io_fail(err, err_size, s, "out of memory in the verifier");
+    else if (!valid)
+        s = io_fail(err, err_size, CUZK_EWITNESS, "the proof does not verify: the %s",
+                    in->asgn ? "assignment does not satisfy the circuit"
+                             : "witness does not satisfy the circuit");
+done:
+    if (s != CUZK_OK) {
         r1cs_witness_free(pub);
+        memset(proof, 0, sizeof *proof);
+    }
     return s;
+}
+
+cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
+                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
+                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
+{
+    groth16_key_t key = zkey_groth16_key(k);
+    groth16_input_t in = {.curve = w->curve,
+                          .w = w->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254
+                                                            : (const void *)w->v.bls381,
+                          .n = w->n};
+    return groth16_prove_key(proof, pub, &key, &in, opts, t, pool, err, err_size);
 }
 
 cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const char *key_name,

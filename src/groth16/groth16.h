@@ -13,6 +13,7 @@
 #include "groth16/bls381_groth16.h"
 #include "groth16/bn254_groth16.h"
 #include "groth16/groth16_common.h"
+#include "groth16/groth16_key.h"
 #include "io/snarkjs_json.h"
 #include "io/zkey_file.h"
 #include "r1cs/r1cs.h"
@@ -49,6 +50,26 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
                              size_t err_size);
 
 /*
+ * The one prover: a proof under key k for the input in, which is what
+ * k->conv wants (groth16_input_t: a witness for GROTH16_SYNTH_COEFFS, an
+ * assignment for GROTH16_SYNTH_GIVEN); *pub = the public inputs, ONE
+ * excluded, Montgomery form (the witness' values 1 .. n_public, or the
+ * assignment's inputs; the caller's afterwards: r1cs_witness_free). With
+ * opts->accel the stages synth, h and msm run there. Unless
+ * opts->no_verify, the proof is verified against k's own verifying key
+ * first, and a proof that fails is CUZK_EWITNESS (the input does not
+ * satisfy the circuit: the only way an honest prover's proof fails). opts
+ * NULL: defaults. t (NULL: not wanted) gets the stage timings, verify 0
+ * when skipped. CUZK_EINVAL when in does not fit k (curve, counts: the
+ * message names both numbers), CUZK_ENOMEM, CUZK_ERANDOM; every failure
+ * with a one-line message in err. On failure proof and pub hold nothing.
+ */
+cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, const groth16_key_t *k,
+                                const groth16_input_t *in, const groth16_prove_opts_t *opts,
+                                groth16_timings_t *t, cuzk_pool_t *pool, char *err,
+                                size_t err_size);
+
+/*
  * A proof for the witness w (Montgomery form, w[0] = 1, as the .wtns reader
  * gives it) under key k, snarkjs convention; *pub = w[1 .. n_public] (the
  * caller's afterwards: r1cs_witness_free). Unless opts->no_verify, the
@@ -58,7 +79,8 @@ cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_wit
  * (NULL: not wanted) gets the stage timings, verify 0 when skipped.
  * CUZK_EINVAL when w's curve or size does not fit k, CUZK_ENOMEM,
  * CUZK_ERANDOM; every failure with a one-line message in err. On failure
- * proof and pub hold nothing (pub empty).
+ * proof and pub hold nothing (pub empty). groth16_prove_key over the
+ * key's view (zkey_groth16_key).
  */
 cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
                             const r1cs_witness_t *w, const groth16_prove_opts_t *opts,

@@ -1,218 +1,10 @@
 /*
  * Groth16 in the bellperson convention: the implementation of
- * groth16_bp_tmpl.h. Included by the curve's implementation file right
- * after groth16_tmpl_impl.h, whose helpers it shares (the assembly, the
- * Lagrange basis, the fixed-base tables).
+ * groth16_bp_tmpl.h (the development setup and the assignment of an
+ * R1CS). Included by the curve's implementation file right after
+ * groth16_tmpl_impl.h, whose helpers it shares (the Lagrange basis, the
+ * fixed-base tables).
  */
-
-/* The includer defines G16_BP_GENERATOR: the multiplicative generator of
- * Fr that bellperson builds its domains and its coset from. */
-enum { G16N(BP_GENERATOR) = G16_BP_GENERATOR };
-
-static uint64_t G16N(popcount)(const uint64_t *bits, uint64_t n)
-{
-    uint64_t c = 0;
-    for (uint64_t i = 0; i < asgn_words(n); i++)
-        c += (uint64_t)__builtin_popcountll(bits[i]);
-    return c;
-}
-
-/* ---- synth ---------------------------------------------------------- */
-
-static void G16N(bp_load_task)(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    G16N(bp_prover_t) *st = ctx;
-    const asgn_t *as = st->asgn;
-    for (size_t i = begin; i < end; i++) {
-        /* The reader has checked that the values are below r. */
-        (void)G16F(from_canonical)(&st->a[i], as->a[i]);
-        (void)G16F(from_canonical)(&st->b[i], as->b[i]);
-        (void)G16F(from_canonical)(&st->c[i], as->c[i]);
-    }
-}
-
-/* out = the inputs, then the aux values whose bit is set in aux_bits;
- * inputs only where in_bits (NULL: all) has their bit. */
-static void G16N(bp_select)(uint64_t (*out)[EC_SCALAR_LIMBS], const asgn_t *as,
-                            const uint64_t *in_bits, const uint64_t *aux_bits)
-{
-    size_t k = 0;
-    for (uint64_t i = 0; i < as->n_inputs; i++)
-        if (!in_bits || asgn_bit(in_bits, i))
-            memcpy(out[k++], as->inputs[i], sizeof out[0]);
-    for (uint64_t j = 0; j < as->n_aux; j++)
-        if (asgn_bit(aux_bits, j))
-            memcpy(out[k++], as->aux[j], sizeof out[0]);
-}
-
-cuzk_status_t G16N(bp_check)(const G16N(bp_key_t) * key, const asgn_t *asgn, char *err,
-                             size_t err_size)
-{
-    if (asgn->curve != G16_CURVE_ID)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment is over %s but the key is over %s",
-                       r1cs_curve_name(asgn->curve), r1cs_curve_name(G16_CURVE_ID));
-    uint64_t m = (uint64_t)key->n_h + 1;
-    assert((m & (m - 1)) == 0);
-    uint64_t n_a = asgn->n_inputs + G16N(popcount)(asgn->a_aux_density, asgn->n_aux);
-    uint64_t n_b = G16N(popcount)(asgn->b_input_density, asgn->n_inputs) +
-                   G16N(popcount)(asgn->b_aux_density, asgn->n_aux);
-    if (asgn->n_inputs != key->n_ic)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " inputs but the key's IC has %u points",
-                       asgn->n_inputs, key->n_ic);
-    if (asgn->n_aux != key->n_l)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " aux values but the key's L has %u points",
-                       asgn->n_aux, key->n_l);
-    if (asgn->n_constraints > m)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " rows but the key's domain holds %" PRIu64,
-                       asgn->n_constraints, m);
-    if (n_a != key->n_a)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment's A density selects %" PRIu64
-                       " points but the key's A query has %u",
-                       n_a, key->n_a);
-    if (n_b != key->n_b)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment's B densities select %" PRIu64
-                       " points but the key's B queries have %u",
-                       n_b, key->n_b);
-    return CUZK_OK;
-}
-
-cuzk_status_t G16N(bp_synth)(G16N(bp_prover_t) * st, const G16N(bp_key_t) * key, const asgn_t *asgn,
-                             cuzk_pool_t *pool, char *err, size_t err_size)
-{
-    memset(st, 0, sizeof *st);
-    cuzk_status_t s = G16N(bp_check)(key, asgn, err, err_size);
-    if (s != CUZK_OK)
-        return s;
-    uint64_t m = (uint64_t)key->n_h + 1;
-    uint64_t n_a = key->n_a, n_b = key->n_b;
-    st->key = key;
-    st->asgn = asgn;
-    st->m = m;
-    st->a = calloc(m, sizeof *st->a);
-    st->b = calloc(m, sizeof *st->b);
-    st->c = calloc(m, sizeof *st->c);
-    st->sa = malloc((n_a ? n_a : 1) * sizeof *st->sa);
-    st->sb = malloc((n_b ? n_b : 1) * sizeof *st->sb);
-    if (!st->a || !st->b || !st->c || !st->sa || !st->sb) {
-        G16N(bp_prover_free)(st);
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
-    }
-    cuzk_pool_for(pool, asgn->n_constraints, 0, G16N(bp_load_task), st);
-    G16N(bp_select)(st->sa, asgn, NULL, asgn->a_aux_density);
-    G16N(bp_select)(st->sb, asgn, asgn->b_input_density, asgn->b_aux_density);
-    return CUZK_OK;
-}
-
-/* ---- h ---------------------------------------------------------------- */
-
-typedef struct {
-    G16FT *v;
-} G16N(bp_canon_ctx_t);
-
-static void G16N(bp_canon_task)(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    G16FT *v = ((G16N(bp_canon_ctx_t) *)ctx)->v;
-    for (size_t i = begin; i < end; i++) {
-        uint64_t t[EC_SCALAR_LIMBS];
-        G16F(to_canonical)(t, &v[i]);
-        memcpy(&v[i], t, sizeof t);
-    }
-}
-
-cuzk_status_t G16N(bp_h)(G16N(bp_prover_t) * st, cuzk_pool_t *pool)
-{
-    cuzk_status_t s;
-    G16C(ntt_domain_t) *d = G16C(ntt_domain_new)(G16N(log2)(st->m), G16N(BP_GENERATOR), &s);
-    if (!d)
-        return s;
-    G16FT g;
-    G16F(from_u64)(&g, G16N(BP_GENERATOR));
-    G16C(ntt_h_bellperson)(d, st->a, st->b, st->c, &g, pool);
-    G16C(ntt_domain_free)(d);
-    G16N(bp_canon_ctx_t) ctx = {st->a};
-    cuzk_pool_for(pool, st->m, 0, G16N(bp_canon_task), &ctx);
-    st->h = (uint64_t(*)[EC_SCALAR_LIMBS])st->a;
-    return CUZK_OK;
-}
-
-/* ---- msm -------------------------------------------------------------- */
-
-cuzk_status_t G16N(bp_msm)(G16N(bp_prover_t) * st, cuzk_pool_t *pool)
-{
-    const G16N(bp_key_t) *key = st->key;
-    cuzk_status_t s = G16G1(msm_canonical_vartime)(
-        &st->msm_h, key->h, (const uint64_t(*)[EC_SCALAR_LIMBS])st->h, key->n_h, pool);
-    if (s == CUZK_OK)
-        s = G16G1(msm_canonical_vartime)(&st->msm_l, key->l, st->asgn->aux, key->n_l, pool);
-    if (s == CUZK_OK)
-        s = G16G1(msm_canonical_vartime)(
-            &st->msm_a, key->a, (const uint64_t(*)[EC_SCALAR_LIMBS])st->sa, key->n_a, pool);
-    if (s == CUZK_OK)
-        s = G16G1(msm_canonical_vartime)(
-            &st->msm_b1, key->b_g1, (const uint64_t(*)[EC_SCALAR_LIMBS])st->sb, key->n_b, pool);
-    if (s == CUZK_OK)
-        s = G16G2(msm_canonical_vartime)(
-            &st->msm_b2, key->b_g2, (const uint64_t(*)[EC_SCALAR_LIMBS])st->sb, key->n_b, pool);
-    return s;
-}
-
-/* ---- finish ----------------------------------------------------------- */
-
-cuzk_status_t G16N(bp_finish)(G16N(bp_prover_t) * st, G16N(proof_t) * proof, cuzk_rng_t *rng)
-{
-    const G16N(bp_key_t) *k = st->key;
-    G16G1J lh;
-    G16G1(jac_add)(&lh, &st->msm_l, &st->msm_h);
-    return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
-                          &st->msm_a, &st->msm_b1, &st->msm_b2, &lh, rng);
-}
-
-cuzk_status_t G16N(bp_finish_msms)(G16N(proof_t) * proof, const G16N(bp_key_t) * key,
-                                   const G16MS *m, cuzk_rng_t *rng)
-{
-    return G16N(assemble_msms)(proof, &key->alpha1, &key->beta1, &key->delta1, &key->beta2,
-                               &key->delta2, m, rng);
-}
-
-void G16N(bp_prover_free)(G16N(bp_prover_t) * st)
-{
-    free(st->a);
-    free(st->b);
-    free(st->c);
-    free(st->sa);
-    free(st->sb);
-    memset(st, 0, sizeof *st);
-}
-
-cuzk_status_t G16N(bp_prove)(G16N(proof_t) * proof, const G16N(bp_key_t) * key, const asgn_t *asgn,
-                             cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool, char *err,
-                             size_t err_size)
-{
-    G16N(bp_prover_t) st;
-    double t0 = cuzk_seconds();
-    cuzk_status_t s = G16N(bp_synth)(&st, key, asgn, pool, err, err_size);
-    if (s != CUZK_OK)
-        return s;
-    G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);
-    s = G16N(bp_h)(&st, pool);
-    G16N(lap)(t, GROTH16_STAGE_H, &t0);
-    if (s == CUZK_OK)
-        s = G16N(bp_msm)(&st, pool);
-    G16N(lap)(t, GROTH16_STAGE_MSM, &t0);
-    if (s == CUZK_OK)
-        s = G16N(bp_finish)(&st, proof, rng);
-    G16N(lap)(t, GROTH16_STAGE_FINISH, &t0);
-    G16N(bp_prover_free)(&st);
-    return G16N(stages_status)(s, err, err_size);
-}
 
 /* ---- development setup (INSECURE) ------------------------------------ */
 
@@ -229,7 +21,7 @@ static void G16N(bp_columns)(uint64_t *bits, const G16C(csr_t) * m)
 static cuzk_status_t G16N(bp_densities)(uint64_t **a_cols, uint64_t **b_cols,
                                         const G16C(r1cs_t) * r)
 {
-    uint64_t words = asgn_words(r->shape.n_wires);
+    uint64_t words = groth16_bitmap_words(r->shape.n_wires);
     *a_cols = calloc(words, sizeof **a_cols);
     *b_cols = calloc(words, sizeof **b_cols);
     if (!*a_cols || !*b_cols) {
@@ -242,7 +34,7 @@ static cuzk_status_t G16N(bp_densities)(uint64_t **a_cols, uint64_t **b_cols,
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+cuzk_status_t G16N(bp_dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
                                  cuzk_progress_t *progress)
 {
     memset(k, 0, sizeof *k);
@@ -261,8 +53,8 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
         return CUZK_ENOMEM;
     size_t n_a = n_inputs, n_b = 0;
     for (size_t i = 0; i < n_wires; i++) {
-        n_a += i >= n_inputs && asgn_bit(a_cols, i);
-        n_b += asgn_bit(b_cols, i);
+        n_a += i >= n_inputs && groth16_bitmap_bit(a_cols, i);
+        n_b += groth16_bitmap_bit(b_cols, i);
     }
     size_t g1 = sizeof(G16G1A), g2 = sizeof(G16G2A);
     size_t bytes = (n_inputs + (m - 1) + n_aux + n_a + n_b) * g1 + n_b * g2;
@@ -291,17 +83,17 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
     G16G1A *ic = (G16G1A *)block, *qh = ic + n_inputs, *ql = qh + (m - 1), *qa = ql + n_aux,
            *qb1 = qa + n_a;
     G16G2A *qb2 = (G16G2A *)(qb1 + n_b);
-    k->n_ic = (uint32_t)n_inputs;
-    k->n_h = (uint32_t)(m - 1);
-    k->n_l = (uint32_t)n_aux;
-    k->n_a = (uint32_t)n_a;
-    k->n_b = (uint32_t)n_b;
-    k->ic = ic;
-    k->h = qh;
-    k->l = ql;
-    k->a = qa;
-    k->b_g1 = qb1;
-    k->b_g2 = qb2;
+    k->curve = G16_CURVE_ID;
+    k->conv = GROTH16_BELLPERSON;
+    k->n_public = (uint32_t)(n_inputs - 1);
+    k->n_vars = (uint32_t)n_wires;
+    k->domain_size = (uint32_t)m;
+    k->ic = (groth16_points_t){ic, n_inputs};
+    k->h = (groth16_points_t){qh, m - 1};
+    k->l = (groth16_points_t){ql, n_aux};
+    k->a = (groth16_points_t){qa, n_a};
+    k->b1 = (groth16_points_t){qb1, n_b};
+    k->b2 = (groth16_points_t){qb2, n_b};
 
     /* Per wire: u(τ), v(τ), w(τ), the interpolants of its A, B and C
      * columns over ⟨ω_m⟩, the rows x_i·0 = 0 after the circuit's. */
@@ -328,12 +120,12 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
     G16N(g1s_times)(t1, ql, uc + n_inputs, n_aux, progress, "query L");
     size_t ns = 0;
     for (size_t i = 0; i < n_wires; i++)
-        if (i < n_inputs || asgn_bit(a_cols, i))
+        if (i < n_inputs || groth16_bitmap_bit(a_cols, i))
             sel[ns++] = ua[i];
     G16N(g1s_times)(t1, qa, sel, ns, progress, "query A");
     ns = 0;
     for (size_t i = 0; i < n_wires; i++)
-        if (asgn_bit(b_cols, i))
+        if (groth16_bitmap_bit(b_cols, i))
             sel[ns++] = ub[i];
     G16N(g1s_times)(t1, qb1, sel, ns, progress, "query B G1");
     G16N(g2s_times)(t2, qb2, sel, ns, progress, "query B G2");
@@ -353,12 +145,13 @@ cuzk_status_t G16N(bp_dev_setup)(G16N(bp_key_t) * k, const G16C(r1cs_t) * r, cuz
     G16G2A p2[5];
     G16N(g1s_times)(t1, p1, secret_points, 5, NULL, NULL);
     G16N(g2s_times)(t2, p2, secret_points, 5, NULL, NULL);
-    k->alpha1 = p1[0];
-    k->beta1 = p1[1];
-    k->delta1 = p1[3];
-    k->beta2 = p2[1];
-    k->gamma2 = p2[2];
-    k->delta2 = p2[3];
+    G16KEY *fp = &k->u.G16_CURVE;
+    fp->alpha1 = p1[0];
+    fp->beta1 = p1[1];
+    fp->delta1 = p1[3];
+    fp->beta2 = p2[1];
+    fp->gamma2 = p2[2];
+    fp->delta2 = p2[3];
     explicit_bzero(secret_points, sizeof secret_points);
     explicit_bzero(l, m * sizeof *l);
     explicit_bzero(u, 3 * n_wires * sizeof *u);
@@ -377,23 +170,23 @@ out:
     return s;
 }
 
-void G16N(bp_dev_key_free)(G16N(bp_key_t) * k)
+void G16N(bp_dev_key_free)(groth16_key_t *k)
 {
-    free((void *)k->ic);
+    free((void *)k->ic.data);
     memset(k, 0, sizeof *k);
 }
 
 /* ---- assignment from an R1CS ------------------------------------------ */
 
-cuzk_status_t G16N(bp_assign)(asgn_t *out, void **mem, const G16C(r1cs_t) * r, const G16FT *w,
-                              cuzk_pool_t *pool)
+cuzk_status_t G16N(bp_assign)(groth16_asgn_t *out, void **mem, const G16C(r1cs_t) * r,
+                              const G16FT *w, cuzk_pool_t *pool)
 {
     memset(out, 0, sizeof *out);
     *mem = NULL;
     const r1cs_shape_t *sh = &r->shape;
     uint64_t n_inputs = (uint64_t)sh->n_pub_out + sh->n_pub_in + 1, n_wires = sh->n_wires;
     uint64_t n_aux = n_wires - n_inputs, rows = sh->n_constraints + n_inputs;
-    uint64_t wa = asgn_words(n_aux), wi = asgn_words(n_inputs);
+    uint64_t wa = groth16_bitmap_words(n_aux), wi = groth16_bitmap_words(n_inputs);
     size_t scalars = 3 * rows + n_wires, sc = sizeof(uint64_t[EC_SCALAR_LIMBS]);
     unsigned char *block = calloc(1, scalars * sc + (2 * wa + wi) * sizeof(uint64_t));
     G16FT *ev = malloc(3 * (size_t)(sh->n_constraints ? sh->n_constraints : 1) * sizeof *ev);
@@ -421,11 +214,11 @@ cuzk_status_t G16N(bp_assign)(asgn_t *out, void **mem, const G16C(r1cs_t) * r, c
         memcpy(va[sh->n_constraints + i], vw[i], sc);
     for (uint64_t i = 0; i < n_wires; i++) {
         if (i < n_inputs) {
-            b_in[i / 64] |= (uint64_t)asgn_bit(b_cols, i) << (i % 64);
+            b_in[i / 64] |= (uint64_t)groth16_bitmap_bit(b_cols, i) << (i % 64);
         } else {
             uint64_t j = i - n_inputs;
-            a_aux[j / 64] |= (uint64_t)asgn_bit(a_cols, i) << (j % 64);
-            b_aux[j / 64] |= (uint64_t)asgn_bit(b_cols, i) << (j % 64);
+            a_aux[j / 64] |= (uint64_t)groth16_bitmap_bit(a_cols, i) << (j % 64);
+            b_aux[j / 64] |= (uint64_t)groth16_bitmap_bit(b_cols, i) << (j % 64);
         }
     }
     free(ev);

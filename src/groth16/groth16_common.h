@@ -74,27 +74,23 @@ typedef struct groth16_msms {
     } u;
 } groth16_msms_t;
 
-struct zkey;
-struct bp_params;
-struct asgn;
+struct groth16_key;
+struct groth16_input;
 
 /*
  * An accelerator: runs the stages synth, h and msm of one proof elsewhere
  * (src/cuda) and hands back the MSM results; the Groth16 layer then draws
  * r and s, assembles and verifies on the CPU. ctx carries the key's
- * resident copy; the key passed is the one the caller proves with (the
- * accelerator may check that it is the key it holds). Each function fills
- * t's synth, h and msm stages (t not NULL), and fails with a one-line
- * message. Inputs have been checked against the key before the call.
+ * resident copy; key is the one the caller proves with (the accelerator
+ * may check that it is the key it holds) and in its input as key->conv
+ * wants it (a witness, or an assignment). msms fills t's synth, h and msm
+ * stages (t not NULL), and fails with a one-line message. The input has
+ * been checked against the key before the call.
  */
 typedef struct groth16_accel {
     void *ctx;
-    /* w: n Montgomery-form Fr values of the key's curve, w[0] = 1. */
-    cuzk_status_t (*zkey_msms)(void *ctx, const struct zkey *key, const void *w, uint32_t n,
-                               groth16_msms_t *out, groth16_timings_t *t, char *err,
-                               size_t err_size);
-    cuzk_status_t (*bp_msms)(void *ctx, const struct bp_params *key, const struct asgn *a,
-                             groth16_msms_t *out, groth16_timings_t *t, char *err, size_t err_size);
+    cuzk_status_t (*msms)(void *ctx, const struct groth16_key *key, const struct groth16_input *in,
+                          groth16_msms_t *out, groth16_timings_t *t, char *err, size_t err_size);
 } groth16_accel_t;
 
 #endif

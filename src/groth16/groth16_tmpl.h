@@ -21,28 +21,36 @@
 #include "cuzk.h"
 #include "ec/ec.h"
 #include "groth16/groth16_common.h"
+#include "groth16/groth16_key.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
 #include "util/progress.h"
 #include "util/rng.h"
 
 /*
- * The state of one proof. The prover owns the arrays (NAME_groth16_prover_free);
- * key is borrowed and must outlive the state.
- *   w      n_vars plain (canonical) witness values, limbs least significant
- *          first: the scalars of the A, B1, B2 and C MSMs;
+ * The state of one proof, for either convention (key->conv). The prover
+ * owns the arrays (NAME_groth16_prover_free); key and the input are
+ * borrowed and must outlive the state.
+ *   w      GROTH16_SYNTH_COEFFS: n_vars plain (canonical) witness values,
+ *          limbs least significant first: the A, B1, B2 and L scalars;
+ *   sa, sb GROTH16_AB_DENSITY: the A- and B-query scalars (canonical),
+ *          every input, then the aux values whose density bit is set;
+ *   asgn   GROTH16_SYNTH_GIVEN: the assignment (its aux values are L's
+ *          scalars);
  *   a, b, c  domain_size elements each, Montgomery form: after synth the
- *          evaluations A_ev, B_ev, C_ev = A_ev·B_ev on ⟨ω_n⟩; after h,
- *          a holds the H scalars as canonical limbs (h aliases it) and b, c
- *          the odd-coset values of B and C;
- *   msm_*  the MSM results Ã, B̃1, B̃2, C̃, H̃ of FORMATS.md §7 step 4.
+ *          evaluations A, B, C on ⟨ω_n⟩ (zero-padded rows of an
+ *          assignment); after h, a holds the H scalars as canonical limbs
+ *          (h aliases it);
+ *   msm_*  the MSM results Ã, B̃1, B̃2, L̃ (snarkjs' C̃), H̃.
  */
 typedef struct {
-    const zkey_t *key;
+    const groth16_key_t *key;
+    const groth16_asgn_t *asgn;
     uint64_t (*w)[EC_SCALAR_LIMBS];
+    uint64_t (*sa)[EC_SCALAR_LIMBS], (*sb)[EC_SCALAR_LIMBS];
     G16FT *a, *b, *c;
     uint64_t (*h)[EC_SCALAR_LIMBS];
-    G16G1J msm_a, msm_b1, msm_c, msm_h;
+    G16G1J msm_a, msm_b1, msm_l, msm_h;
     G16G2J msm_b2;
 } G16ST;
 
@@ -63,30 +71,45 @@ typedef struct {
 } G16N(proof_t);
 
 /*
- * Stage synth. st is zeroed and set up for key (a key of this curve); w is
- * the witness, n_vars Montgomery-form values with w[0] = 1 (CUZK_EINVAL
- * with a message when n differs from the key's n_vars). Computes the plain
- * witness and X_ev[c] = Σ v ⊗ w[s] over the coefficient entries (v the
- * "double Montgomery" coefficient, ⊗ the Montgomery product), C_ev = A_ev·B_ev.
- * CUZK_ENOMEM. On failure st holds nothing to free but may be freed.
+ * Stage synth. st is zeroed and set up for key (a key of this curve) and
+ * in (checked against the key: CUZK_EINVAL with a message naming both
+ * numbers). GROTH16_SYNTH_COEFFS: the plain witness and X_ev[c] = Σ v ⊗
+ * w[s] over the coefficient records (v the "double Montgomery"
+ * coefficient, ⊗ the Montgomery product), C_ev = A_ev·B_ev.
+ * GROTH16_SYNTH_GIVEN: a, b, c loaded in Montgomery form. With
+ * GROTH16_AB_DENSITY the A and B scalars are selected. CUZK_ENOMEM. On
+ * failure st holds nothing to free but may be freed.
  */
-cuzk_status_t G16N(synth)(G16ST *st, const zkey_t *key, const G16FT *w, uint32_t n,
+cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
                           cuzk_pool_t *pool, char *err, size_t err_size);
 
-/* Stage h: H_j = A(s_j)·B(s_j) − C(s_j) on the odd coset s_j = ω_2n·ω_n^j
- * (NAME_ntt_h_snarkjs), stored canonical in st->h. CUZK_ENOMEM. */
+/*
+ * The checks of synth alone: in fits key (curve, counts; with
+ * GROTH16_AB_DENSITY the densities select exactly the key's A and B
+ * sizes), else CUZK_EINVAL with the first difference named. For
+ * accelerators, which take the input as it is.
+ */
+cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t *in, char *err,
+                                size_t err_size);
+
+/* Stage h, by key->conv.h: GROTH16_H_SHIFTED_EVALS, H_j = A(s_j)·B(s_j) −
+ * C(s_j) on the odd coset s_j = ω_2n·ω_n^j (NAME_ntt_h_snarkjs);
+ * GROTH16_H_COSET_COEFFS, the coefficients of (A·B − C)/Z over the coset
+ * g·⟨ω_m⟩ (g = 7 on BLS12-381, 5 on BN254; NAME_ntt_h_bellperson). Stored
+ * canonical in st->h. CUZK_ENOMEM. */
 cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool);
 
-/* Stage msm: the five MSMs with plain scalars (w, h). Misaligned key
- * sections are copied first. CUZK_ENOMEM. */
+/* Stage msm: the five MSMs with plain scalars, each query with the
+ * scalars the convention gives it (w, or sa/sb and the aux values; h).
+ * Misaligned query vectors are copied first. CUZK_ENOMEM. */
 cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool);
 
 /*
  * Stage finish: draws r then s uniformly in Fr (rng NULL: getrandom; a
  * seeded rng only for reproducible tests) and assembles, FORMATS.md §7
- * step 5,
+ * step 5 and §8.3,
  *   π_A = Ã + α1 + r·δ1,  π_B = B̃2 + β2 + s·δ2,  B1 = B̃1 + β1 + s·δ1,
- *   π_C = C̃ + H̃ + s·π_A + r·B1 − rs·δ1,
+ *   π_C = L̃ + H̃ + s·π_A + r·B1 − rs·δ1,
  * every product with r or s by the constant-time jac_mul and every sum
  * with a secret operand by the complete jac_add. r and s are wiped.
  * CUZK_ERANDOM.
@@ -96,20 +119,21 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng);
 /*
  * Stage finish after an accelerator (groth16_accel_t) ran synth, h and msm
  * for key: the same draw of r and s and the same assembly, from the MSM
- * results m. CUZK_ERANDOM.
+ * results m (m's c is L̃). CUZK_ERANDOM.
  */
-cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const G16MS *m,
+cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
                                 cuzk_rng_t *rng);
 
 /*
  * The four stages in order on a fresh state, each one's wall-clock time in
  * t (stages synth .. finish; t may be NULL); arguments and failures as the
- * stages'. progress (NULL: none) gets an uncounted stage for synth, h and
- * msm (finish runs within msm's). The state is released before returning.
+ * stages', each with a one-line message in err. progress (NULL: none) gets
+ * an uncounted stage for synth, h and msm (finish runs within msm's). The
+ * state is released before returning.
  */
-cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
-                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool,
-                          cuzk_progress_t *progress, char *err, size_t err_size);
+cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
+                          const groth16_input_t *in, cuzk_rng_t *rng, groth16_timings_t *t,
+                          cuzk_pool_t *pool, cuzk_progress_t *progress, char *err, size_t err_size);
 
 /* Releases the arrays of st and zeroes it; a zeroed st is fine. */
 void G16N(prover_free)(G16ST *st);

@@ -23,6 +23,10 @@ enum {
     G16N(SNARKJS_SHIFT) = GROTH16_SNARKJS_SHIFT
 };
 
+/* The includer defines G16_BP_GENERATOR: the multiplicative generator of
+ * Fr that the bellperson convention builds its domains and its coset from. */
+enum { G16N(BP_GENERATOR) = G16_BP_GENERATOR };
+
 /* ---- synth ---------------------------------------------------------- */
 
 typedef struct {
@@ -57,7 +61,7 @@ static void G16N(product_task)(void *ctx, size_t begin, size_t end, unsigned wor
  */
 static void G16N(evaluate)(G16ST *st)
 {
-    const zkey_t *key = st->key;
+    const groth16_key_t *key = st->key;
     enum { SYNTH_BATCH = 256 };
     G16FT v[SYNTH_BATCH], x[SYNTH_BATCH], *dst[SYNTH_BATCH];
     size_t k = 0;
@@ -70,7 +74,7 @@ static void G16N(evaluate)(G16ST *st)
         }
         if (i == key->n_coeffs)
             break;
-        zkey_coeff_t e = zkey_coeff(key, i);
+        groth16_coeff_t e = groth16_key_coeff(key, i);
         const uint64_t *xw = st->w[e.s];
         if ((xw[0] | xw[1] | xw[2] | xw[3]) == 0)
             continue;
@@ -80,28 +84,143 @@ static void G16N(evaluate)(G16ST *st)
     }
 }
 
-cuzk_status_t G16N(synth)(G16ST *st, const zkey_t *key, const G16FT *w, uint32_t n,
+static uint64_t G16N(popcount)(const uint64_t *bits, uint64_t n)
+{
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < groth16_bitmap_words(n); i++)
+        c += (uint64_t)__builtin_popcountll(bits[i]);
+    return c;
+}
+
+/* The checks of an assignment against a GROTH16_SYNTH_GIVEN key. */
+static cuzk_status_t G16N(check_asgn)(const groth16_key_t *key, const groth16_asgn_t *asgn,
+                                      char *err, size_t err_size)
+{
+    uint64_t m = key->domain_size;
+    assert((m & (m - 1)) == 0);
+    uint64_t n_a = asgn->n_inputs + G16N(popcount)(asgn->a_aux_density, asgn->n_aux);
+    uint64_t n_b = G16N(popcount)(asgn->b_input_density, asgn->n_inputs) +
+                   G16N(popcount)(asgn->b_aux_density, asgn->n_aux);
+    if (asgn->n_inputs != key->ic.count)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the assignment has %" PRIu64 " inputs but the key's IC has %" PRIu64
+                       " points",
+                       asgn->n_inputs, key->ic.count);
+    if (asgn->n_aux != key->l.count)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the assignment has %" PRIu64 " aux values but the key's L has %" PRIu64
+                       " points",
+                       asgn->n_aux, key->l.count);
+    if (asgn->n_constraints > m)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the assignment has %" PRIu64 " rows but the key's domain holds %" PRIu64,
+                       asgn->n_constraints, m);
+    if (n_a != key->a.count)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the assignment's A density selects %" PRIu64
+                       " points but the key's A query has %" PRIu64,
+                       n_a, key->a.count);
+    if (n_b != key->b1.count)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the assignment's B densities select %" PRIu64
+                       " points but the key's B queries have %" PRIu64,
+                       n_b, key->b1.count);
+    return CUZK_OK;
+}
+
+cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t *in, char *err,
+                                size_t err_size)
+{
+    if (key->conv.synth == GROTH16_SYNTH_GIVEN) {
+        if (!in->asgn)
+            return io_fail(err, err_size, CUZK_EINVAL,
+                           "the key proves from an assignment but a witness was given");
+        if (in->asgn->curve != G16_CURVE_ID)
+            return io_fail(err, err_size, CUZK_EINVAL,
+                           "the assignment is over %s but the key is over %s",
+                           r1cs_curve_name(in->asgn->curve), r1cs_curve_name(G16_CURVE_ID));
+        return G16N(check_asgn)(key, in->asgn, err, err_size);
+    }
+    if (!in->w)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the key proves from a witness but an assignment was given");
+    if (in->curve != G16_CURVE_ID)
+        return io_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
+                       r1cs_curve_name(in->curve), r1cs_curve_name(G16_CURVE_ID));
+    if (in->n != key->n_vars)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "the witness has %u values but the key has %u wires", in->n, key->n_vars);
+    return CUZK_OK;
+}
+
+static void G16N(load_task)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    G16ST *st = ctx;
+    const groth16_asgn_t *as = st->asgn;
+    for (size_t i = begin; i < end; i++) {
+        /* The reader has checked that the values are below r. */
+        (void)G16F(from_canonical)(&st->a[i], as->a[i]);
+        (void)G16F(from_canonical)(&st->b[i], as->b[i]);
+        (void)G16F(from_canonical)(&st->c[i], as->c[i]);
+    }
+}
+
+/* out = the inputs, then the aux values whose bit is set in aux_bits;
+ * inputs only where in_bits (NULL: all) has their bit. */
+static void G16N(select)(uint64_t (*out)[EC_SCALAR_LIMBS], const groth16_asgn_t *as,
+                         const uint64_t *in_bits, const uint64_t *aux_bits)
+{
+    size_t k = 0;
+    for (uint64_t i = 0; i < as->n_inputs; i++)
+        if (!in_bits || groth16_bitmap_bit(in_bits, i))
+            memcpy(out[k++], as->inputs[i], sizeof out[0]);
+    for (uint64_t j = 0; j < as->n_aux; j++)
+        if (groth16_bitmap_bit(aux_bits, j))
+            memcpy(out[k++], as->aux[j], sizeof out[0]);
+}
+
+cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
                           cuzk_pool_t *pool, char *err, size_t err_size)
 {
     memset(st, 0, sizeof *st);
-    if (n != key->n_vars)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the witness has %u values but the key has %u wires", n, key->n_vars);
+    cuzk_status_t s = G16N(check_input)(key, in, err, err_size);
+    if (s != CUZK_OK)
+        return s;
     st->key = key;
+    st->asgn = in->asgn;
     size_t dn = key->domain_size;
-    st->w = malloc((size_t)n * sizeof *st->w);
+    bool given = key->conv.synth == GROTH16_SYNTH_GIVEN;
     st->a = calloc(dn, sizeof *st->a);
     st->b = calloc(dn, sizeof *st->b);
-    st->c = malloc(dn * sizeof *st->c);
-    if (!st->w || !st->a || !st->b || !st->c) {
+    st->c = given ? calloc(dn, sizeof *st->c) : malloc(dn * sizeof *st->c);
+    bool ok = st->a && st->b && st->c;
+    if (!given) {
+        st->w = malloc((size_t)in->n * sizeof *st->w);
+        ok = ok && st->w;
+    }
+    if (key->conv.ab == GROTH16_AB_DENSITY) {
+        uint64_t n_a = key->a.count, n_b = key->b1.count;
+        st->sa = malloc((n_a ? n_a : 1) * sizeof *st->sa);
+        st->sb = malloc((n_b ? n_b : 1) * sizeof *st->sb);
+        ok = ok && st->sa && st->sb;
+    }
+    if (!ok) {
         G16N(prover_free)(st);
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
     }
-    G16N(plain_ctx_t) pc = {st, w};
-    cuzk_pool_for(pool, n, 0, G16N(plain_task), &pc);
-
-    G16N(evaluate)(st);
-    cuzk_pool_for(pool, dn, 0, G16N(product_task), st);
+    if (given) {
+        cuzk_pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), st);
+    } else {
+        G16N(plain_ctx_t) pc = {st, in->w};
+        cuzk_pool_for(pool, in->n, 0, G16N(plain_task), &pc);
+        G16N(evaluate)(st);
+        cuzk_pool_for(pool, dn, 0, G16N(product_task), st);
+    }
+    if (key->conv.ab == GROTH16_AB_DENSITY) {
+        G16N(select)(st->sa, in->asgn, NULL, in->asgn->a_aux_density);
+        G16N(select)(st->sb, in->asgn, in->asgn->b_input_density, in->asgn->b_aux_density);
+    }
     return CUZK_OK;
 }
 
@@ -129,17 +248,24 @@ static unsigned G16N(log2)(uint64_t n)
 cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool)
 {
     unsigned k = G16N(log2)(st->key->domain_size);
+    bool coset = st->key->conv.h == GROTH16_H_COSET_COEFFS;
+    unsigned gen = coset ? G16N(BP_GENERATOR) : G16N(SNARKJS_GENERATOR);
     cuzk_status_t s;
-    G16C(ntt_domain_t) *d = G16C(ntt_domain_new)(k, G16N(SNARKJS_GENERATOR), &s);
+    G16C(ntt_domain_t) *d = G16C(ntt_domain_new)(k, gen, &s);
     if (!d)
         return s;
-    /* ω_2n = w[k+1]; on the largest domain snarkjs shifts by Fr.shift. */
     G16FT shift;
-    if (k < G16F(two_adicity)())
-        G16F(root_of_unity)(&shift, k + 1, G16N(SNARKJS_GENERATOR));
-    else
-        G16F(from_u64)(&shift, G16N(SNARKJS_SHIFT));
-    G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool);
+    if (coset) {
+        G16F(from_u64)(&shift, gen);
+        G16C(ntt_h_bellperson)(d, st->a, st->b, st->c, &shift, pool);
+    } else {
+        /* ω_2n = w[k+1]; on the largest domain snarkjs shifts by Fr.shift. */
+        if (k < G16F(two_adicity)())
+            G16F(root_of_unity)(&shift, k + 1, gen);
+        else
+            G16F(from_u64)(&shift, G16N(SNARKJS_SHIFT));
+        G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool);
+    }
     G16C(ntt_domain_free)(d);
     cuzk_pool_for(pool, st->key->domain_size, 0, G16N(canonical_task), st);
     st->h = (uint64_t(*)[EC_SCALAR_LIMBS])st->a;
@@ -168,16 +294,16 @@ static void G16N(copy_task)(void *ctx, size_t begin, size_t end, unsigned worker
     memcpy(c->dst + begin, c->src + begin, end - begin);
 }
 
-/* The points of section id as an array of affine points: the mapping when
- * it is aligned, else a copy in cb's buffer (by all threads). */
-static cuzk_status_t G16N(points)(const void **out, G16N(copy_buf_t) * cb, const zkey_t *key,
-                                  uint32_t id, cuzk_pool_t *pool)
+/* The points of p as an array of affine points of point_bytes each: p's
+ * own memory when it is aligned, else a copy in cb's buffer (by all
+ * threads). */
+static cuzk_status_t G16N(points)(const void **out, G16N(copy_buf_t) * cb, groth16_points_t p,
+                                  size_t point_bytes, cuzk_pool_t *pool)
 {
-    zkey_points_t p = zkey_points(key, id);
     *out = p.data;
-    if (p.count == 0 || zkey_points_aligned(p))
+    if (p.count == 0 || groth16_points_aligned(p))
         return CUZK_OK;
-    size_t bytes = (size_t)p.count * p.point_bytes;
+    size_t bytes = (size_t)p.count * point_bytes;
     if (bytes > cb->cap) {
         free(cb->buf);
         cb->buf = malloc(bytes);
@@ -191,12 +317,12 @@ static cuzk_status_t G16N(points)(const void **out, G16N(copy_buf_t) * cb, const
     return CUZK_OK;
 }
 
-static cuzk_status_t G16N(msm_g1)(G16G1J *r, const zkey_t *key, uint32_t id,
+static cuzk_status_t G16N(msm_g1)(G16G1J *r, groth16_points_t p,
                                   const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
                                   G16N(copy_buf_t) * cb, cuzk_pool_t *pool)
 {
     const void *bases;
-    cuzk_status_t s = G16N(points)(&bases, cb, key, id, pool);
+    cuzk_status_t s = G16N(points)(&bases, cb, p, sizeof(G16G1A), pool);
     if (s == CUZK_OK)
         s = G16G1(msm_canonical_vartime)(r, bases, scalars, n, pool);
     return s;
@@ -204,25 +330,26 @@ static cuzk_status_t G16N(msm_g1)(G16G1J *r, const zkey_t *key, uint32_t id,
 
 cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool)
 {
-    const zkey_t *key = st->key;
-    const uint64_t(*w)[EC_SCALAR_LIMBS] = (const uint64_t(*)[EC_SCALAR_LIMBS])st->w;
-    size_t n_priv = key->n_vars - key->n_public - 1;
+    typedef const uint64_t(*scalars_t)[EC_SCALAR_LIMBS];
+    const groth16_key_t *key = st->key;
+    bool density = key->conv.ab == GROTH16_AB_DENSITY;
+    scalars_t sa = density ? (scalars_t)st->sa : (scalars_t)st->w;
+    scalars_t sb = density ? (scalars_t)st->sb : (scalars_t)st->w;
+    scalars_t sl =
+        key->conv.l == GROTH16_L_AUX ? st->asgn->aux : (scalars_t)st->w + key->n_public + 1;
     G16N(copy_buf_t) cb = {NULL, 0};
-    cuzk_status_t s =
-        G16N(msm_g1)(&st->msm_a, key, ZKEY_SECTION_POINTS_A, w, key->n_vars, &cb, pool);
+    cuzk_status_t s = G16N(msm_g1)(&st->msm_a, key->a, sa, key->a.count, &cb, pool);
     if (s == CUZK_OK)
-        s = G16N(msm_g1)(&st->msm_b1, key, ZKEY_SECTION_POINTS_B1, w, key->n_vars, &cb, pool);
+        s = G16N(msm_g1)(&st->msm_b1, key->b1, sb, key->b1.count, &cb, pool);
     if (s == CUZK_OK)
-        s = G16N(msm_g1)(&st->msm_c, key, ZKEY_SECTION_POINTS_C, w + key->n_public + 1, n_priv, &cb,
-                         pool);
+        s = G16N(msm_g1)(&st->msm_l, key->l, sl, key->l.count, &cb, pool);
     if (s == CUZK_OK)
-        s = G16N(msm_g1)(&st->msm_h, key, ZKEY_SECTION_POINTS_H,
-                         (const uint64_t(*)[EC_SCALAR_LIMBS])st->h, key->domain_size, &cb, pool);
+        s = G16N(msm_g1)(&st->msm_h, key->h, (scalars_t)st->h, key->h.count, &cb, pool);
     if (s == CUZK_OK) {
         const void *bases;
-        s = G16N(points)(&bases, &cb, key, ZKEY_SECTION_POINTS_B2, pool);
+        s = G16N(points)(&bases, &cb, key->b2, sizeof(G16G2A), pool);
         if (s == CUZK_OK)
-            s = G16G2(msm_canonical_vartime)(&st->msm_b2, bases, w, key->n_vars, pool);
+            s = G16G2(msm_canonical_vartime)(&st->msm_b2, bases, sb, key->b2.count, pool);
     }
     free(cb.buf);
     return s;
@@ -304,9 +431,9 @@ static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
 
 cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
 {
-    const G16HDR *k = &st->key->u.G16_CURVE;
+    const G16KEY *k = &st->key->u.G16_CURVE;
     G16G1J ch;
-    G16G1(jac_add)(&ch, &st->msm_c, &st->msm_h);
+    G16G1(jac_add)(&ch, &st->msm_l, &st->msm_h);
     return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
                           &st->msm_a, &st->msm_b1, &st->msm_b2, &ch, rng);
 }
@@ -328,10 +455,10 @@ static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *al
     return G16N(assemble)(proof, alpha1, beta1, delta1, beta2, delta2, &a, &b1, &b2, &c, rng);
 }
 
-cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const G16MS *m,
+cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
                                 cuzk_rng_t *rng)
 {
-    const G16HDR *k = &key->u.G16_CURVE;
+    const G16KEY *k = &key->u.G16_CURVE;
     return G16N(assemble_msms)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2, m,
                                rng);
 }
@@ -339,6 +466,8 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const zkey_t *key, const 
 void G16N(prover_free)(G16ST *st)
 {
     free(st->w);
+    free(st->sa);
+    free(st->sb);
     free(st->a);
     free(st->b);
     free(st->c);
@@ -365,14 +494,14 @@ static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const zkey_t *key, const G16FT *w, uint32_t n,
-                          cuzk_rng_t *rng, groth16_timings_t *t, cuzk_pool_t *pool,
-                          cuzk_progress_t *progress, char *err, size_t err_size)
+cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
+                          const groth16_input_t *in, cuzk_rng_t *rng, groth16_timings_t *t,
+                          cuzk_pool_t *pool, cuzk_progress_t *progress, char *err, size_t err_size)
 {
     G16ST st;
     double t0 = cuzk_seconds();
     cuzk_progress_begin(progress, "synth", 0, NULL);
-    cuzk_status_t s = G16N(synth)(&st, key, w, n, pool, err, err_size);
+    cuzk_status_t s = G16N(synth)(&st, key, in, pool, err, err_size);
     if (s != CUZK_OK)
         return s;
     G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);

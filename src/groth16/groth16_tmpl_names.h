@@ -19,4 +19,4 @@
 #define G16G2J         G16G2(jac_t)
 #define G16ST          G16N(prover_t)
 #define G16MS          G16_CAT(G16_CAT(groth16_msms, G16_CURVE), t) /* groth16_msms_NAME_t */
-#define G16HDR         G16_CAT(G16_CAT(zkey, G16_CURVE), t) /* zkey_NAME_t: a zkey's header points */
+#define G16KEY         G16_CAT(G16_CAT(groth16_key, G16_CURVE), t)  /* groth16_key_NAME_t */

@@ -15,6 +15,6 @@
 #undef G16G2J
 #undef G16ST
 #undef G16MS
-#undef G16HDR
+#undef G16KEY
 #undef G16_CURVE
 #undef G16_CURVE_ID

@@ -297,3 +297,39 @@ cuzk_status_t asgn_file_write(const char *path, const asgn_t *a, char *err, size
         st = io_output_close(&out, asgn_file_write_to(&out, a, err, err_size), err, err_size);
     return st;
 }
+
+groth16_asgn_t asgn_groth16(const asgn_t *a)
+{
+    groth16_asgn_t g = {a->curve,
+                        a->n_constraints,
+                        a->n_inputs,
+                        a->n_aux,
+                        a->a,
+                        a->b,
+                        a->c,
+                        a->inputs,
+                        a->aux,
+                        a->a_aux_density,
+                        a->b_input_density,
+                        a->b_aux_density};
+    return g;
+}
+
+asgn_t asgn_from_groth16(const groth16_asgn_t *g)
+{
+    asgn_t a;
+    memset(&a, 0, sizeof a);
+    a.curve = g->curve;
+    a.n_constraints = g->n_constraints;
+    a.n_inputs = g->n_inputs;
+    a.n_aux = g->n_aux;
+    a.a = g->a;
+    a.b = g->b;
+    a.c = g->c;
+    a.inputs = g->inputs;
+    a.aux = g->aux;
+    a.a_aux_density = g->a_aux_density;
+    a.b_input_density = g->b_input_density;
+    a.b_aux_density = g->b_aux_density;
+    return a;
+}

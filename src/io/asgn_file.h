@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "groth16/groth16_key.h"
 #include "io/io_map.h"
 #include "io/io_output.h"
 #include "r1cs/r1cs_shape.h"
@@ -75,6 +76,12 @@ static inline int asgn_bit(const uint64_t *bitmap, uint64_t i)
 {
     return (int)(bitmap[i / 64] >> (i % 64) & 1);
 }
+
+/* The Groth16 layer's view of a (its arrays, borrowed), and back: an
+ * asgn_t over g's arrays that owns no mapping (for the writer and for
+ * callers that take an asgn_t). */
+groth16_asgn_t asgn_groth16(const asgn_t *a);
+asgn_t asgn_from_groth16(const groth16_asgn_t *g);
 
 /* Maps and validates the .asgn at path (above). On failure a is empty. */
 cuzk_status_t asgn_file_read(asgn_t *a, const char *path, char *err, size_t err_size);

@@ -724,3 +724,24 @@ cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t
                              err_size);
     return st;
 }
+
+groth16_key_t bp_params_groth16_key(const bp_params_t *p)
+{
+    groth16_key_t g;
+    memset(&g, 0, sizeof g);
+    g.curve = R1CS_CURVE_BLS12_381;
+    g.conv = GROTH16_BELLPERSON;
+    g.n_public = p->vk.n_ic ? p->vk.n_ic - 1 : 0;
+    g.n_vars = p->vk.n_ic + p->n_l;
+    g.domain_size = p->n_h + 1;
+    const bp_vk_t *v = &p->vk;
+    g.u.bls381 =
+        (groth16_key_bls381_t){v->alpha1, v->beta1, v->delta1, v->beta2, v->gamma2, v->delta2};
+    g.ic = (groth16_points_t){v->ic, v->n_ic};
+    g.h = (groth16_points_t){p->h, p->n_h};
+    g.l = (groth16_points_t){p->l, p->n_l};
+    g.a = (groth16_points_t){p->a, p->n_a};
+    g.b1 = (groth16_points_t){p->b_g1, p->n_b};
+    g.b2 = (groth16_points_t){p->b_g2, p->n_b};
+    return g;
+}

@@ -49,6 +49,7 @@
 #include "cuzk.h"
 #include "ec/bls381_g1.h"
 #include "ec/bls381_g2.h"
+#include "groth16/groth16_key.h"
 #include "io/io_output.h"
 #include "util/pool.h"
 #include "util/progress.h"
@@ -100,6 +101,14 @@ typedef struct bp_proof {
     bls381_g2_affine_t b;
     bls381_g1_affine_t c;
 } bp_proof_t;
+
+/*
+ * The Groth16 layer's view of p: convention GROTH16_BELLPERSON over
+ * BLS12-381, the verifying key's points, IC and the query vectors (b_g1 as
+ * B1, b_g2 as B2) borrowed from p; domain_size = n_h + 1, n_vars = n_ic +
+ * n_l. Valid while p is.
+ */
+groth16_key_t bp_params_groth16_key(const bp_params_t *p);
 
 /*
  * Reads the .params at path into p, validates it (above) with pool's

@@ -51,6 +51,7 @@
 #include "ec/bn254_g2.h"
 #include "ff/bls381_fp12.h"
 #include "ff/bn254_fp12.h"
+#include "groth16/groth16_key.h"
 #include "io/io_output.h"
 #include "r1cs/r1cs.h"
 
@@ -128,21 +129,8 @@ cuzk_status_t snarkjs_vk_write(const char *path, const snarkjs_vk_t *vk, char *e
 
 /* ---- proof.json --------------------------------------------------------- */
 
-typedef struct snarkjs_proof {
-    r1cs_curve_t curve;
-    union {
-        struct {
-            bn254_g1_affine_t a;
-            bn254_g2_affine_t b;
-            bn254_g1_affine_t c;
-        } bn254;
-        struct {
-            bls381_g1_affine_t a;
-            bls381_g2_affine_t b;
-            bls381_g1_affine_t c;
-        } bls381;
-    } u;
-} snarkjs_proof_t;
+/* proof.json holds a Groth16 proof and nothing else: the layer's own type. */
+typedef groth16_proof_t snarkjs_proof_t;
 
 /* As the verification key's functions; a proof owns no memory. */
 cuzk_status_t snarkjs_proof_read(snarkjs_proof_t *p, const char *path, r1cs_curve_t expect,

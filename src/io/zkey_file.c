@@ -803,3 +803,34 @@ cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned 
                              err_size);
     return st;
 }
+
+groth16_key_t zkey_groth16_key(const zkey_t *k)
+{
+    groth16_key_t g;
+    memset(&g, 0, sizeof g);
+    g.curve = k->curve;
+    g.conv = GROTH16_SNARKJS;
+    g.n_public = k->n_public;
+    g.n_vars = k->n_vars;
+    g.domain_size = k->domain_size;
+    if (k->curve == R1CS_CURVE_BN254) {
+        const zkey_bn254_t *h = &k->u.bn254;
+        g.u.bn254 =
+            (groth16_key_bn254_t){h->alpha1, h->beta1, h->delta1, h->beta2, h->gamma2, h->delta2};
+    } else {
+        const zkey_bls381_t *h = &k->u.bls381;
+        g.u.bls381 =
+            (groth16_key_bls381_t){h->alpha1, h->beta1, h->delta1, h->beta2, h->gamma2, h->delta2};
+    }
+    static const uint32_t ids[6] = {ZKEY_SECTION_IC,        ZKEY_SECTION_POINTS_A,
+                                    ZKEY_SECTION_POINTS_B1, ZKEY_SECTION_POINTS_B2,
+                                    ZKEY_SECTION_POINTS_C,  ZKEY_SECTION_POINTS_H};
+    groth16_points_t *dst[6] = {&g.ic, &g.a, &g.b1, &g.b2, &g.l, &g.h};
+    for (int i = 0; i < 6; i++) {
+        zkey_points_t p = zkey_points(k, ids[i]);
+        *dst[i] = (groth16_points_t){p.data, p.count};
+    }
+    g.coeffs = k->coeffs;
+    g.n_coeffs = k->n_coeffs;
+    return g;
+}

@@ -58,6 +58,7 @@
 #include "ec/bls381_g2.h"
 #include "ec/bn254_g1.h"
 #include "ec/bn254_g2.h"
+#include "groth16/groth16_key.h"
 #include "io/io_cursor.h"
 #include "io/io_fr.h"
 #include "io/io_map.h"
@@ -74,8 +75,8 @@ enum {
 };
 
 enum {
-    ZKEY_COEFF_BYTES = 12 + IO_FR_BYTES, /* u32 m, u32 c, u32 s, value */
-    ZKEY_CS_HASH_BYTES = 64,             /* BLAKE2b-512, section 10 */
+    ZKEY_COEFF_BYTES = GROTH16_COEFF_BYTES, /* u32 m, u32 c, u32 s, value (groth16_coeff_t) */
+    ZKEY_CS_HASH_BYTES = 64,                /* BLAKE2b-512, section 10 */
 };
 
 /* Reader flags. */
@@ -164,6 +165,14 @@ cuzk_status_t zkey_file_write_to(io_output_t *out, const zkey_t *k, const unsign
                                  char *err, size_t err_size);
 cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned char *cs_hash,
                               char *err, size_t err_size);
+
+/*
+ * The Groth16 layer's view of k (which must have a curve): convention
+ * GROTH16_SNARKJS, the header points, and the query vectors and
+ * coefficients pointing into k's sections (no copy; the L query is the C
+ * section). Valid while k is.
+ */
+groth16_key_t zkey_groth16_key(const zkey_t *k);
 
 /* ---- access to the sections ------------------------------------------- */
 
