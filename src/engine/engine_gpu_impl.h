@@ -88,6 +88,60 @@ struct engine_gpu_dev {
     ws_hook_t ws_hook[4];
 };
 
+/*
+ * How an MSM over a query treats the scalars equal to one, which the
+ * scalars' preparation (split_vectors, msm_prepare) and the MSM agree on.
+ */
+typedef enum engine_gpu_ones {
+    /* The MSM takes the other scalars only, by their indices (compacted on
+     * the device, their count on the host before the MSM); the bases of
+     * the ones are summed apart, read in place. */
+    ENGINE_GPU_ONES_BY_INDEX,
+    /* The MSM takes every scalar, the ones zeroed first; the bases of the
+     * ones are summed apart, read in place by the device. */
+    ENGINE_GPU_ONES_ZEROED,
+    /* The MSM takes every scalar, the ones included (the device cannot
+     * read the bases in place); the ones sum is the point at infinity. */
+    ENGINE_GPU_ONES_IN_MSM,
+} engine_gpu_ones_t;
+
+/* One MSM over a base source, queued on stream. */
+typedef struct {
+    cuzk_gpu_msm_t *m;   /* the device's workspace of the bases' group */
+    void *result;        /* WIN_MAX XYZZ slots on the device */
+    const void *scalars; /* n, Montgomery form, on the device */
+    size_t n;
+    const uint32_t *idx; /* ONES_BY_INDEX: the indices of the cnt scalars taken (NULL: all n) */
+    size_t cnt;
+    cuzk_pool_t *threads; /* the host copies of bases that are not pinned (NULL: the caller's) */
+    cuzk_gpu_stream_t stream;
+} engine_gpu_msm_call_t;
+
+/*
+ * A base source: where one query's bases are and how an MSM reaches them:
+ * device memory, read in place; pinned host memory, streamed to the device
+ * in chunks; or the key's host copy (a file mapping, pageable), copied into
+ * pinned bounce buffers and streamed. Built by the residency
+ * (engine_gpu_key.c) from the key's tier, once per key and query and again
+ * when the key's device copy is evicted; the sequence reads only this.
+ */
+typedef struct engine_gpu_bases {
+    const void *p; /* the bases, affine, in the group's layout */
+    cuzk_gpu_group_t group;
+    engine_gpu_ones_t ones;
+    /* Queues the MSM of c into c->result: *win says how the result is left
+     * (its windows, or {1, 0}: one sum), *h2d grows by the bytes of bases
+     * sent to the device. */
+    cuzk_status_t (*msm)(const struct engine_gpu_bases *b, const engine_gpu_msm_call_t *c,
+                         cuzk_gpu_msm_windows_t *win, uint64_t *h2d);
+    /* Queues into d_r (one XYZZ point on the device) the sum of the bases
+     * of the scalars that bitmap d_ones marks among n, with scratch (the
+     * device's ones buffer); ONES_IN_MSM: the point at infinity. */
+    cuzk_status_t (*sum_ones)(const struct engine_gpu_bases *b, cuzk_gpu_t *g, void *d_r,
+                              const uint32_t *d_ones, size_t n, void *scratch,
+                              cuzk_gpu_stream_t stream);
+} engine_gpu_bases_t;
+
 struct engine_gpu_key {
     engine_gpu_dev_t *d;
     bool params; /* bellperson convention */
@@ -96,7 +150,7 @@ struct engine_gpu_key {
     uint32_t n_vars, n_public, domain;   /* zkey */
     uint32_t n_in, n_aux, n_h, n_a, n_b; /* params */
     unsigned log2n;
-    const void *q[QUERIES]; /* device, pinned or the source's host memory, as tier says */
+    engine_gpu_bases_t bases[QUERIES]; /* where each query's bases are, as tier says */
     size_t qn[QUERIES];
     void *dmem, *hmem, *csr_mem;
     uint64_t dbytes, hbytes;

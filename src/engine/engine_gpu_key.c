@@ -96,6 +96,86 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
 }
 
+/* ---- base sources (engine_gpu_bases_t) ------------------------------------ */
+
+/* Device memory, read in place: the MSM over the other scalars' indices. */
+static cuzk_status_t bases_device_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
+                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+{
+    (void)h2d;
+    return cuzk_gpu_msm_launch_windows(c->m, c->result, WIN_MAX, b->p, c->scalars, c->idx, c->cnt,
+                                       true, win, c->stream);
+}
+
+/* Pinned host memory, streamed in double-buffered chunks by the MSM. */
+static cuzk_status_t bases_pinned_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
+                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+{
+    cuzk_status_t st = cuzk_gpu_msm_streamed_launch(c->m, c->result, b->p, c->scalars, true, c->n,
+                                                    true, 0, c->stream);
+    *win = (cuzk_gpu_msm_windows_t){1, 0};
+    *h2d += c->n * cuzk_gpu_affine_bytes(b->group);
+    return st;
+}
+
+/* The mapped tier's copies into the bounce buffers, on the staging's threads. */
+static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
+{
+    cuzk_pool_memcpy(ctx, dst, src, bytes);
+}
+
+/* The key's host copy (pageable), copied into pinned bounce buffers and
+ * streamed. */
+static cuzk_status_t bases_mapped_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
+                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+{
+    cuzk_status_t st = cuzk_gpu_msm_paged_launch(c->m, c->result, b->p, mapped_copy, c->threads,
+                                                 c->scalars, c->n, true, 0, c->stream);
+    *win = (cuzk_gpu_msm_windows_t){1, 0};
+    *h2d += c->n * cuzk_gpu_affine_bytes(b->group);
+    return st;
+}
+
+/* The ones' bases read in place: device memory, or pinned host memory
+ * (from cudaHostAlloc, addressable by the device: unified addressing). */
+static cuzk_status_t bases_sum_ones(const engine_gpu_bases_t *b, cuzk_gpu_t *g, void *d_r,
+                                    const uint32_t *d_ones, size_t n, void *scratch,
+                                    cuzk_gpu_stream_t stream)
+{
+    return cuzk_gpu_msm_sum_ones_launch(g, b->group, d_r, d_ones, b->p, n, scratch, stream);
+}
+
+/* The ones are in the MSM: their sum apart is the point at infinity. */
+static cuzk_status_t bases_no_ones(const engine_gpu_bases_t *b, cuzk_gpu_t *g, void *d_r,
+                                   const uint32_t *d_ones, size_t n, void *scratch,
+                                   cuzk_gpu_stream_t stream)
+{
+    (void)d_ones;
+    (void)n;
+    (void)scratch;
+    return cuzk_gpu_memset(g, d_r, 0, cuzk_gpu_xyzz_bytes(b->group), stream);
+}
+
+/* The base source of query q of k at p, from the tier it is in: the one
+ * place where the tier decides how an MSM reaches its bases. */
+static engine_gpu_bases_t bases_of(const engine_gpu_key_t *k, int q, engine_gpu_tier_t tier,
+                                   const void *p)
+{
+    engine_gpu_bases_t b = {p, query_group(k, q), ENGINE_GPU_ONES_BY_INDEX, bases_device_msm,
+                            bases_sum_ones};
+    if (tier == ENGINE_GPU_TIER_PINNED) {
+        b.ones = ENGINE_GPU_ONES_ZEROED;
+        b.msm = bases_pinned_msm;
+    } else if (tier == ENGINE_GPU_TIER_MAPPED) {
+        b.ones = ENGINE_GPU_ONES_IN_MSM;
+        b.msm = bases_mapped_msm;
+        b.sum_ones = bases_no_ones;
+    }
+    return b;
+}
+
+/* ---- residency ----------------------------------------------------------- */
+
 /* The device budget's eviction of an idle key (engine_budget.h): its
  * queries are dropped from the device and read in place from the host copy
  * from then on (tier MAPPED, as if the host could not pin them). */
@@ -107,9 +187,9 @@ static void key_evict(void *ctx)
     k->dmem = NULL;
     k->dbytes -= k->qbytes;
     k->qbytes = 0;
-    for (int q = 0; q < QUERIES; q++)
-        k->q[q] = k->src[q];
     k->tier = ENGINE_GPU_TIER_MAPPED;
+    for (int q = 0; q < QUERIES; q++)
+        k->bases[q] = bases_of(k, q, k->tier, k->src[q]);
 }
 
 /* Places the queries: on the device (one allocation), in pinned host
@@ -177,12 +257,12 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
             return io_fail(err, err_size, CUZK_EINVAL,
                            "a key made on the device has no host copy to map");
         for (int q = 0; q < QUERIES; q++)
-            k->q[q] = src->src[q];
+            k->bases[q] = bases_of(k, q, tier, src->src[q]);
         return CUZK_OK;
     }
     size_t off = 0;
     for (int q = 0; q < QUERIES; q++) {
-        k->q[q] = base + off;
+        k->bases[q] = bases_of(k, q, tier, base + off);
         if (src->bytes[q] && src->src[q]) { /* no source: the caller writes it */
             if (tier == ENGINE_GPU_TIER_DEVICE)
                 s = engine_gpu_upload_bounced(d, base + off, src->src[q], src->bytes[q]);
@@ -399,7 +479,7 @@ cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **out, engine_gpu_dev
 void *engine_gpu_key_query(engine_gpu_key_t *k, int q)
 {
     assert(q >= 0 && q < QUERIES && k->tier == ENGINE_GPU_TIER_DEVICE);
-    return (void *)k->q[q];
+    return (void *)k->bases[q].p;
 }
 
 void engine_gpu_key_free(engine_gpu_key_t *k)

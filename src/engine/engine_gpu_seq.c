@@ -42,17 +42,19 @@ static void *res_at(engine_gpu_slot_t *s, int i)
 }
 
 /* A vector of MSM scalars on the device (Montgomery form): zkey w and its
- * C slice, params sa, sb and aux; after split_vectors, cnt = its other
- * scalars (device tier). */
+ * C slice, params sa, sb and aux; bases: those of the queries that take
+ * it, whose rule for the ones (engine_gpu_ones_t) says how it is prepared;
+ * after msm_prepare, cnt = its other scalars (ONES_BY_INDEX). */
 typedef struct {
     void *s;
     size_t n, cnt;
+    const engine_gpu_bases_t *bases;
 } vec_t;
 
 /* Classifies each vector i into the bitmaps of its ones (the slot's
- * bits[i]) and its other scalars (oth[i]); on the device tier, compacts the
- * others into the slot's idx[i] and sends their counts to the host (event
- * counted). */
+ * bits[i]) and its other scalars (oth[i]); for bases that take the others
+ * by index, compacts them into the slot's idx[i] and sends their counts to
+ * the host (event counted). */
 static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const vec_t *v,
                                    int nv)
 {
@@ -60,94 +62,75 @@ static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t 
     cuzk_gpu_t *g = &d->g;
     unsigned char *acc = d->acc.p;
     uint32_t *cnt = d->cnt.p;
+    bool counts = false;
     for (int i = 0; i < nv; i++) {
         CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
                                               acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
                                               d->stream));
-        if (k->tier == ENGINE_GPU_TIER_DEVICE)
-            CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
-                                                    d->compact.p, d->stream));
+        if (v[i].bases->ones != ENGINE_GPU_ONES_BY_INDEX)
+            continue;
+        CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
+                                                d->compact.p, d->stream));
+        counts = true;
     }
-    if (k->tier != ENGINE_GPU_TIER_DEVICE)
+    if (!counts)
         return CUZK_OK;
     CUZK_TRY(cuzk_gpu_download(g, (unsigned char *)d->h_res + engine_gpu_res_bytes(), cnt,
                                (size_t)nv * sizeof(uint32_t), d->stream));
     return cuzk_gpu_event_record(g, s->counted, d->stream);
 }
 
-/* Before the MSMs, with synth and h queued: the device tier waits for the
- * counts (the only host wait before the results; the device meanwhile
- * runs the transforms); the pinned tier, whose MSMs run over every scalar,
- * zeroes the ones instead; the mapped tier leaves them to its MSMs (its
- * bases are not addressable by the device). */
+/* Before the MSMs, with synth and h queued: a vector whose MSMs take the
+ * others by index waits for their counts (the only host wait before the
+ * results; the device meanwhile runs the transforms); one whose MSMs take
+ * every scalar with the ones summed apart has its ones zeroed; one whose
+ * MSMs take the ones too is left as it is. */
 static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k, vec_t *v, int nv)
 {
     engine_gpu_dev_t *d = s->d;
-    if (k->tier == ENGINE_GPU_TIER_DEVICE) {
-        CUZK_TRY(cuzk_gpu_event_sync(&d->g, s->counted));
-        const uint32_t *h =
-            (const uint32_t *)((const unsigned char *)d->h_res + engine_gpu_res_bytes());
-        for (int i = 0; i < nv; i++)
-            v[i].cnt = h[i];
-        return CUZK_OK;
-    }
-    if (k->tier == ENGINE_GPU_TIER_MAPPED)
-        return CUZK_OK;
+    bool counts = false;
     for (int i = 0; i < nv; i++)
-        CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
-                                                d->stream));
+        counts = counts || v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX;
+    if (counts)
+        CUZK_TRY(cuzk_gpu_event_sync(&d->g, s->counted));
+    const uint32_t *h =
+        (const uint32_t *)((const unsigned char *)d->h_res + engine_gpu_res_bytes());
+    for (int i = 0; i < nv; i++) {
+        if (v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX)
+            v[i].cnt = h[i];
+        else if (v[i].bases->ones == ENGINE_GPU_ONES_ZEROED)
+            CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
+                                                    d->stream));
+    }
     return CUZK_OK;
-}
-
-/* The mapped tier's copies into the bounce buffers, on the staging's threads. */
-static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
-{
-    cuzk_pool_memcpy(ctx, dst, src, bytes);
 }
 
 /* Query q over vector vi (vi < 0: the H scalars h, n of them, all taken)
  * into result q, and the sum of the bases of its ones into result
- * ONES_OFFSET + q. Device tier: the MSM runs over the other scalars only
- * (their indices); pinned tier: over all, the bases streamed, the ones
- * zeroed; mapped tier: over all, ones included, the bases copied into
- * pinned bounce buffers and streamed (its ones sum is infinity). */
+ * ONES_OFFSET + q, each as the query's base source does it
+ * (engine_gpu_bases_t). */
 static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,
                                const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
-    cuzk_gpu_group_t grp = query_group(k, q);
+    const engine_gpu_bases_t *b = &k->bases[q];
     CUZK_TRY(cuzk_gpu_event_record(&d->g, s->qs[q], d->stream));
     cuzk_gpu_msm_t *m;
-    CUZK_TRY(engine_gpu_dev_msm_ws(d, grp, &m));
-    const void *scalars = vi < 0 ? h : v[vi].s;
-    n = vi < 0 ? n : v[vi].n;
-    void *r = res_at(s, q * WIN_MAX);
+    CUZK_TRY(engine_gpu_dev_msm_ws(d, b->group, &m));
     /* A launch grows its workspace when it must, within the device's
      * budget (engine_gpu_dev_msm_ws). */
-    cuzk_status_t st;
-    if (k->tier == ENGINE_GPU_TIER_DEVICE) {
-        const uint32_t *idx = vi < 0 ? NULL : s->idx[vi].p;
-        st = cuzk_gpu_msm_launch_windows(m, r, WIN_MAX, k->q[q], scalars, idx,
-                                         vi < 0 ? n : v[vi].cnt, true, &s->win[q], d->stream);
-    } else if (k->tier == ENGINE_GPU_TIER_PINNED) {
-        st = cuzk_gpu_msm_streamed_launch(m, r, k->q[q], scalars, true, n, true, 0, d->stream);
-    } else {
-        st = cuzk_gpu_msm_paged_launch(m, r, k->q[q], mapped_copy, s->threads, scalars, n, true, 0,
-                                       d->stream);
-    }
-    if (k->tier != ENGINE_GPU_TIER_DEVICE) {
-        s->win[q] = (cuzk_gpu_msm_windows_t){1, 0};
-        *h2d += n * cuzk_gpu_affine_bytes(grp);
-    }
-    CUZK_TRY(st);
-    if (vi >= 0 && k->tier == ENGINE_GPU_TIER_MAPPED)
-        CUZK_TRY(cuzk_gpu_memset(&d->g, res_at(s, ONES_OFFSET + q), 0, cuzk_gpu_xyzz_bytes(grp),
-                                 d->stream));
-    /* Pinned bases are read in place by the ones sum: host memory from
-     * cudaHostAlloc is addressable by the device (unified addressing). */
-    else if (vi >= 0)
-        CUZK_TRY(cuzk_gpu_msm_sum_ones_launch(&d->g, grp, res_at(s, ONES_OFFSET + q), s->bits[vi].p,
-                                              k->q[q], n, d->ones.p, d->stream));
+    engine_gpu_msm_call_t c = {.m = m,
+                               .result = res_at(s, q * WIN_MAX),
+                               .scalars = vi < 0 ? h : v[vi].s,
+                               .n = vi < 0 ? n : v[vi].n,
+                               .idx = vi < 0 ? NULL : s->idx[vi].p,
+                               .cnt = vi < 0 ? n : v[vi].cnt,
+                               .threads = s->threads,
+                               .stream = d->stream};
+    CUZK_TRY(b->msm(b, &c, &s->win[q], h2d));
+    if (vi >= 0)
+        CUZK_TRY(b->sum_ones(b, &d->g, res_at(s, ONES_OFFSET + q), s->bits[vi].p, c.n, d->ones.p,
+                             d->stream));
     return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
 }
 
@@ -181,7 +164,8 @@ static cuzk_status_t compute_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *
     cuzk_gpu_t *g = &d->g;
     cuzk_gpu_curve_t cv = k->curve;
     size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
-    vec_t v[2] = {{w, n, 0}, {(unsigned char *)w + off * FR_BYTES, n - off, 0}};
+    vec_t v[2] = {{w, n, 0, &k->bases[Q_A]},
+                  {(unsigned char *)w + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
     unsigned char one[FR_BYTES] = {1};
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: the plain witness for the products, the classes of w and of
@@ -212,9 +196,9 @@ static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t
     params_layout_t l = engine_gpu_params_layout(k);
     unsigned char *p = in;
     unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
-    vec_t v[3] = {{p + l.sa * FR_BYTES, k->n_a, 0},
-                  {p + l.sb * FR_BYTES, k->n_b, 0},
-                  {p + l.aux * FR_BYTES, k->n_aux, 0}};
+    vec_t v[3] = {{p + l.sa * FR_BYTES, k->n_a, 0, &k->bases[Q_A]},
+                  {p + l.sb * FR_BYTES, k->n_b, 0, &k->bases[Q_B1]},
+                  {p + l.aux * FR_BYTES, k->n_aux, 0, &k->bases[Q_C]}};
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));

@@ -72,7 +72,8 @@ static void slot_bufs(engine_gpu_slot_t *s, dbuf_t *b[SLOT_BUFS])
 }
 
 /* What a partition on k needs in its slot: the inputs, the results, the
- * bitmaps of the ones and (device tier) the indices of the others. */
+ * bitmaps of the ones and (bases that take the others by index) the
+ * indices of the others. */
 static void slot_need(const engine_gpu_key_t *k, size_t need[SLOT_BUFS])
 {
     size_t nmax = 0;
@@ -83,7 +84,7 @@ static void slot_need(const engine_gpu_key_t *k, size_t need[SLOT_BUFS])
     need[1] = engine_gpu_res_bytes();
     for (int i = 0; i < BITMAPS; i++) {
         need[2 + i] = ((nmax + 31) / 32 + 1) * 4;
-        need[2 + BITMAPS + i] = k->tier == ENGINE_GPU_TIER_DEVICE ? (nmax + 1) * 4 : 0;
+        need[2 + BITMAPS + i] = k->bases[Q_A].ones == ENGINE_GPU_ONES_BY_INDEX ? (nmax + 1) * 4 : 0;
     }
 }
 
