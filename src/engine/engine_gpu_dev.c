@@ -168,22 +168,6 @@ cuzk_status_t engine_gpu_upload_bounced(engine_gpu_dev_t *d, void *dst, const vo
     return s;
 }
 
-void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes)
-{
-    engine_budget_set_group(d->budget, GROUP_SLOTS, "device_work_limit", bytes);
-}
-
-void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out)
-{
-    engine_budget_counters_t c;
-    engine_budget_group_counters(d->budget, GROUP_SLOTS, &c);
-    *out = (engine_gpu_mem_t){.limit = c.limit,
-                              .held = c.held,
-                              .peak = c.peak,
-                              .waits = c.waits,
-                              .reclaims = c.evictions};
-}
-
 /* A workspace's memory hook (gpu_msm.h) on the device's budget: it may hold
  * what it holds plus what the budget could give without waiting, and grows
  * at the urgency of the compute section, which no waiting partition
