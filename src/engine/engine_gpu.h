@@ -6,12 +6,17 @@
  *                      the MSM workspaces and the work buffers that only
  *                      the compute section touches (shared by the device's
  *                      workers, one compute at a time);
- *   engine_gpu_key_t   a proving key's copy for one device, in one of two
+ *   engine_gpu_key_t   a proving key's copy for one device, in one of three
  *                      residency tiers: "device" (every query and the
- *                      R1CS on the device) or "pinned" (the queries in
+ *                      R1CS on the device), "pinned" (the queries in
  *                      pinned host memory, streamed to the device in
- *                      double-buffered chunks by each MSM; the R1CS and
- *                      the NTT tables on the device);
+ *                      double-buffered chunks by each MSM) or "mapped"
+ *                      (the queries read in place from the loaded key
+ *                      through pinned bounce buffers); in the last two
+ *                      the R1CS and the NTT tables are on the device. A
+ *                      device copy held by no running partition may be
+ *                      evicted to the mapped tier by the device's memory
+ *                      budget (engine_budget.h);
  *   engine_gpu_slot_t  one worker's staging: pinned host buffers, device
  *                      input buffers and a copy stream.
  *
@@ -34,6 +39,12 @@
  * the copy stream); the rest as for zkeys with the bellperson H chain and
  * L in place of C. The results are XYZZ points (groth16_msms_t) that the
  * Groth16 layer assembles and verifies on the CPU.
+ *
+ * The code is in engine_gpu_dev.c (the device and its budget),
+ * engine_gpu_key.c (residency and each query's base source),
+ * engine_gpu_slot.c (slots and their admission), engine_gpu_stage.c
+ * (staging) and engine_gpu_seq.c (the Groth16 sequence and the
+ * accelerator), over the private engine_gpu_impl.h.
  *
  * Failures carry a one-line message (the CUDA call and its error text for
  * device errors). A device error leaves the device unusable for later

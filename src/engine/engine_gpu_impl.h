@@ -1,0 +1,264 @@
+/*
+ * The private half of engine_gpu.h: the state of a device, a key's device
+ * copy and a slot, and what the module's files share about them.
+ *
+ *   engine_gpu_dev.c    the device handle, its memory budget, the compute
+ *                       buffers and MSM workspaces on it;
+ *   engine_gpu_key.c    a key's residency: its queries in a tier (device,
+ *                       pinned, mapped), the base source each query's MSM
+ *                       reads, warming, eviction to the mapped tier;
+ *   engine_gpu_slot.c   the slots and their admission on the device budget;
+ *   engine_gpu_stage.c  staging: a partition's inputs to the device;
+ *   engine_gpu_seq.c    the Groth16 sequence on the device (synth, h, the
+ *                       five MSMs, collect) and the accelerator over it.
+ *
+ * Nothing outside these files includes this header.
+ */
+#ifndef CUZK_ENGINE_ENGINE_GPU_IMPL_H
+#define CUZK_ENGINE_ENGINE_GPU_IMPL_H
+
+#include "engine/engine_gpu.h"
+
+#include "cuda/gpu.h"
+#include "cuda/gpu_check.h"
+#include "cuda/gpu_msm.h"
+#include "cuda/gpu_ntt.h"
+#include "cuda/gpu_prove.h"
+#include "engine/engine_budget.h"
+#include "engine/engine_pinned.h"
+#include "util/pool.h"
+#include "util/prio_lock.h"
+
+/* The five queries, in the order of the results: Q_C is C for zkeys and L
+ * for bellperson parameters. */
+enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
+_Static_assert((int)QUERIES == (int)ENGINE_GPU_QUERIES,
+               "engine_gpu.h lists the queries in this order");
+/* Results on the device: each of the five MSMs' window sums (WIN_MAX
+ * slots: room for any window, c = 1 on 255 bits included, so that every
+ * MSM is finished on the host and the engine tests' small ones take the
+ * same path as full-size ones), then the ones sums of A, B1, B2, C. */
+enum { WIN_MAX = 256, RESULTS = QUERIES * WIN_MAX + 4, ONES_OFFSET = QUERIES * WIN_MAX };
+/* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */
+enum { BITMAPS = 3 };
+/* Timing events: start, synth done, h done, then one after each query. */
+enum { EV_START, EV_SYNTH, EV_H, EV_QUERY0, EVENTS = EV_QUERY0 + QUERIES };
+enum { FR_BYTES = 32, BOUNCE_BYTES = 64u << 20 };
+/* The device memory the budget leaves free for what allocates on its own
+ * (CUB's scratch, the driver), and the budget's group of the slots'
+ * buffers (device_work_limit). */
+#define SLOT_MARGIN ((uint64_t)256 << 20)
+enum { GROUP_SLOTS = 1 };
+/* The urgency of what grows under the compute lock (a workspace, the
+ * compute buffers): before any waiting partition, which waits for it. */
+#define URGENCY_COMPUTE UINT32_MAX
+
+typedef struct {
+    void *p;
+    size_t size;
+} dbuf_t;
+
+/* A workspace's memory hook: its key in the device's budget. */
+typedef struct {
+    struct engine_gpu_dev *d;
+    engine_budget_key_t *key;
+} ws_hook_t;
+
+struct engine_gpu_dev {
+    cuzk_gpu_t g;
+    char name[320];
+    cuzk_prio_lock_t lock; /* the compute lock, to the most urgent waiter */
+    cuzk_gpu_stream_t stream;
+    cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
+    /* Compute buffers, touched under the lock only, and only between two
+     * yield points (compute_params): the zkey prover's plain witness and
+     * a, b, c; per scalar vector the bitmap of its other scalars; the
+     * counts, scratch of the compaction, the classification and the ones
+     * sums. What a partition keeps across a yield lives in its slot. */
+    dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
+    void *h_res; /* pinned: the results come back here, then the counts */
+    /* The device's memory (engine_budget.h): the keys' device copies
+     * (evictable when idle and the key has a host copy), the compute
+     * buffers and the MSM workspaces (not evictable), and the slots'
+     * buffers (group GROUP_SLOTS, under device_work_limit; a slot's are
+     * in use from its admission to the end of its compute, and an idle
+     * slot's may be taken back for another's partition). */
+    engine_budget_t *budget;
+    engine_budget_key_t *compute_key, *ws_key[4];
+    ws_hook_t ws_hook[4];
+};
+
+/*
+ * How an MSM over a query treats the scalars equal to one, which the
+ * scalars' preparation (split_vectors, msm_prepare) and the MSM agree on.
+ */
+typedef enum engine_gpu_ones {
+    /* The MSM takes the other scalars only, by their indices (compacted on
+     * the device, their count on the host before the MSM); the bases of
+     * the ones are summed apart, read in place. */
+    ENGINE_GPU_ONES_BY_INDEX,
+    /* The MSM takes every scalar, the ones zeroed first; the bases of the
+     * ones are summed apart, read in place by the device. */
+    ENGINE_GPU_ONES_ZEROED,
+    /* The MSM takes every scalar, the ones included (the device cannot
+     * read the bases in place); the ones sum is the point at infinity. */
+    ENGINE_GPU_ONES_IN_MSM,
+} engine_gpu_ones_t;
+
+/* One MSM over a base source, queued on stream. */
+typedef struct {
+    cuzk_gpu_msm_t *m;   /* the device's workspace of the bases' group */
+    void *result;        /* WIN_MAX XYZZ slots on the device */
+    const void *scalars; /* n, Montgomery form, on the device */
+    size_t n;
+    const uint32_t *idx; /* ONES_BY_INDEX: the indices of the cnt scalars taken (NULL: all n) */
+    size_t cnt;
+    cuzk_pool_t *threads; /* the host copies of bases that are not pinned (NULL: the caller's) */
+    cuzk_gpu_stream_t stream;
+} engine_gpu_msm_call_t;
+
+/*
+ * A base source: where one query's bases are and how an MSM reaches them:
+ * device memory, read in place; pinned host memory, streamed to the device
+ * in chunks; or the key's host copy (a file mapping, pageable), copied into
+ * pinned bounce buffers and streamed. Built by the residency
+ * (engine_gpu_key.c) from the key's tier, once per key and query and again
+ * when the key's device copy is evicted; the sequence reads only this.
+ */
+typedef struct engine_gpu_bases {
+    const void *p; /* the bases, affine, in the group's layout */
+    cuzk_gpu_group_t group;
+    engine_gpu_ones_t ones;
+    /* Queues the MSM of c into c->result: *win says how the result is left
+     * (its windows, or {1, 0}: one sum), *h2d grows by the bytes of bases
+     * sent to the device. */
+    cuzk_status_t (*msm)(const struct engine_gpu_bases *b, const engine_gpu_msm_call_t *c,
+                         cuzk_gpu_msm_windows_t *win, uint64_t *h2d);
+    /* Queues into d_r (one XYZZ point on the device) the sum of the bases
+     * of the scalars that bitmap d_ones marks among n, with scratch (the
+     * device's ones buffer); ONES_IN_MSM: the point at infinity. */
+    cuzk_status_t (*sum_ones)(const struct engine_gpu_bases *b, cuzk_gpu_t *g, void *d_r,
+                              const uint32_t *d_ones, size_t n, void *scratch,
+                              cuzk_gpu_stream_t stream);
+} engine_gpu_bases_t;
+
+struct engine_gpu_key {
+    engine_gpu_dev_t *d;
+    bool params; /* bellperson convention */
+    cuzk_gpu_curve_t curve;
+    engine_gpu_tier_t tier;
+    uint32_t n_vars, n_public, domain;   /* zkey */
+    uint32_t n_in, n_aux, n_h, n_a, n_b; /* params */
+    unsigned log2n;
+    engine_gpu_bases_t bases[QUERIES]; /* where each query's bases are, as tier says */
+    size_t qn[QUERIES];
+    void *dmem, *hmem, *csr_mem;
+    uint64_t dbytes, hbytes;
+    const void *src[QUERIES];   /* the host copy (NULL: none, made on the device) */
+    size_t qbytes;              /* of the queries on the device (tier DEVICE) */
+    engine_budget_key_t *bkey;  /* the queries on the device; evicted to MAPPED */
+    engine_budget_key_t *fixed; /* the CSR and the NTT tables */
+    cuzk_gpu_csr_t csr[2];      /* zkey: A and B over domain rows */
+    cuzk_gpu_ntt_domain_t *dom;
+    unsigned char shift[FR_BYTES]; /* zkey: the coset shift; params: g */
+};
+
+struct engine_gpu_slot {
+    engine_gpu_dev_t *d;
+    cuzk_gpu_stream_t copy;
+    cuzk_gpu_event_t staged;
+    engine_pinned_t *pool;   /* NULL: the slot's own pinned buffer */
+    engine_pinned_buf_t buf; /* from the pool, held from staging to the end of compute */
+    void *h_in;
+    size_t h_size;
+    dbuf_t in;
+    const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
+    cuzk_pool_t *threads;        /* the staging's threads: also the mapped tier's copies */
+    double stage_s;
+    uint64_t h2d;
+    /* The partition's device state across its compute section (it may
+     * yield the device between MSMs): per scalar vector the bitmap of its
+     * ones and the indices of its other scalars; the results; the timing
+     * events (ev; qs: each query's start) and the counts' arrival. */
+    dbuf_t bits[BITMAPS], idx[BITMAPS], res;
+    engine_budget_key_t *bkey;           /* the device buffers above and `in` */
+    unsigned urgency;                    /* of the partition staged next */
+    cuzk_gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
+    cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
+    unsigned yields;
+};
+
+static inline size_t align256(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+static inline cuzk_gpu_group_t group_of(cuzk_gpu_curve_t curve, bool g2)
+{
+    if (curve == CUZK_GPU_BLS381)
+        return g2 ? CUZK_GPU_BLS381_G2 : CUZK_GPU_BLS381_G1;
+    return g2 ? CUZK_GPU_BN254_G2 : CUZK_GPU_BN254_G1;
+}
+
+static inline cuzk_gpu_group_t query_group(const engine_gpu_key_t *k, int q)
+{
+    return group_of(k->curve, q == Q_B2);
+}
+
+/* ---- the device (engine_gpu_dev.c) ---------------------------------------- */
+
+/* The one-line message of a failed device call: "<what> on <device>: <the
+ * CUDA error>"; returns s. */
+cuzk_status_t engine_gpu_fail(cuzk_gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
+                              const char *what);
+/* Grows b to at least bytes (its contents are lost when it grows). */
+cuzk_status_t engine_gpu_dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes);
+void engine_gpu_dbuf_free(dbuf_t *b);
+/* Bytes of the results: RESULTS XYZZ points, each in a slot of G2's size. */
+size_t engine_gpu_res_bytes(void);
+/* Copies bytes from host memory src (pageable) to device memory dst
+ * through two pinned bounce buffers, on the device's stream; returns once
+ * the copy is over. */
+cuzk_status_t engine_gpu_upload_bounced(engine_gpu_dev_t *d, void *dst, const void *src,
+                                        size_t bytes);
+/* The device's MSM workspace of group grp, made on first use with its
+ * memory hook on the device's budget. Under the compute lock. */
+cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, cuzk_gpu_msm_t **m);
+/* The compute buffers for k, grown within the device's budget. Under the
+ * compute lock; g->err says why on a failure. */
+cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k);
+
+/* ---- slots (engine_gpu_slot.c) --------------------------------------------- */
+
+/* The slot's pinned staging buffer holds at least host bytes (0: none is
+ * needed; one from the pool is given back), then the partition on k is
+ * admitted to the device: the slot's device buffers hold all it needs
+ * (engine_gpu_mem_t). On success the slot is in use until
+ * engine_gpu_slot_idle. */
+cuzk_status_t engine_gpu_slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *k, size_t host,
+                                      char *err, size_t err_size);
+/* Waits for the slot's uploads to end, then gives the staging buffer back
+ * to the pool. */
+void engine_gpu_slot_release(engine_gpu_slot_t *s);
+/* The slot is idle again: its buffers may be taken back for another's
+ * partition, and the partitions waiting for memory look again. */
+void engine_gpu_slot_idle(engine_gpu_slot_t *s);
+
+/* ---- staging (engine_gpu_stage.c) ------------------------------------------ */
+
+/*
+ * The layout of a params slot's device buffer. In scalars, what
+ * compute_params reads: a, b, c (m each), sa (n_a: the inputs, then the aux
+ * values a_aux_density marks), sb (n_b: the inputs b_input_density marks,
+ * then the aux values b_aux_density marks), aux (n_aux). Then, in bytes,
+ * what only staging uses: the three density bitmaps as the assignment
+ * holds them (u64 words), and the selection's scratch; `bytes` in all.
+ */
+typedef struct {
+    size_t m, a, b, c, sa, sb, aux, end;
+    size_t bits_a_aux, bits_b_in, bits_b_aux, scratch, bytes;
+} params_layout_t;
+
+params_layout_t engine_gpu_params_layout(const engine_gpu_key_t *k);
+
+#endif

@@ -1,0 +1,374 @@
+/* The Groth16 sequence on a device (engine_gpu.h): under the compute
+ * lock, synth, the H chain and the five MSMs of a staged partition, the
+ * results collected into groth16_msms_t; and the Groth16 accelerator
+ * (groth16_accel_t) over staging and this sequence. */
+#include "engine/engine_gpu_impl.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "ec/bls381_g1.h"
+#include "ec/bls381_g2.h"
+#include "ec/bn254_g1.h"
+#include "ec/bn254_g2.h"
+#include "ff/bls381_fr.h"
+#include "ff/bn254_fr.h"
+#include "groth16/groth16_key.h"
+#include "io/io_error.h"
+#include "msm/bls381_msm.h"
+#include "msm/bn254_msm.h"
+#include "util/clock.h"
+
+/* R² mod r as raw limbs (the Montgomery form of R): the constant that takes
+ * canonical values to Montgomery form by one Montgomery product. */
+static void fr_r2(cuzk_gpu_curve_t curve, unsigned char out[FR_BYTES])
+{
+    if (curve == CUZK_GPU_BLS381) {
+        bls381_fr_t one, r2;
+        bls381_fr_set_one(&one);
+        (void)bls381_fr_from_canonical(&r2, one.l);
+        memcpy(out, &r2, FR_BYTES);
+    } else {
+        bn254_fr_t one, r2;
+        bn254_fr_set_one(&one);
+        (void)bn254_fr_from_canonical(&r2, one.l);
+        memcpy(out, &r2, FR_BYTES);
+    }
+}
+
+/* The device address of result i. */
+static void *res_at(engine_gpu_slot_t *s, int i)
+{
+    return (unsigned char *)s->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+}
+
+/* A vector of MSM scalars on the device (Montgomery form): zkey w and its
+ * C slice, params sa, sb and aux; bases: those of the queries that take
+ * it, whose rule for the ones (engine_gpu_ones_t) says how it is prepared;
+ * after msm_prepare, cnt = its other scalars (ONES_BY_INDEX). */
+typedef struct {
+    void *s;
+    size_t n, cnt;
+    const engine_gpu_bases_t *bases;
+} vec_t;
+
+/* Classifies each vector i into the bitmaps of its ones (the slot's
+ * bits[i]) and its other scalars (oth[i]); for bases that take the others
+ * by index, compacts them into the slot's idx[i] and sends their counts to
+ * the host (event counted). */
+static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const vec_t *v,
+                                   int nv)
+{
+    engine_gpu_dev_t *d = s->d;
+    cuzk_gpu_t *g = &d->g;
+    unsigned char *acc = d->acc.p;
+    uint32_t *cnt = d->cnt.p;
+    bool counts = false;
+    for (int i = 0; i < nv; i++) {
+        CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
+                                              acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
+                                              d->stream));
+        if (v[i].bases->ones != ENGINE_GPU_ONES_BY_INDEX)
+            continue;
+        CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
+                                                d->compact.p, d->stream));
+        counts = true;
+    }
+    if (!counts)
+        return CUZK_OK;
+    CUZK_TRY(cuzk_gpu_download(g, (unsigned char *)d->h_res + engine_gpu_res_bytes(), cnt,
+                               (size_t)nv * sizeof(uint32_t), d->stream));
+    return cuzk_gpu_event_record(g, s->counted, d->stream);
+}
+
+/* Before the MSMs, with synth and h queued: a vector whose MSMs take the
+ * others by index waits for their counts (the only host wait before the
+ * results; the device meanwhile runs the transforms); one whose MSMs take
+ * every scalar with the ones summed apart has its ones zeroed; one whose
+ * MSMs take the ones too is left as it is. */
+static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k, vec_t *v, int nv)
+{
+    engine_gpu_dev_t *d = s->d;
+    bool counts = false;
+    for (int i = 0; i < nv; i++)
+        counts = counts || v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX;
+    if (counts)
+        CUZK_TRY(cuzk_gpu_event_sync(&d->g, s->counted));
+    const uint32_t *h =
+        (const uint32_t *)((const unsigned char *)d->h_res + engine_gpu_res_bytes());
+    for (int i = 0; i < nv; i++) {
+        if (v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX)
+            v[i].cnt = h[i];
+        else if (v[i].bases->ones == ENGINE_GPU_ONES_ZEROED)
+            CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
+                                                    d->stream));
+    }
+    return CUZK_OK;
+}
+
+/* Query q over vector vi (vi < 0: the H scalars h, n of them, all taken)
+ * into result q, and the sum of the bases of its ones into result
+ * ONES_OFFSET + q, each as the query's base source does it
+ * (engine_gpu_bases_t). */
+static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, int q,
+                               const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
+{
+    engine_gpu_dev_t *d = s->d;
+    const engine_gpu_bases_t *b = &k->bases[q];
+    CUZK_TRY(cuzk_gpu_event_record(&d->g, s->qs[q], d->stream));
+    cuzk_gpu_msm_t *m;
+    CUZK_TRY(engine_gpu_dev_msm_ws(d, b->group, &m));
+    /* A launch grows its workspace when it must, within the device's
+     * budget (engine_gpu_dev_msm_ws). */
+    engine_gpu_msm_call_t c = {.m = m,
+                               .result = res_at(s, q * WIN_MAX),
+                               .scalars = vi < 0 ? h : v[vi].s,
+                               .n = vi < 0 ? n : v[vi].n,
+                               .idx = vi < 0 ? NULL : s->idx[vi].p,
+                               .cnt = vi < 0 ? n : v[vi].cnt,
+                               .threads = s->threads,
+                               .stream = d->stream};
+    CUZK_TRY(b->msm(b, &c, &s->win[q], h2d));
+    if (vi >= 0)
+        CUZK_TRY(b->sum_ones(b, &d->g, res_at(s, ONES_OFFSET + q), s->bits[vi].p, c.n, d->ones.p,
+                             d->stream));
+    return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
+}
+
+/*
+ * A yield point of a params partition, before it queues its next step:
+ * waits for what it queued last (event done), so that nothing of it runs
+ * on the device, then, when a more urgent partition waits for the device,
+ * lets it in (release, acquire again: the lock goes to the most urgent).
+ * What the partition needs later lives in its slot and its staged
+ * buffer, which the other partition does not touch; the device's scratch
+ * it does, but only between its own yield points. So a critical partition
+ * waits for one step of a partition on the device (the longest: the H MSM),
+ * not for the whole partition.
+ */
+static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, cuzk_gpu_event_t done)
+{
+    engine_gpu_dev_t *d = s->d;
+    CUZK_TRY(cuzk_gpu_event_sync(&d->g, done));
+    if (!cuzk_prio_lock_contended(&d->lock, urgency))
+        return CUZK_OK;
+    cuzk_prio_lock_release(&d->lock);
+    cuzk_prio_lock_acquire(&d->lock, urgency);
+    s->yields++;
+    return cuzk_gpu_use(&d->g);
+}
+
+static cuzk_status_t compute_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *w,
+                                  uint64_t *h2d)
+{
+    engine_gpu_dev_t *d = s->d;
+    cuzk_gpu_t *g = &d->g;
+    cuzk_gpu_curve_t cv = k->curve;
+    size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
+    vec_t v[2] = {{w, n, 0, &k->bases[Q_A]},
+                  {(unsigned char *)w + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
+    unsigned char one[FR_BYTES] = {1};
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
+    /* synth: the plain witness for the products, the classes of w and of
+     * its C slice, a = A·w, b = B·w, c = a·b */
+    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
+    CUZK_TRY(split_vectors(s, k, v, 2));
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
+    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
+    CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    /* h */
+    CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    /* msm (no yield points: H's scalars are in the device's a) */
+    CUZK_TRY(msm_prepare(s, k, v, 2));
+    CUZK_TRY(run_query(s, k, Q_A, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_B1, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_B2, v, 0, NULL, 0, h2d));
+    CUZK_TRY(run_query(s, k, Q_C, v, 1, NULL, 0, h2d));
+    return run_query(s, k, Q_H, v, -1, d->a.p, dn, h2d);
+}
+
+static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                    unsigned urgency, void *in, uint64_t *h2d)
+{
+    engine_gpu_dev_t *d = s->d;
+    cuzk_gpu_t *g = &d->g;
+    params_layout_t l = engine_gpu_params_layout(k);
+    unsigned char *p = in;
+    unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
+    vec_t v[3] = {{p + l.sa * FR_BYTES, k->n_a, 0, &k->bases[Q_A]},
+                  {p + l.sb * FR_BYTES, k->n_b, 0, &k->bases[Q_B1]},
+                  {p + l.aux * FR_BYTES, k->n_aux, 0, &k->bases[Q_C]}};
+    unsigned char r2[FR_BYTES];
+    fr_r2(k->curve, r2);
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
+    /* synth: everything to Montgomery form, the classes of sa, sb, aux */
+    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
+    CUZK_TRY(split_vectors(s, k, v, 3));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    /* h: the coefficients of H in a */
+    CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
+    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    /* msm, one query at a time, a yield point before each */
+    CUZK_TRY(msm_prepare(s, k, v, 3));
+    static const int order[QUERIES] = {Q_A, Q_B1, Q_B2, Q_C, Q_H};
+    static const int vec[QUERIES] = {0, 1, 1, 2, -1};
+    cuzk_gpu_event_t done = s->ev[EV_H];
+    for (int i = 0; i < QUERIES; i++) {
+        CUZK_TRY(yield_point(s, urgency, done));
+        int q = order[i];
+        CUZK_TRY(run_query(s, k, q, v, vec[i], a, k->n_h, h2d));
+        done = s->ev[EV_QUERY0 + q];
+    }
+    return CUZK_OK;
+}
+
+/* One curve's MSMs from the downloaded results: each query's windows
+ * finished by Horner (NAME_G_msm_horner, from the window sums packed at the
+ * group's own size, not at the result slots' G2 stride; the slots keep
+ * their points' alignment), plus its ones sum (A, B1, C = L, and B2 in G2),
+ * H as it is. */
+#define COLLECT_CURVE(NAME)                                                                        \
+    static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r,          \
+                               const cuzk_gpu_msm_windows_t *win)                                  \
+    {                                                                                              \
+        NAME##_g1_xyzz_t *g1[QUERIES] = {&m->a, &m->b1, NULL, &m->c, &m->h};                       \
+        for (int q = 0; q < QUERIES; q++) {                                                        \
+            if (!g1[q])                                                                            \
+                continue;                                                                          \
+            NAME##_g1_msm_horner(g1[q], (const NAME##_g1_xyzz_t *)(const void *)r[q * WIN_MAX],    \
+                                 win[q].windows, win[q].window);                                   \
+            if (q == Q_H)                                                                          \
+                continue;                                                                          \
+            NAME##_g1_xyzz_t o;                                                                    \
+            memcpy(&o, r[ONES_OFFSET + q], sizeof o);                                              \
+            NAME##_g1_xyzz_add_vartime(g1[q], g1[q], &o);                                          \
+        }                                                                                          \
+        NAME##_g2_xyzz_t o2;                                                                       \
+        NAME##_g2_msm_horner(&m->b2, (const NAME##_g2_xyzz_t *)(const void *)r[Q_B2 * WIN_MAX],    \
+                             win[Q_B2].windows, win[Q_B2].window);                                 \
+        memcpy(&o2, r[ONES_OFFSET + Q_B2], sizeof o2);                                             \
+        NAME##_g2_xyzz_add_vartime(&m->b2, &m->b2, &o2);                                           \
+    }
+COLLECT_CURVE(bls381)
+COLLECT_CURVE(bn254)
+#undef COLLECT_CURVE
+
+static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h,
+                    const cuzk_gpu_msm_windows_t *win)
+{
+    size_t st = cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    const unsigned char *r[RESULTS];
+    for (int i = 0; i < RESULTS; i++)
+        r[i] = h + (size_t)i * st;
+    if (k->curve == CUZK_GPU_BLS381) {
+        out->curve = R1CS_CURVE_BLS12_381;
+        collect_bls381(&out->u.bls381, r, win);
+    } else {
+        out->curve = R1CS_CURVE_BN254;
+        collect_bn254(&out->u.bn254, r, win);
+    }
+}
+
+cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
+                                 groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
+                                 size_t err_size)
+{
+    assert(s->key == k);
+    engine_gpu_dev_t *d = s->d;
+    cuzk_gpu_t *g = &d->g;
+    s->yields = 0;
+    uint64_t h2d = s->h2d;
+    /* The key's device copy stays while the partition computes on it; an
+     * eviction in progress ends first (the key is then MAPPED, which the
+     * slot's buffers, sized for any tier at least as high, serve). */
+    if (k->bkey)
+        (void)engine_budget_key_use(k->bkey);
+    cuzk_status_t st = cuzk_gpu_use(g);
+    double t0 = cuzk_seconds();
+    cuzk_prio_lock_acquire(&d->lock, urgency);
+    double t1 = cuzk_seconds();
+    if (st == CUZK_OK)
+        st = engine_gpu_dev_reserve(d, k);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
+    if (st == CUZK_OK)
+        st = k->params ? compute_params(s, k, urgency, s->in.p, &h2d)
+                       : compute_zkey(s, k, s->in.p, &h2d);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_download(g, d->h_res, s->res.p, engine_gpu_res_bytes(), d->stream);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_stream_sync(g, d->stream);
+    /* Device times: synth and h from their events, each query from its
+     * start (after a yield, the other partition's work is not counted). */
+    float ms[2] = {0}, qms[QUERIES] = {0};
+    for (int i = 0; st == CUZK_OK && i < 2; i++)
+        st = cuzk_gpu_event_ms(g, &ms[i], s->ev[EV_START + i], s->ev[EV_START + i + 1]);
+    for (int q = 0; st == CUZK_OK && q < QUERIES; q++)
+        st = cuzk_gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
+    if (st == CUZK_OK)
+        collect(out, k, d->h_res, s->win);
+    cuzk_prio_lock_release(&d->lock);
+    s->key = NULL;
+    engine_gpu_slot_release(s);
+    engine_gpu_slot_idle(s);
+    if (k->bkey)
+        engine_budget_key_done(k->bkey);
+    if (st != CUZK_OK)
+        return engine_gpu_fail(g, st, err, err_size, "proving on the device");
+    if (stats) {
+        *stats = (engine_gpu_stats_t){.stage_s = s->stage_s,
+                                      .synth_ms = ms[0],
+                                      .h_ms = ms[1],
+                                      .wait_s = t1 - t0,
+                                      .h2d_bytes = h2d,
+                                      .d2h_bytes = engine_gpu_res_bytes(),
+                                      .pageable_bytes = 0,
+                                      .yields = s->yields};
+        for (int q = 0; q < QUERIES; q++) {
+            stats->query_ms[q] = qms[q];
+            stats->msm_ms += qms[q];
+        }
+    }
+    return CUZK_OK;
+}
+
+/* ---- the Groth16 accelerator --------------------------------------------- */
+
+static void accel_times(groth16_timings_t *t, const engine_gpu_stats_t *st)
+{
+    if (!t)
+        return;
+    t->seconds[GROTH16_STAGE_SYNTH] = st->stage_s + st->wait_s + st->synth_ms / 1e3;
+    t->seconds[GROTH16_STAGE_H] = st->h_ms / 1e3;
+    t->seconds[GROTH16_STAGE_MSM] = st->msm_ms / 1e3;
+}
+
+/* The key's convention says what the device stages: a witness for the
+ * zkey it holds, an assignment for the params. */
+static cuzk_status_t accel_msms(void *ctx, const struct groth16_key *key,
+                                const struct groth16_input *in, groth16_msms_t *out,
+                                groth16_timings_t *t, char *err, size_t err_size)
+{
+    engine_gpu_accel_t *a = ctx;
+    if (key->conv.synth == GROTH16_SYNTH_COEFFS) {
+        if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
+            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+        CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, in->w, in->n, a->pool, err, err_size));
+    } else {
+        if (!a->key->params || key->h.count != a->key->n_h || key->l.count != a->key->n_aux)
+            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+        asgn_t as = asgn_from_groth16(in->asgn);
+        CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, &as, a->pool, err, err_size));
+    }
+    CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
+    accel_times(t, &a->stats);
+    return CUZK_OK;
+}
+
+groth16_accel_t engine_gpu_accel(engine_gpu_accel_t *a)
+{
+    groth16_accel_t acc = {a, accel_msms};
+    return acc;
+}
