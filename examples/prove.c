@@ -70,7 +70,8 @@ int main(int argc, char **argv)
            cuzk_curve_name(cuzk_key_curve(key)),
            cuzk_key_convention(key) == CUZK_CONVENTION_SNARKJS ? "snarkjs" : "bellperson",
            (unsigned long long)cuzk_key_domain_size(key),
-           (unsigned long long)cuzk_key_public_inputs(key), (unsigned long long)cuzk_key_wires(key));
+           (unsigned long long)cuzk_key_public_inputs(key),
+           (unsigned long long)cuzk_key_wires(key));
 
     size_t len = 0;
     unsigned char *wtns = read_file(argv[2], &len);

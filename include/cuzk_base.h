@@ -56,8 +56,8 @@ typedef enum cuzk_status {
     CUZK_EUNSUPPORTED = 11,  /* valid input that this build does not handle (curve, version) */
     CUZK_ERANDOM = 12,       /* the operating system's random generator failed */
     CUZK_EINFINITY = 13,     /* the point at infinity where a finite point is required */
-    CUZK_ENOFILE = 14, /* a path names no readable file: missing, a directory, no permission */
-    CUZK_EBUSY = 15,   /* the engine cannot take it now: a key in use, the queue full, draining */
+    CUZK_ENOFILE = 14,   /* a path names no readable file: missing, a directory, no permission */
+    CUZK_EBUSY = 15,     /* the engine cannot take it now: a key in use, the queue full, draining */
     CUZK_ENOTFOUND = 16, /* no key or job of that name in the engine */
 } cuzk_status_t;
 

@@ -165,8 +165,7 @@ CUZK_API cuzk_status_t cuzk_engine_proof(cuzk_engine_t *engine, const char *id, 
                                          cuzk_proof_t *proof, cuzk_scalar_t *public_out);
 
 /* *message = why the job id failed (malloc'd: cuzk_free); "" unless FAILED. */
-CUZK_API cuzk_status_t cuzk_engine_job_error(cuzk_engine_t *engine, const char *id,
-                                             char **message);
+CUZK_API cuzk_status_t cuzk_engine_job_error(cuzk_engine_t *engine, const char *id, char **message);
 
 /* Cancels the job id: its queued partitions are dropped, running ones
  * finish and are discarded. CUZK_ENOTFOUND, CUZK_EINVAL once it has ended. */

@@ -72,8 +72,8 @@ CUZK_API cuzk_status_t cuzk_public_from_snarkjs_json(cuzk_scalar_t **pub, size_t
  * curve), and back (checked: flags, canonical, on the curve, subgroup). */
 CUZK_API cuzk_status_t cuzk_proof_to_bellperson(unsigned char out[CUZK_BELLPERSON_PROOF_BYTES],
                                                 const cuzk_proof_t *proof);
-CUZK_API cuzk_status_t cuzk_proof_from_bellperson(cuzk_proof_t *proof,
-                                                  const unsigned char in[CUZK_BELLPERSON_PROOF_BYTES]);
+CUZK_API cuzk_status_t cuzk_proof_from_bellperson(
+    cuzk_proof_t *proof, const unsigned char in[CUZK_BELLPERSON_PROOF_BYTES]);
 
 #ifdef __cplusplus
 }

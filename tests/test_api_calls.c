@@ -99,8 +99,7 @@ static void test_key_errors(void **state)
 {
     (void)state;
     cuzk_key_t *k = (cuzk_key_t *)1;
-    assert_int_equal(cuzk_key_load(&k, "/nonexistent/dir/k.zkey", CUZK_KEY_AUTO, 0),
-                     CUZK_ENOFILE);
+    assert_int_equal(cuzk_key_load(&k, "/nonexistent/dir/k.zkey", CUZK_KEY_AUTO, 0), CUZK_ENOFILE);
     assert_null(k);
     assert_non_null(strstr(cuzk_last_error(), "/nonexistent/dir/k.zkey"));
     assert_int_equal(cuzk_key_load(NULL, fx("bn.zkey"), CUZK_KEY_AUTO, 0), CUZK_EINVAL);
@@ -158,9 +157,9 @@ static void test_prove_errors(void **state)
     /* A witness vector: wrong curve, wrong size, w[0] != 1, a value >= r. */
     cuzk_scalar_t *v = calloc(101, sizeof *v);
     v[0].limb[0] = 1;
-    assert_int_equal(cuzk_prove_witness(&p, pub, k, CUZK_CURVE_BLS12_381, v, 101,
-                                        CUZK_FORM_CANONICAL, NULL),
-                     CUZK_EINVAL);
+    assert_int_equal(
+        cuzk_prove_witness(&p, pub, k, CUZK_CURVE_BLS12_381, v, 101, CUZK_FORM_CANONICAL, NULL),
+        CUZK_EINVAL);
     assert_non_null(strstr(cuzk_last_error(), "BLS12-381"));
     assert_non_null(strstr(cuzk_last_error(), "BN254"));
     assert_int_equal(
@@ -202,9 +201,8 @@ static void test_prove_verify(void **state)
     unsigned char *w = slurp(fx("bn.wtns"), &len);
     cuzk_proof_t p, q;
     cuzk_scalar_t pub[2];
-    cuzk_prove_options_t opts = {.size = sizeof opts,
-                                 .flags = CUZK_PROVE_INSECURE_TEST_SEED,
-                                 .test_seed = 9};
+    cuzk_prove_options_t opts = {
+        .size = sizeof opts, .flags = CUZK_PROVE_INSECURE_TEST_SEED, .test_seed = 9};
     assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_OK);
     assert_int_equal(cuzk_prove_wtns(&q, NULL, k, w, len, &opts), CUZK_OK);
     assert_memory_equal(&p, &q, sizeof p); /* the test seed reproduces r and s */
@@ -223,7 +221,9 @@ static void test_prove_verify(void **state)
     assert_int_equal(cuzk_verify(&valid, vk2, &q, pub, 1), CUZK_EINVAL);
     assert_non_null(strstr(cuzk_last_error(), "1 public inputs given"));
     cuzk_proof_t two[2] = {p, q};
-    assert_int_equal(cuzk_verify_batch(&valid, vk2, two, 2, (cuzk_scalar_t[4]){pub[0], pub[1], pub[0], pub[1]}), CUZK_OK);
+    assert_int_equal(
+        cuzk_verify_batch(&valid, vk2, two, 2, (cuzk_scalar_t[4]){pub[0], pub[1], pub[0], pub[1]}),
+        CUZK_OK);
     assert_int_equal(valid, 1);
 
     /* A changed public input: a well-formed proof that fails. */
@@ -285,7 +285,8 @@ static void test_decoders(void **state)
     cuzk_scalar_t *pub = NULL;
     size_t n = 0;
     /* r of BN254 itself: not below r. */
-    const char *r = "[\"21888242871839275222246405745257275088548364400416034343698204186575808495617\"]";
+    const char *r =
+        "[\"21888242871839275222246405745257275088548364400416034343698204186575808495617\"]";
     assert_int_equal(cuzk_public_from_snarkjs_json(&pub, &n, CUZK_CURVE_BN254, r, strlen(r)),
                      CUZK_ENONCANONICAL);
     assert_null(pub);
@@ -435,7 +436,8 @@ static void test_engine(void **state)
     cuzk_engine_config_init(&cfg);
     cfg.workers_per_device = 2;
     assert_int_equal(cuzk_engine_new(&e, &cfg), CUZK_OK);
-    assert_int_equal(cuzk_engine_key_load(e, "bad/name", fx("bn.zkey"), CUZK_KEY_AUTO), CUZK_EINVAL);
+    assert_int_equal(cuzk_engine_key_load(e, "bad/name", fx("bn.zkey"), CUZK_KEY_AUTO),
+                     CUZK_EINVAL);
     assert_int_equal(cuzk_engine_key_load(e, "k", "/nonexistent/e.zkey", CUZK_KEY_AUTO),
                      CUZK_ENOFILE);
     assert_non_null(strstr(cuzk_last_error(), "/nonexistent/e.zkey"));

@@ -59,8 +59,8 @@ void api_proof_from_bp(cuzk_proof_t *out, const bp_proof_t *p);
 /* Canonical scalars <-> Montgomery-form values of a witness's curve.
  * to_internal: w allocated with n values (r1cs_witness_free), CUZK_ENONCANONICAL
  * naming what[index] for a value >= r. */
-cuzk_status_t api_scalars_to_witness(r1cs_witness_t *w, r1cs_curve_t curve,
-                                     const cuzk_scalar_t *s, size_t n, const char *what);
+cuzk_status_t api_scalars_to_witness(r1cs_witness_t *w, r1cs_curve_t curve, const cuzk_scalar_t *s,
+                                     size_t n, const char *what);
 void api_scalars_from_witness(cuzk_scalar_t *out, const r1cs_witness_t *w);
 
 /* ---- assignments (api_prove.c) ------------------------------------------- */

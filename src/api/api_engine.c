@@ -80,8 +80,7 @@ static cuzk_status_t engine_backend_new(cuzk_engine_t *en, const cuzk_engine_con
     if (cfg->devices == CUZK_DEVICES_CUDA) {
 #if CUZK_HAVE_CUDA
         char err[IO_ERR_MAX] = "";
-        engine_cuda_options_t opt = {.cpu = cpu_opt,
-                                     .workers_per_device = cfg->workers_per_device};
+        engine_cuda_options_t opt = {.cpu = cpu_opt, .workers_per_device = cfg->workers_per_device};
         en->cuda = engine_cuda_new(&opt, &s, err, sizeof err);
         if (!en->cuda)
             return api_fail_err(s, err);
@@ -263,8 +262,8 @@ cuzk_status_t cuzk_engine_key_load(cuzk_engine_t *engine, const char *name, cons
     if (rc == ENGINE_ELOAD)
         return api_fail_err(load != CUZK_OK ? load : CUZK_EBADFILE, err);
     if (rc == ENGINE_EEXIST)
-        return api_fail(CUZK_EBUSY, "key \"%s\" is loaded already from another file than %s",
-                        name, path);
+        return api_fail(CUZK_EBUSY, "key \"%s\" is loaded already from another file than %s", name,
+                        path);
     if (rc != ENGINE_OK && err[0])
         return api_fail_err(rc == ENGINE_EBUDGET ? CUZK_ENOMEM : CUZK_EINVAL, err);
     char what[IO_ERR_MAX];
@@ -303,7 +302,8 @@ static cuzk_status_t submit_inputs(engine_input_t *out, asgn_t **views, const cu
             break;
         case CUZK_INPUT_WTNS_MEMORY:
             if (!p->data)
-                return api_fail(CUZK_EINVAL, "inputs[%zu]: a witness in memory without its data", i);
+                return api_fail(CUZK_EINVAL, "inputs[%zu]: a witness in memory without its data",
+                                i);
             out[i].kind = ENGINE_INPUT_WTNS_BYTES;
             out[i].bytes = p->data;
             out[i].len = p->len;
@@ -321,7 +321,9 @@ static cuzk_status_t submit_inputs(engine_input_t *out, asgn_t **views, const cu
             out[i].asgn = &(*views)[i];
             break;
         }
-        default: return api_fail(CUZK_EINVAL, "inputs[%zu].kind %d is no cuzk_input_kind_t", i, (int)p->kind);
+        default:
+            return api_fail(CUZK_EINVAL, "inputs[%zu].kind %d is no cuzk_input_kind_t", i,
+                            (int)p->kind);
         }
     }
     return CUZK_OK;
@@ -502,11 +504,9 @@ cuzk_status_t cuzk_engine_proof(cuzk_engine_t *engine, const char *id, uint32_t 
         s = api_fail(CUZK_EINVAL, "job \"%s\" has %u partitions, no partition %u", id,
                      info.n_partitions, index);
     else if (info.state != ENGINE_DONE)
-        s = api_fail(CUZK_EINVAL, "job \"%s\" is %s, not done", id,
-                     engine_state_name(info.state));
+        s = api_fail(CUZK_EINVAL, "job \"%s\" is %s, not done", id, engine_state_name(info.state));
     else
-        s = result_decode(proof, public_out, info.partitions[index].result,
-                          engine_job_format(job));
+        s = result_decode(proof, public_out, info.partitions[index].result, engine_job_format(job));
     engine_job_info_free(&info);
     engine_job_unref(engine->e, job);
     return s;
@@ -580,14 +580,13 @@ cuzk_status_t cuzk_engine_status_json(cuzk_engine_t *engine, char **json)
                          "s:{s:I, s:I, s:I, s:I}, s:{s:I, s:I, s:I}, s:o}",
                          "backend", c.backend ? c.backend : "", "workers", (json_int_t)c.workers,
                          "threads", (json_int_t)c.threads, "uptime_seconds", c.uptime_seconds,
-                         "draining", c.draining, "jobs", "submitted",
-                         (json_int_t)c.jobs_submitted, "done", (json_int_t)c.jobs_done, "failed",
-                         (json_int_t)c.jobs_failed, "cancelled", (json_int_t)c.jobs_cancelled,
-                         "queued", (json_int_t)c.jobs_queued, "running",
-                         (json_int_t)c.jobs_running, "partitions", "done",
-                         (json_int_t)c.partitions_done, "failed", (json_int_t)c.partitions_failed,
-                         "queued", (json_int_t)c.partitions_queued, "running",
-                         (json_int_t)c.partitions_running, "host", "budget",
+                         "draining", c.draining, "jobs", "submitted", (json_int_t)c.jobs_submitted,
+                         "done", (json_int_t)c.jobs_done, "failed", (json_int_t)c.jobs_failed,
+                         "cancelled", (json_int_t)c.jobs_cancelled, "queued",
+                         (json_int_t)c.jobs_queued, "running", (json_int_t)c.jobs_running,
+                         "partitions", "done", (json_int_t)c.partitions_done, "failed",
+                         (json_int_t)c.partitions_failed, "queued", (json_int_t)c.partitions_queued,
+                         "running", (json_int_t)c.partitions_running, "host", "budget",
                          (json_int_t)c.host_budget, "key_bytes", (json_int_t)c.host_key_bytes,
                          "reserved_bytes", (json_int_t)c.host_reserved_bytes, "keys", keys)
              : NULL;

@@ -61,8 +61,8 @@ static cuzk_status_t key_read(cuzk_key_t *k, const char *path, const unsigned ch
     unsigned cache_flags = flags & CUZK_KEY_CHECK_POINTS ? KEY_CACHE_CHECK_POINTS : 0;
     switch (format) {
     case CUZK_KEY_ZKEY:
-        return data ? zkey_file_parse(&k->zkey, data, size, name, pool,
-                                      trusted ? ZKEY_TRUSTED : 0, NULL, err, err_size)
+        return data ? zkey_file_parse(&k->zkey, data, size, name, pool, trusted ? ZKEY_TRUSTED : 0,
+                                      NULL, err, err_size)
                     : zkey_file_read(&k->zkey, path, pool, ZKEY_COPY | (trusted ? ZKEY_TRUSTED : 0),
                                      err, err_size);
     case CUZK_KEY_PARAMS:

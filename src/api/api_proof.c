@@ -18,80 +18,78 @@
  * point of each group, for one curve: NAME the curve's prefix (bn254,
  * bls381), FPB the bytes of its base field element.
  */
-#define API_POINT_CODEC(NAME, FPB)                                                              \
-    static cuzk_status_t NAME##_coord_get(NAME##_fp_t *r, const unsigned char *in)             \
-    {                                                                                           \
-        return NAME##_fp_from_bytes_be(r, in, CUZK_COORD_BYTES);                                \
-    }                                                                                           \
-    static void NAME##_coord_put(unsigned char *out, const NAME##_fp_t *a)                      \
-    {                                                                                           \
-        memset(out, 0, CUZK_COORD_BYTES - (FPB));                                               \
-        NAME##_fp_to_bytes_be(out + CUZK_COORD_BYTES - (FPB), a);                               \
-    }                                                                                           \
-    static bool NAME##_zero(const unsigned char *in, size_t n)                                  \
-    {                                                                                           \
-        for (size_t i = 0; i < n; i++)                                                          \
-            if (in[i])                                                                          \
-                return false;                                                                   \
-        return true;                                                                            \
-    }                                                                                           \
-    static cuzk_status_t NAME##_g1_get(NAME##_g1_affine_t *p, const unsigned char *in,          \
-                                       const char *what, const char *el)                        \
-    {                                                                                           \
-        if (NAME##_zero(in, CUZK_G1_BYTES)) {                                                   \
-            NAME##_g1_affine_set_infinity(p);                                                   \
-            return CUZK_OK;                                                                     \
-        }                                                                                       \
-        if (NAME##_coord_get(&p->x, in) != CUZK_OK ||                                           \
-            NAME##_coord_get(&p->y, in + CUZK_COORD_BYTES) != CUZK_OK)                          \
-            return api_fail(CUZK_ENONCANONICAL, "%s: %s: a coordinate is not below q", what,    \
-                            el);                                                                \
-        if (!NAME##_g1_affine_is_on_curve(p))                                                   \
-            return api_fail(CUZK_ENOTONCURVE, "%s: %s is not on the curve", what, el);          \
-        if (!NAME##_g1_affine_is_in_subgroup_vartime(p))                                        \
-            return api_fail(CUZK_ENOTINSUBGROUP, "%s: %s is not in the prime-order subgroup",   \
-                            what, el);                                                          \
-        return CUZK_OK;                                                                         \
-    }                                                                                           \
-    static cuzk_status_t NAME##_g2_get(NAME##_g2_affine_t *p, const unsigned char *in,          \
-                                       const char *what, const char *el)                        \
-    {                                                                                           \
-        if (NAME##_zero(in, CUZK_G2_BYTES)) {                                                   \
-            NAME##_g2_affine_set_infinity(p);                                                   \
-            return CUZK_OK;                                                                     \
-        }                                                                                       \
-        if (NAME##_coord_get(&p->x.c0, in) != CUZK_OK ||                                        \
-            NAME##_coord_get(&p->x.c1, in + CUZK_COORD_BYTES) != CUZK_OK ||                     \
-            NAME##_coord_get(&p->y.c0, in + 2 * CUZK_COORD_BYTES) != CUZK_OK ||                 \
-            NAME##_coord_get(&p->y.c1, in + 3 * CUZK_COORD_BYTES) != CUZK_OK)                   \
-            return api_fail(CUZK_ENONCANONICAL, "%s: %s: a coordinate is not below q", what,    \
-                            el);                                                                \
-        if (!NAME##_g2_affine_is_on_curve(p))                                                   \
-            return api_fail(CUZK_ENOTONCURVE, "%s: %s is not on the curve", what, el);          \
-        if (!NAME##_g2_affine_is_in_subgroup_vartime(p))                                        \
-            return api_fail(CUZK_ENOTINSUBGROUP, "%s: %s is not in the prime-order subgroup",   \
-                            what, el);                                                          \
-        return CUZK_OK;                                                                         \
-    }                                                                                           \
-    static void NAME##_g1_put(unsigned char *out, const NAME##_g1_affine_t *p)                  \
-    {                                                                                           \
-        if (NAME##_g1_affine_is_infinity(p)) {                                                  \
-            memset(out, 0, CUZK_G1_BYTES);                                                      \
-            return;                                                                             \
-        }                                                                                       \
-        NAME##_coord_put(out, &p->x);                                                           \
-        NAME##_coord_put(out + CUZK_COORD_BYTES, &p->y);                                        \
-    }                                                                                           \
-    static void NAME##_g2_put(unsigned char *out, const NAME##_g2_affine_t *p)                  \
-    {                                                                                           \
-        if (NAME##_g2_affine_is_infinity(p)) {                                                  \
-            memset(out, 0, CUZK_G2_BYTES);                                                      \
-            return;                                                                             \
-        }                                                                                       \
-        NAME##_coord_put(out, &p->x.c0);                                                        \
-        NAME##_coord_put(out + CUZK_COORD_BYTES, &p->x.c1);                                     \
-        NAME##_coord_put(out + 2 * CUZK_COORD_BYTES, &p->y.c0);                                 \
-        NAME##_coord_put(out + 3 * CUZK_COORD_BYTES, &p->y.c1);                                 \
+#define API_POINT_CODEC(NAME, FPB)                                                                 \
+    static cuzk_status_t NAME##_coord_get(NAME##_fp_t *r, const unsigned char *in)                 \
+    {                                                                                              \
+        return NAME##_fp_from_bytes_be(r, in, CUZK_COORD_BYTES);                                   \
+    }                                                                                              \
+    static void NAME##_coord_put(unsigned char *out, const NAME##_fp_t *a)                         \
+    {                                                                                              \
+        memset(out, 0, CUZK_COORD_BYTES - (FPB));                                                  \
+        NAME##_fp_to_bytes_be(out + CUZK_COORD_BYTES - (FPB), a);                                  \
+    }                                                                                              \
+    static bool NAME##_zero(const unsigned char *in, size_t n)                                     \
+    {                                                                                              \
+        for (size_t i = 0; i < n; i++)                                                             \
+            if (in[i])                                                                             \
+                return false;                                                                      \
+        return true;                                                                               \
+    }                                                                                              \
+    static cuzk_status_t NAME##_g1_get(NAME##_g1_affine_t *p, const unsigned char *in,             \
+                                       const char *what, const char *el)                           \
+    {                                                                                              \
+        if (NAME##_zero(in, CUZK_G1_BYTES)) {                                                      \
+            NAME##_g1_affine_set_infinity(p);                                                      \
+            return CUZK_OK;                                                                        \
+        }                                                                                          \
+        if (NAME##_coord_get(&p->x, in) != CUZK_OK ||                                              \
+            NAME##_coord_get(&p->y, in + CUZK_COORD_BYTES) != CUZK_OK)                             \
+            return api_fail(CUZK_ENONCANONICAL, "%s: %s: a coordinate is not below q", what, el);  \
+        if (!NAME##_g1_affine_is_on_curve(p))                                                      \
+            return api_fail(CUZK_ENOTONCURVE, "%s: %s is not on the curve", what, el);             \
+        if (!NAME##_g1_affine_is_in_subgroup_vartime(p))                                           \
+            return api_fail(CUZK_ENOTINSUBGROUP, "%s: %s is not in the prime-order subgroup",      \
+                            what, el);                                                             \
+        return CUZK_OK;                                                                            \
+    }                                                                                              \
+    static cuzk_status_t NAME##_g2_get(NAME##_g2_affine_t *p, const unsigned char *in,             \
+                                       const char *what, const char *el)                           \
+    {                                                                                              \
+        if (NAME##_zero(in, CUZK_G2_BYTES)) {                                                      \
+            NAME##_g2_affine_set_infinity(p);                                                      \
+            return CUZK_OK;                                                                        \
+        }                                                                                          \
+        if (NAME##_coord_get(&p->x.c0, in) != CUZK_OK ||                                           \
+            NAME##_coord_get(&p->x.c1, in + CUZK_COORD_BYTES) != CUZK_OK ||                        \
+            NAME##_coord_get(&p->y.c0, in + 2 * CUZK_COORD_BYTES) != CUZK_OK ||                    \
+            NAME##_coord_get(&p->y.c1, in + 3 * CUZK_COORD_BYTES) != CUZK_OK)                      \
+            return api_fail(CUZK_ENONCANONICAL, "%s: %s: a coordinate is not below q", what, el);  \
+        if (!NAME##_g2_affine_is_on_curve(p))                                                      \
+            return api_fail(CUZK_ENOTONCURVE, "%s: %s is not on the curve", what, el);             \
+        if (!NAME##_g2_affine_is_in_subgroup_vartime(p))                                           \
+            return api_fail(CUZK_ENOTINSUBGROUP, "%s: %s is not in the prime-order subgroup",      \
+                            what, el);                                                             \
+        return CUZK_OK;                                                                            \
+    }                                                                                              \
+    static void NAME##_g1_put(unsigned char *out, const NAME##_g1_affine_t *p)                     \
+    {                                                                                              \
+        if (NAME##_g1_affine_is_infinity(p)) {                                                     \
+            memset(out, 0, CUZK_G1_BYTES);                                                         \
+            return;                                                                                \
+        }                                                                                          \
+        NAME##_coord_put(out, &p->x);                                                              \
+        NAME##_coord_put(out + CUZK_COORD_BYTES, &p->y);                                           \
+    }                                                                                              \
+    static void NAME##_g2_put(unsigned char *out, const NAME##_g2_affine_t *p)                     \
+    {                                                                                              \
+        if (NAME##_g2_affine_is_infinity(p)) {                                                     \
+            memset(out, 0, CUZK_G2_BYTES);                                                         \
+            return;                                                                                \
+        }                                                                                          \
+        NAME##_coord_put(out, &p->x.c0);                                                           \
+        NAME##_coord_put(out + CUZK_COORD_BYTES, &p->x.c1);                                        \
+        NAME##_coord_put(out + 2 * CUZK_COORD_BYTES, &p->y.c0);                                    \
+        NAME##_coord_put(out + 3 * CUZK_COORD_BYTES, &p->y.c1);                                    \
     }
 
 API_POINT_CODEC(bn254, 32)
@@ -159,8 +157,8 @@ void api_proof_from_bp(cuzk_proof_t *out, const bp_proof_t *p)
     api_proof_from_snarkjs(out, &sp);
 }
 
-cuzk_status_t api_scalars_to_witness(r1cs_witness_t *w, r1cs_curve_t curve,
-                                     const cuzk_scalar_t *s, size_t n, const char *what)
+cuzk_status_t api_scalars_to_witness(r1cs_witness_t *w, r1cs_curve_t curve, const cuzk_scalar_t *s,
+                                     size_t n, const char *what)
 {
     if (n > UINT32_MAX)
         return api_fail(CUZK_EINVAL, "%s: %zu values, more than a witness can hold", what, n);
@@ -220,16 +218,16 @@ cuzk_status_t cuzk_proof_from_snarkjs_json(cuzk_proof_t *proof, const char *json
         return api_null("json");
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
-    cuzk_status_t s = snarkjs_proof_parse(&p, json, len, "proof.json", R1CS_CURVE_NONE, err,
-                                          sizeof err);
+    cuzk_status_t s =
+        snarkjs_proof_parse(&p, json, len, "proof.json", R1CS_CURVE_NONE, err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_snarkjs(proof, &p);
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_public_to_snarkjs_json(char **json, cuzk_curve_t curve,
-                                          const cuzk_scalar_t *pub, size_t n)
+cuzk_status_t cuzk_public_to_snarkjs_json(char **json, cuzk_curve_t curve, const cuzk_scalar_t *pub,
+                                          size_t n)
 {
     if (!json)
         return api_null("json");
@@ -265,8 +263,8 @@ cuzk_status_t cuzk_public_from_snarkjs_json(cuzk_scalar_t **pub, size_t *n, cuzk
         return api_fail(CUZK_EINVAL, "curve %d is neither BN254 nor BLS12-381", (int)curve);
     char err[IO_ERR_MAX] = "";
     r1cs_witness_t w = {0};
-    cuzk_status_t s = snarkjs_public_parse(&w, json, len, "public.json", c, SNARKJS_ANY_COUNT, err,
-                                           sizeof err);
+    cuzk_status_t s =
+        snarkjs_public_parse(&w, json, len, "public.json", c, SNARKJS_ANY_COUNT, err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     if (w.n) {

@@ -39,8 +39,7 @@ static cuzk_status_t prove_opts(groth16_prove_opts_t *g, cuzk_rng_t *rng,
     return CUZK_OK;
 }
 
-static cuzk_status_t prove_args(cuzk_proof_t *proof, const cuzk_key_t *key,
-                                cuzk_convention_t needs)
+static cuzk_status_t prove_args(cuzk_proof_t *proof, const cuzk_key_t *key, cuzk_convention_t needs)
 {
     if (!proof)
         return api_null("proof");
@@ -77,9 +76,8 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
-                              const cuzk_key_t *key, const void *wtns, size_t len,
-                              const cuzk_prove_options_t *opts)
+cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out, const cuzk_key_t *key,
+                              const void *wtns, size_t len, const cuzk_prove_options_t *opts)
 {
     cuzk_status_t s = prove_args(proof, key, CUZK_CONVENTION_SNARKJS);
     if (s != CUZK_OK)
@@ -140,8 +138,8 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     if (c == R1CS_CURVE_NONE)
         return api_fail(CUZK_EINVAL, "curve %d is neither BN254 nor BLS12-381", (int)curve);
     if (c != key->zkey.curve)
-        return api_fail(CUZK_EINVAL, "the witness is over %s, the key over %s",
-                        r1cs_curve_name(c), r1cs_curve_name(key->zkey.curve));
+        return api_fail(CUZK_EINVAL, "the witness is over %s, the key over %s", r1cs_curve_name(c),
+                        r1cs_curve_name(key->zkey.curve));
     if (n != key->zkey.n_vars)
         return api_fail(CUZK_EINVAL, "the witness has %zu values, the key's circuit %u wires", n,
                         key->zkey.n_vars);

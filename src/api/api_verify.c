@@ -68,8 +68,8 @@ static cuzk_status_t vk_read(cuzk_vk_t **vk, io_kind_t kind, const char *path, c
                         "bellperson .vk)",
                         name, io_kind_name(kind));
     cuzk_vk_t *v;
-    cuzk_status_t s = vk_new(&v, kind == IO_KIND_JSON_VK ? CUZK_CONVENTION_SNARKJS
-                                                          : CUZK_CONVENTION_BELLPERSON);
+    cuzk_status_t s =
+        vk_new(&v, kind == IO_KIND_JSON_VK ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON);
     if (s != CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
@@ -153,8 +153,8 @@ static cuzk_status_t verify_snarkjs(bool *valid, const cuzk_vk_t *vk, const cuzk
     if (s != CUZK_OK)
         return s;
     r1cs_witness_t w = {0};
-    if ((s = api_scalars_to_witness(&w, vk->snarkjs.curve, pub, vk->snarkjs.n_public,
-                                    "pub")) != CUZK_OK)
+    if ((s = api_scalars_to_witness(&w, vk->snarkjs.curve, pub, vk->snarkjs.n_public, "pub")) !=
+        CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
     s = groth16_verify(valid, &vk->snarkjs, &w, &p, cuzk_pool_default(), err, sizeof err);
@@ -233,7 +233,8 @@ cuzk_status_t cuzk_verify(int *valid, const cuzk_vk_t *vk, const cuzk_proof_t *p
 cuzk_status_t cuzk_verify_batch(int *valid, const cuzk_vk_t *vk, const cuzk_proof_t *proofs,
                                 size_t n_proofs, const cuzk_scalar_t *pub)
 {
-    cuzk_status_t s = verify_args(valid, vk, proofs, n_proofs, pub, vk ? cuzk_vk_public_inputs(vk) : 0);
+    cuzk_status_t s =
+        verify_args(valid, vk, proofs, n_proofs, pub, vk ? cuzk_vk_public_inputs(vk) : 0);
     if (s != CUZK_OK)
         return s;
     bool ok = true;
