@@ -39,6 +39,9 @@ static void run(const char *fmt, ...)
     char cmd[2048];
     va_list ap;
     va_start(ap, fmt);
+    /* clang-tidy 14 reports ap as uninitialised once it has analysed another
+     * file with va_start in the same run (a checker-state bug); it is not. */
+    // NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
     vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
     if (system(cmd) != 0)

@@ -398,6 +398,7 @@ cuzk_status_t cuzk_engine_submit(cuzk_engine_t *engine, const char *id, const ch
 /* The job id with a reference (engine_job_unref), or CUZK_ENOTFOUND. */
 static cuzk_status_t job_find(engine_job_t **job, cuzk_engine_t *engine, const char *id)
 {
+    *job = NULL;
     if (!engine)
         return api_null("engine");
     if (!id)

@@ -233,8 +233,9 @@ cuzk_status_t cuzk_verify(int *valid, const cuzk_vk_t *vk, const cuzk_proof_t *p
 cuzk_status_t cuzk_verify_batch(int *valid, const cuzk_vk_t *vk, const cuzk_proof_t *proofs,
                                 size_t n_proofs, const cuzk_scalar_t *pub)
 {
-    cuzk_status_t s =
-        verify_args(valid, vk, proofs, n_proofs, pub, vk ? cuzk_vk_public_inputs(vk) : 0);
+    if (!vk)
+        return api_null("vk");
+    cuzk_status_t s = verify_args(valid, vk, proofs, n_proofs, pub, cuzk_vk_public_inputs(vk));
     if (s != CUZK_OK)
         return s;
     bool ok = true;
