@@ -1,53 +1,25 @@
 /*
- * cuzk — a Groth16 proving engine for BLS12-381 and BN254.
+ * cuzk — a Groth16 proving engine for BLS12-381 and BN254: the public C API
+ * (docs/API.md), one header per concept, all included here:
  *
- * This is the public C API. It grows with the project; today it holds the
- * status codes every layer returns and the library version.
+ *   cuzk_base.h    status codes, version, curves, scalars, cuzk_last_error
+ *   cuzk_key.h     proving keys: .zkey, .params, key caches
+ *   cuzk_proof.h   proofs and their encodings (snarkjs JSON, bellperson bytes)
+ *   cuzk_prove.h   proving one partition, synchronously
+ *   cuzk_verify.h  verification keys, verifying one proof or a batch
+ *   cuzk_engine.h  the proving engine: keys by name, jobs, priorities
  *
- * Conventions (they hold for every function declared here):
- *  - Functions that can fail because of their input return cuzk_status_t;
- *    CUZK_OK is zero, every failure is non-zero and cuzk_strerror() names it.
- *  - Passing NULL where a contract asks for an object is a programming error,
- *    caught by an assertion in debug builds.
+ * Link with libcuzk (pkg-config cuzk, or CMake's find_package(cuzk) and
+ * the target cuzk::cuzk).
  */
 #ifndef CUZK_H
 #define CUZK_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#define CUZK_VERSION_MAJOR 0
-#define CUZK_VERSION_MINOR 1
-#define CUZK_VERSION_PATCH 0
-
-/* Status codes. The numeric values are part of the ABI: never renumber. */
-typedef enum cuzk_status {
-    CUZK_OK = 0,
-    CUZK_EINVAL = 1,         /* an argument is out of its documented range */
-    CUZK_ENOMEM = 2,         /* an allocation failed */
-    CUZK_EIO = 3,            /* reading or writing a file failed */
-    CUZK_EBADFILE = 4,       /* a file is truncated, corrupt or of the wrong kind */
-    CUZK_EENCODING = 5,      /* bytes or text do not follow the encoding (length, flags, digits) */
-    CUZK_ENONCANONICAL = 6,  /* a field element is not reduced (value >= modulus) */
-    CUZK_ENOTONCURVE = 7,    /* a point does not satisfy the curve equation */
-    CUZK_ENOTINSUBGROUP = 8, /* a point is on the curve but outside the prime-order subgroup */
-    CUZK_EWITNESS = 9,       /* a witness does not satisfy its circuit */
-    CUZK_EDEVICE = 10,       /* a GPU call failed */
-    CUZK_EUNSUPPORTED = 11,  /* valid input that this build does not handle (curve, version) */
-    CUZK_ERANDOM = 12,       /* the operating system's random generator failed */
-    CUZK_EINFINITY = 13,     /* the point at infinity where a finite point is required */
-    CUZK_ENOFILE = 14, /* a path names no readable file: missing, a directory, no permission */
-} cuzk_status_t;
-
-/* A static, human-readable description of a status code; never NULL. */
-const char *cuzk_strerror(cuzk_status_t status);
-
-/* The library's version as "MAJOR.MINOR.PATCH". */
-const char *cuzk_version(void);
-
-#ifdef __cplusplus
-}
-#endif
+#include "cuzk_base.h"
+#include "cuzk_engine.h"
+#include "cuzk_key.h"
+#include "cuzk_proof.h"
+#include "cuzk_prove.h"
+#include "cuzk_verify.h"
 
 #endif /* CUZK_H */

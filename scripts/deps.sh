@@ -13,9 +13,10 @@ if [ "${1:-}" != "--build" ]; then
     # tests: cmocka, GMP, curl (the cuzkd tests), python3 (the subgroup
     # tests' proof, the cuzkd tests' JSON checks), bsdutils (script(1): the
     # progress line's pseudo-terminal), chromium (cuzkd's status page,
-    # headless); static checks: cppcheck, clang-tidy; fuzzers
+    # headless), binutils (nm, readelf: libcuzk.so's exports and SONAME);
+    # static checks: cppcheck, clang-tidy; fuzzers
     # (tests/fuzz/run.sh): clang and its libFuzzer and sanitizer runtimes
-    packages+=(libgmp-dev libcmocka-dev curl python3 bsdutils chromium cppcheck clang-tidy clang libclang-rt-14-dev)
+    packages+=(libgmp-dev libcmocka-dev curl python3 binutils bsdutils chromium cppcheck clang-tidy clang libclang-rt-14-dev)
 fi
 
 missing=()

@@ -21,6 +21,8 @@ const char *cuzk_strerror(cuzk_status_t status)
     case CUZK_ERANDOM: return "operating system random generator failed";
     case CUZK_EINFINITY: return "point at infinity not allowed here";
     case CUZK_ENOFILE: return "no readable file at the path";
+    case CUZK_EBUSY: return "busy: in use, full or ending";
+    case CUZK_ENOTFOUND: return "no such key or job";
     }
     return "unknown status";
 }

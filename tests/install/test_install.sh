@@ -2,7 +2,8 @@
 # `cmake --install` into scratch directories, checked file by file:
 #   - the default prefix (/usr/local, under DESTDIR) gives exactly the paths
 #     that contrib/cuzkd.service and README.md's "Install" name, and nothing
-#     else: the programs, the static libraries, include/cuzk.h, the unit where
+#     else: the programs, libcuzk.so (with its SONAME link) and libcuzk.a, the
+#     public headers include/cuzk*.h, the CMake package, the unit where
 #     systemd looks (/usr/local/lib/systemd/system), /etc/cuzk/cuzkd.conf, the
 #     documents and the pkg-config file;
 #   - the installed unit's ExecStartPre, ExecStart and Documentation name the
@@ -12,8 +13,8 @@
 #   - a configuration the operator edited survives a second install, the
 #     shipped one landing next to it as cuzkd.conf.new;
 #   - a program including the installed cuzk.h links against the installed
-#     libcuzk.a (by hand and through the installed cuzk.pc) and prints
-#     cuzk_version(), which is also what the installed cuzk prints.
+#     libcuzk.a by hand and against libcuzk.so through the installed cuzk.pc,
+#     and prints cuzk_version(), which is also what the installed cuzk prints.
 #   tests/install/test_install.sh CMAKE_COMMAND BUILD_DIR SOURCE_DIR LIBDIR
 # LIBDIR is GNUInstallDirs' CMAKE_INSTALL_LIBDIR of the build; CUZK_LINK_FLAGS
 # (the sanitizer build sets it) is added to the hand-written link line. One
@@ -63,10 +64,15 @@ expected="$work/expected"
     echo /usr/local/bin/cuzk
     [ $have_cuzkd -eq 1 ] && echo /usr/local/bin/cuzkd
     echo "/usr/local/$libdir/libcuzk.a"
-    echo "/usr/local/$libdir/libcuzk_engine.a"
-    [ -f "$build/libcuzk_cuda.a" ] && echo "/usr/local/$libdir/libcuzk_cuda.a"
+    echo "/usr/local/$libdir/libcuzk.so"
+    echo "/usr/local/$libdir/libcuzk.so.${version%%.*}"
+    echo "/usr/local/$libdir/libcuzk.so.$version"
     echo "/usr/local/$libdir/pkgconfig/cuzk.pc"
-    echo /usr/local/include/cuzk.h
+    echo "/usr/local/$libdir/cmake/cuzk/cuzkConfig.cmake"
+    echo "/usr/local/$libdir/cmake/cuzk/cuzkConfigVersion.cmake"
+    for f in "$src"/include/*.h; do
+        echo "/usr/local/include/$(basename "$f")"
+    done
     echo /usr/local/lib/systemd/system/cuzkd.service
     echo /etc/cuzk/cuzkd.conf
     for f in README.md LICENSE-MIT LICENSE-APACHE "$src"/docs/*.md; do
@@ -175,7 +181,7 @@ int main(void)
 }
 C
 # shellcheck disable=SC2086 # the flags, split as a command line
-cc -Wall -Werror "$work/t.c" -I"$p/include" -L"$p/$libdir" -lcuzk -ljansson -pthread \
+cc -Wall -Werror "$work/t.c" -I"$p/include" "$p/$libdir/libcuzk.a" -ljansson -lm -pthread \
     ${CUZK_LINK_FLAGS:-} -o "$work/t" >"$work/cc.log" 2>&1
 check "a program with the installed cuzk.h links against the installed libcuzk.a" $? \
     "$(cat "$work/cc.log")"
@@ -185,8 +191,12 @@ check "it prints cuzk_version() $version" $? "$out"
 flags=$(PKG_CONFIG_PATH="$p/$libdir/pkgconfig" pkg-config --cflags --libs cuzk 2>&1)
 check "pkg-config finds the installed cuzk.pc" $? "$flags"
 # shellcheck disable=SC2086 # pkg-config's flags, split by the shell as make would
-cc -Wall -Werror "$work/t.c" $flags -o "$work/t2" >"$work/cc.log" 2>&1 && "$work/t2" >/dev/null
-check "the same program builds and runs with pkg-config's flags" $? "$flags $(cat "$work/cc.log")"
+cc -Wall -Werror "$work/t.c" $flags -o "$work/t2" >"$work/cc.log" 2>&1 &&
+    LD_LIBRARY_PATH="$p/$libdir" "$work/t2" >/dev/null
+check "the same program builds and runs with pkg-config's flags (libcuzk.so)" $? \
+    "$flags $(cat "$work/cc.log")"
+readelf -d "$work/t2" | grep -q "NEEDED.*libcuzk.so.${version%%.*}"
+check "it needs libcuzk.so.${version%%.*}, the SONAME" $? "$(readelf -d "$work/t2" | grep NEEDED)"
 printf '%s' "$flags" | grep -q -- "-I$p/include" && printf '%s' "$flags" | grep -q -- "-L$p/$libdir"
 check "cuzk.pc names this install's directories" $? "$flags"
 
