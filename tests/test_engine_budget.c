@@ -188,7 +188,7 @@ static void test_lru_eviction(void **state)
     (void)state;
     engine_budget_t *b = engine_budget_new("test budget", 100);
     char err[256];
-    int log[KEYS], n = 0;
+    int log[KEYS] = {0}, n = 0;
     key_ctx_t ctx[KEYS];
     engine_budget_key_t *k[KEYS];
     for (int i = 0; i < 3; i++) {
@@ -239,7 +239,7 @@ static void test_in_use_not_evicted(void **state)
     (void)state;
     engine_budget_t *b = engine_budget_new("test budget", 100);
     char err[256];
-    int log[KEYS], n = 0;
+    int log[KEYS] = {0}, n = 0;
     key_ctx_t ctx[2] = {{0, log, &n}, {1, log, &n}};
     engine_budget_key_t *busy = engine_budget_key_new(b, 0, evict_log, &ctx[0]);
     engine_budget_key_t *idle = engine_budget_key_new(b, 0, evict_log, &ctx[1]);
@@ -361,7 +361,7 @@ static void test_group_limit(void **state)
     engine_budget_t *b = engine_budget_new("test device", 200);
     engine_budget_set_group(b, 1, "device_work_limit", 100);
     char err[256];
-    int log[KEYS], n = 0;
+    int log[KEYS] = {0}, n = 0;
     key_ctx_t ctx[3] = {{0, log, &n}, {1, log, &n}, {2, log, &n}};
     engine_budget_key_t *other = engine_budget_key_new(b, 0, evict_log, &ctx[0]);
     engine_budget_key_t *s1 = engine_budget_key_new(b, 1, evict_log, &ctx[1]);

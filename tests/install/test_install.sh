@@ -101,7 +101,8 @@ cmp -s "$d/etc/cuzk/cuzkd.conf" "$src/contrib/cuzkd.conf"
 check "for the default prefix the installed configuration is contrib/cuzkd.conf" $?
 # The README's Install section names the paths of a default install.
 for p in /usr/local/bin/cuzkd /etc/cuzk/cuzkd.conf /usr/local/lib/systemd/system/cuzkd.service \
-    /usr/local/include/cuzk.h "/usr/local/$libdir/libcuzk.a" /usr/local/share/doc/cuzk/; do
+    /usr/local/include/cuzk.h "/usr/local/$libdir/libcuzk.a" "/usr/local/$libdir/libcuzk.so" \
+    "/usr/local/$libdir/cmake/cuzk/" /usr/local/share/doc/cuzk/; do
     grep -qF "$p" "$src/README.md" && [ -e "$d$p" ]
     check "README.md names $p and the install has it" $?
 done
