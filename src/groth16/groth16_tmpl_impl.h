@@ -916,14 +916,16 @@ cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng
     for (uint32_t row = 0; row < sh->n_constraints; row++) {
         for (int m = 0; m < 2; m++) {
             const G16C(csr_t) *mat = m == 0 ? &r->a : &r->b;
-            for (uint64_t j = mat->row_ptr[row]; j < mat->row_ptr[row + 1]; j++)
-                G16N(coeff_encode)
-                (coeffs + GROTH16_COEFF_BYTES * e++, (uint32_t)m, row, mat->col[j], &mat->val[j]);
+            for (uint64_t j = mat->row_ptr[row]; j < mat->row_ptr[row + 1]; j++) {
+                unsigned char *rec = coeffs + GROTH16_COEFF_BYTES * e++;
+                G16N(coeff_encode)(rec, (uint32_t)m, row, mat->col[j], &mat->val[j]);
+            }
         }
     }
-    for (uint32_t i = 0; i <= n_public; i++)
-        G16N(coeff_encode)
-        (coeffs + GROTH16_COEFF_BYTES * e++, 0, sh->n_constraints + i, i, &G16F(ONE));
+    for (uint32_t i = 0; i <= n_public; i++) {
+        unsigned char *rec = coeffs + GROTH16_COEFF_BYTES * e++;
+        G16N(coeff_encode)(rec, 0, sh->n_constraints + i, i, &G16F(ONE));
+    }
 
     /* Per wire: Σ_row coef·L_row(τ) for A, B and C. */
     G16N(lagrange_at)(l, &tau, log2n, G16N(SNARKJS_GENERATOR), 0, 1, n);
