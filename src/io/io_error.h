@@ -16,8 +16,8 @@
  *     1234 but the header declares 1000 wires
  *
  * The buffer is as util/fail.h describes it (NUL-terminated, truncated to
- * its size, untouched on success). The status tells
- * the kind of failure (cuzk.h): CUZK_ENOFILE for a path that names no
+ * its size, untouched on success). The status tells the kind of failure
+ * (cuzk.h): CUZK_ENOFILE for a path that names no
  * readable file, CUZK_EIO for the operating system failing otherwise,
  * CUZK_EBADFILE for a corrupt or truncated file, CUZK_EUNSUPPORTED for a
  * valid file this build does not handle (curve, version), and the specific

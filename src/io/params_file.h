@@ -55,9 +55,9 @@
 #include "io/asgn_file.h"
 #include "io/io_output.h"
 #include "r1cs/r1cs.h"
-#include "util/rng.h"
 #include "util/pool.h"
 #include "util/progress.h"
+#include "util/rng.h"
 
 enum {
     BP_VK_FIXED_BYTES = 864, /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
