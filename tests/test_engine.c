@@ -33,7 +33,6 @@
 #include "cuda/gpu.h"
 #include "engine/engine_cuda.h"
 #endif
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
@@ -1213,17 +1212,16 @@ static bool zkey_result_verifies(const cpu_files_t *f, const engine_result_t *r)
     char err[IO_ERR_MAX];
     snarkjs_proof_t proof;
     r1cs_witness_t pub = {0};
-    snarkjs_vk_t vk = {0};
     assert_int_equal(snarkjs_proof_parse(&proof, r->proof_json, strlen(r->proof_json), "proof",
                                          R1CS_CURVE_BN254, err, sizeof err),
                      CUZK_OK);
     assert_int_equal(snarkjs_public_parse(&pub, r->public_json, strlen(r->public_json), "public",
                                           R1CS_CURVE_BN254, 2, err, sizeof err),
                      CUZK_OK);
-    assert_int_equal(groth16_vk_from_zkey(&vk, &f->key), CUZK_OK);
+    groth16_key_t key = zkey_groth16_key(&f->key);
+    groth16_vk_t vk = groth16_key_vk(&key);
     bool valid = false;
     assert_int_equal(groth16_verify(&valid, &vk, &pub, &proof, NULL, err, sizeof err), CUZK_OK);
-    snarkjs_vk_free(&vk);
     r1cs_witness_free(&pub);
     return valid;
 }

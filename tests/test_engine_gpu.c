@@ -37,7 +37,7 @@
 #include "cuda/gpu.h"
 #include "engine/engine_gpu.h"
 #include "engine/engine_pinned.h"
-#include "groth16/bellperson.h"
+#include "io/params_file.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"

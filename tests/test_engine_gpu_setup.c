@@ -26,7 +26,7 @@
 #include "cuda/gpu.h"
 #include "engine/engine_gpu.h"
 #include "engine/engine_gpu_setup.h"
-#include "groth16/bellperson.h"
+#include "io/params_file.h"
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"
 

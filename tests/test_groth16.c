@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 
 #include "groth16/groth16.h"
 #include "io/io_error.h"
+#include "io/snarkjs_json.h"
 #include "io/zkey_file.h"
 #include "r1cs/r1cs.h"
 
@@ -65,7 +67,7 @@ static void dev_key(zkey_t *k, const r1cs_t *r)
     unlink(tmp_path);
 }
 
-static bool verifies(const snarkjs_vk_t *vk, const r1cs_witness_t *pub, const snarkjs_proof_t *p)
+static bool verifies(const groth16_vk_t *vk, const r1cs_witness_t *pub, const snarkjs_proof_t *p)
 {
     bool valid = false;
     char err[IO_ERR_MAX];
@@ -143,9 +145,34 @@ static void prove_verify_tamper(r1cs_curve_t curve)
         assert_int_equal(pub.n, k.n_public);
         assert_true(t.seconds[GROTH16_STAGE_VERIFY] > 0);
 
-        snarkjs_vk_t vk;
-        assert_int_equal(groth16_vk_from_zkey(&vk, &k), CUZK_OK);
+        /* The key's own verification key (IC in place in the mapped file,
+         * at whatever alignment its section has), and its copy in snarkjs'
+         * type, seen back as a groth16_vk_t. */
+        groth16_key_t key = zkey_groth16_key(&k);
+        groth16_vk_t kvk = groth16_key_vk(&key);
+        assert_true(verifies(&kvk, &pub, &proof));
+        snarkjs_vk_t sj;
+        assert_int_equal(snarkjs_vk_from_groth16(&sj, &kvk), CUZK_OK);
+        assert_false(sj.has_alphabeta);
+        groth16_vk_t vk = snarkjs_vk_groth16(&sj);
         assert_true(verifies(&vk, &pub, &proof));
+        /* IC at an odd address, as a mapped file may hold it: verified from
+         * a copy, with the same outcome, tampered proofs included. */
+        size_t g1 =
+            curve == R1CS_CURVE_BN254 ? sizeof(bn254_g1_affine_t) : sizeof(bls381_g1_affine_t);
+        unsigned char *odd_ic = malloc(kvk.ic.count * g1 + 1);
+        assert_non_null(odd_ic);
+        memcpy(odd_ic + 1, kvk.ic.data, kvk.ic.count * g1);
+        groth16_vk_t odd = kvk;
+        odd.ic.data = odd_ic + 1;
+        assert_false(groth16_points_aligned(odd.ic));
+        assert_true(verifies(&odd, &pub, &proof));
+        for (int which = 0; which < 3; which++) {
+            snarkjs_proof_t bad = proof;
+            tamper(&bad, which);
+            assert_false(verifies(&odd, &pub, &bad));
+        }
+        free(odd_ic);
         for (int which = 0; which < 3; which++) {
             snarkjs_proof_t bad = proof;
             tamper(&bad, which);
@@ -196,7 +223,7 @@ static void prove_verify_tamper(r1cs_curve_t curve)
         assert_int_equal(p3.n, 0);
         w.n++;
 
-        snarkjs_vk_free(&vk);
+        snarkjs_vk_free(&sj);
         r1cs_witness_free(&pub);
         r1cs_witness_free(&w);
         zkey_free(&k);
@@ -256,8 +283,9 @@ static void test_key_matches_circuit(void **state)
         zkey_t k;
         random_circuit(&r, &w, curve);
         dev_key(&k, &r);
+        groth16_key_t key = zkey_groth16_key(&k);
         char err[IO_ERR_MAX] = "";
-        assert_int_equal(groth16_zkey_matches_r1cs(&k, &r, "k.zkey", "c.r1cs", err, sizeof err),
+        assert_int_equal(groth16_key_matches_r1cs(&key, &r, "k.zkey", "c.r1cs", err, sizeof err),
                          CUZK_OK);
         /* One coefficient of A (or of B when A is empty) changed. */
         bool changed = true;
@@ -271,8 +299,9 @@ static void test_key_matches_circuit(void **state)
                 bls381_fr_add(&m->val[0], &m->val[0], &bls381_fr_ONE);
         }
         if (changed) {
-            assert_int_equal(groth16_zkey_matches_r1cs(&k, &r, "k.zkey", "c.r1cs", err, sizeof err),
-                             CUZK_EINVAL);
+            assert_int_equal(
+                groth16_key_matches_r1cs(&key, &r, "k.zkey", "c.r1cs", err, sizeof err),
+                CUZK_EINVAL);
             assert_non_null(strstr(err, "k.zkey does not belong to c.r1cs"));
             assert_non_null(strstr(err, "another coefficient"));
         }
@@ -285,8 +314,9 @@ static void test_key_matches_circuit(void **state)
             r1cs_free(&other);
             r1cs_witness_free(&wo);
         } while (1);
-        assert_int_equal(groth16_zkey_matches_r1cs(&k, &other, "k.zkey", "o.r1cs", err, sizeof err),
-                         CUZK_EINVAL);
+        assert_int_equal(
+            groth16_key_matches_r1cs(&key, &other, "k.zkey", "o.r1cs", err, sizeof err),
+            CUZK_EINVAL);
         assert_non_null(strstr(err, "does not belong to o.r1cs"));
         r1cs_free(&other);
         r1cs_witness_free(&wo);

@@ -20,7 +20,7 @@
 
 #include "test_util.h"
 
-#include "groth16/bellperson.h"
+#include "io/params_file.h"
 #include "groth16/bls381_groth16.h"
 #include "groth16/bn254_groth16.h"
 #include "io/io_error.h"

@@ -20,7 +20,6 @@
 
 #include "test_util.h"
 
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"

@@ -28,7 +28,7 @@
 #include "test_file_util.h"
 #include "test_points.h"
 
-#include "groth16/bellperson.h"
+#include "io/params_file.h"
 #include "groth16/groth16.h"
 #include "io/iden3.h"
 #include "io/key_cache.h"
@@ -142,12 +142,11 @@ static char *zkey_proof(const zkey_t *k, const r1cs_witness_t *w, uint64_t seed)
     cuzk_status_t s = groth16_prove(&proof, &pub, k, w, &opts, NULL, NULL, err, sizeof err);
     if (s != CUZK_OK)
         fail_msg("%s", err);
-    snarkjs_vk_t vk;
-    assert_int_equal(groth16_vk_from_zkey(&vk, k), CUZK_OK);
+    groth16_key_t key = zkey_groth16_key(k);
+    groth16_vk_t vk = groth16_key_vk(&key);
     bool valid = false;
     assert_int_equal(groth16_verify(&valid, &vk, &pub, &proof, NULL, err, sizeof err), CUZK_OK);
     assert_true(valid);
-    snarkjs_vk_free(&vk);
     r1cs_witness_free(&pub);
     char *json;
     size_t len;

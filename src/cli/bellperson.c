@@ -19,7 +19,6 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "groth16/bellperson.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
 #include "io/key_cache.h"

@@ -28,7 +28,7 @@
 #include "cli/cli.h"
 #include "engine/engine.h"
 #include "engine/engine_cpu.h"
-#include "groth16/bellperson.h"
+#include "io/params_file.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"

@@ -503,7 +503,7 @@ static cuzk_status_t bench_cuzk_prove(const bench_files_t *f, double t[BS_STAGES
 }
 
 /* Whether the proof and public signals at the two paths verify under vk. */
-static cuzk_status_t bench_verify_files(bool *valid, const snarkjs_vk_t *vk, const char *proof_path,
+static cuzk_status_t bench_verify_files(bool *valid, const groth16_vk_t *vk, const char *proof_path,
                                         const char *pub_path, cuzk_pool_t *pool, char *err,
                                         size_t err_size)
 {
@@ -585,16 +585,15 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
     /* Both proofs through the verifier, from the files. */
     if (s == CUZK_OK) {
         zkey_t k = {0};
-        snarkjs_vk_t vk = {0};
         s = zkey_file_read(&k, f.zkey, pool, ZKEY_TRUSTED, err, err_size);
-        if (s == CUZK_OK)
-            s = groth16_vk_from_zkey(&vk, &k);
-        if (s == CUZK_OK)
+        if (s == CUZK_OK) {
+            groth16_key_t key = zkey_groth16_key(&k);
+            groth16_vk_t vk = groth16_key_vk(&key);
             s = bench_verify_files(&row->cuzk_verified, &vk, f.proof, f.pub, pool, err, err_size);
-        if (s == CUZK_OK && row->snarkjs_s >= 0)
-            s = bench_verify_files(&row->snarkjs_verified, &vk, f.sj_proof, f.sj_pub, pool, err,
-                                   err_size);
-        snarkjs_vk_free(&vk);
+            if (s == CUZK_OK && row->snarkjs_s >= 0)
+                s = bench_verify_files(&row->snarkjs_verified, &vk, f.sj_proof, f.sj_pub, pool, err,
+                                       err_size);
+        }
         zkey_free(&k);
     }
     bench_files_remove(&f);

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
@@ -227,8 +226,11 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
         s = snarkjs_public_read(&pub, p->pub, vk.curve, vk.n_public, err, err_size);
     if (s == CUZK_OK)
         s = snarkjs_proof_read(&proof, p->proof, vk.curve, err, err_size);
+    groth16_vk_t gvk = {0};
     if (s == CUZK_OK)
-        s = groth16_verify(&res->verified, &vk, &pub, &proof, pool, err, err_size);
+        gvk = snarkjs_vk_groth16(&vk);
+    if (s == CUZK_OK)
+        s = groth16_verify(&res->verified, &gvk, &pub, &proof, pool, err, err_size);
     res->seconds[DEMO_VERIFY] = cuzk_seconds() - t0;
     if (s == CUZK_OK && pub.n > 0) {
         bool valid = true;
@@ -236,7 +238,7 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
             bn254_fr_add(&pub.v.bn254[0], &pub.v.bn254[0], &bn254_fr_ONE);
         else
             bls381_fr_add(&pub.v.bls381[0], &pub.v.bls381[0], &bls381_fr_ONE);
-        s = groth16_verify(&valid, &vk, &pub, &proof, pool, err, err_size);
+        s = groth16_verify(&valid, &gvk, &pub, &proof, pool, err, err_size);
         res->tamper_rejected = !valid;
     }
     r1cs_witness_free(&pub);

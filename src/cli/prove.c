@@ -209,7 +209,8 @@ static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
     if (s != CUZK_OK)
         return s;
     uint32_t bad = 0;
-    s = groth16_zkey_matches_r1cs(k, &r, a->zkey, a->r1cs, err, err_size);
+    groth16_key_t key = zkey_groth16_key(k);
+    s = groth16_key_matches_r1cs(&key, &r, a->zkey, a->r1cs, err, err_size);
     if (s != CUZK_OK) {
         r1cs_free(&r);
         return s;

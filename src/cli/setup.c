@@ -74,7 +74,9 @@ static cuzk_status_t setup_write(const char *path, const char *vk_path, const zk
 
 cuzk_status_t cli_vk_with_alphabeta(snarkjs_vk_t *vk, const zkey_t *k)
 {
-    cuzk_status_t s = groth16_vk_from_zkey(vk, k);
+    groth16_key_t key = zkey_groth16_key(k);
+    groth16_vk_t g = groth16_key_vk(&key);
+    cuzk_status_t s = snarkjs_vk_from_groth16(vk, &g);
     if (s != CUZK_OK)
         return s;
     if (vk->curve == R1CS_CURVE_BN254)

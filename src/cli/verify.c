@@ -121,8 +121,10 @@ int cli_verify(int argc, char **argv)
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", paths[0],
                     r1cs_curve_name(vk.curve), paths[2], r1cs_curve_name(proof.curve));
     bool valid = false;
-    if (s == CUZK_OK)
-        s = groth16_verify(&valid, &vk, &pub, &proof, cuzk_pool_default(), err, sizeof err);
+    if (s == CUZK_OK) {
+        groth16_vk_t gvk = snarkjs_vk_groth16(&vk);
+        s = groth16_verify(&valid, &gvk, &pub, &proof, cuzk_pool_default(), err, sizeof err);
+    }
     if (s == CUZK_OK) {
         rc = valid ? VERIFY_OK : VERIFY_INVALID;
     } else {

@@ -7,7 +7,6 @@
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/iden3.h"

@@ -1,11 +1,11 @@
 /* Groth16 on either curve: dispatch to the per-curve instantiations. */
 #include "groth16/groth16.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "io/iden3.h"
-#include "io/io_error.h"
 #include "util/clock.h"
+#include "util/fail.h"
 
 const char *groth16_stage_name(groth16_stage_t stage)
 {
@@ -13,58 +13,79 @@ const char *groth16_stage_name(groth16_stage_t stage)
     return (unsigned)stage < GROTH16_STAGES ? names[stage] : "unknown";
 }
 
-cuzk_status_t groth16_vk_from_zkey(snarkjs_vk_t *vk, const zkey_t *k)
+groth16_vk_t groth16_key_vk(const groth16_key_t *k)
 {
-    cuzk_status_t s = snarkjs_vk_alloc(vk, k->curve, k->n_public);
-    if (s != CUZK_OK)
-        return s;
-    zkey_points_t ic = zkey_points(k, ZKEY_SECTION_IC);
+    groth16_vk_t vk;
+    memset(&vk, 0, sizeof vk);
+    vk.curve = k->curve;
+    vk.n_public = k->n_public;
     if (k->curve == R1CS_CURVE_BN254) {
-        snarkjs_vk_bn254_t *v = &vk->u.bn254;
-        v->alpha1 = k->u.bn254.alpha1;
-        v->beta2 = k->u.bn254.beta2;
-        v->gamma2 = k->u.bn254.gamma2;
-        v->delta2 = k->u.bn254.delta2;
-        memcpy(v->ic, ic.data, ic.count * ic.point_bytes);
+        const groth16_key_bn254_t *f = &k->u.bn254;
+        vk.u.bn254.alpha1 = f->alpha1;
+        vk.u.bn254.beta2 = f->beta2;
+        vk.u.bn254.gamma2 = f->gamma2;
+        vk.u.bn254.delta2 = f->delta2;
     } else {
-        snarkjs_vk_bls381_t *v = &vk->u.bls381;
-        v->alpha1 = k->u.bls381.alpha1;
-        v->beta2 = k->u.bls381.beta2;
-        v->gamma2 = k->u.bls381.gamma2;
-        v->delta2 = k->u.bls381.delta2;
-        memcpy(v->ic, ic.data, ic.count * ic.point_bytes);
+        const groth16_key_bls381_t *f = &k->u.bls381;
+        vk.u.bls381.alpha1 = f->alpha1;
+        vk.u.bls381.beta2 = f->beta2;
+        vk.u.bls381.gamma2 = f->gamma2;
+        vk.u.bls381.delta2 = f->delta2;
     }
-    return CUZK_OK;
+    vk.ic = k->ic;
+    return vk;
 }
 
-cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_witness_t *pub,
-                             const snarkjs_proof_t *proof, cuzk_pool_t *pool, char *err,
-                             size_t err_size)
+/* *valid = whether proof verifies under vk for pub, which fit it (curve,
+ * count). IC is read in place when aligned, else from a copy (a mapped
+ * file may hold it at any byte). CUZK_ENOMEM. */
+static cuzk_status_t groth16_verify_curve(bool *valid, const groth16_vk_t *vk,
+                                          const r1cs_witness_t *pub, const groth16_proof_t *proof,
+                                          cuzk_pool_t *pool)
 {
-    if (pub->curve != vk->curve || proof->curve != vk->curve)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the verification key is over %s but the proof over %s and the public "
-                       "signals over %s",
-                       r1cs_curve_name(vk->curve), r1cs_curve_name(proof->curve),
-                       r1cs_curve_name(pub->curve));
-    if (pub->n != vk->n_public)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "%u public signals but the verification key expects %u", pub->n,
-                       vk->n_public);
+    size_t g1 =
+        vk->curve == R1CS_CURVE_BN254 ? sizeof(bn254_g1_affine_t) : sizeof(bls381_g1_affine_t);
+    const void *ic = vk->ic.data;
+    void *copy = NULL;
+    if (!groth16_points_aligned(vk->ic)) {
+        if (!(copy = malloc(vk->ic.count * g1)))
+            return CUZK_ENOMEM;
+        memcpy(copy, vk->ic.data, vk->ic.count * g1);
+        ic = copy;
+    }
     cuzk_status_t s;
     if (vk->curve == R1CS_CURVE_BN254) {
-        const snarkjs_vk_bn254_t *v = &vk->u.bn254;
-        bn254_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, v->ic, vk->n_public};
+        const groth16_vk_bn254_t *v = &vk->u.bn254;
+        bn254_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, ic, vk->n_public};
         bn254_groth16_proof_t p = {proof->u.bn254.a, proof->u.bn254.b, proof->u.bn254.c};
         s = bn254_groth16_verify(valid, &k, pub->v.bn254, &p, pool);
     } else {
-        const snarkjs_vk_bls381_t *v = &vk->u.bls381;
-        bls381_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, v->ic, vk->n_public};
+        const groth16_vk_bls381_t *v = &vk->u.bls381;
+        bls381_groth16_vk_t k = {v->alpha1, v->beta2, v->gamma2, v->delta2, ic, vk->n_public};
         bls381_groth16_proof_t p = {proof->u.bls381.a, proof->u.bls381.b, proof->u.bls381.c};
         s = bls381_groth16_verify(valid, &k, pub->v.bls381, &p, pool);
     }
+    free(copy);
+    return s;
+}
+
+cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_witness_t *pub,
+                             const groth16_proof_t *proof, cuzk_pool_t *pool, char *err,
+                             size_t err_size)
+{
+    if (pub->curve != vk->curve || proof->curve != vk->curve)
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the verification key is over %s but the proof over %s and the public "
+                         "signals over %s",
+                         r1cs_curve_name(vk->curve), r1cs_curve_name(proof->curve),
+                         r1cs_curve_name(pub->curve));
+    if (pub->n != vk->n_public)
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "%u public signals but the verification key expects %u", pub->n,
+                         vk->n_public);
+    cuzk_status_t s = groth16_verify_curve(valid, vk, pub, proof, pool);
     if (s != CUZK_OK)
-        return io_fail(err, err_size, s, "out of memory in the verifier");
+        return cuzk_fail(err, err_size, s, "out of memory in the verifier");
     return CUZK_OK;
 }
 
@@ -106,8 +127,8 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
     if (t)
         t->seconds[GROTH16_STAGE_FINISH] = cuzk_seconds() - t0;
     if (s != CUZK_OK)
-        return io_fail(err, err_size, s,
-                       "drawing r and s: the operating system's generator failed");
+        return cuzk_fail(err, err_size, s,
+                         "drawing r and s: the operating system's generator failed");
     return CUZK_OK;
 }
 
@@ -163,34 +184,6 @@ static cuzk_status_t groth16_public_of(r1cs_witness_t *pub, const groth16_key_t 
     return CUZK_OK;
 }
 
-/* *valid = whether proof verifies under k's own verifying key for pub. */
-static cuzk_status_t groth16_self_verify(bool *valid, const groth16_key_t *k,
-                                         const r1cs_witness_t *pub, const groth16_proof_t *proof,
-                                         cuzk_pool_t *pool)
-{
-    /* IC may lie misaligned in a mapped file: the verifier gets a copy. */
-    size_t g1 =
-        k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_g1_affine_t) : sizeof(bls381_g1_affine_t);
-    void *ic = malloc(k->ic.count * g1);
-    if (!ic)
-        return CUZK_ENOMEM;
-    memcpy(ic, k->ic.data, k->ic.count * g1);
-    cuzk_status_t s;
-    if (k->curve == R1CS_CURVE_BN254) {
-        const groth16_key_bn254_t *f = &k->u.bn254;
-        bn254_groth16_vk_t vk = {f->alpha1, f->beta2, f->gamma2, f->delta2, ic, k->n_public};
-        bn254_groth16_proof_t p = {proof->u.bn254.a, proof->u.bn254.b, proof->u.bn254.c};
-        s = bn254_groth16_verify(valid, &vk, pub->v.bn254, &p, pool);
-    } else {
-        const groth16_key_bls381_t *f = &k->u.bls381;
-        bls381_groth16_vk_t vk = {f->alpha1, f->beta2, f->gamma2, f->delta2, ic, k->n_public};
-        bls381_groth16_proof_t p = {proof->u.bls381.a, proof->u.bls381.b, proof->u.bls381.c};
-        s = bls381_groth16_verify(valid, &vk, pub->v.bls381, &p, pool);
-    }
-    free(ic);
-    return s;
-}
-
 cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, const groth16_key_t *k,
                                 const groth16_input_t *in, const groth16_prove_opts_t *opts,
                                 groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
@@ -205,22 +198,23 @@ cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, con
         memset(t, 0, sizeof *t);
     cuzk_status_t s = groth16_prove_curve(proof, k, in, opts, t, pool, err, err_size);
     if (s == CUZK_OK && (s = groth16_public_of(pub, k, in)) != CUZK_OK)
-        io_fail(err, err_size, s, "out of memory for the public signals");
+        cuzk_fail(err, err_size, s, "out of memory for the public signals");
     if (s != CUZK_OK || opts->no_verify)
         goto done;
 
     double t0 = cuzk_seconds();
     cuzk_progress_begin(opts->progress, "verify", 0, NULL);
     bool valid = false;
-    s = groth16_self_verify(&valid, k, pub, proof, pool);
+    groth16_vk_t vk = groth16_key_vk(k);
+    s = groth16_verify_curve(&valid, &vk, pub, proof, pool);
     if (t)
         t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
     if (s != CUZK_OK)
-        io_fail(err, err_size, s, "out of memory in the verifier");
+        cuzk_fail(err, err_size, s, "out of memory in the verifier");
     else if (!valid)
-        s = io_fail(err, err_size, CUZK_EWITNESS, "the proof does not verify: the %s",
-                    in->asgn ? "assignment does not satisfy the circuit"
-                             : "witness does not satisfy the circuit");
+        s = cuzk_fail(err, err_size, CUZK_EWITNESS, "the proof does not verify: the %s",
+                      in->asgn ? "assignment does not satisfy the circuit"
+                               : "witness does not satisfy the circuit");
 done:
     if (s != CUZK_OK) {
         r1cs_witness_free(pub);
@@ -229,44 +223,14 @@ done:
     return s;
 }
 
-cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
-                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
-{
-    groth16_key_t key = zkey_groth16_key(k);
-    groth16_input_t in = {.curve = w->curve,
-                          .w = w->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254
-                                                            : (const void *)w->v.bls381,
-                          .n = w->n};
-    return groth16_prove_key(proof, pub, &key, &in, opts, t, pool, err, err_size);
-}
-
-cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const char *key_name,
-                                        const char *r1cs_name, char *err, size_t err_size)
+cuzk_status_t groth16_key_matches_r1cs(const groth16_key_t *k, const r1cs_t *r,
+                                       const char *key_name, const char *r1cs_name, char *err,
+                                       size_t err_size)
 {
     if (k->curve != r->curve)
-        return io_fail(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", key_name,
-                       r1cs_curve_name(k->curve), r1cs_name, r1cs_curve_name(r->curve));
+        return cuzk_fail(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", key_name,
+                         r1cs_curve_name(k->curve), r1cs_name, r1cs_curve_name(r->curve));
     if (k->curve == R1CS_CURVE_BN254)
-        return bn254_groth16_zkey_matches_r1cs(k, &r->u.bn254, key_name, r1cs_name, err, err_size);
-    return bls381_groth16_zkey_matches_r1cs(k, &r->u.bls381, key_name, r1cs_name, err, err_size);
-}
-
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
-                                cuzk_progress_t *progress)
-{
-    if (r->curve == R1CS_CURVE_BN254)
-        return bn254_groth16_dev_setup(k, &r->u.bn254, rng, progress);
-    if (r->curve == R1CS_CURVE_BLS12_381)
-        return bls381_groth16_dev_setup(k, &r->u.bls381, rng, progress);
-    memset(k, 0, sizeof *k);
-    return CUZK_EINVAL;
-}
-
-void groth16_dev_key_free(zkey_t *k)
-{
-    if (k->curve == R1CS_CURVE_BLS12_381)
-        bls381_groth16_dev_key_free(k);
-    else
-        bn254_groth16_dev_key_free(k);
+        return bn254_groth16_key_matches_r1cs(k, &r->u.bn254, key_name, r1cs_name, err, err_size);
+    return bls381_groth16_key_matches_r1cs(k, &r->u.bls381, key_name, r1cs_name, err, err_size);
 }

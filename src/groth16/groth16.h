@@ -1,7 +1,9 @@
 /*
- * Groth16 for snarkjs keys on whichever curve a file names: the prover,
- * the verifier and the verification key of a .zkey, dispatching to
- * bn254_groth16.h and bls381_groth16.h (FORMATS.md sections 5-7).
+ * Groth16 on whichever curve a key names: the one prover over
+ * groth16_key_t, the verifier over groth16_vk_t and the check of a key
+ * against its circuit, dispatching to bn254_groth16.h and bls381_groth16.h
+ * (FORMATS.md sections 5-8). Nothing here knows a file format: src/io gives
+ * views of its files in these types.
  */
 #ifndef CUZK_GROTH16_GROTH16_H
 #define CUZK_GROTH16_GROTH16_H
@@ -14,8 +16,6 @@
 #include "groth16/bn254_groth16.h"
 #include "groth16/groth16_common.h"
 #include "groth16/groth16_key.h"
-#include "io/snarkjs_json.h"
-#include "io/zkey_file.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
 #include "util/progress.h"
@@ -30,23 +30,19 @@ typedef struct groth16_prove_opts {
     cuzk_progress_t *progress;
 } groth16_prove_opts_t;
 
-/*
- * vk = the verification key of k (alpha1, beta2, gamma2, delta2 and IC;
- * has_alphabeta false). vk is the caller's afterwards (snarkjs_vk_free).
- * CUZK_ENOMEM (vk left empty).
- */
-cuzk_status_t groth16_vk_from_zkey(snarkjs_vk_t *vk, const zkey_t *k);
+/* The verification key of k: its points and IC, borrowed from k. */
+groth16_vk_t groth16_key_vk(const groth16_key_t *k);
 
 /*
  * *valid = whether proof verifies under vk for the public signals pub
  * (snarkjs' groth16_verify.js, FORMATS.md §6). pub and proof must be over
  * vk's curve and pub must have vk->n_public values (else CUZK_EINVAL with a
  * message); the values are Montgomery form, hence below r, and the proof
- * points are in their groups (both as the JSON readers deliver them).
+ * points are in their groups (both as the readers deliver them).
  * CUZK_ENOMEM. *valid is written only on CUZK_OK.
  */
-cuzk_status_t groth16_verify(bool *valid, const snarkjs_vk_t *vk, const r1cs_witness_t *pub,
-                             const snarkjs_proof_t *proof, cuzk_pool_t *pool, char *err,
+cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_witness_t *pub,
+                             const groth16_proof_t *proof, cuzk_pool_t *pool, char *err,
                              size_t err_size);
 
 /*
@@ -70,38 +66,13 @@ cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, con
                                 size_t err_size);
 
 /*
- * A proof for the witness w (Montgomery form, w[0] = 1, as the .wtns reader
- * gives it) under key k, snarkjs convention; *pub = w[1 .. n_public] (the
- * caller's afterwards: r1cs_witness_free). Unless opts->no_verify, the
- * proof is verified against k's own verification key first, and a proof
- * that fails is CUZK_EWITNESS ("the witness does not satisfy the circuit":
- * the only way an honest prover's proof fails). opts NULL: defaults. t
- * (NULL: not wanted) gets the stage timings, verify 0 when skipped.
- * CUZK_EINVAL when w's curve or size does not fit k, CUZK_ENOMEM,
- * CUZK_ERANDOM; every failure with a one-line message in err. On failure
- * proof and pub hold nothing (pub empty). groth16_prove_key over the
- * key's view (zkey_groth16_key).
+ * Whether the snarkjs-convention key k (GROTH16_SYNTH_COEFFS) was made for
+ * the circuit r (NAME_groth16_key_matches_r1cs): CUZK_OK, else CUZK_EINVAL
+ * with the first difference in err, naming key_name and r1cs_name (also
+ * when the curves differ).
  */
-cuzk_status_t groth16_prove(snarkjs_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
-                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size);
-
-/*
- * Whether the key k was made for the circuit r (NAME_groth16_zkey_matches_r1cs):
- * CUZK_OK, else CUZK_EINVAL with the first difference in err, naming
- * key_name and r1cs_name (also when the curves differ).
- */
-cuzk_status_t groth16_zkey_matches_r1cs(const zkey_t *k, const r1cs_t *r, const char *key_name,
-                                        const char *r1cs_name, char *err, size_t err_size);
-
-/*
- * An INSECURE development key for r (see NAME_groth16_dev_setup: tests and
- * benchmarks only). Release it with groth16_dev_key_free. CUZK_EINVAL for a
- * circuit without private wires or beyond the curve's domains, CUZK_ENOMEM,
- * CUZK_ERANDOM. progress (NULL: none) gets a stage for each query.
- */
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
-                                cuzk_progress_t *progress);
-void groth16_dev_key_free(zkey_t *k);
+cuzk_status_t groth16_key_matches_r1cs(const groth16_key_t *k, const r1cs_t *r,
+                                       const char *key_name, const char *r1cs_name, char *err,
+                                       size_t err_size);
 
 #endif

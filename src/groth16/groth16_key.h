@@ -132,6 +132,34 @@ typedef struct groth16_key {
 } groth16_key_t;
 
 /*
+ * A verification key: the fixed points alpha1, beta2, gamma2, delta2 of
+ * curve (affine, Montgomery form, in their groups) and IC, the n_public + 1
+ * G1 points of ONE and the public inputs. IC is borrowed, in the layout and
+ * with the alignment rule of groth16_points_t; whoever made the key owns
+ * it. The file types that carry one (snarkjs' verification_key.json,
+ * bellperson's .vk) give views of themselves in this type.
+ */
+typedef struct groth16_vk_bn254 {
+    bn254_g1_affine_t alpha1;
+    bn254_g2_affine_t beta2, gamma2, delta2;
+} groth16_vk_bn254_t;
+
+typedef struct groth16_vk_bls381 {
+    bls381_g1_affine_t alpha1;
+    bls381_g2_affine_t beta2, gamma2, delta2;
+} groth16_vk_bls381_t;
+
+typedef struct groth16_vk {
+    r1cs_curve_t curve;
+    uint32_t n_public;
+    union {
+        groth16_vk_bn254_t bn254;
+        groth16_vk_bls381_t bls381;
+    } u;
+    groth16_points_t ic;
+} groth16_vk_t;
+
+/*
  * One coefficient record, GROTH16_COEFF_BYTES, all little-endian: u32 m
  * (0 = A, 1 = B), u32 c (the constraint row), u32 s (the wire), then the
  * 32 bytes of coef·R² mod r ("double Montgomery": one Montgomery product

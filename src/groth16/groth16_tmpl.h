@@ -22,7 +22,6 @@
 #include "ec/ec.h"
 #include "groth16/groth16_common.h"
 #include "groth16/groth16_key.h"
-#include "io/zkey_file.h"
 #include "util/pool.h"
 #include "util/progress.h"
 #include "util/rng.h"
@@ -164,17 +163,17 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
                                  cuzk_pool_t *pool);
 
 /*
- * Whether key was made for the circuit r (FORMATS.md §9, "against the
- * r1cs"): n_vars = the wires, n_public = the public signals, a domain
- * that holds the rows, and coefficient entries that are exactly the A and
+ * Whether key, a key of the snarkjs convention (GROTH16_SYNTH_COEFFS), was
+ * made for the circuit r (FORMATS.md §9, "against the r1cs"): n_vars = the wires, n_public = the
+ * public signals, a domain that holds the rows, and coefficient entries that are exactly the A and
  * B terms of r (value·R², in any order within a row) plus the rows
  * x_i·0 = 0. CUZK_OK, else CUZK_EINVAL with the first difference in err,
  * naming key_name and r1cs_name (e.g. "k.zkey does not belong to c.r1cs:
  * constraint 17, matrix A: wire 5 has coefficient ... in the circuit").
  */
-cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
-                                      const char *key_name, const char *r1cs_name, char *err,
-                                      size_t err_size);
+cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t) * r,
+                                     const char *key_name, const char *r1cs_name, char *err,
+                                     size_t err_size);
 
 /*
  * INSECURE development key for r: the secrets τ, α, β, δ (γ = 1) are drawn
@@ -189,16 +188,16 @@ cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
  * cuzk_pool_default()'s threads (the caller must not be running a loop on
  * that pool). progress (NULL: none) gets a stage for each query (query A,
  * B1, B2, IC, C, H), counted in points, one advance a chunk of them.
- * On success k describes the key as zkey_file_write wants it, and its
- * sections live in one allocation that NAME_groth16_dev_key_free releases.
- * CUZK_EINVAL (n needs more than the 2-adicity allows), CUZK_ENOMEM,
- * CUZK_ERANDOM; on failure k is zeroed.
+ * On success k is a key of convention GROTH16_SNARKJS whose IC, queries and
+ * coefficient records live in one allocation, starting at k->ic.data, that
+ * NAME_groth16_dev_key_free releases. CUZK_EINVAL (n needs more than the
+ * 2-adicity allows), CUZK_ENOMEM, CUZK_ERANDOM; on failure k is zeroed.
  */
-cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
                               cuzk_progress_t *progress);
 
 /* Releases what NAME_groth16_dev_setup allocated and zeroes k. */
-void G16N(dev_key_free)(zkey_t *k);
+void G16N(dev_key_free)(groth16_key_t *k);
 
 /* The development setups' fixed-base tables, for their device twin
  * (src/cuda/gpu_setup.h): t[255·i + j - 1] =

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/iden3.h"
-#include "io/io_error.h"
 #include "util/clock.h"
+#include "util/fail.h"
 #include "util/progress.h"
 
 /* snarkjs' domains are built from the generator 5 on both curves (FORMATS.md
@@ -102,29 +101,29 @@ static cuzk_status_t G16N(check_asgn)(const groth16_key_t *key, const groth16_as
     uint64_t n_b = G16N(popcount)(asgn->b_input_density, asgn->n_inputs) +
                    G16N(popcount)(asgn->b_aux_density, asgn->n_aux);
     if (asgn->n_inputs != key->ic.count)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " inputs but the key's IC has %" PRIu64
-                       " points",
-                       asgn->n_inputs, key->ic.count);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the assignment has %" PRIu64 " inputs but the key's IC has %" PRIu64
+                         " points",
+                         asgn->n_inputs, key->ic.count);
     if (asgn->n_aux != key->l.count)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " aux values but the key's L has %" PRIu64
-                       " points",
-                       asgn->n_aux, key->l.count);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the assignment has %" PRIu64 " aux values but the key's L has %" PRIu64
+                         " points",
+                         asgn->n_aux, key->l.count);
     if (asgn->n_constraints > m)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment has %" PRIu64 " rows but the key's domain holds %" PRIu64,
-                       asgn->n_constraints, m);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the assignment has %" PRIu64 " rows but the key's domain holds %" PRIu64,
+                         asgn->n_constraints, m);
     if (n_a != key->a.count)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment's A density selects %" PRIu64
-                       " points but the key's A query has %" PRIu64,
-                       n_a, key->a.count);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the assignment's A density selects %" PRIu64
+                         " points but the key's A query has %" PRIu64,
+                         n_a, key->a.count);
     if (n_b != key->b1.count)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the assignment's B densities select %" PRIu64
-                       " points but the key's B queries have %" PRIu64,
-                       n_b, key->b1.count);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the assignment's B densities select %" PRIu64
+                         " points but the key's B queries have %" PRIu64,
+                         n_b, key->b1.count);
     return CUZK_OK;
 }
 
@@ -133,23 +132,23 @@ cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t 
 {
     if (key->conv.synth == GROTH16_SYNTH_GIVEN) {
         if (!in->asgn)
-            return io_fail(err, err_size, CUZK_EINVAL,
-                           "the key proves from an assignment but a witness was given");
+            return cuzk_fail(err, err_size, CUZK_EINVAL,
+                             "the key proves from an assignment but a witness was given");
         if (in->asgn->curve != G16_CURVE_ID)
-            return io_fail(err, err_size, CUZK_EINVAL,
-                           "the assignment is over %s but the key is over %s",
-                           r1cs_curve_name(in->asgn->curve), r1cs_curve_name(G16_CURVE_ID));
+            return cuzk_fail(err, err_size, CUZK_EINVAL,
+                             "the assignment is over %s but the key is over %s",
+                             r1cs_curve_name(in->asgn->curve), r1cs_curve_name(G16_CURVE_ID));
         return G16N(check_asgn)(key, in->asgn, err, err_size);
     }
     if (!in->w)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the key proves from a witness but an assignment was given");
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the key proves from a witness but an assignment was given");
     if (in->curve != G16_CURVE_ID)
-        return io_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
-                       r1cs_curve_name(in->curve), r1cs_curve_name(G16_CURVE_ID));
+        return cuzk_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
+                         r1cs_curve_name(in->curve), r1cs_curve_name(G16_CURVE_ID));
     if (in->n != key->n_vars)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "the witness has %u values but the key has %u wires", in->n, key->n_vars);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the witness has %u values but the key has %u wires", in->n, key->n_vars);
     return CUZK_OK;
 }
 
@@ -207,7 +206,7 @@ cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_inp
     }
     if (!ok) {
         G16N(prover_free)(st);
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
     }
     if (given) {
         cuzk_pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), st);
@@ -487,10 +486,10 @@ static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
 static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_size)
 {
     if (s == CUZK_ERANDOM)
-        return io_fail(err, err_size, s,
-                       "drawing r and s: the operating system's generator failed");
+        return cuzk_fail(err, err_size, s,
+                         "drawing r and s: the operating system's generator failed");
     if (s != CUZK_OK)
-        return io_fail(err, err_size, s, "out of memory in the prover");
+        return cuzk_fail(err, err_size, s, "out of memory in the prover");
     return CUZK_OK;
 }
 
@@ -605,28 +604,28 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
 
 /* ---- key against circuit ------------------------------------------- */
 
-cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
-                                      const char *key_name, const char *r1cs_name, char *err,
-                                      size_t err_size)
+cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t) * r,
+                                     const char *key_name, const char *r1cs_name, char *err,
+                                     size_t err_size)
 {
     const r1cs_shape_t *sh = &r->shape;
     uint32_t n_public = sh->n_pub_out + sh->n_pub_in;
     if (key->n_vars != sh->n_wires || key->n_public != n_public)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "%s does not belong to %s: the key has %u wires and %u public signals, "
-                       "the circuit %u and %u",
-                       key_name, r1cs_name, key->n_vars, key->n_public, sh->n_wires, n_public);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "%s does not belong to %s: the key has %u wires and %u public signals, "
+                         "the circuit %u and %u",
+                         key_name, r1cs_name, key->n_vars, key->n_public, sh->n_wires, n_public);
     uint64_t rows = (uint64_t)sh->n_constraints + n_public + 1;
     if (rows > key->domain_size)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "%s does not belong to %s: %" PRIu64 " rows do not fit its domain of %u",
-                       key_name, r1cs_name, rows, key->domain_size);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "%s does not belong to %s: %" PRIu64 " rows do not fit its domain of %u",
+                         key_name, r1cs_name, rows, key->domain_size);
     const G16C(csr_t) * mats[2] = {&r->a, &r->b};
     uint64_t expect = G16C(csr_nnz)(&r->a) + G16C(csr_nnz)(&r->b) + n_public + 1;
     if (key->n_coeffs != expect)
-        return io_fail(err, err_size, CUZK_EINVAL,
-                       "%s does not belong to %s: %u coefficients, the circuit has %" PRIu64,
-                       key_name, r1cs_name, key->n_coeffs, expect);
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "%s does not belong to %s: %u coefficients, the circuit has %" PRIu64,
+                         key_name, r1cs_name, key->n_coeffs, expect);
     /* Every entry is found in its row (rows are ascending by wire), with
      * its value; with equal counts and distinct wires per row (the r1cs
      * reader rejects duplicates, and so does this check by counting hits),
@@ -634,19 +633,19 @@ cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
     uint8_t *hit[2] = {calloc(G16C(csr_nnz)(&r->a) + 1, 1), calloc(G16C(csr_nnz)(&r->b) + 1, 1)};
     cuzk_status_t st = hit[0] && hit[1] ? CUZK_OK : CUZK_ENOMEM;
     if (st != CUZK_OK)
-        io_fail(err, err_size, st, "out of memory comparing %s with %s", key_name, r1cs_name);
+        cuzk_fail(err, err_size, st, "out of memory comparing %s with %s", key_name, r1cs_name);
     for (uint32_t i = 0; i < key->n_coeffs && st == CUZK_OK; i++) {
-        zkey_coeff_t e = zkey_coeff(key, i);
+        groth16_coeff_t e = groth16_key_coeff(key, i);
         const char *mn = e.m == 0 ? "A" : "B";
         if (e.c >= sh->n_constraints) { /* x_i·0 = 0: A, wire c − n_constraints, 1 */
             /* 1 as stored: 1·R² mod r, the raw limbs of R2 */
             bool ok = e.m == 0 && e.s == e.c - sh->n_constraints &&
                       memcmp(e.value, &G16F(R2), sizeof(G16FT)) == 0;
             if (!ok)
-                st = io_fail(err, err_size, CUZK_EINVAL,
-                             "%s does not belong to %s: coefficient %u (row %u, %s, wire %u) is "
-                             "not the input row x_%u·0 = 0 that follows the circuit's rows",
-                             key_name, r1cs_name, i, e.c, mn, e.s, e.c - sh->n_constraints);
+                st = cuzk_fail(err, err_size, CUZK_EINVAL,
+                               "%s does not belong to %s: coefficient %u (row %u, %s, wire %u) is "
+                               "not the input row x_%u·0 = 0 that follows the circuit's rows",
+                               key_name, r1cs_name, i, e.c, mn, e.s, e.c - sh->n_constraints);
             continue;
         }
         const G16C(csr_t) *m = mats[e.m];
@@ -666,15 +665,15 @@ cuzk_status_t G16N(zkey_matches_r1cs)(const zkey_t *key, const G16C(r1cs_t) * r,
             memcpy(want, &t, sizeof want);
         }
         if (!found || hit[e.m][lo])
-            st = io_fail(err, err_size, CUZK_EINVAL,
-                         "%s does not belong to %s: constraint %u, matrix %s: wire %u is %s",
-                         key_name, r1cs_name, e.c, mn, e.s,
-                         found ? "listed twice in the key" : "not a term of the circuit");
+            st = cuzk_fail(err, err_size, CUZK_EINVAL,
+                           "%s does not belong to %s: constraint %u, matrix %s: wire %u is %s",
+                           key_name, r1cs_name, e.c, mn, e.s,
+                           found ? "listed twice in the key" : "not a term of the circuit");
         else if (memcmp(e.value, want, sizeof want) != 0)
-            st = io_fail(err, err_size, CUZK_EINVAL,
-                         "%s does not belong to %s: constraint %u, matrix %s: wire %u has "
-                         "another coefficient in the circuit",
-                         key_name, r1cs_name, e.c, mn, e.s);
+            st = cuzk_fail(err, err_size, CUZK_EINVAL,
+                           "%s does not belong to %s: constraint %u, matrix %s: wire %u has "
+                           "another coefficient in the circuit",
+                           key_name, r1cs_name, e.c, mn, e.s);
         else
             hit[e.m][lo] = 1;
     }
@@ -816,7 +815,24 @@ static void G16N(accumulate_row)(G16FT *u, const G16C(csr_t) * m, uint32_t row, 
     }
 }
 
-cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
+/* The coefficient record (m, c, s, coef) in the groth16_coeff_t layout,
+ * coef in Montgomery form: its value is coef·R², the Montgomery product of
+ * coef·R with the raw constant R², written raw. */
+static void G16N(coeff_encode)(unsigned char out[GROTH16_COEFF_BYTES], uint32_t m, uint32_t c,
+                               uint32_t s, const G16FT *coef)
+{
+    for (int i = 0; i < 4; i++) {
+        out[i] = (unsigned char)(m >> (8 * i));
+        out[4 + i] = (unsigned char)(c >> (8 * i));
+        out[8 + i] = (unsigned char)(s >> (8 * i));
+    }
+    G16FT v;
+    G16F(mul)(&v, coef, &G16F(R2));
+    for (int i = 0; i < GROTH16_COEFF_BYTES - 12; i++)
+        out[12 + i] = (unsigned char)(v.l[i / 8] >> (8 * (i % 8)));
+}
+
+cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
                               cuzk_progress_t *progress)
 {
     memset(k, 0, sizeof *k);
@@ -833,7 +849,7 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     uint64_t n_coeffs = G16C(csr_nnz)(&r->a) + G16C(csr_nnz)(&r->b) + n_public + 1;
     size_t g1 = sizeof(G16G1A), g2 = sizeof(G16G2A);
     size_t bytes = (n_public + 1) * g1 + n_vars * (2 * g1 + g2) + n_priv * g1 + n * g1 +
-                   n_coeffs * ZKEY_COEFF_BYTES;
+                   n_coeffs * GROTH16_COEFF_BYTES;
     unsigned char *block = malloc(bytes);
     G16FT *l = malloc(n * sizeof *l);
     G16FT *u = calloc(3 * (size_t)n_vars, sizeof *u); /* Σ a·L, Σ b·L, Σ c·L per wire */
@@ -867,6 +883,7 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     G16N(g2_table_init)(t2);
 
     k->curve = G16_CURVE_ID;
+    k->conv = GROTH16_SNARKJS;
     k->n_vars = n_vars;
     k->n_public = n_public;
     k->domain_size = (uint32_t)n;
@@ -885,12 +902,12 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     G16G1A *qh = (G16G1A *)p;
     p += n * g1;
     unsigned char *coeffs = p;
-    k->ic = (unsigned char *)ic;
-    k->a = (unsigned char *)qa;
-    k->b1 = (unsigned char *)qb1;
-    k->b2 = (unsigned char *)qb2;
-    k->c = (unsigned char *)qc;
-    k->h = (unsigned char *)qh;
+    k->ic = (groth16_points_t){ic, (uint64_t)n_public + 1};
+    k->a = (groth16_points_t){qa, n_vars};
+    k->b1 = (groth16_points_t){qb1, n_vars};
+    k->b2 = (groth16_points_t){qb2, n_vars};
+    k->l = (groth16_points_t){qc, n_priv};
+    k->h = (groth16_points_t){qh, n};
     k->coeffs = coeffs;
 
     /* The coefficients, in snarkjs' order: per constraint its A then its B
@@ -899,14 +916,16 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     for (uint32_t row = 0; row < sh->n_constraints; row++) {
         for (int m = 0; m < 2; m++) {
             const G16C(csr_t) *mat = m == 0 ? &r->a : &r->b;
-            for (uint64_t j = mat->row_ptr[row]; j < mat->row_ptr[row + 1]; j++)
-                zkey_coeff_encode(G16_CURVE_ID, coeffs + ZKEY_COEFF_BYTES * e++, (uint32_t)m, row,
-                                  mat->col[j], &mat->val[j]);
+            for (uint64_t j = mat->row_ptr[row]; j < mat->row_ptr[row + 1]; j++) {
+                unsigned char *rec = coeffs + GROTH16_COEFF_BYTES * e++;
+                G16N(coeff_encode)(rec, (uint32_t)m, row, mat->col[j], &mat->val[j]);
+            }
         }
     }
-    for (uint32_t i = 0; i <= n_public; i++)
-        zkey_coeff_encode(G16_CURVE_ID, coeffs + ZKEY_COEFF_BYTES * e++, 0, sh->n_constraints + i,
-                          i, &G16F(ONE));
+    for (uint32_t i = 0; i <= n_public; i++) {
+        unsigned char *rec = coeffs + GROTH16_COEFF_BYTES * e++;
+        G16N(coeff_encode)(rec, 0, sh->n_constraints + i, i, &G16F(ONE));
+    }
 
     /* Per wire: Σ_row coef·L_row(τ) for A, B and C. */
     G16N(lagrange_at)(l, &tau, log2n, G16N(SNARKJS_GENERATOR), 0, 1, n);
@@ -964,8 +983,8 @@ cuzk_status_t G16N(dev_setup)(zkey_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng
     return CUZK_OK;
 }
 
-void G16N(dev_key_free)(zkey_t *k)
+void G16N(dev_key_free)(groth16_key_t *k)
 {
-    free((void *)k->ic);
+    free((void *)k->ic.data);
     memset(k, 0, sizeof *k);
 }

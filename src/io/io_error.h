@@ -15,9 +15,9 @@
  *     circuit.r1cs: section 2 (constraints): constraint 17, A term 0: wire
  *     1234 but the header declares 1000 wires
  *
- * The buffer is NUL-terminated and truncated to its size; err may be NULL
- * when err_size is 0. On success it is left untouched. The status tells
- * the kind of failure (cuzk.h): CUZK_ENOFILE for a path that names no
+ * The buffer is as util/fail.h describes it (NUL-terminated, truncated to
+ * its size, untouched on success). The status tells the kind of failure
+ * (cuzk.h): CUZK_ENOFILE for a path that names no
  * readable file, CUZK_EIO for the operating system failing otherwise,
  * CUZK_EBADFILE for a corrupt or truncated file, CUZK_EUNSUPPORTED for a
  * valid file this build does not handle (curve, version), and the specific
@@ -29,13 +29,14 @@
 #include <stddef.h>
 
 #include "cuzk.h"
+#include "util/fail.h"
 
 /* A buffer size that holds any message with a path of up to ~300 bytes. */
-enum { IO_ERR_MAX = 512 };
+enum { IO_ERR_MAX = CUZK_ERR_MAX };
 
-/* Formats the message into err (printf-style) and returns status. */
-cuzk_status_t io_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Formats the message into err (printf-style) and returns status: the
+ * formatter of util/fail.h, under the name the file-format layer reads. */
+#define io_fail cuzk_fail
 
 /* The message err without the "PATH: " it starts with (err itself when it
  * does not): what a caller that names path itself appends, so that the

@@ -49,10 +49,15 @@
 #include "cuzk.h"
 #include "ec/bls381_g1.h"
 #include "ec/bls381_g2.h"
+#include "ff/bls381_fr.h"
+#include "groth16/groth16.h"
 #include "groth16/groth16_key.h"
+#include "io/asgn_file.h"
 #include "io/io_output.h"
+#include "r1cs/r1cs.h"
 #include "util/pool.h"
 #include "util/progress.h"
+#include "util/rng.h"
 
 enum {
     BP_VK_FIXED_BYTES = 864, /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
@@ -166,5 +171,52 @@ cuzk_status_t bp_proofs_write_to(io_output_t *out, const bp_proof_t *proofs, siz
                                  size_t err_size);
 cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
                               size_t err_size);
+
+/* ---- Groth16 on bellperson's files (params_groth16.c) ----------------- */
+
+/*
+ * A proof for the assignment a under the parameters p: groth16_prove_key
+ * over their views (bp_params_groth16_key, asgn_groth16). Unless
+ * opts->no_verify, the proof is verified against p's verifying key with
+ * a's inputs first, and a proof that fails is CUZK_EWITNESS (the
+ * assignment does not satisfy the circuit). opts NULL: defaults; t (NULL:
+ * not wanted) gets the stage timings. CUZK_EINVAL when a does not fit p
+ * (curve, counts; the message names both numbers), CUZK_ENOMEM,
+ * CUZK_ERANDOM; every failure with a one-line message in err.
+ */
+cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const asgn_t *a,
+                               const groth16_prove_opts_t *opts, groth16_timings_t *t,
+                               cuzk_pool_t *pool, char *err, size_t err_size);
+
+/*
+ * *valid = whether every one of the n >= 1 proofs verifies under vk, proof
+ * i for the inputs in[i·(n_ic − 1) .. (i+1)·(n_ic − 1) − 1] (ONE excluded,
+ * Montgomery form). One proof: the plain check; several: one batch check
+ * by a random linear combination (coefficients from rng, NULL: getrandom;
+ * bls381_groth16_verify_batch). The proof points must be in their groups
+ * (bp_proof_decode checks it). CUZK_ENOMEM, CUZK_ERANDOM, with a message.
+ */
+cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_t *in,
+                                const bp_proof_t *proofs, size_t n, cuzk_rng_t *rng,
+                                cuzk_pool_t *pool, char *err, size_t err_size);
+
+/*
+ * An INSECURE development key in bellperson's layout for the BLS12-381
+ * circuit r (bls381_groth16_bp_dev_setup: tests and benchmarks only); p is
+ * the caller's afterwards (bp_params_free). CUZK_EUNSUPPORTED for another
+ * curve, CUZK_EINVAL for a circuit without private wires or beyond the
+ * domains, CUZK_ENOMEM, CUZK_ERANDOM; on failure p is empty. progress
+ * (NULL: none) gets a stage for each query.
+ */
+cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng,
+                                   cuzk_progress_t *progress);
+
+/*
+ * The assignment of r and its witness w (same curve, w->n = the number of
+ * wires; else CUZK_EINVAL), as NAME_groth16_bp_assign describes; its
+ * arrays live in *mem, which the caller frees after a. CUZK_ENOMEM.
+ */
+cuzk_status_t groth16_bp_assign(asgn_t *a, void **mem, const r1cs_t *r, const r1cs_witness_t *w,
+                                cuzk_pool_t *pool);
 
 #endif

@@ -230,6 +230,51 @@ void snarkjs_vk_free(snarkjs_vk_t *vk)
     memset(vk, 0, sizeof(*vk));
 }
 
+groth16_vk_t snarkjs_vk_groth16(const snarkjs_vk_t *vk)
+{
+    assert(vk->curve == R1CS_CURVE_BN254 || vk->curve == R1CS_CURVE_BLS12_381);
+    groth16_vk_t g;
+    memset(&g, 0, sizeof g);
+    g.curve = vk->curve;
+    g.n_public = vk->n_public;
+    g.ic.count = (uint64_t)vk->n_public + 1;
+    if (vk->curve == R1CS_CURVE_BN254) {
+        const snarkjs_vk_bn254_t *v = &vk->u.bn254;
+        g.u.bn254 = (groth16_vk_bn254_t){v->alpha1, v->beta2, v->gamma2, v->delta2};
+        g.ic.data = v->ic;
+    } else {
+        const snarkjs_vk_bls381_t *v = &vk->u.bls381;
+        g.u.bls381 = (groth16_vk_bls381_t){v->alpha1, v->beta2, v->gamma2, v->delta2};
+        g.ic.data = v->ic;
+    }
+    return g;
+}
+
+cuzk_status_t snarkjs_vk_from_groth16(snarkjs_vk_t *out, const groth16_vk_t *vk)
+{
+    cuzk_status_t s = snarkjs_vk_alloc(out, vk->curve, vk->n_public);
+    if (s != CUZK_OK)
+        return s;
+    if (vk->curve == R1CS_CURVE_BN254) {
+        snarkjs_vk_bn254_t *v = &out->u.bn254;
+        const groth16_vk_bn254_t *f = &vk->u.bn254;
+        v->alpha1 = f->alpha1;
+        v->beta2 = f->beta2;
+        v->gamma2 = f->gamma2;
+        v->delta2 = f->delta2;
+        memcpy(v->ic, vk->ic.data, ((size_t)vk->n_public + 1) * sizeof *v->ic);
+    } else {
+        snarkjs_vk_bls381_t *v = &out->u.bls381;
+        const groth16_vk_bls381_t *f = &vk->u.bls381;
+        v->alpha1 = f->alpha1;
+        v->beta2 = f->beta2;
+        v->gamma2 = f->gamma2;
+        v->delta2 = f->delta2;
+        memcpy(v->ic, vk->ic.data, ((size_t)vk->n_public + 1) * sizeof *v->ic);
+    }
+    return CUZK_OK;
+}
+
 /* ---- writing: bfj's layout ---------------------------------------------- */
 
 /*

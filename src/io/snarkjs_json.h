@@ -100,6 +100,14 @@ cuzk_status_t snarkjs_vk_alloc(snarkjs_vk_t *vk, r1cs_curve_t curve, uint32_t n_
 /* Releases IC and zeroes vk. */
 void snarkjs_vk_free(snarkjs_vk_t *vk);
 
+/* The Groth16 layer's view of vk (which must have a curve): its points and
+ * IC, borrowed from vk (alphabeta is not part of it). Valid while vk is. */
+groth16_vk_t snarkjs_vk_groth16(const snarkjs_vk_t *vk);
+
+/* *out = a copy of vk with its own IC (has_alphabeta false), the
+ * caller's afterwards (snarkjs_vk_free). CUZK_ENOMEM (out left empty). */
+cuzk_status_t snarkjs_vk_from_groth16(snarkjs_vk_t *out, const groth16_vk_t *vk);
+
 /*
  * Reads verification_key.json from path (or from len bytes of text; name
  * stands for the file in messages). expect: the curve the caller needs, or

@@ -834,3 +834,33 @@ groth16_key_t zkey_groth16_key(const zkey_t *k)
     g.n_coeffs = k->n_coeffs;
     return g;
 }
+
+zkey_t zkey_from_groth16(const groth16_key_t *k)
+{
+    assert(k->conv.synth == GROTH16_SYNTH_COEFFS);
+    zkey_t z;
+    memset(&z, 0, sizeof z);
+    z.curve = k->curve;
+    z.n8q = k->curve == R1CS_CURVE_BN254 ? sizeof(bn254_fp_t) : sizeof(bls381_fp_t);
+    z.n8r = IO_FR_BYTES;
+    z.n_vars = k->n_vars;
+    z.n_public = k->n_public;
+    z.domain_size = k->domain_size;
+    z.n_coeffs = k->n_coeffs;
+    if (k->curve == R1CS_CURVE_BN254) {
+        const groth16_key_bn254_t *h = &k->u.bn254;
+        z.u.bn254 = (zkey_bn254_t){h->alpha1, h->beta1, h->delta1, h->beta2, h->gamma2, h->delta2};
+    } else {
+        const groth16_key_bls381_t *h = &k->u.bls381;
+        z.u.bls381 =
+            (zkey_bls381_t){h->alpha1, h->beta1, h->delta1, h->beta2, h->gamma2, h->delta2};
+    }
+    z.ic = k->ic.data;
+    z.coeffs = k->coeffs;
+    z.a = k->a.data;
+    z.b1 = k->b1.data;
+    z.b2 = k->b2.data;
+    z.c = k->l.data;
+    z.h = k->h.data;
+    return z;
+}

@@ -58,6 +58,7 @@
 #include "ec/bls381_g2.h"
 #include "ec/bn254_g1.h"
 #include "ec/bn254_g2.h"
+#include "groth16/groth16.h"
 #include "groth16/groth16_key.h"
 #include "io/io_cursor.h"
 #include "io/io_fr.h"
@@ -173,6 +174,35 @@ cuzk_status_t zkey_file_write(const char *path, const zkey_t *k, const unsigned 
  * section). Valid while k is.
  */
 groth16_key_t zkey_groth16_key(const zkey_t *k);
+
+/*
+ * The key k, of convention GROTH16_SNARKJS, as a zkey_t for the writer:
+ * the counts, the header points and pointers to k's IC, coefficients and
+ * queries (L as the C section). Borrows k's memory; not for zkey_free.
+ */
+zkey_t zkey_from_groth16(const groth16_key_t *k);
+
+/* ---- Groth16 on a .zkey (zkey_groth16.c) ------------------------------ */
+
+/*
+ * groth16_prove_key over the view of k (zkey_groth16_key) for the witness
+ * w (Montgomery form, w[0] = 1, as the .wtns reader gives it): the proof,
+ * *pub = w[1 .. n_public], and the failures, as groth16_prove_key says.
+ */
+cuzk_status_t groth16_prove(groth16_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
+                            const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
+                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size);
+
+/*
+ * An INSECURE development key for r (NAME_groth16_dev_setup: tests and
+ * benchmarks only) as a zkey_t that zkey_file_write takes; release it with
+ * groth16_dev_key_free, not zkey_free. CUZK_EINVAL for a circuit without
+ * private wires or beyond the curve's domains, CUZK_ENOMEM, CUZK_ERANDOM;
+ * on failure k is empty. progress (NULL: none) gets a stage for each query.
+ */
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
+                                cuzk_progress_t *progress);
+void groth16_dev_key_free(zkey_t *k);
 
 /* ---- access to the sections ------------------------------------------- */
 

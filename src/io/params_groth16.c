@@ -1,14 +1,12 @@
-/* Groth16 with bellperson's files: BLS12-381 over the bellperson-convention
- * prover (bellperson.h). */
-#include "groth16/bellperson.h"
-
+/* Groth16 on bellperson's files: BLS12-381 .params and .vk keys and
+ * assignments over the bellperson-convention prover (params_file.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "groth16/bls381_groth16.h"
 #include "groth16/bn254_groth16.h"
 #include "io/io_error.h"
-#include "util/clock.h"
+#include "io/params_file.h"
 
 /* The verifier's view of vk (n_ic >= 1). */
 static bls381_groth16_vk_t bp_vk_of(const bp_vk_t *vk)
