@@ -38,6 +38,8 @@
 #include "engine/engine_gpu.h"
 #include "engine/engine_pinned.h"
 #include "io/params_file.h"
+#include "io/snarkjs_json.h"
+#include "io/zkey_file.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "r1cs/r1cs.h"

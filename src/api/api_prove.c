@@ -7,8 +7,9 @@
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
+#include "io/params_file.h"
+#include "io/zkey_file.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
 #include "io/wtns_file.h"

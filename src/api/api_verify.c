@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/bellperson.h"
 #include "groth16/groth16.h"
+#include "io/params_file.h"
+#include "io/zkey_file.h"
 #include "io/io_error.h"
 #include "io/io_kind.h"
 #include "util/pool.h"
@@ -40,7 +41,9 @@ cuzk_status_t cuzk_vk_from_key(cuzk_vk_t **vk, const cuzk_key_t *key)
     if (s != CUZK_OK)
         return s;
     if (key->convention == CUZK_CONVENTION_SNARKJS) {
-        s = groth16_vk_from_zkey(&v->snarkjs, &key->zkey);
+        groth16_key_t k = zkey_groth16_key(&key->zkey);
+        groth16_vk_t g = groth16_key_vk(&k);
+        s = snarkjs_vk_from_groth16(&v->snarkjs, &g);
     } else {
         v->bp = key->params.vk;
         v->bp.ic = malloc(v->bp.n_ic * sizeof *v->bp.ic);
@@ -157,7 +160,8 @@ static cuzk_status_t verify_snarkjs(bool *valid, const cuzk_vk_t *vk, const cuzk
         CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
-    s = groth16_verify(valid, &vk->snarkjs, &w, &p, cuzk_pool_default(), err, sizeof err);
+    groth16_vk_t g = snarkjs_vk_groth16(&vk->snarkjs);
+    s = groth16_verify(valid, &g, &w, &p, cuzk_pool_default(), err, sizeof err);
     r1cs_witness_free(&w);
     return s == CUZK_OK ? CUZK_OK : api_fail_err(s, err);
 }
