@@ -157,40 +157,6 @@ void api_proof_from_bp(cuzk_proof_t *out, const bp_proof_t *p)
     api_proof_from_snarkjs(out, &sp);
 }
 
-cuzk_status_t api_scalars_to_witness(r1cs_witness_t *w, r1cs_curve_t curve, const cuzk_scalar_t *s,
-                                     size_t n, const char *what)
-{
-    if (n > UINT32_MAX)
-        return api_fail(CUZK_EINVAL, "%s: %zu values, more than a witness can hold", what, n);
-    if (n == 0) {
-        memset(w, 0, sizeof *w);
-        w->curve = curve;
-        return CUZK_OK;
-    }
-    if (r1cs_witness_alloc(w, curve, (uint32_t)n) != CUZK_OK)
-        return api_fail(CUZK_ENOMEM, "out of memory for %zu values of %s", n, what);
-    for (size_t i = 0; i < n; i++) {
-        bool ok = curve == R1CS_CURVE_BN254 ? bn254_fr_from_canonical(&w->v.bn254[i], s[i].limb)
-                                            : bls381_fr_from_canonical(&w->v.bls381[i], s[i].limb);
-        if (!ok) {
-            r1cs_witness_free(w);
-            return api_fail(CUZK_ENONCANONICAL,
-                            "%s[%zu] is not below the %s scalar field's modulus r", what, i,
-                            r1cs_curve_name(curve));
-        }
-    }
-    return CUZK_OK;
-}
-
-void api_scalars_from_witness(cuzk_scalar_t *out, const r1cs_witness_t *w)
-{
-    for (uint32_t i = 0; i < w->n; i++)
-        if (w->curve == R1CS_CURVE_BN254)
-            bn254_fr_to_canonical(out[i].limb, &w->v.bn254[i]);
-        else
-            bls381_fr_to_canonical(out[i].limb, &w->v.bls381[i]);
-}
-
 /* ---- the public encoders ---------------------------------------------------- */
 
 cuzk_status_t cuzk_proof_to_snarkjs_json(char **json, const cuzk_proof_t *proof)
