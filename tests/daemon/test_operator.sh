@@ -50,9 +50,11 @@ for cmd in submit status wait cancel; do
         rc=$?
         missing=""
         for o in $opts; do
-            printf '%s' "$out" | grep -q -- "$o\b" || missing="$missing $o"
+            # a here-string, not a pipe: grep -q leaving early would kill the
+            # writer with SIGPIPE, which pipefail counts as a miss
+            grep -q -- "$o\b" <<<"$out" || missing="$missing $o"
         done
-        [ $rc -eq 0 ] && printf '%s' "$out" | grep -q "^usage: cuzk $cmd" && [ -z "$missing" ]
+        [ $rc -eq 0 ] && grep -q "^usage: cuzk $cmd" <<<"$out" && [ -z "$missing" ]
         check "cuzk $cmd $h: exit 0, the usage lists every option" $? "exit $rc, missing:$missing"
     done
 done
