@@ -284,8 +284,10 @@ int cli_prove_bp(int argc, char **argv)
     bp_proof_t *proofs = calloc(a.n_asgn, sizeof *proofs);
     groth16_timings_t total = {{0}};
     double read_s = 0, write_s = 0;
-    if (s == CUZK_OK && (!as || !proofs))
-        s = io_fail(err, sizeof err, CUZK_ENOMEM, "out of memory");
+    if (s == CUZK_OK && (!as || !proofs)) {
+        s = CUZK_ENOMEM;
+        io_fail(err, sizeof err, s, "out of memory");
+    }
     key_cache_t kc = {0};
     const cli_input_t params_in[2] = {
         {a.params, "bellperson parameters (.params or their key cache)",
@@ -327,11 +329,14 @@ int cli_prove_bp(int argc, char **argv)
         groth16_input_t in = {.asgn = &g};
         groth16_proof_t pr;
         r1cs_witness_t pub;
-        s = as[i].curve != R1CS_CURVE_BLS12_381
-                ? io_fail(err, sizeof err, CUZK_EINVAL,
-                          "the assignment is over %s but bellperson parameters are over BLS12-381",
-                          r1cs_curve_name(as[i].curve))
-                : groth16_prove_key(&pr, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
+        if (as[i].curve != R1CS_CURVE_BLS12_381) {
+            s = CUZK_EINVAL;
+            io_fail(err, sizeof err, s,
+                    "the assignment is over %s but bellperson parameters are over BLS12-381",
+                    r1cs_curve_name(as[i].curve));
+        } else {
+            s = groth16_prove_key(&pr, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
+        }
         if (s == CUZK_OK) {
             r1cs_witness_free(&pub);
             proofs[i] = (bp_proof_t){pr.u.bls381.a, pr.u.bls381.b, pr.u.bls381.c};

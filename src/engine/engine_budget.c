@@ -187,13 +187,14 @@ static void queue_remove(engine_budget_t *b, waiter_t *w)
 
 /* Evicts the least recently used idle evictable key but self, of group
  * (or any: ENGINE_BUDGET_GROUPS): the callback runs unlocked (locked on
- * entry and return). */
-static void evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned group)
+ * entry and return). False when there is none to evict. */
+static bool evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned group)
 {
     engine_budget_key_t *k = b->lru;
     while (k && !evictable(k, self, group))
         k = k->next;
-    assert(k);
+    if (!k)
+        return false;
     k->evicting = true;
     b->evicting++;
     pthread_mutex_unlock(&b->lock);
@@ -208,6 +209,7 @@ static void evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned gr
     b->evicting--;
     b->c.evictions++;
     pthread_cond_broadcast(&b->cv);
+    return true;
 }
 
 static void deadline_of(struct timespec *ts, double wait_s)
@@ -239,7 +241,7 @@ static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_k
         return io_fail(err, err_size, CUZK_ENOMEM,
                        "%llu bytes are more than %s can ever give: its limit is %llu bytes, "
                        "%llu of them held by what cannot be evicted",
-                       (unsigned long long)(own + bytes), over_all ? b->name : b->g[group].name,
+                       (unsigned long long)own + bytes, over_all ? b->name : b->g[group].name,
                        (unsigned long long)(over_all ? b->limit : glimit),
                        (unsigned long long)(over_all ? b->fixed : b->g[group].fixed));
     }
@@ -268,10 +270,8 @@ static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_k
             uint64_t gidle = idle_bytes(b, self, group);
             bool can = (!b->limit || b->held - idle + bytes <= b->limit) &&
                        (!glimit || b->g[group].held - gidle + bytes <= glimit);
-            if (can) {
-                evict_one(b, self, group_fits ? ENGINE_BUDGET_GROUPS : group);
+            if (can && evict_one(b, self, group_fits ? ENGINE_BUDGET_GROUPS : group))
                 continue;
-            }
         }
         if (wait_s == 0 && b->evicting == 0) {
             why = b->queue == &w ? "it does not fit now" : "others wait before it";

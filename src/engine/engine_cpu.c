@@ -287,11 +287,14 @@ static cuzk_status_t cpu_prove_params(const cpu_key_t *k, cuzk_pool_t *pool,
     groth16_key_t key = bp_params_groth16_key(&k->params);
     groth16_asgn_t as = asgn_groth16(a);
     groth16_input_t gin = {.asgn = &as};
-    s = a->curve != R1CS_CURVE_BLS12_381
-            ? io_fail(err, err_size, CUZK_EINVAL,
-                      "the assignment is over %s but bellperson parameters are over BLS12-381",
-                      r1cs_curve_name(a->curve))
-            : groth16_prove_key(&proof, &pub, &key, &gin, &opts, &t, pool, err, err_size);
+    if (a->curve != R1CS_CURVE_BLS12_381) {
+        s = CUZK_EINVAL;
+        io_fail(err, err_size, s,
+                "the assignment is over %s but bellperson parameters are over BLS12-381",
+                r1cs_curve_name(a->curve));
+        goto done;
+    }
+    s = groth16_prove_key(&proof, &pub, &key, &gin, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !cpu_report_stages(report, rctx, t1, &t))
         goto done;
     double t2 = engine_now();
