@@ -68,7 +68,7 @@ check "cuzkd restarts" $? "$(tail -n 5 "$log")"
 api GET /v1/keys
 printf '%s' "$BODY" | grep -q '"name":"big"' && printf '%s' "$BODY" | grep -q '"name":"small"'
 check "the keys are reloaded" $? "$BODY"
-out=$("$CUZK" wait crash-1 --timeout 60 --proof "$work/p.json" --public "$work/pub.json" --json)
+out=$("$CUZK" wait crash-1 --timeout 300 --proof "$work/p.json" --public "$work/pub.json" --json)
 check "crash-1 completes under the same id" $? "$(printf '%s' "$out" | head -n 20)"
 printf '%s' "$out" | grep -q '"done": 8'
 check "with all eight partitions" $?
@@ -120,10 +120,10 @@ check "drain-1 stopped at a partition boundary ($d of 8 journaled)" $?
 
 start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2 --trusted-keys yes
 check "cuzkd starts again" $? "$(tail -n 5 "$log")"
-api GET /v1/proofs/drain-1?wait=60
+api GET /v1/proofs/drain-1?wait=300
 [ "$(jstr state)" = done ] && printf '%s' "$BODY" | grep -q '"progress":{"done":8,"total":8}'
 check "drain-1 completes after the restart" $? "$BODY"
-api GET /v1/proofs/queued-1?wait=30
+api GET /v1/proofs/queued-1?wait=300
 [ "$(jstr state)" = done ]
 check "the job that was queued at SIGTERM completes" $? "$BODY"
 api DELETE /v1/keys/small
