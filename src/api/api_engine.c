@@ -409,20 +409,32 @@ static cuzk_status_t job_find(engine_job_t **job, cuzk_engine_t *engine, const c
     return CUZK_OK;
 }
 
+/* The job id with a reference and its state (engine_job_info_free, then
+ * engine_job_unref), or CUZK_ENOTFOUND, CUZK_ENOMEM. */
+static cuzk_status_t job_info(engine_job_t **job, engine_job_info_t *info, cuzk_engine_t *engine,
+                              const char *id)
+{
+    cuzk_status_t s = job_find(job, engine, id);
+    if (s != CUZK_OK)
+        return s;
+    if (engine_job_info(engine->e, *job, info) != ENGINE_OK) {
+        engine_job_unref(engine->e, *job);
+        *job = NULL;
+        return api_fail(CUZK_ENOMEM, "out of memory for job \"%s\"'s state", id);
+    }
+    return CUZK_OK;
+}
+
 cuzk_status_t cuzk_engine_job_state(cuzk_engine_t *engine, const char *id,
                                     cuzk_job_progress_t *progress)
 {
     if (!progress)
         return api_null("progress");
     engine_job_t *job;
-    cuzk_status_t s = job_find(&job, engine, id);
+    engine_job_info_t info;
+    cuzk_status_t s = job_info(&job, &info, engine, id);
     if (s != CUZK_OK)
         return s;
-    engine_job_info_t info;
-    if (engine_job_info(engine->e, job, &info) != ENGINE_OK) {
-        engine_job_unref(engine->e, job);
-        return api_fail(CUZK_ENOMEM, "out of memory for job \"%s\"'s state", id);
-    }
     /* cuzk_job_state_t and engine_state_t list the same five, in order. */
     progress->state = (cuzk_job_state_t)info.state;
     progress->partitions = info.n_partitions;
@@ -493,14 +505,10 @@ cuzk_status_t cuzk_engine_proof(cuzk_engine_t *engine, const char *id, uint32_t 
     if (!proof)
         return api_null("proof");
     engine_job_t *job;
-    cuzk_status_t s = job_find(&job, engine, id);
+    engine_job_info_t info;
+    cuzk_status_t s = job_info(&job, &info, engine, id);
     if (s != CUZK_OK)
         return s;
-    engine_job_info_t info;
-    if (engine_job_info(engine->e, job, &info) != ENGINE_OK) {
-        engine_job_unref(engine->e, job);
-        return api_fail(CUZK_ENOMEM, "out of memory for job \"%s\"'s state", id);
-    }
     if (index >= info.n_partitions)
         s = api_fail(CUZK_EINVAL, "job \"%s\" has %u partitions, no partition %u", id,
                      info.n_partitions, index);
@@ -519,14 +527,10 @@ cuzk_status_t cuzk_engine_job_error(cuzk_engine_t *engine, const char *id, char 
         return api_null("message");
     *message = NULL;
     engine_job_t *job;
-    cuzk_status_t s = job_find(&job, engine, id);
+    engine_job_info_t info;
+    cuzk_status_t s = job_info(&job, &info, engine, id);
     if (s != CUZK_OK)
         return s;
-    engine_job_info_t info;
-    if (engine_job_info(engine->e, job, &info) != ENGINE_OK) {
-        engine_job_unref(engine->e, job);
-        return api_fail(CUZK_ENOMEM, "out of memory for job \"%s\"'s state", id);
-    }
     *message = strdup(info.state == ENGINE_FAILED && info.error ? info.error : "");
     engine_job_info_free(&info);
     engine_job_unref(engine->e, job);
