@@ -119,8 +119,8 @@ static size_t plan_bytes(size_t n, size_t runs, unsigned c, unsigned W, unsigned
  * resident; a streamed run's later chunks merge their bucket sums into the
  * sums so far). The window is the one of an MSM of `chunk` points: a
  * window planned for all n points (larger) made each chunk's runs short
- * and cost a 2^27-point G1 MSM in chunks of 2^22 a third more (twelfth
- * session, docs/PERFORMANCE.md). */
+ * and cost a 2^27-point G1 MSM in chunks of 2^22 a third more
+ * (docs/PERFORMANCE.md). */
 static void plan_for(cuzk_gpu_msm_plan_t *plan, cuzk_gpu_group_t grp, size_t n, size_t chunk,
                      unsigned window, size_t mem_budget)
 {

@@ -56,7 +56,7 @@ static void G16N(product_task)(void *ctx, size_t begin, size_t end, unsigned wor
  * with IFMA). One pass, on one thread: the loop streams the coefficients
  * and reads w at random; BN254 2^18 porep-shaped, 0.034 s, against 0.047 s
  * with A and B on a thread each (each streaming the whole list) and 0.072 s
- * a half split by rows (an earlier session).
+ * with the rows split in halves.
  */
 static void G16N(evaluate)(G16ST *st)
 {
