@@ -56,6 +56,11 @@ if [ -n "$debs" ]; then
     for pc in "$prefix"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc; do
         sed -i -e "s#=/usr#=$prefix/usr#" -e "s#-L/usr#-L$prefix/usr#" -e "s#-I/usr#-I$prefix/usr#" "$pc"
     done
+    # libmicrohttpd.pc requires gnutls privately, whose .pc a machine without
+    # the package lacks: pkg-config would then refuse libmicrohttpd, and
+    # cuzkd would be left out of the build. cuzk links it dynamically only.
+    mhd=$prefix/usr/lib/x86_64-linux-gnu/pkgconfig/libmicrohttpd.pc
+    [ -f "$mhd" ] && sed -i '/^Requires.private:/d' "$mhd"
 fi
 if [ -n "$prefix" ]; then
     lib=$prefix/usr/lib/x86_64-linux-gnu

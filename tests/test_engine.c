@@ -37,6 +37,7 @@
 #include "io/asgn_file.h"
 #include "io/io_error.h"
 #include "io/key_cache.h"
+#include "io/key_file.h"
 #include "io/params_file.h"
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
@@ -74,8 +75,8 @@ static void fake_reset(bool gated)
     pthread_mutex_unlock(&fake.lock);
 }
 
-static cuzk_status_t fake_key_load(void *ctx, engine_key_format_t format, const char *path,
-                                   void **key, uint64_t *bytes, char *err, size_t err_size)
+static cuzk_status_t fake_key_load(void *ctx, key_format_t format, const char *path, void **key,
+                                   uint64_t *bytes, char *err, size_t err_size)
 {
     (void)ctx;
     (void)format;
@@ -127,7 +128,7 @@ static void fake_worker_free(void *ctx, void *wctx)
 
 /* Logs the partition's label (its input path), waits for a ticket when
  * gated, reports two stages; labels containing "fail" fail. */
-static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, key_format_t format,
                                 const engine_input_t *in, unsigned urgency,
                                 engine_stage_report_fn report, void *rctx, engine_result_t *out,
                                 char *err, size_t err_size)
@@ -231,7 +232,7 @@ static engine_t *new_engine(unsigned workers, size_t max_jobs, uint64_t budget,
 static void load_key(engine_t *e, const char *name, const char *path)
 {
     char err[256];
-    assert_int_equal(engine_key_load(e, name, ENGINE_KEY_ZKEY, path, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, name, KEY_FORMAT_ZKEY, path, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
 }
 
@@ -422,7 +423,7 @@ static void test_budget(void **state)
         if (pass) { /* a second key would not fit */
             char err[256];
             assert_int_equal(
-                engine_key_load(e, "k2", ENGINE_KEY_ZKEY, "/keys/k2", NULL, NULL, err, sizeof err),
+                engine_key_load(e, "k2", KEY_FORMAT_ZKEY, "/keys/k2", NULL, NULL, err, sizeof err),
                 ENGINE_EBUDGET);
             assert_non_null(strstr(err, "budget"));
         }
@@ -520,25 +521,25 @@ static void test_keys(void **state)
     char err[256] = "";
     bool loaded = true;
     cuzk_status_t st;
-    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k", &loaded, &st, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "k", KEY_FORMAT_ZKEY, "/k", &loaded, &st, err, sizeof err),
                      ENGINE_OK);
     assert_false(loaded);
-    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k", &loaded, &st, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "k", KEY_FORMAT_ZKEY, "/k", &loaded, &st, err, sizeof err),
                      ENGINE_OK);
     assert_true(loaded);
     assert_int_equal(fake.loads, 1);
-    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_PARAMS, "/k", NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "k", KEY_FORMAT_PARAMS, "/k", NULL, NULL, err, sizeof err),
                      ENGINE_EEXIST);
-    assert_int_equal(engine_key_load(e, "k", ENGINE_KEY_ZKEY, "/k2", NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "k", KEY_FORMAT_ZKEY, "/k2", NULL, NULL, err, sizeof err),
                      ENGINE_EEXIST);
     assert_non_null(strstr(err, "/k"));
-    assert_int_equal(engine_key_load(e, "b", ENGINE_KEY_ZKEY, "/bad", NULL, &st, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "b", KEY_FORMAT_ZKEY, "/bad", NULL, &st, err, sizeof err),
                      ENGINE_ELOAD);
     assert_int_equal(st, CUZK_EBADFILE);
     assert_string_equal(err, "/bad: not a key");
-    assert_int_equal(engine_key_load(e, "../x", ENGINE_KEY_ZKEY, "/k", NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "../x", KEY_FORMAT_ZKEY, "/k", NULL, NULL, err, sizeof err),
                      ENGINE_EINVAL);
-    assert_int_equal(engine_key_load(e, "p", ENGINE_KEY_PARAMS, "/p", NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "p", KEY_FORMAT_PARAMS, "/p", NULL, NULL, err, sizeof err),
                      ENGINE_OK);
 
     /* inputs must fit the key's format; unknown keys are refused */
@@ -567,7 +568,7 @@ static void test_keys(void **state)
     assert_string_equal(info[0].tier, "host");
     assert_int_equal(info[0].bytes, FAKE_KEY_BYTES);
     assert_int_equal(info[0].users, 1);
-    assert_int_equal(info[1].format, ENGINE_KEY_PARAMS);
+    assert_int_equal(info[1].format, KEY_FORMAT_PARAMS);
     engine_keys_info_free(info, n);
     assert_int_equal(engine_key_evict(e, "k"), ENGINE_EBUSY);
     engine_job_start(e, job);
@@ -1271,12 +1272,12 @@ static void test_cpu_backend(void **state)
     engine_backend_t be;
     engine_t *e = cpu_engine_new(&cpu, &be, 2);
     char err[IO_ERR_MAX];
-    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "bn", KEY_FORMAT_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
     assert_int_equal(
-        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        engine_key_load(e, "bp", KEY_FORMAT_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
         ENGINE_OK);
-    assert_int_equal(engine_key_load(e, "bad", ENGINE_KEY_ZKEY, f.wtns, NULL, &st, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "bad", KEY_FORMAT_ZKEY, f.wtns, NULL, &st, err, sizeof err),
                      ENGINE_ELOAD);
     assert_non_null(strstr(err, f.wtns));
 
@@ -1376,10 +1377,10 @@ static void test_cpu_backend_asgn_mem(void **state)
     engine_cpu_t *cpu;
     engine_backend_t be;
     engine_t *e = cpu_engine_new(&cpu, &be, 2);
-    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "bn", KEY_FORMAT_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
     assert_int_equal(
-        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        engine_key_load(e, "bp", KEY_FORMAT_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
         ENGINE_OK);
     engine_input_t three[3] = {{.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem},
                                {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn},
@@ -1392,7 +1393,7 @@ static void test_cpu_backend_asgn_mem(void **state)
         .key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &wrong};
     engine_job_t *jg, *jf, *no = NULL;
     assert_int_equal(engine_job_submit(e, &good, &jg), ENGINE_OK);
-    assert_int_equal(engine_job_format(jg), ENGINE_KEY_PARAMS);
+    assert_int_equal(engine_job_format(jg), KEY_FORMAT_PARAMS);
     assert_ptr_equal(engine_job_input(jg, 0)->asgn, &mem); /* borrowed, not copied */
     assert_int_equal(engine_job_submit(e, &fails, &jf), ENGINE_OK);
     engine_job_start(e, jg);
@@ -1466,17 +1467,17 @@ static void test_key_add(void **state)
     assert_int_equal(bp_params_read(&p, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
     assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &p), CUZK_OK);
     assert_null(p.a); /* moved */
-    assert_true(engine_cpu_key_has_points(key));
+    assert_true(key_file_has_points(key));
     assert_true(bytes > 0);
     assert_int_equal(
-        engine_key_add(e, "added", ENGINE_KEY_PARAMS, "in memory", key, bytes, err, sizeof err),
+        engine_key_add(e, "added", KEY_FORMAT_PARAMS, "in memory", key, bytes, err, sizeof err),
         ENGINE_OK);
     /* the name is taken; a bad name; a bad format: refused, the key freed */
     for (int i = 0; i < 3; i++) {
         assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
         assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
         static const char *const names[] = {"added", "bad name!", "other"};
-        engine_key_format_t fmt = i == 2 ? ENGINE_KEY_CACHE : ENGINE_KEY_PARAMS;
+        key_format_t fmt = i == 2 ? KEY_FORMAT_CACHE : KEY_FORMAT_PARAMS;
         assert_int_equal(engine_key_add(e, names[i], fmt, "in memory", key, bytes, err, sizeof err),
                          i == 0 ? ENGINE_EEXIST : ENGINE_EINVAL);
     }
@@ -1487,9 +1488,9 @@ static void test_key_add(void **state)
     q.a = q.b_g1 = q.l = q.h = NULL;
     q.b_g2 = NULL;
     assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
-    assert_false(engine_cpu_key_has_points(key));
+    assert_false(key_file_has_points(key));
     assert_int_equal(
-        engine_key_add(e, "bare", ENGINE_KEY_PARAMS, "on a device", key, bytes, err, sizeof err),
+        engine_key_add(e, "bare", KEY_FORMAT_PARAMS, "on a device", key, bytes, err, sizeof err),
         ENGINE_OK);
 
     engine_input_t in = {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn};
@@ -1544,20 +1545,20 @@ static void test_cpu_backend_cache(void **state)
     engine_cpu_t *cpu;
     engine_backend_t be;
     engine_t *e = cpu_engine_new(&cpu, &be, 1);
-    assert_int_equal(engine_key_load(e, "zc", ENGINE_KEY_CACHE, zc, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "zc", KEY_FORMAT_CACHE, zc, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
-    assert_int_equal(engine_key_load(e, "pc", ENGINE_KEY_CACHE, pc, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "pc", KEY_FORMAT_CACHE, pc, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
-    assert_int_equal(engine_key_load(e, "no", ENGINE_KEY_CACHE, f.zkey, NULL, &st, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "no", KEY_FORMAT_CACHE, f.zkey, NULL, &st, err, sizeof err),
                      ENGINE_ELOAD);
     assert_int_equal(st, CUZK_EBADFILE);
     assert_non_null(strstr(err, "not a cuzk key cache"));
     engine_key_info_t *ki;
     size_t nk = engine_keys_info(e, &ki);
     assert_int_equal(nk, 2);
-    assert_int_equal(ki[0].format, ENGINE_KEY_CACHE);
-    assert_int_equal(ki[0].proves_as, ENGINE_KEY_ZKEY);
-    assert_int_equal(ki[1].proves_as, ENGINE_KEY_PARAMS);
+    assert_int_equal(ki[0].format, KEY_FORMAT_CACHE);
+    assert_int_equal(ki[0].proves_as, KEY_FORMAT_ZKEY);
+    assert_int_equal(ki[1].proves_as, KEY_FORMAT_PARAMS);
     engine_keys_info_free(ki, nk);
 
     engine_input_t wtns = {.kind = ENGINE_INPUT_WTNS_PATH, .path = f.wtns};
@@ -1569,8 +1570,8 @@ static void test_cpu_backend_cache(void **state)
     engine_job_t *jz, *jp, *no;
     assert_int_equal(engine_job_submit(e, &zs, &jz), ENGINE_OK);
     assert_int_equal(engine_job_submit(e, &ps, &jp), ENGINE_OK);
-    assert_int_equal(engine_job_format(jz), ENGINE_KEY_ZKEY);
-    assert_int_equal(engine_job_format(jp), ENGINE_KEY_PARAMS);
+    assert_int_equal(engine_job_format(jz), KEY_FORMAT_ZKEY);
+    assert_int_equal(engine_job_format(jp), KEY_FORMAT_PARAMS);
     engine_job_start(e, jz);
     engine_job_start(e, jp);
     zs.inputs = &asgn;
@@ -1695,10 +1696,10 @@ static void test_cuda_backend(void **state)
     assert_int_equal(
         asgn_file_parse(&mem, pinned, file.map.size, "the assignment", err, sizeof err), CUZK_OK);
     asgn_free(&file);
-    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "bn", KEY_FORMAT_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
     assert_int_equal(
-        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        engine_key_load(e, "bp", KEY_FORMAT_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
         ENGINE_OK);
     engine_key_info_t *ki;
     size_t nk = engine_keys_info(e, &ki);
@@ -1717,10 +1718,10 @@ static void test_cuda_backend(void **state)
 
     e = cuda_engine_new(&cuda, &be, 1, why, sizeof why);
     assert_non_null(e);
-    assert_int_equal(engine_key_load(e, "bn", ENGINE_KEY_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
+    assert_int_equal(engine_key_load(e, "bn", KEY_FORMAT_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);
     assert_int_equal(
-        engine_key_load(e, "bp", ENGINE_KEY_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        engine_key_load(e, "bp", KEY_FORMAT_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
         ENGINE_OK);
     cuda_jobs(e, &f, &mem);
     engine_cuda_counters(cuda, &c);

@@ -13,7 +13,7 @@
 
 #include "cuzk.h"
 #include "io/asgn_file.h"
-#include "io/key_cache.h"
+#include "io/key_file.h"
 #include "io/params_file.h"
 #include "io/snarkjs_json.h"
 #include "io/zkey_file.h"
@@ -34,17 +34,11 @@ cuzk_status_t api_null(const char *what);
 /* The internal curve of c (R1CS_CURVE_NONE for an unknown value). */
 r1cs_curve_t api_curve(cuzk_curve_t c);
 
-/*
- * A loaded proving key: the zkey or params the Groth16 layer proves with,
- * which point into cache (a key cache), into the caller's memory (from
- * memory) or into their own copy (zkey.map, params.mem), as format says.
- */
+/* A loaded proving key: the key file (io/key_file.h) and its convention
+ * (snarkjs for a .zkey or a cache of one, bellperson otherwise). */
 struct cuzk_key {
-    cuzk_key_format_t format;
     cuzk_convention_t convention;
-    zkey_t zkey;        /* SNARKJS */
-    bp_params_t params; /* BELLPERSON */
-    key_cache_t cache;  /* format CACHE */
+    key_file_t file;
 };
 
 /* ---- conversions (api_proof.c) ------------------------------------------- */

@@ -208,8 +208,7 @@ void cuzk_engine_destroy(cuzk_engine_t *engine, int drain)
 }
 
 /* The engine's format for a key file of format (AUTO: by content). */
-static cuzk_status_t engine_format(engine_key_format_t *out, const char *path,
-                                   cuzk_key_format_t format)
+static cuzk_status_t engine_format(key_format_t *out, const char *path, cuzk_key_format_t format)
 {
     if (format == CUZK_KEY_AUTO) {
         char err[IO_ERR_MAX] = "";
@@ -230,9 +229,9 @@ static cuzk_status_t engine_format(engine_key_format_t *out, const char *path,
                             io_kind_name(kind));
     }
     switch (format) {
-    case CUZK_KEY_ZKEY: *out = ENGINE_KEY_ZKEY; return CUZK_OK;
-    case CUZK_KEY_PARAMS: *out = ENGINE_KEY_PARAMS; return CUZK_OK;
-    case CUZK_KEY_CACHE: *out = ENGINE_KEY_CACHE; return CUZK_OK;
+    case CUZK_KEY_ZKEY: *out = KEY_FORMAT_ZKEY; return CUZK_OK;
+    case CUZK_KEY_PARAMS: *out = KEY_FORMAT_PARAMS; return CUZK_OK;
+    case CUZK_KEY_CACHE: *out = KEY_FORMAT_CACHE; return CUZK_OK;
     case CUZK_KEY_AUTO: break;
     }
     return api_fail(CUZK_EINVAL, "format %d is not a cuzk_key_format_t", (int)format);
@@ -252,7 +251,7 @@ cuzk_status_t cuzk_engine_key_load(cuzk_engine_t *engine, const char *name, cons
                         "key name \"%.80s\": 1 to %d characters of [A-Za-z0-9._-], not starting "
                         "with '.' or '-'",
                         name, ENGINE_ID_MAX);
-    engine_key_format_t f = ENGINE_KEY_ZKEY;
+    key_format_t f = KEY_FORMAT_ZKEY;
     cuzk_status_t s = engine_format(&f, path, format);
     if (s != CUZK_OK)
         return s;
@@ -467,12 +466,12 @@ cuzk_status_t cuzk_engine_wait(cuzk_engine_t *engine, const char *id, double tim
 
 /* The proof and public inputs of one engine result, of a job in format. */
 static cuzk_status_t result_decode(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
-                                   const engine_result_t *r, engine_key_format_t format)
+                                   const engine_result_t *r, key_format_t format)
 {
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s;
     r1cs_curve_t curve = R1CS_CURVE_BLS12_381;
-    if (format == ENGINE_KEY_ZKEY) {
+    if (format == KEY_FORMAT_ZKEY) {
         snarkjs_proof_t p;
         s = snarkjs_proof_parse(&p, r->proof_json, strlen(r->proof_json), "the engine's proof",
                                 R1CS_CURVE_NONE, err, sizeof err);

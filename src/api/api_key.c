@@ -34,59 +34,27 @@ static cuzk_status_t key_check_args(cuzk_key_t **key, cuzk_key_format_t format, 
     return CUZK_OK;
 }
 
-/* The key's convention from what was loaded into it. */
-static void key_settle(cuzk_key_t *k, cuzk_key_format_t format)
+/* The file reader's format and flags for the public ones. */
+static key_format_t key_file_format(cuzk_key_format_t format)
 {
-    k->format = format;
-    if (format == CUZK_KEY_CACHE) {
-        k->convention = k->cache.hdr.kind == KEY_CACHE_ZKEY ? CUZK_CONVENTION_SNARKJS
-                                                            : CUZK_CONVENTION_BELLPERSON;
-        if (k->convention == CUZK_CONVENTION_SNARKJS)
-            k->zkey = k->cache.zkey;
-        else
-            k->params = k->cache.params;
-    } else {
-        k->convention =
-            format == CUZK_KEY_ZKEY ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
-    }
+    return format == CUZK_KEY_ZKEY     ? KEY_FORMAT_ZKEY
+           : format == CUZK_KEY_PARAMS ? KEY_FORMAT_PARAMS
+                                       : KEY_FORMAT_CACHE;
 }
 
-/* Loads the key in k from path (data NULL) or from data, of a known format. */
-static cuzk_status_t key_read(cuzk_key_t *k, const char *path, const unsigned char *data,
-                              size_t size, const char *name, cuzk_key_format_t format,
-                              unsigned flags, char *err, size_t err_size)
+static unsigned key_file_flags(unsigned flags)
 {
-    cuzk_pool_t *pool = cuzk_pool_default();
-    bool trusted = flags & CUZK_KEY_TRUSTED;
-    unsigned cache_flags = flags & CUZK_KEY_CHECK_POINTS ? KEY_CACHE_CHECK_POINTS : 0;
-    switch (format) {
-    case CUZK_KEY_ZKEY:
-        return data ? zkey_file_parse(&k->zkey, data, size, name, pool, trusted ? ZKEY_TRUSTED : 0,
-                                      NULL, err, err_size)
-                    : zkey_file_read(&k->zkey, path, pool, ZKEY_COPY | (trusted ? ZKEY_TRUSTED : 0),
-                                     err, err_size);
-    case CUZK_KEY_PARAMS:
-        return data ? bp_params_parse(&k->params, data, size, name, pool,
-                                      trusted ? BP_PARAMS_TRUSTED : 0, NULL, err, err_size)
-                    : bp_params_read(&k->params, path, pool, trusted ? BP_PARAMS_TRUSTED : 0, err,
-                                     err_size);
-    case CUZK_KEY_CACHE:
-        return data ? key_cache_parse(&k->cache, data, size, name, pool, cache_flags, NULL, err,
-                                      err_size)
-                    : key_cache_read(&k->cache, path, NULL, pool, cache_flags, err, err_size);
-    case CUZK_KEY_AUTO: break;
-    }
-    return io_fail(err, err_size, CUZK_EINVAL, "%s: no key format", name);
+    return (flags & CUZK_KEY_TRUSTED ? KEY_FILE_TRUSTED : 0) |
+           (flags & CUZK_KEY_CHECK_POINTS ? KEY_FILE_CHECK_POINTS : 0);
 }
 
-static cuzk_status_t key_finish(cuzk_key_t **key, cuzk_key_t *k, cuzk_status_t s,
-                                cuzk_key_format_t format, const char *err)
+static cuzk_status_t key_finish(cuzk_key_t **key, cuzk_key_t *k, cuzk_status_t s, const char *err)
 {
     if (s != CUZK_OK) {
         free(k);
         return api_fail_err(s, err);
     }
-    key_settle(k, format);
+    k->convention = k->file.zkey ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
     *key = k;
     return CUZK_OK;
 }
@@ -114,8 +82,9 @@ cuzk_status_t cuzk_key_load(cuzk_key_t **key, const char *path, cuzk_key_format_
     cuzk_key_t *k = calloc(1, sizeof *k);
     if (!k)
         return api_fail(CUZK_ENOMEM, "%s: out of memory for the key", path);
-    s = key_read(k, path, NULL, 0, path, format, flags, err, sizeof err);
-    return key_finish(key, k, s, format, err);
+    s = key_file_read(&k->file, key_file_format(format), path, cuzk_pool_default(),
+                      key_file_flags(flags), err, sizeof err);
+    return key_finish(key, k, s, err);
 }
 
 cuzk_status_t cuzk_key_from_memory(cuzk_key_t **key, const void *data, size_t size,
@@ -140,20 +109,16 @@ cuzk_status_t cuzk_key_from_memory(cuzk_key_t **key, const void *data, size_t si
     if (!k)
         return api_fail(CUZK_ENOMEM, "%s: out of memory for the key", name);
     char err[IO_ERR_MAX] = "";
-    s = key_read(k, NULL, data, size, name, format, flags, err, sizeof err);
-    return key_finish(key, k, s, format, err);
+    s = key_file_parse(&k->file, key_file_format(format), data, size, name, cuzk_pool_default(),
+                       key_file_flags(flags), err, sizeof err);
+    return key_finish(key, k, s, err);
 }
 
 void cuzk_key_free(cuzk_key_t *key)
 {
     if (!key)
         return;
-    if (key->format == CUZK_KEY_CACHE)
-        key_cache_free(&key->cache);
-    else if (key->format == CUZK_KEY_ZKEY)
-        zkey_free(&key->zkey);
-    else
-        bp_params_free(&key->params);
+    key_file_free(&key->file);
     free(key);
 }
 
@@ -161,9 +126,7 @@ cuzk_curve_t cuzk_key_curve(const cuzk_key_t *key)
 {
     if (!key)
         return CUZK_CURVE_NONE;
-    if (key->convention == CUZK_CONVENTION_BELLPERSON)
-        return CUZK_CURVE_BLS12_381;
-    return key->zkey.curve == R1CS_CURVE_BN254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381;
+    return key->file.key.curve == R1CS_CURVE_BN254 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381;
 }
 
 cuzk_convention_t cuzk_key_convention(const cuzk_key_t *key)
@@ -173,30 +136,24 @@ cuzk_convention_t cuzk_key_convention(const cuzk_key_t *key)
 
 cuzk_key_format_t cuzk_key_format(const cuzk_key_t *key)
 {
-    return key ? key->format : CUZK_KEY_AUTO;
+    if (!key)
+        return CUZK_KEY_AUTO;
+    return key->file.format == KEY_FORMAT_ZKEY     ? CUZK_KEY_ZKEY
+           : key->file.format == KEY_FORMAT_PARAMS ? CUZK_KEY_PARAMS
+                                                   : CUZK_KEY_CACHE;
 }
 
 uint64_t cuzk_key_domain_size(const cuzk_key_t *key)
 {
-    if (!key)
-        return 0;
-    return key->convention == CUZK_CONVENTION_SNARKJS ? key->zkey.domain_size
-                                                      : (uint64_t)key->params.n_h + 1;
+    return key ? key->file.key.domain_size : 0;
 }
 
 uint64_t cuzk_key_public_inputs(const cuzk_key_t *key)
 {
-    if (!key)
-        return 0;
-    return key->convention == CUZK_CONVENTION_SNARKJS ? key->zkey.n_public
-                                                      : (uint64_t)key->params.vk.n_ic - 1;
+    return key ? key->file.key.n_public : 0;
 }
 
 uint64_t cuzk_key_wires(const cuzk_key_t *key)
 {
-    if (!key)
-        return 0;
-    return key->convention == CUZK_CONVENTION_SNARKJS
-               ? key->zkey.n_vars
-               : (uint64_t)key->params.vk.n_ic + key->params.n_l;
+    return key ? key->file.key.n_vars : 0;
 }

@@ -67,7 +67,7 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
     r1cs_witness_t pub = {0};
-    s = groth16_prove(&p, &pub, &key->zkey, w, &g, NULL, cuzk_pool_default(), err, sizeof err);
+    s = groth16_prove(&p, &pub, key->file.zkey, w, &g, NULL, cuzk_pool_default(), err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_snarkjs(proof, &p);
@@ -138,12 +138,12 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     r1cs_curve_t c = api_curve(curve);
     if (c == R1CS_CURVE_NONE)
         return api_fail(CUZK_EINVAL, "curve %d is neither BN254 nor BLS12-381", (int)curve);
-    if (c != key->zkey.curve)
+    if (c != key->file.key.curve)
         return api_fail(CUZK_EINVAL, "the witness is over %s, the key over %s", r1cs_curve_name(c),
-                        r1cs_curve_name(key->zkey.curve));
-    if (n != key->zkey.n_vars)
+                        r1cs_curve_name(key->file.key.curve));
+    if (n != key->file.key.n_vars)
         return api_fail(CUZK_EINVAL, "the witness has %zu values, the key's circuit %u wires", n,
-                        key->zkey.n_vars);
+                        key->file.key.n_vars);
     if (form != CUZK_FORM_CANONICAL && form != CUZK_FORM_MONTGOMERY)
         return api_fail(CUZK_EINVAL, "form %d is not a cuzk_scalar_form_t", (int)form);
     if (n == 0 || !scalar_is_one(c, &w[0], form))
@@ -261,7 +261,7 @@ cuzk_status_t cuzk_prove_assignment(cuzk_proof_t *proof, cuzk_scalar_t *public_o
     api_asgn_view(&a, asg);
     char err[IO_ERR_MAX] = "";
     bp_proof_t p;
-    s = groth16_bp_prove(&p, &key->params, &a, &g, NULL, cuzk_pool_default(), err, sizeof err);
+    s = groth16_bp_prove(&p, key->file.params, &a, &g, NULL, cuzk_pool_default(), err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_bp(proof, &p);

@@ -41,14 +41,13 @@ cuzk_status_t cuzk_vk_from_key(cuzk_vk_t **vk, const cuzk_key_t *key)
     if (s != CUZK_OK)
         return s;
     if (key->convention == CUZK_CONVENTION_SNARKJS) {
-        groth16_key_t k = zkey_groth16_key(&key->zkey);
-        groth16_vk_t g = groth16_key_vk(&k);
+        groth16_vk_t g = groth16_key_vk(&key->file.key);
         s = snarkjs_vk_from_groth16(&v->snarkjs, &g);
     } else {
-        v->bp = key->params.vk;
+        v->bp = key->file.params->vk;
         v->bp.ic = malloc(v->bp.n_ic * sizeof *v->bp.ic);
         if (v->bp.ic)
-            memcpy(v->bp.ic, key->params.vk.ic, v->bp.n_ic * sizeof *v->bp.ic);
+            memcpy(v->bp.ic, key->file.params->vk.ic, v->bp.n_ic * sizeof *v->bp.ic);
         else
             s = CUZK_ENOMEM;
     }

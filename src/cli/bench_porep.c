@@ -491,7 +491,7 @@ int cli_bench_porep(int argc, char **argv)
         snprintf(origin, sizeof origin, "INSECURE development key made on %s", ws[i]->where);
         void *key = ws[i]->key;
         ws[i]->key = NULL;
-        if (engine_key_add(e, names[i], ENGINE_KEY_PARAMS, origin, key, ws[i]->key_bytes, err,
+        if (engine_key_add(e, names[i], KEY_FORMAT_PARAMS, origin, key, ws[i]->key_bytes, err,
                            sizeof err) != ENGINE_OK)
             s = CUZK_EINVAL;
     }

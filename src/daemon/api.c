@@ -166,10 +166,10 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
     bool loaded = false;
     cuzk_status_t st;
     pthread_mutex_lock(&d->keys_lock);
-    engine_rc_t rc = engine_key_load(d->engine, name, (engine_key_format_t)f, resolved, &loaded,
-                                     &st, err, sizeof err);
+    engine_rc_t rc =
+        engine_key_load(d->engine, name, (key_format_t)f, resolved, &loaded, &st, err, sizeof err);
     if (rc == ENGINE_OK && !loaded && d->journal &&
-        journal_key_add(d->journal, name, (engine_key_format_t)f, resolved, err, sizeof err)) {
+        journal_key_add(d->journal, name, (key_format_t)f, resolved, err, sizeof err)) {
         engine_key_evict(d->engine, name);
         rc = ENGINE_ENOMEM;
     }
@@ -255,10 +255,10 @@ static json_t *api_pair(const engine_result_t *r)
 }
 
 /* The result member of a done job (see the top of DAEMON.md's API). */
-static json_t *api_result(engine_key_format_t format, const engine_job_info_t *info)
+static json_t *api_result(key_format_t format, const engine_job_info_t *info)
 {
     uint32_t n = info->n_partitions;
-    if (format == ENGINE_KEY_PARAMS) {
+    if (format == KEY_FORMAT_PARAMS) {
         unsigned char *all = malloc((size_t)n * 192 + 1);
         json_t *pubs = json_array();
         size_t len = 0;
@@ -324,7 +324,7 @@ static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
                             info.finished_at > 0 ? json_real(info.finished_at - info.submitted_at)
                                                  : json_null());
     }
-    engine_key_format_t format = engine_job_format(job);
+    key_format_t format = engine_job_format(job);
     json_t *result = info.state == ENGINE_DONE ? api_result(format, &info) : json_null();
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:{s:i, s:i}, s:o, s:o, s:o, s:o}", "id",

@@ -97,8 +97,7 @@ static void cuzkd_forget(void *ctx, engine_job_t *job)
 
 /* Loads a key named by the journal or the preload list; a failure is
  * logged (jobs that need the key then fail, saying so). */
-static void cuzkd_load_key(void *ctx, const char *name, engine_key_format_t format,
-                           const char *path)
+static void cuzkd_load_key(void *ctx, const char *name, key_format_t format, const char *path)
 {
     cuzkd_t *d = ctx;
     char resolved[4096], err[1024];
@@ -146,8 +145,8 @@ static int cuzkd_preload(cuzkd_t *d)
             log_event(LOG_ERROR, "key.load_failed", NULL, p->name, "preload %s: %s", p->name, err);
             return -1;
         }
-        engine_rc_t rc = engine_key_load(d->engine, p->name, (engine_key_format_t)f, resolved,
-                                         &loaded, &st, err, sizeof err);
+        engine_rc_t rc = engine_key_load(d->engine, p->name, (key_format_t)f, resolved, &loaded,
+                                         &st, err, sizeof err);
         if (rc != ENGINE_OK) {
             log_event(LOG_ERROR, "key.load_failed", NULL, p->name, "preload %s: %s", p->name,
                       err[0] ? err : engine_rc_name(rc));

@@ -256,7 +256,7 @@ const char *journal_dir(const journal_t *j)
     return j->dir;
 }
 
-int journal_key_add(journal_t *j, const char *name, engine_key_format_t format, const char *path,
+int journal_key_add(journal_t *j, const char *name, key_format_t format, const char *path,
                     char *err, size_t err_size)
 {
     char file[PATH_MAX], tmp[PATH_MAX];
@@ -597,7 +597,7 @@ static void replay_keys(journal_t *j, journal_key_fn fn, void *ctx)
     for (size_t i = 0; i < n; i++) {
         int f = engine_key_format_from_name(keys[i].format);
         if (keys[i].name && keys[i].path && f >= 0)
-            fn(ctx, keys[i].name, (engine_key_format_t)f, keys[i].path);
+            fn(ctx, keys[i].name, (key_format_t)f, keys[i].path);
         free(keys[i].name);
         free(keys[i].format);
         free(keys[i].path);

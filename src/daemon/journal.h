@@ -41,7 +41,7 @@ journal_t *journal_open(const char *dir, char *err, size_t err_size);
 void journal_close(journal_t *j);
 const char *journal_dir(const journal_t *j);
 
-int journal_key_add(journal_t *j, const char *name, engine_key_format_t format, const char *path,
+int journal_key_add(journal_t *j, const char *name, key_format_t format, const char *path,
                     char *err, size_t err_size);
 int journal_key_remove(journal_t *j, const char *name, char *err, size_t err_size);
 
@@ -85,8 +85,7 @@ void journal_health(journal_t *j, journal_health_t *h);
 void journal_job_forget(journal_t *j, const char *id, uint32_t n_partitions);
 
 /* What replay hands back for each registered key, in registration order. */
-typedef void (*journal_key_fn)(void *ctx, const char *name, engine_key_format_t format,
-                               const char *path);
+typedef void (*journal_key_fn)(void *ctx, const char *name, key_format_t format, const char *path);
 
 /* Whether a restored job may read path (the allowed directories of now):
  * 0, or non-zero with the reason in err. */

@@ -44,7 +44,7 @@ double engine_wall(void)
 static const char *const priority_names[ENGINE_PRIORITIES] = {"low", "normal", "high", "critical"};
 static const char *const state_names[ENGINE_STATES] = {"queued", "running", "done", "failed",
                                                        "cancelled"};
-static const char *const format_names[ENGINE_KEY_FORMATS] = {"zkey", "params", "cache"};
+static const char *const format_names[KEY_FORMATS] = {"zkey", "params", "cache"};
 static const char *const stage_names[ENGINE_STAGES] = {"read",   "synth",  "h",      "msm",
                                                        "finish", "verify", "encode", "load"};
 
@@ -66,9 +66,9 @@ const char *engine_state_name(engine_state_t s)
     return (unsigned)s < ENGINE_STATES ? state_names[s] : "unknown";
 }
 
-const char *engine_key_format_name(engine_key_format_t f)
+const char *engine_key_format_name(key_format_t f)
 {
-    return (unsigned)f < ENGINE_KEY_FORMATS ? format_names[f] : "unknown";
+    return (unsigned)f < KEY_FORMATS ? format_names[f] : "unknown";
 }
 
 const char *engine_stage_name(engine_stage_t s)
@@ -83,7 +83,7 @@ int engine_priority_from_name(const char *s)
 
 int engine_key_format_from_name(const char *s)
 {
-    return name_index(format_names, ENGINE_KEY_FORMATS, s);
+    return name_index(format_names, KEY_FORMATS, s);
 }
 
 int engine_state_from_name(const char *s)
@@ -299,11 +299,11 @@ static bool spec_inputs_valid(const engine_job_spec_t *spec)
     return true;
 }
 
-/* Whether in can be proven by a key that proves as format (ENGINE_KEY_ZKEY
- * or ENGINE_KEY_PARAMS: a cache key's kind). */
-static bool input_fits(engine_key_format_t format, const engine_input_t *in)
+/* Whether in can be proven by a key that proves as format (KEY_FORMAT_ZKEY
+ * or KEY_FORMAT_PARAMS: a cache key's kind). */
+static bool input_fits(key_format_t format, const engine_input_t *in)
 {
-    return engine_input_is_asgn(in->kind) == (format == ENGINE_KEY_PARAMS);
+    return engine_input_is_asgn(in->kind) == (format == KEY_FORMAT_PARAMS);
 }
 
 /* A new job record for spec (not yet in the map); NULL on ENOMEM. */
@@ -478,7 +478,7 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
             err_copy = NULL;
             job->finished_at = finished_at;
             job->format =
-                engine_input_is_asgn(spec->inputs[0].kind) ? ENGINE_KEY_PARAMS : ENGINE_KEY_ZKEY;
+                engine_input_is_asgn(spec->inputs[0].kind) ? KEY_FORMAT_PARAMS : KEY_FORMAT_ZKEY;
             ended_append(e, job);
         } else {
             job_hold_locked(e, job, key);
@@ -576,7 +576,7 @@ const char *engine_job_key(const engine_job_t *job)
     return job->key_name;
 }
 
-engine_key_format_t engine_job_format(const engine_job_t *job)
+key_format_t engine_job_format(const engine_job_t *job)
 {
     return job->format;
 }
@@ -990,7 +990,7 @@ static void *engine_worker_main(void *arg)
         engine_qitem_t it = engine_take(e, (int)w->index, need, &first);
         engine_run_t run = {e, it.job, it.index, (int)w->index};
         const void *key = it.job->key->data;
-        engine_key_format_t format = it.job->format;
+        key_format_t format = it.job->format;
         const engine_input_t *in = &it.job->inputs[it.index];
         engine_priority_t urgency = it.job->priority;
         pthread_mutex_unlock(&e->lock);

@@ -82,7 +82,7 @@ typedef enum engine_rc {
 
 const char *engine_priority_name(engine_priority_t p);
 const char *engine_state_name(engine_state_t s);
-const char *engine_key_format_name(engine_key_format_t f);
+const char *engine_key_format_name(key_format_t f);
 const char *engine_rc_name(engine_rc_t rc);
 /* The value named s, or -1. */
 int engine_priority_from_name(const char *s);
@@ -145,16 +145,15 @@ void engine_free(engine_t *e);
 /*
  * Loads the key at path under name (engine_id_valid), or finds it loaded:
  * *loaded (NULL: not wanted) says which. The same name with another path
- * or format is ENGINE_EEXIST. A key cache (ENGINE_KEY_CACHE) is probed
+ * or format is ENGINE_EEXIST. A key cache (KEY_FORMAT_CACHE) is probed
  * first: its header says whether it proves as a zkey or as params (a file
  * that is no cache fails the load). A failed load is ENGINE_ELOAD with the
  * reader's message in err (and *status = its cuzk_status_t, NULL: not
  * wanted); a key that does not fit the budget ENGINE_EBUDGET. Loads run one
  * at a time; a second caller for the same name waits for the first.
  */
-engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t format,
-                            const char *path, bool *loaded, cuzk_status_t *status, char *err,
-                            size_t err_size);
+engine_rc_t engine_key_load(engine_t *e, const char *name, key_format_t format, const char *path,
+                            bool *loaded, cuzk_status_t *status, char *err, size_t err_size);
 
 /*
  * Registers under name a key the backend built outside key_load (data, as
@@ -165,9 +164,8 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
  * ENGINE_EINVAL (name, format), ENGINE_EEXIST (the name is taken),
  * ENGINE_EBUDGET (beyond the host budget), ENGINE_ENOMEM; err says why.
  */
-engine_rc_t engine_key_add(engine_t *e, const char *name, engine_key_format_t format,
-                           const char *origin, void *data, uint64_t bytes, char *err,
-                           size_t err_size);
+engine_rc_t engine_key_add(engine_t *e, const char *name, key_format_t format, const char *origin,
+                           void *data, uint64_t bytes, char *err, size_t err_size);
 
 /* Frees the key name: ENGINE_ENOKEY, ENGINE_EBUSY while jobs use it. */
 engine_rc_t engine_key_evict(engine_t *e, const char *name);
@@ -175,13 +173,13 @@ engine_rc_t engine_key_evict(engine_t *e, const char *name);
 typedef struct engine_key_info {
     char name[ENGINE_ID_MAX + 1];
     char *path; /* malloc'd */
-    engine_key_format_t format;
-    engine_key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
-    const char *tier;              /* residency: "host" (CPU backend), "device" or "pinned" */
-    uint64_t bytes;                /* host memory */
-    uint32_t users;                /* jobs queued or running on it */
-    uint64_t proofs;               /* partitions proven with it */
-    double loaded_at;              /* wall-clock seconds */
+    key_format_t format;
+    key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
+    const char *tier;       /* residency: "host" (CPU backend), "device" or "pinned" */
+    uint64_t bytes;         /* host memory */
+    uint32_t users;         /* jobs queued or running on it */
+    uint64_t proofs;        /* partitions proven with it */
+    double loaded_at;       /* wall-clock seconds */
     double load_seconds;
     double last_used; /* wall-clock seconds (0: never) */
 } engine_key_info_t;
@@ -247,9 +245,9 @@ void engine_job_unref(engine_t *e, engine_job_t *job);
 /* Immutable facts of a job, valid while a reference is held. */
 const char *engine_job_id(const engine_job_t *job);
 const char *engine_job_key(const engine_job_t *job);
-/* The format the job proves in: ENGINE_KEY_ZKEY or ENGINE_KEY_PARAMS (for a
+/* The format the job proves in: KEY_FORMAT_ZKEY or KEY_FORMAT_PARAMS (for a
  * key cache, its kind). */
-engine_key_format_t engine_job_format(const engine_job_t *job);
+key_format_t engine_job_format(const engine_job_t *job);
 uint64_t engine_job_seq(const engine_job_t *job);
 uint32_t engine_job_partitions(const engine_job_t *job);
 const engine_input_t *engine_job_input(const engine_job_t *job, uint32_t index);

@@ -18,18 +18,11 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "io/key_file.h"
 
-/* Formats of a proving key. */
-typedef enum engine_key_format {
-    ENGINE_KEY_ZKEY,   /* snarkjs .zkey (BN254 or BLS12-381) */
-    ENGINE_KEY_PARAMS, /* bellperson .params (BLS12-381) */
-    /* cuzk's key cache (io/key_cache.h, docs/KEYCACHE.md): a zkey or params
-     * as its header says, loaded with one sequential read. It proves as the
-     * format of its kind: the engine hands prove ENGINE_KEY_ZKEY or
-     * ENGINE_KEY_PARAMS for it, never ENGINE_KEY_CACHE. */
-    ENGINE_KEY_CACHE,
-    ENGINE_KEY_FORMATS
-} engine_key_format_t;
+/* Keys are loaded from the files io/key_file.h names (key_format_t). A key
+ * cache proves as the format of its kind: the engine hands prove
+ * KEY_FORMAT_ZKEY or KEY_FORMAT_PARAMS for it, never KEY_FORMAT_CACHE. */
 
 /* Where the witness of one partition comes from. */
 typedef enum engine_input_kind {
@@ -126,7 +119,7 @@ typedef struct engine_backend {
     /* Loads the key at path into *key, which stays read-only afterwards;
      * *bytes = the host memory it occupies. Failures with a one-line
      * message naming the file. */
-    cuzk_status_t (*key_load)(void *ctx, engine_key_format_t format, const char *path, void **key,
+    cuzk_status_t (*key_load)(void *ctx, key_format_t format, const char *path, void **key,
                               uint64_t *bytes, char *err, size_t err_size);
     void (*key_free)(void *ctx, void *key);
     /* Where the key's points live: "host" (NULL: that), "device", "pinned". */
@@ -151,7 +144,7 @@ typedef struct engine_backend {
      * engine_priority_t, higher is more urgent), for a backend that orders
      * partitions at a shared resource (the CUDA backend's compute lock).
      */
-    cuzk_status_t (*prove)(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+    cuzk_status_t (*prove)(void *ctx, void *wctx, const void *key, key_format_t format,
                            const engine_input_t *in, unsigned urgency,
                            engine_stage_report_fn report, void *rctx, engine_result_t *out,
                            char *err, size_t err_size);

@@ -1,12 +1,12 @@
 /*
  * The CPU backend of the engine (engine_backend.h): keys are read into host
- * memory (a .zkey stays mapped, .params points are decoded into arrays, a
+ * memory (io/key_file.h: a .zkey is copied, .params points are decoded, a
  * key cache is read with one sequential read into one buffer: the
  * residency tier "host"), and every stage runs on the worker's own thread
- * pool through the Groth16 layer (groth16_prove for zkeys with .wtns
- * witnesses, groth16_bp_prove for .params with assignments, from .asgn
- * files or held in memory; a key cache as its kind says). Every proof is
- * verified against the key before it is returned.
+ * pool through the Groth16 layer (engine_partition.h: a .zkey proves
+ * .wtns witnesses, a .params bellperson assignments from .asgn files or
+ * held in memory, a key cache as its kind says). Every proof is verified
+ * against the key before it is returned.
  */
 #ifndef CUZK_ENGINE_ENGINE_CPU_H
 #define CUZK_ENGINE_ENGINE_CPU_H
@@ -31,32 +31,19 @@ void engine_cpu_free(engine_cpu_t *cpu);
 /* The backend table over cpu (which must outlive the engine using it). */
 engine_backend_t engine_cpu_backend(engine_cpu_t *cpu);
 
-/* For backends built on this one (engine_cuda.h), which load keys through
- * its key_load and add a device copy. */
-struct zkey;
+/*
+ * For backends built on this one (engine_cuda.h), which load keys through
+ * its key_load and add a device copy: the CPU backend's key is a
+ * key_file_t (io/key_file.h), which they read as such, and every partition
+ * is proven by engine_partition_prove over it.
+ */
 struct bp_params;
-struct groth16_accel;
-struct cuzk_pool;
-
-/* The loaded key (from key_load) as the Groth16 layer sees it: *z for a
- * zkey (or a zkey cache), else *p; the other NULL. */
-void engine_cpu_key_view(const void *key, const struct zkey **z, const struct bp_params **p);
 
 /* A key of this backend made from params in memory (moved in: p is left
  * empty), for engine_key_add; *bytes = the host memory it holds. Its query
  * arrays may be NULL (a development key made on the device, whose points
- * live only there): only an accelerator can then prove with it. */
+ * live only there): only an accelerator can then prove with it
+ * (key_file_has_points). */
 cuzk_status_t engine_cpu_key_from_params(void **key, uint64_t *bytes, struct bp_params *p);
-
-/* Whether key holds its query points in host memory (else the CPU cannot
- * prove with it). */
-bool engine_cpu_key_has_points(const void *key);
-
-/* One partition as the CPU backend's prove does it, on pool's threads,
- * with the stages synth, h and msm handed to accel (NULL: the CPU). */
-cuzk_status_t engine_cpu_prove_with(const void *key, engine_key_format_t format,
-                                    struct cuzk_pool *pool, const struct groth16_accel *accel,
-                                    const engine_input_t *in, engine_stage_report_fn report,
-                                    void *rctx, engine_result_t *out, char *err, size_t err_size);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuda/gpu.h"
+#include "engine/engine_partition.h"
 #include "engine/engine_pinned.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
@@ -154,8 +155,8 @@ static void cuda_key_free(void *ctx, void *key)
     free(k);
 }
 
-static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const char *path,
-                                   void **out, uint64_t *bytes, char *err, size_t err_size)
+static cuzk_status_t cuda_key_load(void *ctx, key_format_t format, const char *path, void **out,
+                                   uint64_t *bytes, char *err, size_t err_size)
 {
     engine_cuda_t *c = ctx;
     *out = NULL;
@@ -168,9 +169,9 @@ static cuzk_status_t cuda_key_load(void *ctx, engine_key_format_t format, const 
         free(k);
         return s;
     }
-    const zkey_t *z;
-    const bp_params_t *p;
-    engine_cpu_key_view(k->host, &z, &p);
+    const key_file_t *f = k->host;
+    const zkey_t *z = f->zkey;
+    const bp_params_t *p = f->params;
     for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
         char why[IO_ERR_MAX];
         /* Out of memory placing it, or (auto) left mapped because the host
@@ -339,7 +340,7 @@ static bool cuda_report(void *ctx, engine_stage_t stage, double start, double en
     return r->report(r->rctx, stage, start, end, bytes);
 }
 
-static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,
+static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, key_format_t format,
                                 const engine_input_t *in, unsigned urgency,
                                 engine_stage_report_fn report, void *rctx, engine_result_t *out,
                                 char *err, size_t err_size)
@@ -351,12 +352,12 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
     bool lost = c->n.lost[w->dev];
     pthread_mutex_unlock(&c->lock);
     if (lost || !k->dev[w->dev]) {
-        if (!engine_cpu_key_has_points(k->host))
+        if (!key_file_has_points(k->host))
             return io_fail(err, err_size, CUZK_EDEVICE,
                            "%s is lost and the key's points live only on the devices",
                            engine_gpu_dev_name(c->dev[w->dev]));
-        return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
-                                     err_size);
+        return engine_partition_prove(k->host, format, w->pool, NULL, in, report, rctx, out, err,
+                                      err_size);
     }
 
     engine_gpu_slot_set_urgency(w->slot, urgency);
@@ -364,8 +365,8 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
         .slot = w->slot, .key = k->dev[w->dev], .pool = w->pool, .urgency = urgency};
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuda_report_t rep = {report, rctx, &acc};
-    cuzk_status_t s = engine_cpu_prove_with(k->host, format, w->pool, &table, in, cuda_report, &rep,
-                                            out, err, err_size);
+    cuzk_status_t s = engine_partition_prove(k->host, format, w->pool, &table, in, cuda_report,
+                                             &rep, out, err, err_size);
     if (s == CUZK_OK) {
         const engine_gpu_stats_t *st = &acc.stats;
         pthread_mutex_lock(&c->lock);
@@ -392,7 +393,7 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
      * has its points on the host), and take the device out when its error
      * is sticky. */
     bool sticky = !engine_gpu_dev_healthy(c->dev[w->dev]);
-    if (!engine_cpu_key_has_points(k->host)) {
+    if (!key_file_has_points(k->host)) {
         pthread_mutex_lock(&c->lock);
         c->n.lost[w->dev] = c->n.lost[w->dev] || sticky;
         pthread_mutex_unlock(&c->lock);
@@ -405,8 +406,8 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, engine_k
     c->n.cpu_fallbacks++;
     c->n.lost[w->dev] = c->n.lost[w->dev] || sticky;
     pthread_mutex_unlock(&c->lock);
-    return engine_cpu_prove_with(k->host, format, w->pool, NULL, in, report, rctx, out, err,
-                                 err_size);
+    return engine_partition_prove(k->host, format, w->pool, NULL, in, report, rctx, out, err,
+                                  err_size);
 }
 
 engine_backend_t engine_cuda_backend(engine_cuda_t *c)

@@ -72,7 +72,7 @@ const char *engine_cuda_device_name(const engine_cuda_t *c, int i);
  * An INSECURE development key of the indexed circuit ix made on every
  * device (engine_gpu_setup.h: the same secrets on each, drawn from rng as
  * groth16_bp_dev_setup draws them), as this backend's key for
- * engine_key_add (format ENGINE_KEY_PARAMS; *bytes its host memory). Its
+ * engine_key_add (format KEY_FORMAT_PARAMS; *bytes its host memory). Its
  * points exist only on the devices: a partition a device fails is not
  * retried on the CPU. *vk = its verifying key (bp_vk_free). With a, the
  * circuit's assignment, into amem (engine_gpu_bp_asgn_bytes; pinned for

@@ -21,9 +21,9 @@ typedef struct engine_key {
     struct engine_key *next; /* the registry, in load order */
     char name[ENGINE_ID_MAX + 1];
     char *path;
-    engine_key_format_t format;
-    engine_key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
-    void *data;                    /* the backend's key; NULL while loading */
+    key_format_t format;
+    key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
+    void *data;             /* the backend's key; NULL while loading */
     bool loading;
     uint64_t bytes;
     uint32_t users; /* jobs that hold it */
@@ -43,7 +43,7 @@ struct engine_job {
     char id[ENGINE_ID_MAX + 1];
     char key_name[ENGINE_ID_MAX + 1];
     engine_key_t *key; /* held while the job may still run a partition */
-    engine_key_format_t format;
+    key_format_t format;
     engine_priority_t priority;
     uint64_t seq;
     uint32_t n;

@@ -48,15 +48,14 @@ static bool over_budget(engine_t *e, const char *what, uint64_t bytes, char *err
     return true;
 }
 
-engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t format,
-                            const char *path, bool *loaded, cuzk_status_t *status, char *err,
-                            size_t err_size)
+engine_rc_t engine_key_load(engine_t *e, const char *name, key_format_t format, const char *path,
+                            bool *loaded, cuzk_status_t *status, char *err, size_t err_size)
 {
     if (loaded)
         *loaded = false;
     if (status)
         *status = CUZK_OK;
-    if (!engine_id_valid(name) || (unsigned)format >= ENGINE_KEY_FORMATS || !path)
+    if (!engine_id_valid(name) || (unsigned)format >= KEY_FORMATS || !path)
         return ENGINE_EINVAL;
     pthread_mutex_lock(&e->lock);
     engine_key_t *key;
@@ -100,15 +99,15 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     double t0 = engine_now();
     void *data = NULL;
     uint64_t bytes = 0;
-    engine_key_format_t proves_as = format;
+    key_format_t proves_as = format;
     cuzk_status_t s = CUZK_OK;
-    if (format == ENGINE_KEY_CACHE) {
+    if (format == KEY_FORMAT_CACHE) {
         /* One page: the kind decides which inputs the key takes. The
          * backend reads the same header again and refuses a file whose
          * kind changed meanwhile (prove checks it against its key). */
         key_cache_header_t h;
         s = key_cache_probe(&h, path, err, err_size);
-        proves_as = h.kind == KEY_CACHE_PARAMS ? ENGINE_KEY_PARAMS : ENGINE_KEY_ZKEY;
+        proves_as = h.kind == KEY_CACHE_PARAMS ? KEY_FORMAT_PARAMS : KEY_FORMAT_ZKEY;
     }
     if (s == CUZK_OK)
         s = e->cfg.backend->key_load(e->cfg.backend->ctx, format, path, &data, &bytes, err,
@@ -157,15 +156,14 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, engine_key_format_t f
     return rc;
 }
 
-engine_rc_t engine_key_add(engine_t *e, const char *name, engine_key_format_t format,
-                           const char *origin, void *data, uint64_t bytes, char *err,
-                           size_t err_size)
+engine_rc_t engine_key_add(engine_t *e, const char *name, key_format_t format, const char *origin,
+                           void *data, uint64_t bytes, char *err, size_t err_size)
 {
     engine_key_t *key = calloc(1, sizeof *key);
     char *p = origin ? strdup(origin) : NULL;
     engine_rc_t rc = !key || !p ? ENGINE_ENOMEM : ENGINE_OK;
     if (rc == ENGINE_OK &&
-        (!engine_id_valid(name) || (format != ENGINE_KEY_ZKEY && format != ENGINE_KEY_PARAMS))) {
+        (!engine_id_valid(name) || (format != KEY_FORMAT_ZKEY && format != KEY_FORMAT_PARAMS))) {
         rc = ENGINE_EINVAL;
         snprintf(err, err_size, "a key needs a valid name and the zkey or params format");
     }
