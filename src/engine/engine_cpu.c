@@ -32,8 +32,16 @@ typedef struct cpu_key {
     zkey_t zkey;
     bp_params_t params;
     key_cache_t cache;
-    uint64_t work_bytes; /* partition_bytes' estimate */
+    groth16_key_t groth16; /* the Groth16 layer's view of zkey or params */
+    uint64_t work_bytes;   /* partition_bytes' estimate */
 } cpu_key_t;
+
+/* Fills k->groth16 from the file struct k proves as. */
+static void cpu_key_view(cpu_key_t *k)
+{
+    k->groth16 = k->proves_as == ENGINE_KEY_ZKEY ? zkey_groth16_key(&k->zkey)
+                                                 : bp_params_groth16_key(&k->params);
+}
 
 engine_cpu_t *engine_cpu_new(const engine_cpu_options_t *opt, cuzk_status_t *st)
 {
@@ -148,6 +156,7 @@ static cuzk_status_t cpu_key_load(void *ctx, engine_key_format_t format, const c
         free(k);
         return s;
     }
+    cpu_key_view(k);
     *out = k;
     return CUZK_OK;
 }
@@ -163,6 +172,7 @@ cuzk_status_t engine_cpu_key_from_params(void **key, uint64_t *bytes, bp_params_
     cpu_params_sizes(k, bytes);
     if (!k->params.a) /* no host copy of the queries: the vk and counts only */
         *bytes = (uint64_t)k->params.vk.n_ic * sizeof(bls381_g1_affine_t);
+    cpu_key_view(k);
     *key = k;
     return CUZK_OK;
 }
@@ -336,11 +346,9 @@ cuzk_status_t engine_cpu_prove_with(const void *key, engine_key_format_t format,
     return s;
 }
 
-void engine_cpu_key_view(const void *key, const zkey_t **z, const bp_params_t **p)
+const groth16_key_t *engine_cpu_key_groth16(const void *key)
 {
-    const cpu_key_t *k = key;
-    *z = k->proves_as == ENGINE_KEY_ZKEY ? &k->zkey : NULL;
-    *p = k->proves_as == ENGINE_KEY_PARAMS ? &k->params : NULL;
+    return &((const cpu_key_t *)key)->groth16;
 }
 
 static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, engine_key_format_t format,

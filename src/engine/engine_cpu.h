@@ -33,14 +33,15 @@ engine_backend_t engine_cpu_backend(engine_cpu_t *cpu);
 
 /* For backends built on this one (engine_cuda.h), which load keys through
  * its key_load and add a device copy. */
-struct zkey;
 struct bp_params;
 struct groth16_accel;
+struct groth16_key;
 struct cuzk_pool;
 
-/* The loaded key (from key_load) as the Groth16 layer sees it: *z for a
- * zkey (or a zkey cache), else *p; the other NULL. */
-void engine_cpu_key_view(const void *key, const struct zkey **z, const struct bp_params **p);
+/* The Groth16 layer's view of a key of this backend (from key_load or
+ * engine_cpu_key_from_params): its convention, counts and points, which
+ * live as long as the key. */
+const struct groth16_key *engine_cpu_key_groth16(const void *key);
 
 /* A key of this backend made from params in memory (moved in: p is left
  * empty), for engine_key_add; *bytes = the host memory it holds. Its query
