@@ -1447,6 +1447,84 @@ static void test_cpu_backend_asgn_mem(void **state)
     cpu_files_free(&f);
 }
 
+/* The Groth16 view of the CPU backend's keys (key_file_t, engine_cpu.h),
+ * which the CUDA backend places on its devices: a zkey's is the snarkjs
+ * convention over the loaded copy's counts and points, a .params' the
+ * bellperson one, and a key made from params without host points keeps
+ * the counts with no points behind them. */
+static void expect_view(const groth16_key_t *got, const groth16_key_t *want)
+{
+    assert_int_equal(got->curve, want->curve);
+    assert_memory_equal(&got->conv, &want->conv, sizeof got->conv);
+    assert_int_equal(got->n_public, want->n_public);
+    assert_int_equal(got->n_vars, want->n_vars);
+    assert_int_equal(got->domain_size, want->domain_size);
+    assert_int_equal(got->n_coeffs, want->n_coeffs);
+    const groth16_points_t *g[6] = {&got->ic, &got->a, &got->b1, &got->b2, &got->l, &got->h};
+    const groth16_points_t *w[6] = {&want->ic, &want->a, &want->b1, &want->b2, &want->l, &want->h};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(g[i]->count, w[i]->count);
+}
+
+static const groth16_key_t *cpu_key_view(const void *key)
+{
+    return &((const key_file_t *)key)->key;
+}
+
+static void test_cpu_key_groth16(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    char err[IO_ERR_MAX];
+    cuzk_status_t st;
+    engine_cpu_options_t opt = {1, false};
+    engine_cpu_t *cpu = engine_cpu_new(&opt, &st);
+    assert_non_null(cpu);
+    engine_backend_t be = engine_cpu_backend(cpu);
+    void *key;
+    uint64_t bytes;
+
+    assert_int_equal(be.key_load(be.ctx, KEY_FORMAT_ZKEY, f.zkey, &key, &bytes, err, sizeof err),
+                     CUZK_OK);
+    const groth16_key_t *v = cpu_key_view(key);
+    groth16_key_t want = zkey_groth16_key(&f.key);
+    expect_view(v, &want);
+    assert_int_equal(v->conv.synth, GROTH16_SYNTH_COEFFS);
+    assert_true(v->n_coeffs > 0 && v->coeffs != NULL);
+    assert_memory_equal(v->coeffs, f.key.coeffs, (size_t)v->n_coeffs * GROTH16_COEFF_BYTES);
+    assert_non_null(v->a.data);
+    assert_memory_equal(v->h.data, want.h.data, want.h.count * sizeof(bn254_g1_affine_t));
+    be.key_free(be.ctx, key);
+
+    assert_int_equal(
+        be.key_load(be.ctx, KEY_FORMAT_PARAMS, f.params_path, &key, &bytes, err, sizeof err),
+        CUZK_OK);
+    v = cpu_key_view(key);
+    want = bp_params_groth16_key(&f.params);
+    expect_view(v, &want);
+    assert_int_equal(v->conv.synth, GROTH16_SYNTH_GIVEN);
+    assert_memory_equal(v->l.data, want.l.data, want.l.count * sizeof(bls381_g1_affine_t));
+    be.key_free(be.ctx, key);
+
+    bp_params_t q;
+    assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
+    free(q.mem);
+    q.mem = NULL;
+    q.a = q.b_g1 = q.l = q.h = NULL;
+    q.b_g2 = NULL;
+    assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
+    v = cpu_key_view(key);
+    expect_view(v, &want);
+    assert_null(v->a.data);
+    assert_null(v->h.data);
+    be.key_free(be.ctx, key);
+
+    engine_cpu_free(cpu);
+    cpu_files_free(&f);
+}
+
 /* Keys built outside key_load (engine_key_add): a params key handed over
  * in memory proves; a taken name or a bad one is refused (the key freed);
  * a key without host points (as made on a device) is refused by the CPU
@@ -1761,6 +1839,7 @@ int main(void)
         cmocka_unit_test(test_cpu_backend),
         cmocka_unit_test(test_cpu_backend_cache),
         cmocka_unit_test(test_cpu_backend_asgn_mem),
+        cmocka_unit_test(test_cpu_key_groth16),
         cmocka_unit_test(test_key_add),
 #if CUZK_HAVE_CUDA
         cmocka_unit_test(test_cuda_backend),

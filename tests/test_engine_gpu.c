@@ -73,7 +73,8 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     assert_int_equal(groth16_dev_setup(&k, &r, &test_rng, NULL), CUZK_OK);
     engine_gpu_key_t *gk = NULL;
     char err[IO_ERR_MAX] = "";
-    if (engine_gpu_key_zkey(&gk, dev, &k, tier, 0, 1, err, sizeof err) != CUZK_OK)
+    groth16_key_t view = zkey_groth16_key(&k);
+    if (engine_gpu_key_new(&gk, dev, &view, tier, 0, 1, err, sizeof err) != CUZK_OK)
         fail_msg("device key: %s", err);
     assert_int_equal(engine_gpu_key_tier(gk), tier);
 
@@ -249,7 +250,8 @@ static void params_fix_make(params_fix_t *f, uint32_t n, bool porep, engine_gpu_
     assert_int_equal(groth16_bp_dev_setup(&f->p, &f->r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&f->a, &f->mem, &f->r, &f->w, NULL), CUZK_OK);
     char err[IO_ERR_MAX] = "";
-    if (engine_gpu_key_params(&f->gk, dev, &f->p, tier, 0, 1, err, sizeof err) != CUZK_OK)
+    groth16_key_t view = bp_params_groth16_key(&f->p);
+    if (engine_gpu_key_new(&f->gk, dev, &view, tier, 0, 1, err, sizeof err) != CUZK_OK)
         fail_msg("device key: %s", err);
 }
 
@@ -492,14 +494,82 @@ static void test_device_memory(void **state)
     params_fix_free(&f);
 }
 
+/* What the device key refuses from a Groth16 key (engine_gpu_key_new,
+ * engine_gpu_key_blank): a convention the device does not prove in,
+ * counts that disagree with the convention, a blank key that would need
+ * coefficients; and an accelerator whose device holds another key than
+ * the one proved with refuses it rather than proving with the wrong one. */
+static void test_key_refusals(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    r1cs_t r;
+    r1cs_witness_t w, pub = {0};
+    circuit(&r, &w, R1CS_CURVE_BLS12_381, 50, true);
+    zkey_t z;
+    bp_params_t p;
+    assert_int_equal(groth16_dev_setup(&z, &r, &test_rng, NULL), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng, NULL), CUZK_OK);
+    groth16_key_t zv = zkey_groth16_key(&z), pv = bp_params_groth16_key(&p);
+    engine_gpu_key_t *gk = NULL;
+    char err[IO_ERR_MAX] = "";
+
+    groth16_key_t bad = zv;
+    bad.conv.ab = GROTH16_AB_DENSITY; /* snarkjs' synth with bellperson's indexing */
+    assert_int_equal(
+        engine_gpu_key_new(&gk, dev, &bad, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err),
+        CUZK_EUNSUPPORTED);
+    assert_null(gk);
+    assert_non_null(strstr(err, "convention"));
+    bad = zv;
+    bad.l.count--;
+    assert_int_equal(
+        engine_gpu_key_new(&gk, dev, &bad, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err),
+        CUZK_EINVAL);
+    assert_null(gk);
+    assert_non_null(strstr(err, "counts disagree"));
+    bad = pv;
+    bad.h.count++; /* bellperson's H has domain_size − 1 points */
+    assert_int_equal(
+        engine_gpu_key_new(&gk, dev, &bad, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err),
+        CUZK_EINVAL);
+    assert_int_equal(engine_gpu_key_blank(&gk, dev, &zv, err, sizeof err), CUZK_EUNSUPPORTED);
+    assert_null(gk);
+    assert_int_equal(engine_gpu_key_blank(&gk, dev, &pv, err, sizeof err), CUZK_OK);
+    assert_int_equal(engine_gpu_key_tier(gk), ENGINE_GPU_TIER_DEVICE);
+    engine_gpu_key_free(gk);
+    gk = NULL;
+
+    /* the device holds the bellperson key; the zkey is proved with */
+    engine_gpu_slot_t *slot = NULL;
+    if (engine_gpu_slot_new(&slot, dev, NULL, err, sizeof err) != CUZK_OK)
+        fail_msg("%s", err);
+    if (engine_gpu_key_new(&gk, dev, &pv, ENGINE_GPU_TIER_DEVICE, 0, 1, err, sizeof err) != CUZK_OK)
+        fail_msg("device key: %s", err);
+    engine_gpu_accel_t acc = {.slot = slot, .key = gk};
+    groth16_accel_t table = engine_gpu_accel(&acc);
+    groth16_prove_opts_t gpu = {NULL, false, &table, NULL};
+    snarkjs_proof_t pr;
+    assert_int_equal(groth16_prove(&pr, &pub, &z, &w, &gpu, NULL, NULL, err, sizeof err),
+                     CUZK_EINVAL);
+    assert_non_null(strstr(err, "another key"));
+
+    r1cs_witness_free(&pub);
+    engine_gpu_key_free(gk);
+    engine_gpu_slot_free(slot);
+    bp_params_free(&p);
+    groth16_dev_key_free(&z);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+}
+
 int main(void)
 {
     test_seed_init("test_engine_gpu");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zkey),
-        cmocka_unit_test(test_params),
-        cmocka_unit_test(test_pool),
-        cmocka_unit_test(test_device_memory),
+        cmocka_unit_test(test_zkey),         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_pool),         cmocka_unit_test(test_device_memory),
+        cmocka_unit_test(test_key_refusals),
     };
     return cmocka_run_group_tests(tests, gpu_dev_setup, gpu_dev_teardown);
 }

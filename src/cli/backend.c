@@ -10,9 +10,8 @@
 
 #include "cli/cli.h"
 #include "groth16/groth16.h"
+#include "groth16/groth16_key.h"
 #include "io/io_error.h"
-#include "io/params_file.h"
-#include "io/zkey_file.h"
 #if CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
 #include "engine/engine_gpu.h"
@@ -61,8 +60,8 @@ static cuzk_status_t backend_open(cli_backend_t *b, bool *found, char *err, size
 }
 #endif
 
-cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind, const struct zkey *z,
-                              const struct bp_params *p, const groth16_accel_t **accel, char *err,
+cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind,
+                              const groth16_key_t *key, const groth16_accel_t **accel, char *err,
                               size_t err_size)
 {
     *out = NULL;
@@ -90,9 +89,7 @@ cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind, cons
         s = CUZK_EDEVICE;
     }
     if (s == CUZK_OK)
-        s = z ? engine_gpu_key_zkey(&b->key, b->dev, z, ENGINE_GPU_TIER_AUTO, 0, 1, why, sizeof why)
-              : engine_gpu_key_params(&b->key, b->dev, p, ENGINE_GPU_TIER_AUTO, 0, 1, why,
-                                      sizeof why);
+        s = engine_gpu_key_new(&b->key, b->dev, key, ENGINE_GPU_TIER_AUTO, 0, 1, why, sizeof why);
     if (s == CUZK_OK)
         s = engine_gpu_slot_new(&b->slot, b->dev, NULL, why, sizeof why);
     if (s != CUZK_OK) {
@@ -109,8 +106,7 @@ cuzk_status_t cli_backend_new(cli_backend_t **out, cli_backend_kind_t kind, cons
              engine_gpu_tier_name(engine_gpu_key_tier(b->key)));
     return CUZK_OK;
 #else
-    (void)z;
-    (void)p;
+    (void)key;
     if (kind == CLI_BACKEND_CUDA) {
         free(b);
         *out = NULL;

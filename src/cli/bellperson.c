@@ -318,8 +318,10 @@ int cli_prove_bp(int argc, char **argv)
     }
     cli_backend_t *be = NULL;
     const groth16_accel_t *accel = NULL;
-    if (s == CUZK_OK)
-        s = cli_backend_new(&be, a.backend, NULL, &p, &accel, err, sizeof err);
+    if (s == CUZK_OK) {
+        groth16_key_t gk = bp_params_groth16_key(&p);
+        s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
+    }
     read_s = cuzk_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
     groth16_key_t key = bp_params_groth16_key(&p);

@@ -85,8 +85,8 @@ int cli_parse_threads(unsigned *out, const char *v);
 
 struct snarkjs_vk;
 struct zkey;
-struct bp_params;
 struct groth16_accel;
+struct groth16_key;
 struct r1cs;
 struct cuzk_rng;
 struct cuzk_progress;
@@ -130,15 +130,16 @@ int cli_parse_backend(cli_backend_kind_t *out, const char *v);
 typedef struct cli_backend cli_backend_t;
 
 /*
- * The backend of kind for the key z (a zkey) or p (bellperson parameters;
- * z NULL): *accel = the accelerator to put in groth16_prove_opts_t (NULL:
- * the CPU). The key is placed on the device here (its queries resident
- * when they fit). Fails (CUZK_EDEVICE with the reason) when kind is CUDA
- * and no device can be used, or when the device fails; AUTO falls back to
- * the CPU only when there is no device at all.
+ * The backend of kind for key (the Groth16 layer's view of a loaded key,
+ * whose arrays must outlive *b; the struct itself may go on return):
+ * *accel = the accelerator to put in groth16_prove_opts_t (NULL: the
+ * CPU). The key is placed on the device here (engine_gpu_key_new: its
+ * queries resident when they fit). Fails (CUZK_EDEVICE with the reason)
+ * when kind is CUDA and no device can be used, or when the device fails;
+ * AUTO falls back to the CPU only when there is no device at all.
  */
-cuzk_status_t cli_backend_new(cli_backend_t **b, cli_backend_kind_t kind, const struct zkey *z,
-                              const struct bp_params *p, const struct groth16_accel **accel,
+cuzk_status_t cli_backend_new(cli_backend_t **b, cli_backend_kind_t kind,
+                              const struct groth16_key *key, const struct groth16_accel **accel,
                               char *err, size_t err_size);
 /* "cpu", or "cuda: NVIDIA H200 (device 0, 139.8 GiB), key device-resident". */
 const char *cli_backend_name(const cli_backend_t *b);

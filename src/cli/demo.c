@@ -193,8 +193,10 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, p->wtns, err, err_size);
-    if (s == CUZK_OK)
-        s = cli_backend_new(&be, kind, &k, NULL, &opts.accel, err, err_size);
+    if (s == CUZK_OK) {
+        groth16_key_t gk = zkey_groth16_key(&k);
+        s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
+    }
     snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
     res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)
@@ -282,8 +284,10 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
-    if (s == CUZK_OK)
-        s = cli_backend_new(&be, kind, NULL, &k, &opts.accel, err, err_size);
+    if (s == CUZK_OK) {
+        groth16_key_t gk = bp_params_groth16_key(&k);
+        s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
+    }
     snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
     res->seconds[DEMO_READ] = cuzk_seconds() - t0;
     if (s == CUZK_OK)

@@ -319,8 +319,10 @@ int cli_prove(int argc, char **argv)
         s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
     cli_backend_t *be = NULL;
     const groth16_accel_t *accel = NULL;
-    if (s == CUZK_OK)
-        s = cli_backend_new(&be, a.backend, &k, NULL, &accel, err, sizeof err);
+    if (s == CUZK_OK) {
+        groth16_key_t gk = zkey_groth16_key(&k);
+        s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
+    }
     read_s = cuzk_seconds() - t_start;
     if (k.domain_size <= PROVE_PROGRESS_DOMAIN) { /* done before a line would help */
         cuzk_progress_free(progress);

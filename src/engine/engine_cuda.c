@@ -169,20 +169,17 @@ static cuzk_status_t cuda_key_load(void *ctx, key_format_t format, const char *p
         free(k);
         return s;
     }
-    const key_file_t *f = k->host;
-    const zkey_t *z = f->zkey;
-    const bp_params_t *p = f->params;
+    /* The CPU backend's key is a key_file_t (engine_cpu.h): its Groth16 view
+     * is what the devices hold. */
+    const groth16_key_t *key = &((const key_file_t *)k->host)->key;
     for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
         char why[IO_ERR_MAX];
         /* Out of memory placing it, or (auto) left mapped because the host
          * could not pin it: the staging pool gives back its idle buffers,
          * and the key is placed once more. */
         for (int attempt = 0; attempt < 2; attempt++) {
-            s = z ? engine_gpu_key_zkey(&k->dev[i], c->dev[i], z, c->opt.tier, c->opt.device_budget,
-                                        c->opt.workers_per_device, why, sizeof why)
-                  : engine_gpu_key_params(&k->dev[i], c->dev[i], p, c->opt.tier,
-                                          c->opt.device_budget, c->opt.workers_per_device, why,
-                                          sizeof why);
+            s = engine_gpu_key_new(&k->dev[i], c->dev[i], key, c->opt.tier, c->opt.device_budget,
+                                   c->opt.workers_per_device, why, sizeof why);
             bool pressed =
                 s == CUZK_ENOMEM || (s == CUZK_OK && c->opt.tier == ENGINE_GPU_TIER_AUTO &&
                                      engine_gpu_key_tier(k->dev[i]) == ENGINE_GPU_TIER_MAPPED);

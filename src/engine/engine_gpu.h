@@ -20,7 +20,7 @@
  *   engine_gpu_slot_t  one worker's staging: pinned host buffers, device
  *                      input buffers and a copy stream.
  *
- * A partition is staged (engine_gpu_stage_*: host work into the slot's
+ * A partition is staged (engine_gpu_stage: host work into the slot's
  * pinned buffers, or none for an assignment already in pinned memory,
  * then uploads on the slot's copy stream; no lock), then computed
  * (engine_gpu_compute: under the device's compute lock, the
@@ -28,17 +28,22 @@
  * synth, the H chain and the five MSMs, and the host waits only for the
  * nine result points). While one worker computes, another stages.
  *
- * What runs where, zkey (snarkjs convention): the witness goes up in
- * Montgomery form; on the device its plain copy, the classification of
- * the MSM scalars (bitmaps of the ones), a = A·w and b = B·w from the
- * key's coefficients in CSR form (built once when the key is loaded),
- * c = a·b, the H chain, then the MSMs A, B1, B2 (G2), C and H with the
- * scalar-one bases summed apart. params (bellperson): the assignment's
- * a, b, c, inputs, aux and density bitmaps go up, and the scalars of A
- * and B are selected from the inputs and aux on the device (a gather on
- * the copy stream); the rest as for zkeys with the bellperson H chain and
- * L in place of C. The results are XYZZ points (groth16_msms_t) that the
- * Groth16 layer assembles and verifies on the CPU.
+ * What runs where follows the key's convention (groth16_convention_t, kept
+ * in the device key). A key whose a, b, c come from its own coefficients
+ * (GROTH16_SYNTH_COEFFS, snarkjs): the witness goes up in Montgomery form;
+ * on the device its plain copy, the classification of the MSM scalars
+ * (bitmaps of the ones), a = A·w and b = B·w from the key's coefficients
+ * in CSR form (built once when the key is placed), c = a·b, the H chain,
+ * then the MSMs A, B1, B2 (G2), C and H with the scalar-one bases summed
+ * apart. A key whose synthesizer hands them in (GROTH16_SYNTH_GIVEN,
+ * bellperson): the assignment's a, b, c, inputs, aux and density bitmaps
+ * go up, and the scalars of A and B are selected from the inputs and aux
+ * on the device (a gather on the copy stream); the rest as above with L
+ * (the aux values) in place of C, one MSM at a time with a yield point
+ * before each. The H chain is the one the convention's h names (shifted
+ * evaluations, or the coset coefficients). The results are XYZZ points
+ * (groth16_msms_t) that the Groth16 layer assembles and verifies on the
+ * CPU.
  *
  * The code is in engine_gpu_dev.c (the device and its budget),
  * engine_gpu_key.c (residency and each query's base source),
@@ -60,12 +65,10 @@
 
 #include "cuzk.h"
 #include "groth16/groth16.h"
-#include "io/asgn_file.h"
-#include "io/params_file.h"
-#include "io/zkey_file.h"
+#include "groth16/groth16_key.h"
 
 /* The queries of a key, in the order results and timings list them: A, B1,
- * B2 (G2), C (zkey) or L (params), H. */
+ * B2 (G2), the query that carries L (snarkjs' C, bellperson's L), H. */
 enum { ENGINE_GPU_QUERIES = 5 };
 
 typedef struct engine_gpu_dev engine_gpu_dev_t;
@@ -120,29 +123,41 @@ typedef enum engine_gpu_tier {
 const char *engine_gpu_tier_name(engine_gpu_tier_t t);
 
 /*
- * The device copy of a loaded key (borrowed: it must outlive *k; a .zkey of
- * either curve or a bellperson .params). device_budget: bytes of device
- * memory the key may take (0: what is free now less the working set of
- * `workers` slots and the MSM workspaces, engine_gpu_work_bytes). tier
- * AUTO chooses from the budget.
+ * The device copy of a proving key. key is the Groth16 layer's view of it
+ * (a reader's or a development setup's); the struct itself may go once
+ * this returns, but the arrays it borrows (the query points, the
+ * coefficients) must outlive *k: the mapped tier reads the points in place,
+ * and an eviction falls back to them. Read: curve; conv (GROTH16_SNARKJS or
+ * GROTH16_BELLPERSON, else CUZK_EUNSUPPORTED); n_public, n_vars and
+ * domain_size; the queries a, b1, b2, l, h (ic and the fixed points are the
+ * CPU's: not read); for GROTH16_SYNTH_COEFFS coeffs and n_coeffs, which
+ * become the CSR matrices of A and B over the domain's rows (a record
+ * outside them: CUZK_EBADFILE). The counts must agree with the convention
+ * as groth16_key_t states it (l: n_vars − n_public − 1 points; h:
+ * domain_size, or domain_size − 1 for GROTH16_H_COSET_COEFFS; b1 and b2
+ * alike; snarkjs: a and b1 one per wire), else CUZK_EINVAL. device_budget:
+ * bytes of device memory the key may take (0: what is free now less the
+ * working set of `workers` slots and the MSM workspaces,
+ * engine_gpu_work_bytes). tier AUTO chooses from the budget.
  */
-cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **k, engine_gpu_dev_t *d, const zkey_t *z,
-                                  engine_gpu_tier_t tier, uint64_t device_budget, unsigned workers,
-                                  char *err, size_t err_size);
-cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **k, engine_gpu_dev_t *d, const bp_params_t *p,
-                                    engine_gpu_tier_t tier, uint64_t device_budget,
-                                    unsigned workers, char *err, size_t err_size);
+cuzk_status_t engine_gpu_key_new(engine_gpu_key_t **k, engine_gpu_dev_t *d,
+                                 const groth16_key_t *key, engine_gpu_tier_t tier,
+                                 uint64_t device_budget, unsigned workers, char *err,
+                                 size_t err_size);
 /*
- * A bellperson key whose queries the caller writes on the device (the
- * development setup on the device, engine_gpu_setup.h): p gives the counts
- * and the verifying key's sizes (its query arrays are not read); the five
- * queries are allocated uninitialised in device memory (tier DEVICE),
- * engine_gpu_key_query(k, q) says where query q goes (A, B1, B2, L, H as
- * ENGINE_GPU_QUERIES counts them). Nothing may prove on k before they are
- * written.
+ * A key whose queries the caller writes on the device (the development
+ * setup on the device, engine_gpu_setup.h). Of key only the counts are
+ * read, checked as engine_gpu_key_new checks them: curve, conv, n_public,
+ * n_vars, domain_size and the five queries' counts (a, b1, b2, l, h; their
+ * data, the coefficients and everything else are not read: a key made
+ * from coefficients needs them, so conv.synth must be GROTH16_SYNTH_GIVEN,
+ * else CUZK_EUNSUPPORTED). The five queries are allocated uninitialised
+ * in device memory (tier DEVICE), engine_gpu_key_query(k, q) says where
+ * query q goes (A, B1, B2, L, H as ENGINE_GPU_QUERIES counts them).
+ * Nothing may prove on k before they are written.
  */
-cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **k, engine_gpu_dev_t *d,
-                                          const bp_params_t *p, char *err, size_t err_size);
+cuzk_status_t engine_gpu_key_blank(engine_gpu_key_t **k, engine_gpu_dev_t *d,
+                                   const groth16_key_t *key, char *err, size_t err_size);
 void *engine_gpu_key_query(engine_gpu_key_t *k, int q);
 
 /*
@@ -200,40 +215,39 @@ typedef struct engine_gpu_stats {
 } engine_gpu_stats_t;
 
 /*
- * Stages a zkey partition: w = n Montgomery-form Fr values (n = the key's
- * n_vars, checked by the caller) copied into the slot's pinned buffer (on
- * pool's threads; NULL: the caller's alone) and uploaded on its copy
- * stream, once the partition is admitted to the device (engine_gpu_mem_t:
- * this may wait for another slot's partition to end). Returns once the
- * copy is queued; engine_gpu_compute must follow.
+ * Stages a partition on k: in as k's convention wants it (groth16_input_t),
+ * checked against the key by the caller (NAME_groth16_check_input, which
+ * groth16_prove_key runs first). Returns
+ * once the work is queued; engine_gpu_compute must follow. Staging waits
+ * first for the partition's admission to the device (engine_gpu_mem_t:
+ * this may wait for another slot's partition to end).
+ *
+ * GROTH16_SYNTH_COEFFS: in->w, in->n = the key's n_vars Montgomery-form
+ * Fr values, copied into the slot's pinned buffer (on pool's threads;
+ * NULL: the caller's alone) and uploaded on its copy stream.
+ *
+ * GROTH16_SYNTH_GIVEN: in->asgn, whose counts match the key's. Each of its arrays (a, b, c, inputs,
+ * aux, the three density bitmaps) that lies in pinned memory (cuzk_gpu_host_is_pinned, at its first
+ * and last byte) is uploaded straight from it; the others are copied into the slot's pinned staging
+ * buffer first (on pool's threads), which is taken only when there are
+ * such arrays. The scalars of A (the inputs, then the aux values
+ * a_aux_density marks) and of B (the inputs b_input_density marks, then
+ * the aux values b_aux_density marks) are gathered on the device. The
+ * assignment's arrays must stay unchanged until engine_gpu_compute of this
+ * partition has returned (on a failure here, nothing reads them any more).
  */
 struct cuzk_pool;
-cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
-                                    uint32_t n, struct cuzk_pool *pool, char *err, size_t err_size);
-/*
- * Stages a params partition: a (checked against the key by the caller,
- * NAME_groth16_bp_check). Each of a's arrays (a, b, c, inputs, aux, the
- * three density bitmaps) that lies in pinned memory (cuzk_gpu_host_is_pinned,
- * at its first and last byte) is uploaded straight from it; the others are
- * copied into the slot's pinned staging buffer first (on pool's threads),
- * which is taken only when there are such arrays. The scalars of A (the
- * inputs, then the aux values a_aux_density marks) and of B (the inputs
- * b_input_density marks, then the aux values b_aux_density marks) are
- * gathered on the device. Returns once the work is queued: a's arrays
- * must stay unchanged until engine_gpu_compute of this partition has
- * returned (on a failure here, nothing reads them any more).
- */
-cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                      const asgn_t *a, struct cuzk_pool *pool, char *err,
-                                      size_t err_size);
+cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                               const groth16_input_t *in, struct cuzk_pool *pool, char *err,
+                               size_t err_size);
 
 /*
  * Computes the staged partition on the slot's device under its compute
  * lock: out = the five MSM results (with the ones sums added), stats (NULL:
  * not wanted) filled. The slot may be staged again afterwards. The lock
  * goes to the waiter of the highest urgency (util/prio_lock.h: 0 .. 3, the
- * engine's priorities), first come first served within one; a params
- * partition holding it lets a more urgent waiter in between its MSMs (its
+ * engine's priorities), first come first served within one; a partition
+ * of a GROTH16_SYNTH_GIVEN key holding it lets a more urgent waiter in between its MSMs (its
  * state lives in its slot), so that one waits for one step, not a whole
  * partition.
  */

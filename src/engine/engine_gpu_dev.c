@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_error.h"
+#include "util/fail.h"
 
 cuzk_status_t engine_gpu_fail(cuzk_gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
                               const char *what)
 {
-    return io_fail(err, err_size, s, "%s on %s: %s", what, g->name, g->err);
+    return cuzk_fail(err, err_size, s, "%s on %s: %s", what, g->name, g->err);
 }
 
 cuzk_status_t engine_gpu_dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes)
@@ -47,10 +47,10 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     *out = NULL;
     engine_gpu_dev_t *d = calloc(1, sizeof *d);
     if (!d)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
     cuzk_status_t s = cuzk_gpu_open(&d->g, device);
     if (s != CUZK_OK) {
-        io_fail(err, err_size, s, "opening CUDA device %d: %s", device, d->g.err);
+        cuzk_fail(err, err_size, s, "opening CUDA device %d: %s", device, d->g.err);
         free(d);
         return s;
     }
@@ -58,7 +58,7 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
              (double)d->g.mem_total / (1u << 30));
     if (cuzk_prio_lock_init(&d->lock) != 0) {
         free(d);
-        return io_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
     }
     char bname[400];
     snprintf(bname, sizeof bname, "the memory of %s", d->name);
@@ -70,7 +70,7 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     }
     if (!d->budget || !d->compute_key) {
         engine_gpu_dev_free(d);
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
     }
     s = cuzk_gpu_stream_new(&d->g, &d->stream);
     if (s == CUZK_OK)
@@ -199,15 +199,16 @@ cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, c
     return CUZK_OK;
 }
 
-/* The compute buffers for k (bitmaps, totals, ones scratch, and for zkeys
- * the plain witness and a, b, c), grown within the device's budget. */
+/* The compute buffers for k (bitmaps, totals, ones scratch, and for a
+ * GROTH16_SYNTH_COEFFS key the plain witness and a, b, c), grown within
+ * the device's budget. */
 cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
 {
     cuzk_gpu_t *g = &d->g;
     size_t nmax = 0;
     for (int q = 0; q < QUERIES; q++)
         nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
-    size_t dn = (size_t)1 << k->log2n, zk = k->params ? 0 : 1;
+    size_t dn = (size_t)1 << k->log2n, zk = key_synth_coeffs(k) ? 1 : 0;
     struct {
         dbuf_t *b;
         size_t need;

@@ -29,8 +29,8 @@
 #include "util/pool.h"
 #include "util/prio_lock.h"
 
-/* The five queries, in the order of the results: Q_C is C for zkeys and L
- * for bellperson parameters. */
+/* The five queries, in the order of the results: Q_C is the query that
+ * carries L (snarkjs' C, bellperson's L). */
 enum { Q_A, Q_B1, Q_B2, Q_C, Q_H, QUERIES };
 _Static_assert((int)QUERIES == (int)ENGINE_GPU_QUERIES,
                "engine_gpu.h lists the queries in this order");
@@ -39,7 +39,8 @@ _Static_assert((int)QUERIES == (int)ENGINE_GPU_QUERIES,
  * MSM is finished on the host and the engine tests' small ones take the
  * same path as full-size ones), then the ones sums of A, B1, B2, C. */
 enum { WIN_MAX = 256, RESULTS = QUERIES * WIN_MAX + 4, ONES_OFFSET = QUERIES * WIN_MAX };
-/* Bitmaps of the ones: zkey all of w and the C slice; params sa, sb, aux. */
+/* Bitmaps of the ones, one per vector of MSM scalars: GROTH16_SYNTH_COEFFS
+ * all of w and its private wires; GROTH16_SYNTH_GIVEN sa, sb, aux. */
 enum { BITMAPS = 3 };
 /* Timing events: start, synth done, h done, then one after each query. */
 enum { EV_START, EV_SYNTH, EV_H, EV_QUERY0, EVENTS = EV_QUERY0 + QUERIES };
@@ -71,8 +72,8 @@ struct engine_gpu_dev {
     cuzk_gpu_stream_t stream;
     cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
     /* Compute buffers, touched under the lock only, and only between two
-     * yield points (compute_params): the zkey prover's plain witness and
-     * a, b, c; per scalar vector the bitmap of its other scalars; the
+     * yield points (compute_given): the plain witness and a, b, c of a
+     * GROTH16_SYNTH_COEFFS key; per scalar vector the bitmap of its other scalars; the
      * counts, scratch of the compaction, the classification and the ones
      * sums. What a partition keeps across a yield lives in its slot. */
     dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
@@ -144,23 +145,25 @@ typedef struct engine_gpu_bases {
 
 struct engine_gpu_key {
     engine_gpu_dev_t *d;
-    bool params; /* bellperson convention */
+    groth16_convention_t conv; /* the key's: what each step reads (groth16_key.h) */
     cuzk_gpu_curve_t curve;
     engine_gpu_tier_t tier;
-    uint32_t n_vars, n_public, domain;   /* zkey */
-    uint32_t n_in, n_aux, n_h, n_a, n_b; /* params */
+    /* The key's counts (groth16_key_t); n_in = n_public + 1 (ONE and the
+     * inputs), n_aux = n_vars − n_in (the values after them: the scalars
+     * of Q_C). */
+    uint32_t n_vars, n_public, domain, n_in, n_aux;
     unsigned log2n;
     engine_gpu_bases_t bases[QUERIES]; /* where each query's bases are, as tier says */
-    size_t qn[QUERIES];
+    size_t qn[QUERIES];                /* each query's points */
     void *dmem, *hmem, *csr_mem;
     uint64_t dbytes, hbytes;
     const void *src[QUERIES];   /* the host copy (NULL: none, made on the device) */
     size_t qbytes;              /* of the queries on the device (tier DEVICE) */
     engine_budget_key_t *bkey;  /* the queries on the device; evicted to MAPPED */
     engine_budget_key_t *fixed; /* the CSR and the NTT tables */
-    cuzk_gpu_csr_t csr[2];      /* zkey: A and B over domain rows */
+    cuzk_gpu_csr_t csr[2];      /* GROTH16_SYNTH_COEFFS: A and B over domain rows */
     cuzk_gpu_ntt_domain_t *dom;
-    unsigned char shift[FR_BYTES]; /* zkey: the coset shift; params: g */
+    unsigned char shift[FR_BYTES]; /* the H chain's constant (domain_constants) */
 };
 
 struct engine_gpu_slot {
@@ -205,6 +208,21 @@ static inline cuzk_gpu_group_t query_group(const engine_gpu_key_t *k, int q)
     return group_of(k->curve, q == Q_B2);
 }
 
+/* Whether k's a, b, c are computed on the device from its coefficients
+ * (else the staged assignment brings them). */
+static inline bool key_synth_coeffs(const engine_gpu_key_t *k)
+{
+    return k->conv.synth == GROTH16_SYNTH_COEFFS;
+}
+
+/* The scalars of the H MSM, as the convention's H chain leaves them: the
+ * domain's evaluations (GROTH16_H_SHIFTED_EVALS) or the coefficients of
+ * the quotient, one fewer (GROTH16_H_COSET_COEFFS: the H query's points). */
+static inline size_t key_h_scalars(const engine_gpu_key_t *k)
+{
+    return k->conv.h == GROTH16_H_COSET_COEFFS ? k->qn[Q_H] : (size_t)1 << k->log2n;
+}
+
 /* ---- the device (engine_gpu_dev.c) ---------------------------------------- */
 
 /* The one-line message of a failed device call: "<what> on <device>: <the
@@ -247,18 +265,19 @@ void engine_gpu_slot_idle(engine_gpu_slot_t *s);
 /* ---- staging (engine_gpu_stage.c) ------------------------------------------ */
 
 /*
- * The layout of a params slot's device buffer. In scalars, what
- * compute_params reads: a, b, c (m each), sa (n_a: the inputs, then the aux
- * values a_aux_density marks), sb (n_b: the inputs b_input_density marks,
- * then the aux values b_aux_density marks), aux (n_aux). Then, in bytes,
- * what only staging uses: the three density bitmaps as the assignment
- * holds them (u64 words), and the selection's scratch; `bytes` in all.
+ * The layout of a slot's device buffer for a GROTH16_SYNTH_GIVEN key. In
+ * scalars, what compute_given reads: a, b, c (m each), sa (the A query's
+ * points: the inputs, then the aux values a_aux_density marks), sb (the B
+ * queries' points: the inputs b_input_density marks, then the aux values
+ * b_aux_density marks), aux (n_aux). Then, in bytes, what only staging
+ * uses: the three density bitmaps as the assignment holds them (u64
+ * words), and the selection's scratch; `bytes` in all.
  */
 typedef struct {
     size_t m, a, b, c, sa, sb, aux, end;
     size_t bits_a_aux, bits_b_in, bits_b_aux, scratch, bytes;
-} params_layout_t;
+} asgn_layout_t;
 
-params_layout_t engine_gpu_params_layout(const engine_gpu_key_t *k);
+asgn_layout_t engine_gpu_asgn_layout(const engine_gpu_key_t *k);
 
 #endif

@@ -13,8 +13,8 @@
 #include "ec/bls381_g2.h"
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
-#include "io/iden3.h"
-#include "io/io_error.h"
+#include "groth16/groth16_common.h"
+#include "util/fail.h"
 
 static unsigned log2_ceil(uint64_t n)
 {
@@ -24,20 +24,32 @@ static unsigned log2_ceil(uint64_t n)
     return k;
 }
 
-/* The field constants of a domain of 2^log2n from generator gen: ω, ω^-1,
- * 1/n, and the H chain's constant (snarkjs: the shift ω_2n, or 25 on the
- * largest domain; bellperson: gen itself), all Montgomery form. */
-static void domain_constants(cuzk_gpu_curve_t curve, unsigned log2n, uint64_t gen, bool bellperson,
-                             unsigned char omega[FR_BYTES], unsigned char omega_inv[FR_BYTES],
-                             unsigned char n_inv[FR_BYTES], unsigned char konst[FR_BYTES])
+/* The multiplicative generator the key's domain is built from, as its
+ * convention's H chain takes it (groth16_common.h). */
+static uint64_t domain_generator(cuzk_gpu_curve_t curve, groth16_h_basis_t h)
 {
+    if (h == GROTH16_H_SHIFTED_EVALS)
+        return GROTH16_SNARKJS_GENERATOR;
+    return curve == CUZK_GPU_BLS381 ? GROTH16_BP_GENERATOR_BLS381 : GROTH16_BP_GENERATOR_BN254;
+}
+
+/* The field constants of a domain of 2^log2n from generator gen: ω, ω^-1,
+ * 1/n, and the H chain's constant (GROTH16_H_SHIFTED_EVALS: the shift
+ * ω_2n, or 25 on the largest domain; GROTH16_H_COSET_COEFFS: the coset's
+ * gen itself), all Montgomery form. */
+static void domain_constants(cuzk_gpu_curve_t curve, unsigned log2n, uint64_t gen,
+                             groth16_h_basis_t h, unsigned char omega[FR_BYTES],
+                             unsigned char omega_inv[FR_BYTES], unsigned char n_inv[FR_BYTES],
+                             unsigned char konst[FR_BYTES])
+{
+    bool coset = h == GROTH16_H_COSET_COEFFS;
     if (curve == CUZK_GPU_BLS381) {
         bls381_fr_t w, wi, n, ni, c;
         bls381_fr_root_of_unity(&w, log2n, gen);
         bls381_fr_inv_vartime(&wi, &w);
         bls381_fr_from_u64(&n, (uint64_t)1 << log2n);
         bls381_fr_inv_vartime(&ni, &n);
-        if (bellperson)
+        if (coset)
             bls381_fr_from_u64(&c, gen);
         else if (log2n < bls381_fr_two_adicity())
             bls381_fr_root_of_unity(&c, log2n + 1, gen);
@@ -53,7 +65,7 @@ static void domain_constants(cuzk_gpu_curve_t curve, unsigned log2n, uint64_t ge
         bn254_fr_inv_vartime(&wi, &w);
         bn254_fr_from_u64(&n, (uint64_t)1 << log2n);
         bn254_fr_inv_vartime(&ni, &n);
-        if (bellperson)
+        if (coset)
             bn254_fr_from_u64(&c, gen);
         else if (log2n < bn254_fr_two_adicity())
             bn254_fr_root_of_unity(&c, log2n + 1, gen);
@@ -89,9 +101,9 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     cuzk_gpu_msm_plan_t p1, p2;
     cuzk_gpu_msm_plan(&p1, query_group(k, Q_A), nmax, 0, 0);
     cuzk_gpu_msm_plan(&p2, query_group(k, Q_B2), k->qn[Q_B2] ? k->qn[Q_B2] : 1, 0, 0);
-    uint64_t inputs =
-        k->params ? engine_gpu_params_layout(k).bytes : (uint64_t)k->n_vars * FR_BYTES;
-    uint64_t compute = k->params ? 0 : (3 * (uint64_t)dn + k->n_vars) * FR_BYTES;
+    bool coeffs = key_synth_coeffs(k);
+    uint64_t inputs = coeffs ? (uint64_t)k->n_vars * FR_BYTES : engine_gpu_asgn_layout(k).bytes;
+    uint64_t compute = coeffs ? (3 * (uint64_t)dn + k->n_vars) * FR_BYTES : 0;
     uint64_t ones = cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax);
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
 }
@@ -221,13 +233,13 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
     unsigned char *base = NULL;
     if (tier == ENGINE_GPU_TIER_DEVICE) {
         /* the device copy of a key with a host copy may be evicted when idle */
-        char why[IO_ERR_MAX] = "out of memory";
+        char why[CUZK_ERR_MAX] = "out of memory";
         k->bkey = engine_budget_key_new(d->budget, 0, sourced ? key_evict : NULL, k);
         s = k->bkey ? engine_budget_key_resize(k->bkey, total, URGENCY_COMPUTE,
                                                ENGINE_BUDGET_NO_WAIT, why, sizeof why)
                     : CUZK_ENOMEM;
         if (s != CUZK_OK && !chosen)
-            return io_fail(err, err_size, s, "placing the key's queries on %s: %s", d->name, why);
+            return cuzk_fail(err, err_size, s, "placing the key's queries on %s: %s", d->name, why);
         if (s != CUZK_OK) {
             engine_budget_key_free(k->bkey);
             k->bkey = NULL;
@@ -254,8 +266,8 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
     k->tier = tier;
     if (tier == ENGINE_GPU_TIER_MAPPED) {
         if (!sourced)
-            return io_fail(err, err_size, CUZK_EINVAL,
-                           "a key made on the device has no host copy to map");
+            return cuzk_fail(err, err_size, CUZK_EINVAL,
+                             "a key made on the device has no host copy to map");
         for (int q = 0; q < QUERIES; q++)
             k->bases[q] = bases_of(k, q, tier, src->src[q]);
         return CUZK_OK;
@@ -276,10 +288,12 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
     return CUZK_OK;
 }
 
-static cuzk_status_t key_domain(engine_gpu_key_t *k, uint64_t gen, char *err, size_t err_size)
+/* The NTT tables of the key's domain, and the H chain's constant. */
+static cuzk_status_t key_domain(engine_gpu_key_t *k, char *err, size_t err_size)
 {
     unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES];
-    domain_constants(k->curve, k->log2n, gen, k->params, w, wi, ni, k->shift);
+    domain_constants(k->curve, k->log2n, domain_generator(k->curve, k->conv.h), k->conv.h, w, wi,
+                     ni, k->shift);
     cuzk_status_t s =
         cuzk_gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, k->d->stream);
     if (s == CUZK_OK)
@@ -290,21 +304,23 @@ static cuzk_status_t key_domain(engine_gpu_key_t *k, uint64_t gen, char *err, si
     return CUZK_OK;
 }
 
-/* The zkey's coefficient entries as two CSR matrices (A, B) over the
- * domain's rows, built on the host and placed on the device. */
-static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, size_t err_size)
+/* The key's coefficient records (groth16_coeff_t) as two CSR matrices
+ * (A, B) over the domain's rows, built on the host and placed on the
+ * device. */
+static cuzk_status_t key_csr(engine_gpu_key_t *k, const groth16_key_t *key, char *err,
+                             size_t err_size)
 {
-    size_t rows = z->domain_size;
+    size_t rows = key->domain_size;
     uint64_t *ptr = calloc(2 * (rows + 1), sizeof *ptr);
     if (!ptr)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
     uint64_t nnz[2] = {0, 0};
-    for (uint32_t i = 0; i < z->n_coeffs; i++) {
-        zkey_coeff_t e = zkey_coeff(z, i);
-        if (e.m > 1 || e.c >= z->domain_size || e.s >= z->n_vars) {
+    for (uint32_t i = 0; i < key->n_coeffs; i++) {
+        groth16_coeff_t e = groth16_key_coeff(key, i);
+        if (e.m > 1 || e.c >= key->domain_size || e.s >= key->n_vars) {
             free(ptr);
-            return io_fail(err, err_size, CUZK_EBADFILE,
-                           "the key's coefficient %u is outside its matrices", i);
+            return cuzk_fail(err, err_size, CUZK_EBADFILE,
+                             "the key's coefficient %u is outside its matrices", i);
         }
         ptr[e.m * (rows + 1) + e.c + 1]++;
         nnz[e.m]++;
@@ -322,7 +338,7 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, si
         free(h);
         free(fill);
         free(ptr);
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
     }
     size_t off_ptr[2], off_col[2], off_val[2], off = 0;
     for (int m = 0; m < 2; m++) {
@@ -335,8 +351,8 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, si
         memcpy(h + off_ptr[m], ptr + m * (rows + 1), (rows + 1) * 8);
         memcpy(fill + m * rows, ptr + m * (rows + 1), rows * 8);
     }
-    for (uint32_t i = 0; i < z->n_coeffs; i++) {
-        zkey_coeff_t e = zkey_coeff(z, i);
+    for (uint32_t i = 0; i < key->n_coeffs; i++) {
+        groth16_coeff_t e = groth16_key_coeff(key, i);
         uint64_t at = fill[e.m * rows + e.c]++;
         uint32_t col = e.s;
         memcpy(h + off_col[e.m] + at * 4, &col, 4);
@@ -361,51 +377,93 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const zkey_t *z, char *err, si
 /* The key's CSR and NTT tables into the device's budget (not evictable). */
 static cuzk_status_t key_charge_tables(engine_gpu_key_t *k, char *err, size_t err_size)
 {
-    char why[IO_ERR_MAX] = "out of memory";
+    char why[CUZK_ERR_MAX] = "out of memory";
     k->fixed = engine_budget_key_new(k->d->budget, 0, NULL, NULL);
     cuzk_status_t s =
         k->fixed ? engine_budget_key_resize(k->fixed, k->dbytes - k->qbytes, URGENCY_COMPUTE,
                                             ENGINE_BUDGET_NO_WAIT, why, sizeof why)
                  : CUZK_ENOMEM;
     if (s != CUZK_OK)
-        return io_fail(err, err_size, s, "placing the key's tables on %s: %s", k->d->name, why);
+        return cuzk_fail(err, err_size, s, "placing the key's tables on %s: %s", k->d->name, why);
     return CUZK_OK;
 }
 
-cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, const zkey_t *z,
-                                  engine_gpu_tier_t tier, uint64_t device_budget, unsigned workers,
-                                  char *err, size_t err_size)
+/* Whether the device proves in conv: the two conventions cuzk proves in,
+ * whose synth, A and B indexing and L scalars it implements together. */
+static bool conv_supported(groth16_convention_t c)
+{
+    const groth16_convention_t *known[] = {&GROTH16_SNARKJS, &GROTH16_BELLPERSON};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (c.synth == known[i]->synth && c.h == known[i]->h && c.l == known[i]->l &&
+            c.ab == known[i]->ab)
+            return true;
+    return false;
+}
+
+/* Checks key's counts against its convention (engine_gpu.h). */
+static cuzk_status_t key_check(const groth16_key_t *key, char *err, size_t err_size)
+{
+    if (key->curve != R1CS_CURVE_BN254 && key->curve != R1CS_CURVE_BLS12_381)
+        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+                         "the device proves on BN254 and BLS12-381 only");
+    if (!conv_supported(key->conv))
+        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+                         "the device proves in the snarkjs and bellperson conventions only");
+    bool coeffs = key->conv.synth == GROTH16_SYNTH_COEFFS;
+    uint64_t h =
+        key->conv.h == GROTH16_H_COSET_COEFFS ? (uint64_t)key->domain_size - 1 : key->domain_size;
+    bool ok = key->n_vars > key->n_public && key->domain_size > 0 &&
+              key->l.count == (uint64_t)key->n_vars - key->n_public - 1 && key->h.count == h &&
+              key->b1.count == key->b2.count &&
+              (!coeffs || (key->a.count == key->n_vars && key->b1.count == key->n_vars));
+    if (!ok)
+        return cuzk_fail(err, err_size, CUZK_EINVAL,
+                         "the key's counts disagree (%u wires, %u public, domain %u; queries "
+                         "A %llu, B %llu and %llu, L %llu, H %llu)",
+                         key->n_vars, key->n_public, key->domain_size,
+                         (unsigned long long)key->a.count, (unsigned long long)key->b1.count,
+                         (unsigned long long)key->b2.count, (unsigned long long)key->l.count,
+                         (unsigned long long)key->h.count);
+    return CUZK_OK;
+}
+
+/* A key on d from key's counts, its queries from key's points (or, with
+ * blank, left for the caller to write: tier DEVICE). */
+static cuzk_status_t key_make(engine_gpu_key_t **out, engine_gpu_dev_t *d, const groth16_key_t *key,
+                              bool blank, engine_gpu_tier_t tier, uint64_t device_budget,
+                              unsigned workers, char *err, size_t err_size)
 {
     *out = NULL;
+    CUZK_TRY(key_check(key, err, err_size));
     engine_gpu_key_t *k = calloc(1, sizeof *k);
     if (!k)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
     k->d = d;
     cuzk_status_t s = cuzk_gpu_use(&d->g);
     if (s != CUZK_OK) {
         free(k);
         return engine_gpu_fail(&d->g, s, err, err_size, "selecting the device");
     }
-    k->curve = z->curve == R1CS_CURVE_BLS12_381 ? CUZK_GPU_BLS381 : CUZK_GPU_BN254;
-    k->n_vars = z->n_vars;
-    k->n_public = z->n_public;
-    k->domain = z->domain_size;
-    k->log2n = log2_ceil(z->domain_size);
-    static const uint32_t sections[QUERIES] = {ZKEY_SECTION_POINTS_A, ZKEY_SECTION_POINTS_B1,
-                                               ZKEY_SECTION_POINTS_B2, ZKEY_SECTION_POINTS_C,
-                                               ZKEY_SECTION_POINTS_H};
+    k->conv = key->conv;
+    k->curve = key->curve == R1CS_CURVE_BLS12_381 ? CUZK_GPU_BLS381 : CUZK_GPU_BN254;
+    k->n_vars = key->n_vars;
+    k->n_public = key->n_public;
+    k->domain = key->domain_size;
+    k->n_in = key->n_public + 1;
+    k->n_aux = key->n_vars - k->n_in;
+    k->log2n = log2_ceil(key->domain_size);
+    const groth16_points_t *q[QUERIES] = {&key->a, &key->b1, &key->b2, &key->l, &key->h};
     key_src_t src;
-    for (int q = 0; q < QUERIES; q++) {
-        zkey_points_t p = zkey_points(z, sections[q]);
-        src.src[q] = p.data;
-        src.bytes[q] = p.count * p.point_bytes;
-        k->qn[q] = p.count;
+    for (int i = 0; i < QUERIES; i++) {
+        k->qn[i] = q[i]->count;
+        src.src[i] = blank ? NULL : q[i]->data;
+        src.bytes[i] = q[i]->count * cuzk_gpu_affine_bytes(query_group(k, i));
     }
     s = key_place(k, &src, tier, device_budget, workers, err, err_size);
+    if (s == CUZK_OK && key_synth_coeffs(k))
+        s = key_csr(k, key, err, err_size);
     if (s == CUZK_OK)
-        s = key_csr(k, z, err, err_size);
-    if (s == CUZK_OK)
-        s = key_domain(k, GROTH16_SNARKJS_GENERATOR, err, err_size);
+        s = key_domain(k, err, err_size);
     if (s == CUZK_OK)
         s = key_charge_tables(k, err, err_size);
     if (s != CUZK_OK) {
@@ -416,64 +474,22 @@ cuzk_status_t engine_gpu_key_zkey(engine_gpu_key_t **out, engine_gpu_dev_t *d, c
     return CUZK_OK;
 }
 
-/* A params key on d from p's counts, its queries from p's arrays (or, with
- * no_source, left for the caller to write: tier DEVICE). */
-static cuzk_status_t key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d, const bp_params_t *p,
-                                bool no_source, engine_gpu_tier_t tier, uint64_t device_budget,
-                                unsigned workers, char *err, size_t err_size)
+cuzk_status_t engine_gpu_key_new(engine_gpu_key_t **out, engine_gpu_dev_t *d,
+                                 const groth16_key_t *key, engine_gpu_tier_t tier,
+                                 uint64_t device_budget, unsigned workers, char *err,
+                                 size_t err_size)
+{
+    return key_make(out, d, key, false, tier, device_budget, workers, err, err_size);
+}
+
+cuzk_status_t engine_gpu_key_blank(engine_gpu_key_t **out, engine_gpu_dev_t *d,
+                                   const groth16_key_t *key, char *err, size_t err_size)
 {
     *out = NULL;
-    engine_gpu_key_t *k = calloc(1, sizeof *k);
-    if (!k)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
-    k->d = d;
-    cuzk_status_t s = cuzk_gpu_use(&d->g);
-    if (s != CUZK_OK) {
-        free(k);
-        return engine_gpu_fail(&d->g, s, err, err_size, "selecting the device");
-    }
-    k->params = true;
-    k->curve = CUZK_GPU_BLS381;
-    k->n_in = p->vk.n_ic;
-    k->n_aux = p->n_l;
-    k->n_h = p->n_h;
-    k->n_a = p->n_a;
-    k->n_b = p->n_b;
-    k->log2n = log2_ceil((uint64_t)p->n_h + 1);
-    key_src_t src = {
-        {p->a, p->b_g1, p->b_g2, p->l, p->h},
-        {(size_t)p->n_a * sizeof(bls381_g1_affine_t), (size_t)p->n_b * sizeof(bls381_g1_affine_t),
-         (size_t)p->n_b * sizeof(bls381_g2_affine_t), (size_t)p->n_l * sizeof(bls381_g1_affine_t),
-         (size_t)p->n_h * sizeof(bls381_g1_affine_t)}};
-    if (no_source)
-        memset(src.src, 0, sizeof src.src);
-    size_t counts[QUERIES] = {p->n_a, p->n_b, p->n_b, p->n_l, p->n_h};
-    memcpy(k->qn, counts, sizeof counts);
-    s = key_place(k, &src, tier, device_budget, workers, err, err_size);
-    if (s == CUZK_OK)
-        s = key_domain(k, GROTH16_BP_GENERATOR_BLS381, err, err_size);
-    if (s == CUZK_OK)
-        s = key_charge_tables(k, err, err_size);
-    if (s != CUZK_OK) {
-        engine_gpu_key_free(k);
-        return s;
-    }
-    *out = k;
-    return CUZK_OK;
-}
-
-cuzk_status_t engine_gpu_key_params(engine_gpu_key_t **out, engine_gpu_dev_t *d,
-                                    const bp_params_t *p, engine_gpu_tier_t tier,
-                                    uint64_t device_budget, unsigned workers, char *err,
-                                    size_t err_size)
-{
-    return key_params(out, d, p, false, tier, device_budget, workers, err, err_size);
-}
-
-cuzk_status_t engine_gpu_key_params_blank(engine_gpu_key_t **out, engine_gpu_dev_t *d,
-                                          const bp_params_t *p, char *err, size_t err_size)
-{
-    return key_params(out, d, p, true, ENGINE_GPU_TIER_DEVICE, 0, 0, err, err_size);
+    if (key->conv.synth != GROTH16_SYNTH_GIVEN)
+        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+                         "a key made on the device proves from assignments only");
+    return key_make(out, d, key, true, ENGINE_GPU_TIER_DEVICE, 0, 0, err, err_size);
 }
 
 void *engine_gpu_key_query(engine_gpu_key_t *k, int q)
@@ -518,12 +534,11 @@ cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_siz
     if (st == CUZK_OK)
         st = engine_gpu_dev_reserve(d, k);
     if (st == CUZK_OK && k->tier == ENGINE_GPU_TIER_DEVICE) {
-        /* The largest resident MSM of each group: H, dense over the domain
-         * (zkey) or its m - 1 coefficients (params), and B2 in G2. The
-         * sparse ones vary with the witness and grow a workspace only if
-         * they need more. */
+        /* The largest resident MSM of each group: H, over the scalars its
+         * chain leaves (key_h_scalars), and B2 in G2. The sparse ones vary
+         * with the witness and grow a workspace only if they need more. */
         cuzk_gpu_msm_t *m;
-        size_t n = k->params ? k->n_h : (size_t)1 << k->log2n;
+        size_t n = key_h_scalars(k);
         st = engine_gpu_dev_msm_ws(d, query_group(k, Q_H), &m);
         if (st == CUZK_OK)
             st = cuzk_gpu_msm_reserve(m, n);

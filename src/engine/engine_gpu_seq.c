@@ -14,10 +14,10 @@
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
 #include "groth16/groth16_key.h"
-#include "io/io_error.h"
 #include "msm/bls381_msm.h"
 #include "msm/bn254_msm.h"
 #include "util/clock.h"
+#include "util/fail.h"
 
 /* R² mod r as raw limbs (the Montgomery form of R): the constant that takes
  * canonical values to Montgomery form by one Montgomery product. */
@@ -42,8 +42,9 @@ static void *res_at(engine_gpu_slot_t *s, int i)
     return (unsigned char *)s->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
 }
 
-/* A vector of MSM scalars on the device (Montgomery form): zkey w and its
- * C slice, params sa, sb and aux; bases: those of the queries that take
+/* A vector of MSM scalars on the device (Montgomery form): w and its
+ * private wires (GROTH16_SYNTH_COEFFS), or sa, sb and aux
+ * (GROTH16_SYNTH_GIVEN); bases: those of the queries that take
  * it, whose rule for the ones (engine_gpu_ones_t) says how it is prepared;
  * after msm_prepare, cnt = its other scalars (ONES_BY_INDEX). */
 typedef struct {
@@ -135,8 +136,19 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
     return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
 }
 
+/* The H chain of the key's convention (conv.h) over a, b, c on the
+ * domain, H's scalars (key_h_scalars of them) left in a. */
+static cuzk_status_t h_chain(const engine_gpu_key_t *k, void *a, void *b, void *c,
+                             cuzk_gpu_stream_t stream)
+{
+    if (k->conv.h == GROTH16_H_COSET_COEFFS)
+        return cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, stream);
+    return cuzk_gpu_ntt_h_snarkjs(k->dom, a, b, c, k->shift, stream);
+}
+
 /*
- * A yield point of a params partition, before it queues its next step:
+ * A yield point of a partition of a GROTH16_SYNTH_GIVEN key, before it
+ * queues its next step:
  * waits for what it queued last (event done), so that nothing of it runs
  * on the device, then, when a more urgent partition waits for the device,
  * lets it in (release, acquire again: the lock goes to the most urgent).
@@ -158,19 +170,26 @@ static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, cuzk_gp
     return cuzk_gpu_use(&d->g);
 }
 
-static cuzk_status_t compute_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *w,
-                                  uint64_t *h2d)
+/*
+ * A partition of a GROTH16_SYNTH_COEFFS key: a, b, c computed on the
+ * device from the witness w and the key's coefficients. The scalars of A,
+ * B1 and B2 are the witness (GROTH16_AB_ALL_WIRES), those of Q_C its
+ * private wires (GROTH16_L_PRIVATE_WIRES). No yield points: H's scalars
+ * are in the device's a, which another partition would overwrite.
+ */
+static cuzk_status_t compute_coeffs(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *w,
+                                    uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
     cuzk_gpu_curve_t cv = k->curve;
-    size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = (size_t)k->n_public + 1;
+    size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = k->n_in;
     vec_t v[2] = {{w, n, 0, &k->bases[Q_A]},
                   {(unsigned char *)w + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
     unsigned char one[FR_BYTES] = {1};
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: the plain witness for the products, the classes of w and of
-     * its C slice, a = A·w, b = B·w, c = a·b */
+     * its private wires, a = A·w, b = B·w, c = a·b */
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
     CUZK_TRY(split_vectors(s, k, v, 2));
     CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
@@ -178,27 +197,34 @@ static cuzk_status_t compute_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *
     CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h */
-    CUZK_TRY(cuzk_gpu_ntt_h_snarkjs(k->dom, d->a.p, d->b.p, d->c.p, k->shift, d->stream));
+    CUZK_TRY(h_chain(k, d->a.p, d->b.p, d->c.p, d->stream));
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
-    /* msm (no yield points: H's scalars are in the device's a) */
+    /* msm */
     CUZK_TRY(msm_prepare(s, k, v, 2));
     CUZK_TRY(run_query(s, k, Q_A, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_B1, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_B2, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_C, v, 1, NULL, 0, h2d));
-    return run_query(s, k, Q_H, v, -1, d->a.p, dn, h2d);
+    return run_query(s, k, Q_H, v, -1, d->a.p, key_h_scalars(k), h2d);
 }
 
-static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                    unsigned urgency, void *in, uint64_t *h2d)
+/*
+ * A partition of a GROTH16_SYNTH_GIVEN key: a, b, c and the scalars as
+ * staged (asgn_layout_t), in the partition's own buffer. The scalars of A
+ * and B are those the densities selected (GROTH16_AB_DENSITY), those of
+ * Q_C the aux values (GROTH16_L_AUX). One query at a time, a yield point
+ * before each.
+ */
+static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                   unsigned urgency, void *in, uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
     cuzk_gpu_t *g = &d->g;
-    params_layout_t l = engine_gpu_params_layout(k);
+    asgn_layout_t l = engine_gpu_asgn_layout(k);
     unsigned char *p = in;
     unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
-    vec_t v[3] = {{p + l.sa * FR_BYTES, k->n_a, 0, &k->bases[Q_A]},
-                  {p + l.sb * FR_BYTES, k->n_b, 0, &k->bases[Q_B1]},
+    vec_t v[3] = {{p + l.sa * FR_BYTES, k->qn[Q_A], 0, &k->bases[Q_A]},
+                  {p + l.sb * FR_BYTES, k->qn[Q_B1], 0, &k->bases[Q_B1]},
                   {p + l.aux * FR_BYTES, k->n_aux, 0, &k->bases[Q_C]}};
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
@@ -207,8 +233,8 @@ static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t
     CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
     CUZK_TRY(split_vectors(s, k, v, 3));
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
-    /* h: the coefficients of H in a */
-    CUZK_TRY(cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, d->stream));
+    /* h: H's scalars in a */
+    CUZK_TRY(h_chain(k, a, b, c, d->stream));
     CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
     /* msm, one query at a time, a yield point before each */
     CUZK_TRY(msm_prepare(s, k, v, 3));
@@ -218,7 +244,7 @@ static cuzk_status_t compute_params(engine_gpu_slot_t *s, const engine_gpu_key_t
     for (int i = 0; i < QUERIES; i++) {
         CUZK_TRY(yield_point(s, urgency, done));
         int q = order[i];
-        CUZK_TRY(run_query(s, k, q, v, vec[i], a, k->n_h, h2d));
+        CUZK_TRY(run_query(s, k, q, v, vec[i], a, key_h_scalars(k), h2d));
         done = s->ev[EV_QUERY0 + q];
     }
     return CUZK_OK;
@@ -294,8 +320,8 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     if (st == CUZK_OK)
         st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)
-        st = k->params ? compute_params(s, k, urgency, s->in.p, &h2d)
-                       : compute_zkey(s, k, s->in.p, &h2d);
+        st = key_synth_coeffs(k) ? compute_coeffs(s, k, s->in.p, &h2d)
+                                 : compute_given(s, k, urgency, s->in.p, &h2d);
     if (st == CUZK_OK)
         st = cuzk_gpu_download(g, d->h_res, s->res.p, engine_gpu_res_bytes(), d->stream);
     if (st == CUZK_OK)
@@ -345,23 +371,31 @@ static void accel_times(groth16_timings_t *t, const engine_gpu_stats_t *st)
     t->seconds[GROTH16_STAGE_MSM] = st->msm_ms / 1e3;
 }
 
-/* The key's convention says what the device stages: a witness for the
- * zkey it holds, an assignment for the params. */
+/* Whether the device key k is a copy of key: the same convention, curve
+ * and counts. */
+static bool key_is(const engine_gpu_key_t *k, const groth16_key_t *key)
+{
+    const groth16_points_t *q[QUERIES] = {&key->a, &key->b1, &key->b2, &key->l, &key->h};
+    bool same =
+        k->conv.synth == key->conv.synth && k->conv.h == key->conv.h && k->conv.l == key->conv.l &&
+        k->conv.ab == key->conv.ab &&
+        k->curve == (key->curve == R1CS_CURVE_BLS12_381 ? CUZK_GPU_BLS381 : CUZK_GPU_BN254) &&
+        k->n_vars == key->n_vars && k->n_public == key->n_public && k->domain == key->domain_size;
+    for (int i = 0; same && i < QUERIES; i++)
+        same = k->qn[i] == q[i]->count;
+    return same;
+}
+
+/* Stages in (as the key's convention wants it: engine_gpu_stage), then
+ * computes. */
 static cuzk_status_t accel_msms(void *ctx, const struct groth16_key *key,
                                 const struct groth16_input *in, groth16_msms_t *out,
                                 groth16_timings_t *t, char *err, size_t err_size)
 {
     engine_gpu_accel_t *a = ctx;
-    if (key->conv.synth == GROTH16_SYNTH_COEFFS) {
-        if (a->key->params || key->n_vars != a->key->n_vars || key->domain_size != a->key->domain)
-            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-        CUZK_TRY(engine_gpu_stage_zkey(a->slot, a->key, in->w, in->n, a->pool, err, err_size));
-    } else {
-        if (!a->key->params || key->h.count != a->key->n_h || key->l.count != a->key->n_aux)
-            return io_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
-        asgn_t as = asgn_from_groth16(in->asgn);
-        CUZK_TRY(engine_gpu_stage_params(a->slot, a->key, &as, a->pool, err, err_size));
-    }
+    if (!key_is(a->key, key))
+        return cuzk_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+    CUZK_TRY(engine_gpu_stage(a->slot, a->key, in, a->pool, err, err_size));
     CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);
     return CUZK_OK;

@@ -262,7 +262,19 @@ cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, as
     p->n_a = counts[0];
     p->n_b = counts[1];
     p->vk.n_ic = (uint32_t)n_in;
-    s = engine_gpu_key_params_blank(key, d, p, err, err_size);
+    /* The device key from the counts alone (engine_gpu_key_blank). */
+    groth16_key_t gk;
+    memset(&gk, 0, sizeof gk);
+    gk.curve = R1CS_CURVE_BLS12_381;
+    gk.conv = GROTH16_BELLPERSON;
+    gk.n_public = (uint32_t)n_in - 1;
+    gk.n_vars = (uint32_t)n_cols;
+    gk.domain_size = (uint32_t)m;
+    gk.a.count = p->n_a;
+    gk.b1.count = gk.b2.count = p->n_b;
+    gk.l.count = p->n_l;
+    gk.h.count = p->n_h;
+    s = engine_gpu_key_blank(key, d, &gk, err, err_size);
     if (s != CUZK_OK)
         goto out;
     const unsigned char *sa = b.w, *sb = b.c0, *uc = b.uc;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "io/io_error.h"
+#include "util/fail.h"
 
 static void slot_evict(void *ctx);
 
@@ -16,7 +16,7 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
     *out = NULL;
     engine_gpu_slot_t *s = calloc(1, sizeof *s);
     if (!s)
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     s->d = d;
     s->pool = pool;
     cuzk_status_t st = cuzk_gpu_use(&d->g);
@@ -38,7 +38,7 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
     s->bkey = engine_budget_key_new(d->budget, GROUP_SLOTS, slot_evict, s);
     if (!s->bkey) {
         engine_gpu_slot_free(s);
-        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
+        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     }
     *out = s;
     return CUZK_OK;
@@ -79,8 +79,8 @@ static void slot_need(const engine_gpu_key_t *k, size_t need[SLOT_BUFS])
     size_t nmax = 0;
     for (int q = 0; q < QUERIES; q++)
         nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
-    need[0] = k->params ? engine_gpu_params_layout(k).bytes
-                        : (k->n_vars ? (size_t)k->n_vars * FR_BYTES : FR_BYTES);
+    need[0] = key_synth_coeffs(k) ? (k->n_vars ? (size_t)k->n_vars * FR_BYTES : FR_BYTES)
+                                  : engine_gpu_asgn_layout(k).bytes;
     need[1] = engine_gpu_res_bytes();
     for (int i = 0; i < BITMAPS; i++) {
         need[2 + i] = ((nmax + 31) / 32 + 1) * 4;
@@ -178,7 +178,7 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
         target += b[i]->size > need[i] ? b[i]->size : need[i];
         exact += need[i];
     }
-    char why[IO_ERR_MAX] = "";
+    char why[CUZK_ERR_MAX] = "";
     cuzk_status_t st = CUZK_OK;
     engine_budget_counters_t c;
     engine_budget_group_counters(d->budget, GROUP_SLOTS, &c);
@@ -204,9 +204,9 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     }
     if (st != CUZK_OK) {
         engine_gpu_slot_idle(s);
-        return io_fail(err, err_size, CUZK_ENOMEM,
-                       "a partition needs %.3f GB of %s for its own buffers: %s",
-                       (double)engine_gpu_slot_bytes(k) / 1e9, d->name, why);
+        return cuzk_fail(err, err_size, CUZK_ENOMEM,
+                         "a partition needs %.3f GB of %s for its own buffers: %s",
+                         (double)engine_gpu_slot_bytes(k) / 1e9, d->name, why);
     }
     return CUZK_OK;
 }

@@ -1,40 +1,40 @@
 /* Staging (engine_gpu.h): a partition's inputs to its slot's device
- * buffers on the slot's copy stream, a zkey witness through the pinned
- * staging buffer, a params assignment straight from pinned memory where
- * it lies there, and the selection of the A and B scalars on the device. */
+ * buffers on the slot's copy stream, a witness through the pinned staging
+ * buffer, an assignment straight from pinned memory where it lies there,
+ * and the selection of the A and B scalars on the device. */
 #include "engine/engine_gpu_impl.h"
 
 #include <assert.h>
 
-#include "io/io_error.h"
 #include "util/clock.h"
 
-/* The layout of a params slot's device buffer (params_layout_t). */
-params_layout_t engine_gpu_params_layout(const engine_gpu_key_t *k)
+/* The layout of a slot's device buffer for an assignment (asgn_layout_t). */
+asgn_layout_t engine_gpu_asgn_layout(const engine_gpu_key_t *k)
 {
-    params_layout_t l;
+    asgn_layout_t l;
     l.m = (size_t)1 << k->log2n;
     l.a = 0;
     l.b = l.m;
     l.c = 2 * l.m;
     l.sa = 3 * l.m;
-    l.sb = l.sa + k->n_a;
-    l.aux = l.sb + k->n_b;
+    l.sb = l.sa + k->qn[Q_A];
+    l.aux = l.sb + k->qn[Q_B1];
     l.end = l.aux + k->n_aux;
-    size_t aux_bitmap = asgn_words(k->n_aux) * sizeof(uint64_t);
+    size_t aux_bitmap = groth16_bitmap_words(k->n_aux) * sizeof(uint64_t);
     l.bits_a_aux = l.end * FR_BYTES;
     l.bits_b_in = l.bits_a_aux + aux_bitmap;
-    l.bits_b_aux = l.bits_b_in + asgn_words(k->n_in) * sizeof(uint64_t);
+    l.bits_b_aux = l.bits_b_in + groth16_bitmap_words(k->n_in) * sizeof(uint64_t);
     l.scratch = align256(l.bits_b_aux + aux_bitmap);
     size_t most = k->n_aux > k->n_in ? k->n_aux : k->n_in;
     l.bytes = l.scratch + cuzk_gpu_bitmap_compact_scratch_bytes(most);
     return l;
 }
 
-cuzk_status_t engine_gpu_stage_zkey(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
-                                    uint32_t n, cuzk_pool_t *pool, char *err, size_t err_size)
+/* A witness of n values at w (GROTH16_SYNTH_COEFFS). */
+static cuzk_status_t stage_witness(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
+                                   uint32_t n, cuzk_pool_t *pool, char *err, size_t err_size)
 {
-    assert(!k->params && n == k->n_vars);
+    assert(n == k->n_vars);
     double t0 = cuzk_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
@@ -91,16 +91,16 @@ static cuzk_status_t part_pinned(cuzk_gpu_t *g, stage_part_t *p)
     return CUZK_OK;
 }
 
-/* The uploads of a params partition, queued on the copy stream: each part
+/* The uploads of an assignment, queued on the copy stream: each part
  * from its pinned source or, copied on pool's threads, from the staging
  * buffer; a, b, c padded with zeros to the domain; then sa and sb gathered
  * on the device from the inputs (uploaded into sa's head) and aux. */
-static cuzk_status_t stage_params_queue(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                        const asgn_t *a, const stage_part_t *parts, size_t n_parts,
-                                        cuzk_pool_t *pool)
+static cuzk_status_t stage_asgn_queue(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                      const groth16_asgn_t *a, const stage_part_t *parts,
+                                      size_t n_parts, cuzk_pool_t *pool)
 {
     cuzk_gpu_t *g = &s->d->g;
-    params_layout_t l = engine_gpu_params_layout(k);
+    asgn_layout_t l = engine_gpu_asgn_layout(k);
     unsigned char *dv = s->in.p, *h = s->h_in;
     size_t staged = 0;
     for (size_t i = 0; i < n_parts; i++) {
@@ -134,20 +134,22 @@ static cuzk_status_t stage_params_queue(engine_gpu_slot_t *s, const engine_gpu_k
     return cuzk_gpu_event_record(g, s->staged, s->copy);
 }
 
-cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                      const asgn_t *a, cuzk_pool_t *pool, char *err,
-                                      size_t err_size)
+/* An assignment (GROTH16_SYNTH_GIVEN): the staging of engine_gpu.h. */
+static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                                const groth16_asgn_t *a, cuzk_pool_t *pool, char *err,
+                                size_t err_size)
 {
-    assert(k->params && a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
+    assert(a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
            a->n_constraints <= ((size_t)1 << k->log2n));
-    assert(k->n_a == k->n_in + bits_below(a->a_aux_density, a->n_aux) &&
-           k->n_b == bits_below(a->b_input_density, a->n_inputs) +
-                         bits_below(a->b_aux_density, a->n_aux));
+    assert(k->qn[Q_A] == k->n_in + bits_below(a->a_aux_density, a->n_aux) &&
+           k->qn[Q_B1] == bits_below(a->b_input_density, a->n_inputs) +
+                              bits_below(a->b_aux_density, a->n_aux));
     double t0 = cuzk_seconds();
     s->key = NULL;
     cuzk_gpu_t *g = &s->d->g;
-    params_layout_t l = engine_gpu_params_layout(k);
-    size_t rows = a->n_constraints * FR_BYTES, aux_bitmap = asgn_words(a->n_aux) * sizeof(uint64_t);
+    asgn_layout_t l = engine_gpu_asgn_layout(k);
+    size_t rows = a->n_constraints * FR_BYTES,
+           aux_bitmap = groth16_bitmap_words(a->n_aux) * sizeof(uint64_t);
     stage_part_t parts[] = {
         {l.a * FR_BYTES, a->a, rows, false},
         {l.b * FR_BYTES, a->b, rows, false},
@@ -155,7 +157,8 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
         {l.sa * FR_BYTES, a->inputs, a->n_inputs * FR_BYTES, false},
         {l.aux * FR_BYTES, a->aux, a->n_aux * FR_BYTES, false},
         {l.bits_a_aux, a->a_aux_density, aux_bitmap, false},
-        {l.bits_b_in, a->b_input_density, asgn_words(a->n_inputs) * sizeof(uint64_t), false},
+        {l.bits_b_in, a->b_input_density, groth16_bitmap_words(a->n_inputs) * sizeof(uint64_t),
+         false},
         {l.bits_b_aux, a->b_aux_density, aux_bitmap, false},
     };
     enum { PARTS = sizeof parts / sizeof parts[0] };
@@ -170,7 +173,7 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
         return engine_gpu_fail(g, st, err, err_size, "querying the assignment's memory");
     s->threads = pool;
     CUZK_TRY(engine_gpu_slot_reserve(s, k, host, err, err_size));
-    st = stage_params_queue(s, k, a, parts, PARTS, pool);
+    st = stage_asgn_queue(s, k, a, parts, PARTS, pool);
     if (st != CUZK_OK) {
         /* nothing may still read the assignment once this returns */
         engine_gpu_slot_release(s);
@@ -181,4 +184,13 @@ cuzk_status_t engine_gpu_stage_params(engine_gpu_slot_t *s, const engine_gpu_key
     s->h2d = sent;
     s->stage_s = cuzk_seconds() - t0;
     return CUZK_OK;
+}
+
+cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
+                               const groth16_input_t *in, cuzk_pool_t *pool, char *err,
+                               size_t err_size)
+{
+    if (key_synth_coeffs(k))
+        return stage_witness(s, k, in->w, in->n, pool, err, err_size);
+    return stage_asgn(s, k, in->asgn, pool, err, err_size);
 }
