@@ -135,7 +135,7 @@ static engine_pinned_buf_t get(engine_pinned_t *pool, size_t bytes)
 {
     engine_pinned_buf_t b;
     char err[IO_ERR_MAX] = "";
-    cuzk_status_t st = engine_pinned_acquire(pool, bytes, 0, &b, err, sizeof err);
+    cuzk_status_t st = engine_pinned_acquire(pool, bytes, 0, 0, &b, err, sizeof err);
     if (st != CUZK_OK)
         fail_msg("acquire %zu: %s", bytes, err);
     assert_non_null(b.ptr);
@@ -313,11 +313,12 @@ static void test_limit_refused(void **state)
 
     /* 1.5 MiB cannot fit even with the idle buffer freed: refused, idle kept. */
     char err[IO_ERR_MAX] = "";
-    assert_int_equal(engine_pinned_acquire(pool, MIB + MIB / 2, 0, &x, err, sizeof err),
+    assert_int_equal(engine_pinned_acquire(pool, MIB + MIB / 2, 0, 0, &x, err, sizeof err),
                      CUZK_ENOMEM);
     assert_null(x.ptr);
     assert_non_null(strstr(err, "1572864 bytes"));
-    assert_non_null(strstr(err, "limit of 2097152 bytes"));
+    assert_non_null(strstr(err, "pinned_limit"));
+    assert_non_null(strstr(err, "of its 2097152 bytes"));
     assert_non_null(strstr(err, "1048576 bytes in use in 1 buffers"));
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(c.refused, 1);
@@ -329,9 +330,9 @@ static void test_limit_refused(void **state)
     /* Larger than the limit: refused at once, even when asked to wait forever. */
     err[0] = 0;
     assert_int_equal(
-        engine_pinned_acquire(pool, 3 * MIB, ENGINE_PINNED_WAIT_FOREVER, &x, err, sizeof err),
+        engine_pinned_acquire(pool, 3 * MIB, 0, ENGINE_PINNED_WAIT_FOREVER, &x, err, sizeof err),
         CUZK_ENOMEM);
-    assert_non_null(strstr(err, "larger than the limit"));
+    assert_non_null(strstr(err, "can ever give"));
     assert_int_equal(counters(pool).refused, 2);
 
     /* 1 MiB fits once the idle half MiB goes. */
@@ -426,7 +427,7 @@ static void test_alloc_failure(void **state)
     engine_pinned_buf_t x = {.ptr = &x}, a;
     char err[IO_ERR_MAX] = "";
     ta.fail_next = 1;
-    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, 0, &x, err, sizeof err), CUZK_ENOMEM);
     assert_string_equal(err, "test allocator: refused 1048576 bytes");
     assert_null(x.ptr);
     engine_pinned_counters_t c = counters(pool);
@@ -448,7 +449,7 @@ static void test_alloc_failure(void **state)
     engine_pinned_release(pool, &a);
     ta.fail_next = 1;
     ta.fail = CUZK_EDEVICE;
-    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, &x, err, sizeof err), CUZK_EDEVICE);
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, 0, &x, err, sizeof err), CUZK_EDEVICE);
     assert_string_equal(err, "test allocator: refused 1048576 bytes");
     c = counters(pool);
     assert_int_equal(c.evicted, 1);
@@ -473,7 +474,7 @@ static void test_alloc_pressure(void **state)
     engine_pinned_release(pool, &a);
     char err[IO_ERR_MAX] = "";
     ta.fail_next = 1;
-    assert_int_equal(engine_pinned_acquire(pool, 2 * MIB, 0, &x, err, sizeof err), CUZK_OK);
+    assert_int_equal(engine_pinned_acquire(pool, 2 * MIB, 0, 0, &x, err, sizeof err), CUZK_OK);
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(c.shrinks, 1);
     assert_int_equal(c.alloc_failed, 1);
@@ -485,7 +486,7 @@ static void test_alloc_pressure(void **state)
 
     /* Twice in a row: the retry fails too, and says so; nothing is held for it. */
     ta.fail_next = 2;
-    assert_int_equal(engine_pinned_acquire(pool, 4 * MIB, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_int_equal(engine_pinned_acquire(pool, 4 * MIB, 0, 0, &x, err, sizeof err), CUZK_ENOMEM);
     assert_string_equal(err, "test allocator: refused 4194304 bytes");
     c = counters(pool);
     assert_int_equal(c.shrinks, 2);
@@ -499,7 +500,7 @@ static void test_alloc_pressure(void **state)
     engine_pinned_release(pool, &x);
     ta.fail_next = 1;
     ta.fail = CUZK_EDEVICE;
-    assert_int_equal(engine_pinned_acquire(pool, 8 * MIB, 0, &x, err, sizeof err), CUZK_EDEVICE);
+    assert_int_equal(engine_pinned_acquire(pool, 8 * MIB, 0, 0, &x, err, sizeof err), CUZK_EDEVICE);
     c = counters(pool);
     assert_int_equal(c.shrinks, 2);
     assert_int_equal(c.buffers, 2);
@@ -513,6 +514,7 @@ static void test_alloc_pressure(void **state)
 typedef struct waiter {
     engine_pinned_t *pool;
     size_t bytes;
+    unsigned urgency;
     double wait_s;
     engine_pinned_buf_t buf;
     cuzk_status_t st;
@@ -532,7 +534,8 @@ static void *waiter_run(void *arg)
 {
     waiter_t *w = arg;
     double t0 = now();
-    w->st = engine_pinned_acquire(w->pool, w->bytes, w->wait_s, &w->buf, w->err, sizeof w->err);
+    w->st = engine_pinned_acquire(w->pool, w->bytes, w->urgency, w->wait_s, &w->buf, w->err,
+                                  sizeof w->err);
     w->seconds = now() - t0;
     w->done = true;
     return NULL;
@@ -667,7 +670,8 @@ static void *worker_run(void *arg)
         size_t bytes = sizes[r % (sizeof sizes / sizeof sizes[0])];
         engine_pinned_buf_t b;
         char err[IO_ERR_MAX];
-        cuzk_status_t st = engine_pinned_acquire(wk->pool, bytes, 60, &b, err, sizeof err);
+        cuzk_status_t st = engine_pinned_acquire(wk->pool, bytes, (unsigned)(r >> 40) % 4, 60, &b,
+                                                 err, sizeof err);
         if (st != CUZK_OK) {
             /* only the allocator's injected failures; a lost wake-up times out */
             if (strncmp(err, "test allocator", 14) != 0)
