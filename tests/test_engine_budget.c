@@ -288,10 +288,14 @@ static void test_release_wakes_head(void **state)
     usleep(20000);
     assert_int_equal(waiting(b), 2);
     assert_int_equal(held(b), 60);
-    engine_budget_release(b, 60); /* 0 held: the head, then the second (80 in all) */
+    engine_budget_release(b, 20); /* 40 held: the head (60) fits, the second not beside it */
     req_join(&head);
-    req_join(&second);
     assert_int_equal(head.order, 0);
+    usleep(20000);
+    assert_int_equal(waiting(b), 1);
+    assert_int_equal(held(b), 100);
+    engine_budget_release(b, 40); /* the second (80 in all) */
+    req_join(&second);
     assert_int_equal(second.order, 1);
     assert_int_equal(held(b), 80);
     engine_budget_release(b, 80);
