@@ -33,7 +33,7 @@ typedef struct waiter {
 struct engine_budget {
     pthread_mutex_t lock;
     pthread_cond_t cv; /* something was released, evicted or cancelled, or the head changed */
-    uint64_t wakes;    /* broadcasts on cv: a serve callback's caller sees what it missed */
+    uint64_t wakes;    /* broadcasts on cv, so that a request sees one it slept through */
     char name[160];
     uint64_t limit, held, reserved;
     uint64_t fixed; /* bytes of keys that cannot be evicted */
@@ -274,8 +274,9 @@ static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_k
             bool all_fits = !b->limit || b->held + bytes <= b->limit;
             bool group_fits = !glimit || b->g[group].held + bytes <= glimit;
             if (serve) {
-                /* What changed while the callback ran unlocked (a key going
-                 * idle) it may not have seen: it looks again then. */
+                /* A key that went idle while the callback ran unlocked may
+                 * have been missed by it: when anything changed, ask again
+                 * before deciding to evict or wait. */
                 uint64_t seen = b->wakes;
                 pthread_mutex_unlock(&b->lock);
                 bool done = serve(ctx, all_fits && group_fits);
