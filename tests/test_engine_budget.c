@@ -3,7 +3,9 @@
  * priority, first come first served within one, never overtaken by a later
  * smaller request; idle keys evicted least recently used first before a
  * request waits, a key in use never; a release wakes the queue's head and
- * only it; deadlines, cancellation and requests that can never fit.
+ * only it; deadlines, cancellation and requests that can never fit;
+ * trimming idle keys, claiming one without waiting on its eviction, and
+ * requests met by their owner's serve callback in the queue's order.
  *
  * Waiting requests run on threads; a test waits until the budget counts
  * them as waiting before it changes anything, so the orders are exact.
@@ -286,10 +288,14 @@ static void test_release_wakes_head(void **state)
     usleep(20000);
     assert_int_equal(waiting(b), 2);
     assert_int_equal(held(b), 60);
-    engine_budget_release(b, 60); /* 0 held: the head, then the second (80 in all) */
+    engine_budget_release(b, 20); /* 40 held: the head (60) fits, the second not beside it */
     req_join(&head);
-    req_join(&second);
     assert_int_equal(head.order, 0);
+    usleep(20000);
+    assert_int_equal(waiting(b), 1);
+    assert_int_equal(held(b), 100);
+    engine_budget_release(b, 40); /* the second (80 in all) */
+    req_join(&second);
     assert_int_equal(second.order, 1);
     assert_int_equal(held(b), 80);
     engine_budget_release(b, 80);
@@ -391,14 +397,212 @@ static void test_group_limit(void **state)
     engine_budget_free(b);
 }
 
+/* engine_budget_trim: idle evictable keys, least recently used first, down
+ * to keep_bytes; never one in use or one without an evict callback. */
+static void test_trim(void **state)
+{
+    (void)state;
+    engine_budget_t *b = engine_budget_new("test budget", 0);
+    char err[256];
+    int log[KEYS] = {0}, n = 0;
+    key_ctx_t ctx[KEYS];
+    engine_budget_key_t *k[KEYS];
+    for (int i = 0; i < KEYS; i++) {
+        ctx[i] = (key_ctx_t){i, log, &n};
+        k[i] = engine_budget_key_new(b, 0, i == 3 ? NULL : evict_log, &ctx[i]);
+        assert_int_equal(
+            engine_budget_key_resize(k[i], 10 * ((uint64_t)i + 1), 0, 0, err, sizeof err), CUZK_OK);
+    }
+    /* used in the order 2, 0, 1; 1 stays in use */
+    int uses[] = {2, 0, 1};
+    for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
+        engine_budget_key_use(k[uses[i]]);
+        if (uses[i] != 1)
+            engine_budget_key_done(k[uses[i]]);
+    }
+    assert_int_equal(engine_budget_trim(b, 40), 0); /* idle: 30 (key 2) + 10 (key 0) */
+    assert_int_equal(engine_budget_trim(b, 15), 30);
+    assert_int_equal(n, 1);
+    assert_int_equal(log[0], 2);
+    assert_int_equal(engine_budget_trim(b, 0), 10);
+    assert_int_equal(n, 2);
+    assert_int_equal(log[1], 0);
+    assert_int_equal(engine_budget_trim(b, 0), 0);
+    assert_int_equal(held(b), 20 + 40);
+    engine_budget_counters_t c;
+    engine_budget_counters(b, &c);
+    assert_int_equal(c.evictions, 2);
+    engine_budget_key_done(k[1]);
+    for (int i = 0; i < KEYS; i++)
+        engine_budget_key_free(k[i]);
+    engine_budget_free(b);
+}
+
+/* engine_budget_key_try_use: like key_use on an idle key, false (and not
+ * in use) while the key's eviction runs, where key_use would wait. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    bool in_evict, go;
+} slow_evict_t;
+
+static void evict_slow(void *ctx)
+{
+    slow_evict_t *e = ctx;
+    pthread_mutex_lock(&e->lock);
+    e->in_evict = true;
+    pthread_cond_broadcast(&e->cv);
+    while (!e->go)
+        pthread_cond_wait(&e->cv, &e->lock);
+    pthread_mutex_unlock(&e->lock);
+}
+
+static void *trim_main(void *arg)
+{
+    engine_budget_trim(arg, 0);
+    return NULL;
+}
+
+static void test_try_use(void **state)
+{
+    (void)state;
+    engine_budget_t *b = engine_budget_new("test budget", 100);
+    char err[256];
+    slow_evict_t e = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false};
+    engine_budget_key_t *k = engine_budget_key_new(b, 0, evict_slow, &e);
+    assert_int_equal(engine_budget_key_resize(k, 40, 0, 0, err, sizeof err), CUZK_OK);
+    /* idle: claimed at once, and not evictable while claimed */
+    assert_true(engine_budget_key_try_use(k));
+    assert_int_equal(engine_budget_trim(b, 0), 0);
+    engine_budget_key_done(k);
+    /* its eviction runs: try_use fails without waiting */
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, trim_main, b), 0);
+    pthread_mutex_lock(&e.lock);
+    while (!e.in_evict)
+        pthread_cond_wait(&e.cv, &e.lock);
+    pthread_mutex_unlock(&e.lock);
+    assert_false(engine_budget_key_try_use(k));
+    pthread_mutex_lock(&e.lock);
+    e.go = true;
+    pthread_cond_broadcast(&e.cv);
+    pthread_mutex_unlock(&e.lock);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(engine_budget_key_bytes(k), 0);
+    assert_true(engine_budget_key_use(k)); /* the eviction is reported once */
+    engine_budget_key_done(k);
+    engine_budget_key_free(k);
+    engine_budget_free(b);
+}
+
+/* A request with a serve callback: served at the queue's head, in the
+ * queue's order, told whether its bytes fit; served, the key keeps its
+ * bytes; not served, the bytes are granted as usual. */
+typedef struct {
+    engine_budget_key_t *k;
+    bool ready; /* serve returns this */
+    int calls;
+    bool last_fits;
+    int order; /* the rank in which serve met it */
+    cuzk_status_t status;
+    pthread_t th;
+} serve_req_t;
+
+static bool serve_test(void *ctx, bool fits)
+{
+    serve_req_t *r = ctx;
+    pthread_mutex_lock(&order_lock);
+    r->calls++;
+    r->last_fits = fits;
+    bool ready = r->ready;
+    if (ready)
+        r->order = next_order++; /* before the next request can be the head */
+    pthread_mutex_unlock(&order_lock);
+    return ready;
+}
+
+static void *serve_main(void *arg)
+{
+    serve_req_t *r = arg;
+    r->status =
+        engine_budget_key_request(r->k, 50, 0, ENGINE_BUDGET_WAIT_FOREVER, serve_test, r, NULL, 0);
+    return NULL;
+}
+
+static void test_serve(void **state)
+{
+    (void)state;
+    engine_budget_t *b = engine_budget_new("test budget", 100);
+    char err[256];
+    serve_req_t now = {.k = engine_budget_key_new(b, 0, NULL, NULL)};
+    /* fits, not served: granted */
+    assert_int_equal(engine_budget_key_request(now.k, 50, 0, 0, serve_test, &now, err, sizeof err),
+                     CUZK_OK);
+    assert_int_equal(now.calls, 1);
+    assert_true(now.last_fits);
+    assert_int_equal(engine_budget_key_bytes(now.k), 50);
+    /* does not fit, served at once: nothing more held */
+    serve_req_t again = {.k = engine_budget_key_new(b, 0, NULL, NULL), .ready = true};
+    assert_int_equal(engine_budget_reserve(b, 40, 0, 0, err, sizeof err), CUZK_OK);
+    assert_int_equal(
+        engine_budget_key_request(again.k, 50, 0, 0, serve_test, &again, err, sizeof err), CUZK_OK);
+    assert_int_equal(again.calls, 1);
+    assert_false(again.last_fits);
+    assert_int_equal(engine_budget_key_bytes(again.k), 0);
+    assert_int_equal(held(b), 90);
+
+    /* Two wait; only the head is asked. The second is ready first but
+     * waits until the head is served. */
+    reset_order();
+    serve_req_t first = {.k = engine_budget_key_new(b, 0, NULL, NULL)};
+    serve_req_t second = {.k = engine_budget_key_new(b, 0, NULL, NULL), .ready = true};
+    assert_int_equal(pthread_create(&first.th, NULL, serve_main, &first), 0);
+    for (int i = 0; i < 20000 && waiting(b) < 1; i++)
+        usleep(100);
+    assert_int_equal(pthread_create(&second.th, NULL, serve_main, &second), 0);
+    for (int i = 0; i < 20000 && waiting(b) < 2; i++)
+        usleep(100);
+    assert_int_equal(waiting(b), 2);
+    engine_budget_release(b, 10); /* a look: 80 held, 50 still does not fit */
+    usleep(20000);
+    assert_int_equal(waiting(b), 2);
+    pthread_mutex_lock(&order_lock);
+    assert_true(first.calls >= 2);
+    assert_int_equal(second.calls, 0);
+    first.ready = true;
+    pthread_mutex_unlock(&order_lock);
+    engine_budget_release(b, 10); /* the next look serves the head, then the second */
+    assert_int_equal(pthread_join(first.th, NULL), 0);
+    assert_int_equal(pthread_join(second.th, NULL), 0);
+    assert_int_equal(first.status, CUZK_OK);
+    assert_int_equal(second.status, CUZK_OK);
+    assert_int_equal(first.order, 0);
+    assert_int_equal(second.order, 1);
+    assert_int_equal(held(b), 70);
+    engine_budget_release(b, 20);
+    engine_budget_key_free(now.k);
+    engine_budget_key_free(again.k);
+    engine_budget_key_free(first.k);
+    engine_budget_key_free(second.k);
+    assert_int_equal(held(b), 0);
+    engine_budget_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_priority_order),     cmocka_unit_test(test_fifo_within_priority),
-        cmocka_unit_test(test_no_starvation),      cmocka_unit_test(test_lru_eviction),
-        cmocka_unit_test(test_in_use_not_evicted), cmocka_unit_test(test_release_wakes_head),
-        cmocka_unit_test(test_deadline),           cmocka_unit_test(test_never_fits_and_cancel),
+        cmocka_unit_test(test_priority_order),
+        cmocka_unit_test(test_fifo_within_priority),
+        cmocka_unit_test(test_no_starvation),
+        cmocka_unit_test(test_lru_eviction),
+        cmocka_unit_test(test_in_use_not_evicted),
+        cmocka_unit_test(test_release_wakes_head),
+        cmocka_unit_test(test_deadline),
+        cmocka_unit_test(test_never_fits_and_cancel),
         cmocka_unit_test(test_group_limit),
+        cmocka_unit_test(test_trim),
+        cmocka_unit_test(test_try_use),
+        cmocka_unit_test(test_serve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

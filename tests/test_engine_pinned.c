@@ -7,7 +7,8 @@
  * refusal's message), trim, counters and the pageable counter, allocator
  * failures (under memory pressure the idle buffers go and the allocation
  * is tried once more), waiting acquires woken by a release, timed out or cancelled,
- * and a seeded concurrent run of acquires, releases and trims.
+ * served in the budget's order (urgency, then arrival; reuse too), and a
+ * seeded concurrent run of acquires at mixed urgencies, releases and trims.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,7 +136,7 @@ static engine_pinned_buf_t get(engine_pinned_t *pool, size_t bytes)
 {
     engine_pinned_buf_t b;
     char err[IO_ERR_MAX] = "";
-    cuzk_status_t st = engine_pinned_acquire(pool, bytes, 0, &b, err, sizeof err);
+    cuzk_status_t st = engine_pinned_acquire(pool, bytes, 0, 0, &b, err, sizeof err);
     if (st != CUZK_OK)
         fail_msg("acquire %zu: %s", bytes, err);
     assert_non_null(b.ptr);
@@ -313,11 +314,12 @@ static void test_limit_refused(void **state)
 
     /* 1.5 MiB cannot fit even with the idle buffer freed: refused, idle kept. */
     char err[IO_ERR_MAX] = "";
-    assert_int_equal(engine_pinned_acquire(pool, MIB + MIB / 2, 0, &x, err, sizeof err),
+    assert_int_equal(engine_pinned_acquire(pool, MIB + MIB / 2, 0, 0, &x, err, sizeof err),
                      CUZK_ENOMEM);
     assert_null(x.ptr);
     assert_non_null(strstr(err, "1572864 bytes"));
-    assert_non_null(strstr(err, "limit of 2097152 bytes"));
+    assert_non_null(strstr(err, "pinned_limit"));
+    assert_non_null(strstr(err, "of its 2097152 bytes"));
     assert_non_null(strstr(err, "1048576 bytes in use in 1 buffers"));
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(c.refused, 1);
@@ -329,9 +331,9 @@ static void test_limit_refused(void **state)
     /* Larger than the limit: refused at once, even when asked to wait forever. */
     err[0] = 0;
     assert_int_equal(
-        engine_pinned_acquire(pool, 3 * MIB, ENGINE_PINNED_WAIT_FOREVER, &x, err, sizeof err),
+        engine_pinned_acquire(pool, 3 * MIB, 0, ENGINE_PINNED_WAIT_FOREVER, &x, err, sizeof err),
         CUZK_ENOMEM);
-    assert_non_null(strstr(err, "larger than the limit"));
+    assert_non_null(strstr(err, "can ever give"));
     assert_int_equal(counters(pool).refused, 2);
 
     /* 1 MiB fits once the idle half MiB goes. */
@@ -426,7 +428,7 @@ static void test_alloc_failure(void **state)
     engine_pinned_buf_t x = {.ptr = &x}, a;
     char err[IO_ERR_MAX] = "";
     ta.fail_next = 1;
-    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, 0, &x, err, sizeof err), CUZK_ENOMEM);
     assert_string_equal(err, "test allocator: refused 1048576 bytes");
     assert_null(x.ptr);
     engine_pinned_counters_t c = counters(pool);
@@ -448,7 +450,7 @@ static void test_alloc_failure(void **state)
     engine_pinned_release(pool, &a);
     ta.fail_next = 1;
     ta.fail = CUZK_EDEVICE;
-    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, &x, err, sizeof err), CUZK_EDEVICE);
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, 0, &x, err, sizeof err), CUZK_EDEVICE);
     assert_string_equal(err, "test allocator: refused 1048576 bytes");
     c = counters(pool);
     assert_int_equal(c.evicted, 1);
@@ -473,7 +475,7 @@ static void test_alloc_pressure(void **state)
     engine_pinned_release(pool, &a);
     char err[IO_ERR_MAX] = "";
     ta.fail_next = 1;
-    assert_int_equal(engine_pinned_acquire(pool, 2 * MIB, 0, &x, err, sizeof err), CUZK_OK);
+    assert_int_equal(engine_pinned_acquire(pool, 2 * MIB, 0, 0, &x, err, sizeof err), CUZK_OK);
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(c.shrinks, 1);
     assert_int_equal(c.alloc_failed, 1);
@@ -485,7 +487,7 @@ static void test_alloc_pressure(void **state)
 
     /* Twice in a row: the retry fails too, and says so; nothing is held for it. */
     ta.fail_next = 2;
-    assert_int_equal(engine_pinned_acquire(pool, 4 * MIB, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_int_equal(engine_pinned_acquire(pool, 4 * MIB, 0, 0, &x, err, sizeof err), CUZK_ENOMEM);
     assert_string_equal(err, "test allocator: refused 4194304 bytes");
     c = counters(pool);
     assert_int_equal(c.shrinks, 2);
@@ -499,7 +501,7 @@ static void test_alloc_pressure(void **state)
     engine_pinned_release(pool, &x);
     ta.fail_next = 1;
     ta.fail = CUZK_EDEVICE;
-    assert_int_equal(engine_pinned_acquire(pool, 8 * MIB, 0, &x, err, sizeof err), CUZK_EDEVICE);
+    assert_int_equal(engine_pinned_acquire(pool, 8 * MIB, 0, 0, &x, err, sizeof err), CUZK_EDEVICE);
     c = counters(pool);
     assert_int_equal(c.shrinks, 2);
     assert_int_equal(c.buffers, 2);
@@ -513,6 +515,7 @@ static void test_alloc_pressure(void **state)
 typedef struct waiter {
     engine_pinned_t *pool;
     size_t bytes;
+    unsigned urgency;
     double wait_s;
     engine_pinned_buf_t buf;
     cuzk_status_t st;
@@ -532,7 +535,8 @@ static void *waiter_run(void *arg)
 {
     waiter_t *w = arg;
     double t0 = now();
-    w->st = engine_pinned_acquire(w->pool, w->bytes, w->wait_s, &w->buf, w->err, sizeof w->err);
+    w->st = engine_pinned_acquire(w->pool, w->bytes, w->urgency, w->wait_s, &w->buf, w->err,
+                                  sizeof w->err);
     w->seconds = now() - t0;
     w->done = true;
     return NULL;
@@ -644,6 +648,98 @@ static void test_cancel_waits(void **state)
     pool_free(pool);
 }
 
+/* Two acquires wait for the one buffer the limit allows: the release serves
+ * the more urgent one, though it came second; the other waits its turn. */
+static void test_wait_urgency_order(void **state)
+{
+    (void)state;
+    engine_pinned_t *pool = pool_new(MIB);
+    engine_pinned_buf_t a = get(pool, MIB);
+    void *pa = a.ptr;
+    waiter_t low = {.pool = pool, .bytes = MIB, .urgency = 0, .wait_s = 30};
+    waiter_t high = {.pool = pool, .bytes = MIB, .urgency = 3, .wait_s = 30};
+    pthread_t tl, th;
+    assert_int_equal(pthread_create(&tl, NULL, waiter_run, &low), 0);
+    await_waits(pool, 1);
+    assert_int_equal(pthread_create(&th, NULL, waiter_run, &high), 0);
+    await_waits(pool, 2);
+    engine_pinned_release(pool, &a);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(high.st, CUZK_OK);
+    assert_ptr_equal(high.buf.ptr, pa);
+    usleep(20000);
+    assert_false(low.done);
+    engine_pinned_release(pool, &high.buf);
+    assert_int_equal(pthread_join(tl, NULL), 0);
+    assert_int_equal(low.st, CUZK_OK);
+    assert_ptr_equal(low.buf.ptr, pa);
+    engine_pinned_counters_t c = counters(pool);
+    assert_int_equal(c.misses, 1);
+    assert_int_equal(c.hits, 2);
+    engine_pinned_release(pool, &low.buf);
+    assert_consistent(pool);
+    pool_free(pool);
+}
+
+/* Reuse follows the queue's order: a released buffer that the head cannot
+ * use is not taken by a later waiter of its class (nor by a new acquire of
+ * the same urgency; one more urgent than every waiter goes first), and the
+ * idle buffers are evicted, least recently released first, to admit the
+ * head's new buffer once they make it fit. */
+static void test_wait_queue_order(void **state)
+{
+    (void)state;
+    engine_pinned_t *pool = pool_new(2 * MIB);
+    engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB), x;
+    void *pa = a.ptr, *pb = b.ptr;
+    waiter_t big = {.pool = pool, .bytes = 2 * MIB, .wait_s = 30};
+    pthread_t tb, ts;
+    assert_int_equal(pthread_create(&tb, NULL, waiter_run, &big), 0);
+    await_waits(pool, 1);
+    engine_pinned_release(pool, &a);
+
+    char err[IO_ERR_MAX] = "";
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 0, 0, &x, err, sizeof err), CUZK_ENOMEM);
+    assert_non_null(strstr(err, "others wait before it"));
+    assert_int_equal(engine_pinned_acquire(pool, MIB, 1, 0, &x, err, sizeof err), CUZK_OK);
+    assert_ptr_equal(x.ptr, pa);
+    engine_pinned_release(pool, &x);
+
+    waiter_t small = {.pool = pool, .bytes = MIB, .wait_s = 30};
+    assert_int_equal(pthread_create(&ts, NULL, waiter_run, &small), 0);
+    await_waits(pool, 2);
+    usleep(20000);
+    assert_false(small.done);
+    assert_false(big.done);
+    engine_pinned_counters_t c = counters(pool);
+    assert_int_equal(c.hits, 1);
+    assert_int_equal(c.evicted, 0);
+
+    engine_pinned_release(pool, &b);
+    assert_int_equal(pthread_join(tb, NULL), 0);
+    assert_int_equal(big.st, CUZK_OK);
+    assert_int_equal(big.buf.size, 2 * MIB);
+    c = counters(pool);
+    assert_int_equal(c.evicted, 2);
+    assert_ptr_equal(ta.last_freed, pb); /* a went first: released before b */
+    usleep(20000);
+    assert_false(small.done);
+
+    /* The 2 MiB buffer, released, is the smallest larger one: it serves. */
+    void *pbig = big.buf.ptr;
+    engine_pinned_release(pool, &big.buf);
+    assert_int_equal(pthread_join(ts, NULL), 0);
+    assert_int_equal(small.st, CUZK_OK);
+    assert_ptr_equal(small.buf.ptr, pbig);
+    c = counters(pool);
+    assert_int_equal(c.misses, 3);
+    assert_int_equal(c.hits, 2);
+    assert_int_equal(c.refused, 1);
+    engine_pinned_release(pool, &small.buf);
+    assert_consistent(pool);
+    pool_free(pool);
+}
+
 /* ---- concurrency ---------------------------------------------------------------- */
 
 enum { THREADS = 8, MARK = 64 };
@@ -667,7 +763,8 @@ static void *worker_run(void *arg)
         size_t bytes = sizes[r % (sizeof sizes / sizeof sizes[0])];
         engine_pinned_buf_t b;
         char err[IO_ERR_MAX];
-        cuzk_status_t st = engine_pinned_acquire(wk->pool, bytes, 60, &b, err, sizeof err);
+        cuzk_status_t st = engine_pinned_acquire(wk->pool, bytes, (unsigned)(r >> 40) % 4, 60, &b,
+                                                 err, sizeof err);
         if (st != CUZK_OK) {
             /* only the allocator's injected failures; a lost wake-up times out */
             if (strncmp(err, "test allocator", 14) != 0)
@@ -750,6 +847,8 @@ int main(void)
         cmocka_unit_test(test_wait_woken_by_release),
         cmocka_unit_test(test_wait_timeout),
         cmocka_unit_test(test_cancel_waits),
+        cmocka_unit_test(test_wait_urgency_order),
+        cmocka_unit_test(test_wait_queue_order),
         cmocka_unit_test(test_concurrent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@ typedef struct waiter {
 struct engine_budget {
     pthread_mutex_t lock;
     pthread_cond_t cv; /* something was released, evicted or cancelled, or the head changed */
+    uint64_t wakes;    /* broadcasts on cv, so that a request sees one it slept through */
     char name[160];
     uint64_t limit, held, reserved;
     uint64_t fixed; /* bytes of keys that cannot be evicted */
@@ -46,6 +47,13 @@ struct engine_budget {
     unsigned evicting;
     engine_budget_counters_t c;
 };
+
+/* Something changed that a waiter looks at (locked). */
+static void wake(engine_budget_t *b)
+{
+    b->wakes++;
+    pthread_cond_broadcast(&b->cv);
+}
 
 static void held_add(engine_budget_t *b, uint64_t bytes)
 {
@@ -95,7 +103,7 @@ void engine_budget_set_limit(engine_budget_t *b, uint64_t limit)
     pthread_mutex_lock(&b->lock);
     b->limit = limit;
     b->c.peak = b->held;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -139,7 +147,7 @@ void engine_budget_set_group(engine_budget_t *b, unsigned group, const char *nam
     snprintf(b->g[group].name, sizeof b->g[group].name, "%s", name);
     b->g[group].limit = limit;
     b->g[group].peak = b->g[group].held;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -182,24 +190,26 @@ static void queue_remove(engine_budget_t *b, waiter_t *w)
             *p = w->next;
             break;
         }
-    pthread_cond_broadcast(&b->cv); /* the head may have changed */
+    wake(b); /* the head may have changed */
 }
 
 /* Evicts the least recently used idle evictable key but self, of group
  * (or any: ENGINE_BUDGET_GROUPS): the callback runs unlocked (locked on
- * entry and return). False when there is none to evict. */
-static bool evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned group)
+ * entry and return). Returns the key's bytes, 0 when there is none to
+ * evict. */
+static uint64_t evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned group)
 {
     engine_budget_key_t *k = b->lru;
     while (k && !evictable(k, self, group))
         k = k->next;
     if (!k)
-        return false;
+        return 0;
     k->evicting = true;
     b->evicting++;
     pthread_mutex_unlock(&b->lock);
     k->evict(k->ctx);
     pthread_mutex_lock(&b->lock);
+    uint64_t bytes = k->bytes;
     b->held -= k->bytes;
     b->g[k->group].held -= k->bytes;
     b->g[k->group].evictions++;
@@ -208,8 +218,8 @@ static bool evict_one(engine_budget_t *b, engine_budget_key_t *self, unsigned gr
     k->evicted = true;
     b->evicting--;
     b->c.evictions++;
-    pthread_cond_broadcast(&b->cv);
-    return true;
+    wake(b);
+    return bytes;
 }
 
 static void deadline_of(struct timespec *ts, double wait_s)
@@ -227,10 +237,13 @@ static void deadline_of(struct timespec *ts, double wait_s)
 /*
  * The one request (locked): bytes more for self (a key growing) or for a
  * reservation (self NULL), in group, as engine_budget.h says. On CUZK_OK
- * the bytes are added to held and the group's; the caller books them.
+ * the bytes are added to held and the group's, and the caller books them,
+ * unless serve (NULL: none) served the request: *served is then true and
+ * nothing was added.
  */
 static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_key_t *self,
-                             unsigned group, unsigned priority, double wait_s, char *err,
+                             unsigned group, unsigned priority, double wait_s,
+                             engine_budget_serve_fn serve, void *ctx, bool *served, char *err,
                              size_t err_size)
 {
     uint64_t own = self && self->evict ? self->bytes : 0;
@@ -260,6 +273,24 @@ static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_k
         if (b->queue == &w) {
             bool all_fits = !b->limit || b->held + bytes <= b->limit;
             bool group_fits = !glimit || b->g[group].held + bytes <= glimit;
+            if (serve) {
+                /* A key that went idle while the callback ran unlocked may
+                 * have been missed by it: when anything changed, ask again
+                 * before deciding to evict or wait. */
+                uint64_t seen = b->wakes;
+                pthread_mutex_unlock(&b->lock);
+                bool done = serve(ctx, all_fits && group_fits);
+                pthread_mutex_lock(&b->lock);
+                if (done) {
+                    *served = true;
+                    queue_remove(b, &w);
+                    return CUZK_OK;
+                }
+                if (b->wakes != seen)
+                    continue;
+                all_fits = !b->limit || b->held + bytes <= b->limit;
+                group_fits = !glimit || b->g[group].held + bytes <= glimit;
+            }
             if (all_fits && group_fits) {
                 held_add(b, bytes);
                 group_add(b, group, bytes);
@@ -270,7 +301,7 @@ static cuzk_status_t request(engine_budget_t *b, uint64_t bytes, engine_budget_k
             uint64_t gidle = idle_bytes(b, self, group);
             bool can = (!b->limit || b->held - idle + bytes <= b->limit) &&
                        (!glimit || b->g[group].held - gidle + bytes <= glimit);
-            if (can && evict_one(b, self, group_fits ? ENGINE_BUDGET_GROUPS : group))
+            if (can && evict_one(b, self, group_fits ? ENGINE_BUDGET_GROUPS : group) > 0)
                 continue;
         }
         if (wait_s == 0 && b->evicting == 0) {
@@ -303,7 +334,9 @@ cuzk_status_t engine_budget_reserve(engine_budget_t *b, uint64_t bytes, unsigned
                                     double wait_s, char *err, size_t err_size)
 {
     pthread_mutex_lock(&b->lock);
-    cuzk_status_t s = request(b, bytes, NULL, 0, priority, wait_s, err, err_size);
+    bool served = false;
+    cuzk_status_t s =
+        request(b, bytes, NULL, 0, priority, wait_s, NULL, NULL, &served, err, err_size);
     if (s == CUZK_OK)
         b->reserved += bytes;
     pthread_mutex_unlock(&b->lock);
@@ -326,8 +359,23 @@ void engine_budget_release(engine_budget_t *b, uint64_t bytes)
     b->reserved -= bytes;
     b->held -= bytes;
     b->g[0].held -= bytes;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->lock);
+}
+
+uint64_t engine_budget_trim(engine_budget_t *b, uint64_t keep_bytes)
+{
+    uint64_t freed = 0;
+    pthread_mutex_lock(&b->lock);
+    for (;;) {
+        uint64_t idle = idle_bytes(b, NULL, ENGINE_BUDGET_GROUPS);
+        uint64_t n = idle > keep_bytes ? evict_one(b, NULL, ENGINE_BUDGET_GROUPS) : 0;
+        if (n == 0)
+            break;
+        freed += n;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return freed;
 }
 
 void engine_budget_cancel_waits(engine_budget_t *b)
@@ -335,7 +383,7 @@ void engine_budget_cancel_waits(engine_budget_t *b)
     pthread_mutex_lock(&b->lock);
     for (waiter_t *w = b->queue; w; w = w->next)
         w->cancelled = true;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -398,7 +446,7 @@ void engine_budget_key_free(engine_budget_key_t *k)
         b->g[k->group].fixed -= k->bytes;
     }
     lru_unlink(b, k);
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->lock);
     free(k);
 }
@@ -406,18 +454,27 @@ void engine_budget_key_free(engine_budget_key_t *k)
 cuzk_status_t engine_budget_key_resize(engine_budget_key_t *k, uint64_t bytes, unsigned priority,
                                        double wait_s, char *err, size_t err_size)
 {
+    return engine_budget_key_request(k, bytes, priority, wait_s, NULL, NULL, err, err_size);
+}
+
+cuzk_status_t engine_budget_key_request(engine_budget_key_t *k, uint64_t bytes, unsigned priority,
+                                        double wait_s, engine_budget_serve_fn serve, void *ctx,
+                                        char *err, size_t err_size)
+{
     engine_budget_t *b = k->b;
     pthread_mutex_lock(&b->lock);
     assert(!k->evicting);
     cuzk_status_t s = CUZK_OK;
+    bool served = false;
     if (bytes <= k->bytes) {
         b->held -= k->bytes - bytes;
         b->g[k->group].held -= k->bytes - bytes;
-        pthread_cond_broadcast(&b->cv);
+        wake(b);
     } else {
-        s = request(b, bytes - k->bytes, k, k->group, priority, wait_s, err, err_size);
+        s = request(b, bytes - k->bytes, k, k->group, priority, wait_s, serve, ctx, &served, err,
+                    err_size);
     }
-    if (s == CUZK_OK) {
+    if (s == CUZK_OK && !served) {
         if (!k->evict) {
             b->fixed = b->fixed - k->bytes + bytes;
             b->g[k->group].fixed = b->g[k->group].fixed - k->bytes + bytes;
@@ -449,6 +506,19 @@ bool engine_budget_key_use(engine_budget_key_t *k)
     return evicted;
 }
 
+bool engine_budget_key_try_use(engine_budget_key_t *k)
+{
+    engine_budget_t *b = k->b;
+    pthread_mutex_lock(&b->lock);
+    bool ok = !k->evicting;
+    if (ok) {
+        k->users++;
+        k->evicted = false;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return ok;
+}
+
 void engine_budget_key_done(engine_budget_key_t *k)
 {
     engine_budget_t *b = k->b;
@@ -457,7 +527,7 @@ void engine_budget_key_done(engine_budget_key_t *k)
     if (--k->users == 0) {
         lru_unlink(b, k);
         lru_append(b, k);
-        pthread_cond_broadcast(&b->cv);
+        wake(b);
     }
     pthread_mutex_unlock(&b->lock);
 }

@@ -36,18 +36,30 @@
  * same or a lower priority never goes before it, so no waiter starves; a
  * new request of a higher priority than every waiter goes first. Each
  * release, shrink, key_done and limit change looks at the head again.
- * A wait ends when the request is granted, at its deadline or at
+ * A wait ends when the request is granted or served, at its deadline or at
  * engine_budget_cancel_waits (CUZK_ENOMEM with a message, the budget as it
  * was).
  *
- * Eviction. The callback runs on the thread whose request needed the room,
- * with no lock of the budget held, while the key is marked evicting:
- * engine_budget_key_use of that key waits until it has returned. It must
- * free the memory the key's bytes stand for (for a device key: drop the
- * device copy, so that the key falls back to a lower residency tier); when
- * it returns, the key holds 0 bytes. It must not call into this budget.
- * The owner must not hold a lock, while calling into the budget, that its
- * own evict callback takes.
+ * Serving. A key's request may bring a serve callback
+ * (engine_budget_key_request) for an owner that can meet it with memory
+ * it already holds (the pinned pool: an idle buffer of the size asked
+ * for). Each time the request, at the queue's head, looks, serve(ctx,
+ * fits) runs first, on the requesting thread with no lock of the budget
+ * held; fits says whether the bytes would fit now without evicting
+ * anything. When it returns true the request ends, CUZK_OK, and the key
+ * keeps its bytes. So reuse follows the queue's order as new bytes do.
+ * It may call engine_budget_key_try_use, nothing else of this budget.
+ *
+ * Eviction. The callback runs on the thread whose request needed the room
+ * (or on engine_budget_trim's), with no lock of the budget held, while the
+ * key is marked evicting: engine_budget_key_use of that key waits until it
+ * has returned, engine_budget_key_try_use fails. It must free the memory
+ * the key's bytes stand for (for a device key: drop the device copy, so
+ * that the key falls back to a lower residency tier); when it returns,
+ * the key holds 0 bytes. It must not call into this budget. The owner
+ * must not hold a lock, while calling into the budget, that its own evict
+ * or serve callback takes (engine_budget_key_try_use excepted: it takes
+ * only the budget's lock and never waits).
  *
  * Thread-safe: any thread may call anything here.
  */
@@ -71,6 +83,9 @@ typedef struct engine_budget_key engine_budget_key_t;
 
 /* Frees the memory of an idle key; ctx is the owner's (see "Eviction"). */
 typedef void (*engine_budget_evict_fn)(void *ctx);
+/* Meets a waiting request with memory the owner holds, or returns false;
+ * ctx is the owner's (see "Serving"). */
+typedef bool (*engine_budget_serve_fn)(void *ctx, bool fits);
 
 /* A snapshot of a budget (engine_budget_counters). */
 typedef struct engine_budget_counters {
@@ -115,6 +130,10 @@ cuzk_status_t engine_budget_reserve(engine_budget_t *b, uint64_t bytes, unsigned
 void engine_budget_take(engine_budget_t *b, uint64_t bytes);
 /* Gives back bytes of reservations (at most what is reserved). */
 void engine_budget_release(engine_budget_t *b, uint64_t bytes);
+/* Evicts idle evictable keys, least recently used first, until they hold
+ * at most keep_bytes (0: every one), as "Eviction" says, on the calling
+ * thread. Returns the bytes evicted. */
+uint64_t engine_budget_trim(engine_budget_t *b, uint64_t keep_bytes);
 /* Every request waiting now fails ("cancelled"); later ones wait as usual. */
 void engine_budget_cancel_waits(engine_budget_t *b);
 
@@ -142,11 +161,24 @@ void engine_budget_key_free(engine_budget_key_t *k);
  */
 cuzk_status_t engine_budget_key_resize(engine_budget_key_t *k, uint64_t bytes, unsigned priority,
                                        double wait_s, char *err, size_t err_size);
+/*
+ * engine_budget_key_resize with serve (NULL: none) and its ctx, which may
+ * meet the request while it is the queue's head ("Serving"): CUZK_OK then,
+ * the key's bytes unchanged; the owner's ctx tells what serve did.
+ */
+cuzk_status_t engine_budget_key_request(engine_budget_key_t *k, uint64_t bytes, unsigned priority,
+                                        double wait_s, engine_budget_serve_fn serve, void *ctx,
+                                        char *err, size_t err_size);
 uint64_t engine_budget_key_bytes(engine_budget_key_t *k);
 /* The key is in use (counted; nested uses allowed) and cannot be evicted;
  * waits for an eviction in progress first. Returns whether its memory was
  * evicted since the last use (its bytes are then 0). */
 bool engine_budget_key_use(engine_budget_key_t *k);
+/* engine_budget_key_use that never waits: false, and the key not in use,
+ * while its eviction runs. It takes only the budget's lock, so an owner
+ * may call it holding the lock its callbacks take (to claim an idle key
+ * under its own lock, where its evict callback looks for it too). */
+bool engine_budget_key_try_use(engine_budget_key_t *k);
 /* One use ends; the key is the most recently used, and when it goes idle
  * the queue is looked at again. */
 void engine_budget_key_done(engine_budget_key_t *k);

@@ -267,8 +267,8 @@ cuzk_status_t engine_gpu_slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key
     if (st == CUZK_OK && s->pool) {
         engine_gpu_slot_release(s);
         if (host) {
-            st = engine_pinned_acquire(s->pool, host, ENGINE_PINNED_WAIT_FOREVER, &s->buf, err,
-                                       err_size);
+            st = engine_pinned_acquire(s->pool, host, s->urgency, ENGINE_PINNED_WAIT_FOREVER,
+                                       &s->buf, err, err_size);
             if (st != CUZK_OK)
                 return st;
             s->h_in = s->buf.ptr;

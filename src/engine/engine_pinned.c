@@ -2,33 +2,40 @@
 #include "engine/engine_pinned.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "engine/engine_budget.h"
 #include "io/io_error.h"
 
-/* One buffer. Idle buffers sit in a list ordered by release, oldest first. */
+/*
+ * One buffer's record and its key in the pool's budget (the key's bytes
+ * are the buffer's size while it is allocated). A record is idle (on the
+ * idle list, its key idle and so evictable), in use (its key in use), or
+ * spare: its buffer was evicted or never allocated, its key holds 0 bytes,
+ * and it waits on the spare list to serve the next miss.
+ */
 typedef struct engine_pinned_node {
+    engine_pinned_t *pool;
+    engine_budget_key_t *key;
     void *ptr;
     size_t size;
     bool in_use;
-    struct engine_pinned_node *prev, *next; /* idle list; next also chains evicted buffers */
+    struct engine_pinned_node *prev, *next; /* idle list, or (next) the spare list */
 } pinned_node_t;
 
 struct engine_pinned {
     engine_pinned_alloc_t a;
-    pthread_mutex_t lock;
-    pthread_cond_t changed; /* a release, or bytes_held went down; CLOCK_MONOTONIC */
-    pinned_node_t *lru, *mru;
-    uint64_t idle_bytes;
-    uint64_t allocating;   /* allocator calls in flight */
-    uint64_t cancel_epoch; /* bumped by engine_pinned_cancel_waits */
-    engine_pinned_counters_t c;
+    engine_budget_t *budget;  /* the limit, the waits, the evictions */
+    pthread_mutex_t lock;     /* the lists and c */
+    pinned_node_t *lru, *mru; /* idle buffers, by release, oldest first */
+    pinned_node_t *spare;
+    engine_pinned_counters_t c; /* the pool's own counts; the budget keeps the rest */
 };
+
+static void pinned_evict(void *ctx);
 
 engine_pinned_t *engine_pinned_new(const engine_pinned_alloc_t *a, uint64_t limit)
 {
@@ -36,26 +43,20 @@ engine_pinned_t *engine_pinned_new(const engine_pinned_alloc_t *a, uint64_t limi
     engine_pinned_t *pool = calloc(1, sizeof *pool);
     if (!pool)
         return NULL;
-    pthread_condattr_t ca;
-    if (pthread_condattr_init(&ca) != 0) {
-        free(pool);
-        return NULL;
-    }
-    int bad = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    if (!bad && pthread_cond_init(&pool->changed, &ca) != 0)
-        bad = 1;
-    pthread_condattr_destroy(&ca);
-    if (!bad && pthread_mutex_init(&pool->lock, NULL) != 0) {
-        pthread_cond_destroy(&pool->changed);
-        bad = 1;
-    }
-    if (bad) {
+    pool->budget = engine_budget_new("pinned_limit", limit);
+    if (!pool->budget || pthread_mutex_init(&pool->lock, NULL) != 0) {
+        engine_budget_free(pool->budget);
         free(pool);
         return NULL;
     }
     pool->a = *a;
-    pool->c.limit = limit;
     return pool;
+}
+
+static void node_free(pinned_node_t *n)
+{
+    engine_budget_key_free(n->key);
+    free(n);
 }
 
 void engine_pinned_free(engine_pinned_t *pool)
@@ -63,13 +64,16 @@ void engine_pinned_free(engine_pinned_t *pool)
     if (!pool)
         return;
     assert(pool->c.buffers_in_use == 0 && "pinned pool freed with buffers in use");
-    assert(pool->allocating == 0);
     for (pinned_node_t *n = pool->lru, *next; n; n = next) {
         next = n->next;
         pool->a.free(pool->a.ctx, n->ptr);
-        free(n);
+        node_free(n);
     }
-    pthread_cond_destroy(&pool->changed);
+    for (pinned_node_t *n = pool->spare, *next; n; n = next) {
+        next = n->next;
+        node_free(n);
+    }
+    engine_budget_free(pool->budget);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
 }
@@ -85,7 +89,7 @@ size_t engine_pinned_class(size_t bytes)
     return steps > SIZE_MAX / step ? 0 : steps * step;
 }
 
-/* ---- the idle list (under the lock) ------------------------------------------ */
+/* ---- the lists (under the lock) ---------------------------------------------- */
 
 static void idle_unlink(engine_pinned_t *pool, pinned_node_t *n)
 {
@@ -98,7 +102,6 @@ static void idle_unlink(engine_pinned_t *pool, pinned_node_t *n)
     else
         pool->mru = n->prev;
     n->prev = n->next = NULL;
-    pool->idle_bytes -= n->size;
 }
 
 static void idle_push_mru(engine_pinned_t *pool, pinned_node_t *n)
@@ -110,116 +113,116 @@ static void idle_push_mru(engine_pinned_t *pool, pinned_node_t *n)
     else
         pool->lru = n;
     pool->mru = n;
-    pool->idle_bytes += n->size;
-}
-
-/* The most recently released idle buffer of exactly size bytes, or NULL. */
-static pinned_node_t *idle_find_class(engine_pinned_t *pool, size_t size)
-{
-    for (pinned_node_t *n = pool->mru; n; n = n->prev)
-        if (n->size == size)
-            return n;
-    return NULL;
-}
-
-/* The smallest idle buffer of more than size bytes (the most recent among equals), or NULL. */
-static pinned_node_t *idle_find_larger(engine_pinned_t *pool, size_t size)
-{
-    pinned_node_t *best = NULL;
-    for (pinned_node_t *n = pool->mru; n; n = n->prev)
-        if (n->size > size && (!best || n->size < best->size))
-            best = n;
-    return best;
 }
 
 /*
- * Cuts idle buffers, least recently released first, off the list until at
- * least want bytes are cut or none is left; they stop counting as held.
- * Returns them, still chained through next in that order, for
- * pinned_free_chain outside the lock; *taken (NULL: not wanted) = their bytes.
+ * The idle buffer that serves size bytes, claimed (its key in use) and
+ * off the idle list, or NULL: the most recently released of exactly size
+ * bytes, else, when larger (a new buffer would not fit), the smallest of
+ * more than size (the most recent among equals). A buffer whose eviction
+ * runs cannot be claimed and is passed over.
  */
-static pinned_node_t *idle_evict(engine_pinned_t *pool, uint64_t want, uint64_t *taken)
+static pinned_node_t *idle_claim(engine_pinned_t *pool, size_t size, bool larger)
 {
-    pinned_node_t *first = pool->lru, *last = NULL;
-    uint64_t got = 0;
-    for (pinned_node_t *n = first; n && got < want; n = n->next) {
-        last = n;
-        got += n->size;
-        pool->c.buffers--;
-        pool->c.evicted++;
+    pinned_node_t *best = NULL;
+    for (pinned_node_t *n = pool->mru; n; n = n->prev)
+        if (n->size == size && engine_budget_key_try_use(n->key)) {
+            best = n;
+            break;
+        }
+    if (!best && larger) {
+        for (pinned_node_t *n = pool->mru; n; n = n->prev)
+            if (n->size > size && (!best || n->size < best->size))
+                best = n;
+        if (best && !engine_budget_key_try_use(best->key))
+            best = NULL;
     }
-    if (taken)
-        *taken = got;
-    if (!last)
-        return NULL;
-    pool->lru = last->next;
-    if (pool->lru)
-        pool->lru->prev = NULL;
-    else
-        pool->mru = NULL;
-    last->next = NULL;
-    pool->idle_bytes -= got;
-    pool->c.bytes_held -= got;
-    pthread_cond_broadcast(&pool->changed);
-    return first;
+    if (best) {
+        idle_unlink(pool, best);
+        best->in_use = true;
+        pool->c.hits++;
+        pool->c.buffers_in_use++;
+        pool->c.bytes_in_use += best->size;
+    }
+    return best;
 }
 
-static void pinned_free_chain(engine_pinned_t *pool, pinned_node_t *chain)
+/* The budget evicts an idle buffer: off the idle list, its record spare,
+ * its memory freed outside the lock. */
+static void pinned_evict(void *ctx)
 {
-    while (chain) {
-        pinned_node_t *n = chain;
-        void *ptr = n->ptr;
-        chain = n->next;
-        free(n);
-        pool->a.free(pool->a.ctx, ptr);
+    pinned_node_t *n = ctx;
+    engine_pinned_t *pool = n->pool;
+    pthread_mutex_lock(&pool->lock);
+    assert(!n->in_use && n->ptr);
+    void *ptr = n->ptr;
+    idle_unlink(pool, n);
+    n->ptr = NULL;
+    n->size = 0;
+    n->next = pool->spare;
+    pool->spare = n;
+    pool->c.buffers--;
+    pthread_mutex_unlock(&pool->lock);
+    pool->a.free(pool->a.ctx, ptr);
+}
+
+/* A spare record, in use, or NULL when memory for a new one runs out. A
+ * spare record's key may still be finishing its eviction: key_use waits
+ * for it. */
+static pinned_node_t *spare_get(engine_pinned_t *pool)
+{
+    pthread_mutex_lock(&pool->lock);
+    pinned_node_t *n = pool->spare;
+    if (n)
+        pool->spare = n->next;
+    pthread_mutex_unlock(&pool->lock);
+    if (!n) {
+        n = calloc(1, sizeof *n);
+        if (!n)
+            return NULL;
+        n->pool = pool;
+        n->key = engine_budget_key_new(pool->budget, 0, pinned_evict, n);
+        if (!n->key) {
+            free(n);
+            return NULL;
+        }
     }
+    n->next = NULL;
+    engine_budget_key_use(n->key);
+    return n;
+}
+
+/* Gives back a record of 0 bytes that holds no buffer. */
+static void spare_put(engine_pinned_t *pool, pinned_node_t *n)
+{
+    engine_budget_key_done(n->key);
+    pthread_mutex_lock(&pool->lock);
+    n->next = pool->spare;
+    pool->spare = n;
+    pthread_mutex_unlock(&pool->lock);
 }
 
 /* ---- acquire and release ------------------------------------------------------- */
 
-/* The CLOCK_MONOTONIC time wait_s seconds from now. */
-static struct timespec pinned_deadline(double wait_s)
+/* A request for size bytes waiting in the budget, served by an idle buffer. */
+typedef struct pinned_want {
+    engine_pinned_t *pool;
+    size_t size;
+    pinned_node_t *got;
+} pinned_want_t;
+
+static bool pinned_serve(void *ctx, bool fits)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    if (wait_s > 0) {
-        double whole = wait_s > 1e9 ? 1e9 : (double)(time_t)wait_s;
-        t.tv_sec += (time_t)whole;
-        t.tv_nsec += wait_s > 1e9 ? 0 : (long)((wait_s - whole) * 1e9);
-        if (t.tv_nsec >= 1000000000L) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000L;
-        }
-    }
-    return t;
+    pinned_want_t *w = ctx;
+    pthread_mutex_lock(&w->pool->lock);
+    w->got = idle_claim(w->pool, w->size, !fits);
+    pthread_mutex_unlock(&w->pool->lock);
+    return w->got != NULL;
 }
 
-/* Takes idle buffer n for use (a hit). */
-static void pinned_take(engine_pinned_t *pool, pinned_node_t *n, engine_pinned_buf_t *buf)
-{
-    idle_unlink(pool, n);
-    n->in_use = true;
-    pool->c.hits++;
-    pool->c.buffers_in_use++;
-    pool->c.bytes_in_use += n->size;
-    *buf = (engine_pinned_buf_t){.ptr = n->ptr, .size = n->size, .node = n};
-}
-
-/* Fails an acquire that the limit refused (under the lock, which it releases). */
-static cuzk_status_t pinned_refuse(engine_pinned_t *pool, size_t bytes, size_t size,
-                                   const char *why, char *err, size_t err_size)
-{
-    pool->c.refused++;
-    engine_pinned_counters_t c = pool->c;
-    pthread_mutex_unlock(&pool->lock);
-    return io_fail(err, err_size, CUZK_ENOMEM,
-                   "pinned pool: %zu bytes (a buffer of %zu) do not fit in its limit of %" PRIu64
-                   " bytes (%" PRIu64 " bytes in use in %" PRIu64 " buffers, %" PRIu64 " held)%s",
-                   bytes, size, c.limit, c.bytes_in_use, c.buffers_in_use, c.bytes_held, why);
-}
-
-cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, double wait_s,
-                                    engine_pinned_buf_t *buf, char *err, size_t err_size)
+cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, unsigned urgency,
+                                    double wait_s, engine_pinned_buf_t *buf, char *err,
+                                    size_t err_size)
 {
     assert(pool && buf);
     *buf = (engine_pinned_buf_t){0};
@@ -227,88 +230,59 @@ cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, double 
     if (size == 0)
         return io_fail(err, err_size, CUZK_ENOMEM, "pinned pool: %zu bytes: too large a buffer",
                        bytes);
-    struct timespec deadline = pinned_deadline(wait_s);
-    bool waited = false, timed_out = false;
-    pinned_node_t *evicted = NULL;
+    pinned_node_t *n = spare_get(pool);
+    if (!n)
+        return io_fail(err, err_size, CUZK_ENOMEM,
+                       "pinned pool: out of memory for a buffer's record");
 
-    pthread_mutex_lock(&pool->lock);
-    const uint64_t epoch = pool->cancel_epoch, limit = pool->c.limit;
-    if (limit && size > limit)
-        return pinned_refuse(pool, bytes, size, ": larger than the limit", err, err_size);
-    for (;;) {
-        pinned_node_t *n = idle_find_class(pool, size);
-        if (!n && limit && pool->c.bytes_held + size > limit)
-            n = idle_find_larger(pool, size);
-        if (n) {
-            pinned_take(pool, n, buf);
-            pthread_mutex_unlock(&pool->lock);
-            return CUZK_OK;
+    /* Served by an idle buffer, or the budget grants the new buffer's
+     * bytes to n's key, in the queue's order. */
+    pinned_want_t want = {.pool = pool, .size = size};
+    char why[IO_ERR_MAX] = "";
+    cuzk_status_t st = engine_budget_key_request(n->key, size, urgency, wait_s, pinned_serve, &want,
+                                                 why, sizeof why);
+    if (want.got || st != CUZK_OK) {
+        spare_put(pool, n);
+        if (st != CUZK_OK) {
+            engine_pinned_counters_t c;
+            engine_pinned_counters(pool, &c);
+            return io_fail(err, err_size, st,
+                           "pinned pool: %zu bytes (a buffer of %zu), %" PRIu64
+                           " bytes in use in %" PRIu64 " buffers: %s",
+                           bytes, size, c.bytes_in_use, c.buffers_in_use, why);
         }
-        uint64_t held = pool->c.bytes_held;
-        if (!limit || held + size <= limit)
-            break;
-        if (held - pool->idle_bytes + size <= limit) {
-            evicted = idle_evict(pool, held + size - limit, NULL);
-            break;
-        }
-        if (pool->cancel_epoch != epoch)
-            return pinned_refuse(pool, bytes, size, "; cancelled while waiting", err, err_size);
-        if (wait_s == 0)
-            return pinned_refuse(pool, bytes, size, "", err, err_size);
-        if (timed_out)
-            return pinned_refuse(pool, bytes, size, "; timed out waiting for a release", err,
-                                 err_size);
-        if (!waited) {
-            waited = true;
-            pool->c.waits++;
-        }
-        if (wait_s < 0)
-            pthread_cond_wait(&pool->changed, &pool->lock);
-        else if (pthread_cond_timedwait(&pool->changed, &pool->lock, &deadline) == ETIMEDOUT)
-            timed_out = true;
+        *buf =
+            (engine_pinned_buf_t){.ptr = want.got->ptr, .size = want.got->size, .node = want.got};
+        return CUZK_OK;
     }
 
-    /* A miss: the room is reserved; allocate outside the lock. */
+    /* A miss: the bytes are n's; allocate outside the lock. */
+    pthread_mutex_lock(&pool->lock);
     pool->c.misses++;
-    pool->c.bytes_held += size;
-    if (pool->c.bytes_held > pool->c.bytes_peak)
-        pool->c.bytes_peak = pool->c.bytes_held;
-    pool->allocating++;
     pthread_mutex_unlock(&pool->lock);
-
-    pinned_free_chain(pool, evicted);
     void *p = NULL;
-    cuzk_status_t st = CUZK_ENOMEM;
-    pinned_node_t *n = malloc(sizeof *n);
-    if (n)
-        st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
-    else
-        io_fail(err, err_size, st, "pinned pool: out of memory for a buffer's record");
-    if (n && st == CUZK_ENOMEM) {
-        /* The host cannot pin more: give back every idle buffer, try once more. */
+    st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
+    if (st == CUZK_ENOMEM && engine_budget_trim(pool->budget, 0) > 0) {
+        /* The host cannot pin more: every idle buffer went; once more. */
         pthread_mutex_lock(&pool->lock);
-        pinned_node_t *idle = pool->idle_bytes ? idle_evict(pool, pool->idle_bytes, NULL) : NULL;
-        pool->c.alloc_failed += idle != NULL;
-        pool->c.shrinks += idle != NULL;
+        pool->c.alloc_failed++;
+        pool->c.shrinks++;
         pthread_mutex_unlock(&pool->lock);
-        if (idle) {
-            pinned_free_chain(pool, idle);
-            st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
-        }
+        st = pool->a.alloc(pool->a.ctx, &p, size, err, err_size);
     }
     assert(st != CUZK_OK || p);
-
-    pthread_mutex_lock(&pool->lock);
-    pool->allocating--;
     if (st != CUZK_OK) {
+        pthread_mutex_lock(&pool->lock);
         pool->c.alloc_failed++;
-        pool->c.bytes_held -= size;
-        pthread_cond_broadcast(&pool->changed);
         pthread_mutex_unlock(&pool->lock);
-        free(n);
+        (void)engine_budget_key_resize(n->key, 0, urgency, ENGINE_BUDGET_NO_WAIT, NULL, 0);
+        spare_put(pool, n);
         return st;
     }
-    *n = (pinned_node_t){.ptr = p, .size = size, .in_use = true};
+    pthread_mutex_lock(&pool->lock);
+    n->ptr = p;
+    n->size = size;
+    n->in_use = true;
     pool->c.buffers++;
     pool->c.buffers_in_use++;
     pool->c.bytes_in_use += size;
@@ -327,8 +301,10 @@ void engine_pinned_release(engine_pinned_t *pool, engine_pinned_buf_t *buf)
     idle_push_mru(pool, n);
     pool->c.buffers_in_use--;
     pool->c.bytes_in_use -= n->size;
-    pthread_cond_broadcast(&pool->changed);
     pthread_mutex_unlock(&pool->lock);
+    /* Idle and evictable from here, the most recently used: the queue's
+     * head looks again. */
+    engine_budget_key_done(n->key);
     *buf = (engine_pinned_buf_t){0};
 }
 
@@ -337,23 +313,13 @@ void engine_pinned_release(engine_pinned_t *pool, engine_pinned_buf_t *buf)
 uint64_t engine_pinned_trim(engine_pinned_t *pool, uint64_t keep_bytes)
 {
     assert(pool);
-    uint64_t freed = 0;
-    pthread_mutex_lock(&pool->lock);
-    pinned_node_t *chain = NULL;
-    if (pool->idle_bytes > keep_bytes)
-        chain = idle_evict(pool, pool->idle_bytes - keep_bytes, &freed);
-    pthread_mutex_unlock(&pool->lock);
-    pinned_free_chain(pool, chain);
-    return freed;
+    return engine_budget_trim(pool->budget, keep_bytes);
 }
 
 void engine_pinned_cancel_waits(engine_pinned_t *pool)
 {
     assert(pool);
-    pthread_mutex_lock(&pool->lock);
-    pool->cancel_epoch++;
-    pthread_cond_broadcast(&pool->changed);
-    pthread_mutex_unlock(&pool->lock);
+    engine_budget_cancel_waits(pool->budget);
 }
 
 void engine_pinned_note_pageable(engine_pinned_t *pool, uint64_t bytes)
@@ -369,5 +335,13 @@ void engine_pinned_counters(engine_pinned_t *pool, engine_pinned_counters_t *out
     assert(pool && out);
     pthread_mutex_lock(&pool->lock);
     *out = pool->c;
+    engine_budget_counters_t b;
+    engine_budget_counters(pool->budget, &b);
     pthread_mutex_unlock(&pool->lock);
+    out->waits = b.waits;
+    out->refused = b.refused;
+    out->evicted = b.evictions;
+    out->bytes_held = b.held;
+    out->bytes_peak = b.peak;
+    out->limit = b.limit;
 }

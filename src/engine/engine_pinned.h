@@ -19,16 +19,26 @@
  * circuit, witnesses of one key) share a class and so share buffers.
  * Powers of two alone would waste up to half of a multi-GiB buffer.
  *
- * Reuse. An acquire takes the most recently released idle buffer of its
- * class (a hit). Failing that it allocates a new one (a miss) when the
- * pool's limit allows. When the limit does not allow it, in this order:
+ * Memory and waiting. The pool's bytes are a budget of their own
+ * (engine_budget.h, named "pinned_limit" in messages, the pool's limit):
+ * each buffer is a key of it, in use while acquired, idle (evictable,
+ * least recently released first) once released. An acquire is one request
+ * of that budget at the caller's urgency, so acquires are served in the
+ * budget's order (higher urgency first, then arrival; only the queue's
+ * head is served, by reuse or by new bytes), and the budget's rules for
+ * fitting, evicting and refusing hold.
+ *
+ * Reuse. The acquire at the queue's head takes the most recently released
+ * idle buffer of its class (a hit). Failing that it allocates a new one (a
+ * miss) when the limit allows. When the limit does not allow it, in this
+ * order:
  *  1. the smallest larger idle buffer serves the request (a hit);
  *  2. idle buffers are freed, least recently released first, until the new
  *     buffer fits (only when freeing them does make it fit: idle buffers
  *     are not thrown away for a request that would fail anyway);
- *  3. the acquire waits for a release (when the caller allows it) or fails
- *     with CUZK_ENOMEM and a message giving the bytes, the limit and what
- *     is in use.
+ *  3. the acquire waits (when the caller allows it) until a release or a
+ *     free lets it in at its turn, or fails with CUZK_ENOMEM and a message
+ *     giving the bytes, what is in use and the budget's reason.
  * A request larger than the limit itself fails at once, waiting or not.
  *
  * Memory pressure. When the allocator itself runs out (CUZK_ENOMEM: the
@@ -36,11 +46,11 @@
  * and tries once more (counted: shrinks). engine_pinned_trim frees idle
  * buffers on demand, e.g. before a key is pinned.
  *
- * The allocator and the frees run outside the pool's lock: cudaHostAlloc
- * takes milliseconds per GiB and cudaFreeHost synchronises the device, and
- * hits and releases on other threads must not wait for either. The bytes
- * of a buffer count against the limit from the moment the pool decides to
- * allocate it until the moment it decides to free it.
+ * The allocator and the frees run outside the pool's and the budget's
+ * locks: cudaHostAlloc takes milliseconds per GiB and cudaFreeHost
+ * synchronises the device, and hits and releases on other threads must not
+ * wait for either. The bytes of a buffer count against the limit from the
+ * moment the budget grants them until the buffer is freed.
  *
  * Thread-safe: any thread acquires, releases, trims and reads counters.
  */
@@ -51,14 +61,15 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "engine/engine_budget.h"
 
 enum {
     ENGINE_PINNED_MIN_CLASS = 4096, /* the smallest buffer: one page */
 };
 
-/* engine_pinned_acquire's wait_s (any negative value): wait until the request fits or is
+/* engine_pinned_acquire's wait_s (any negative value): wait until the request is served or
  * cancelled. */
-#define ENGINE_PINNED_WAIT_FOREVER (-1.0)
+#define ENGINE_PINNED_WAIT_FOREVER ENGINE_BUDGET_WAIT_FOREVER
 
 /*
  * Where the pool's memory comes from. alloc sets *p to bytes of pinned
@@ -90,14 +101,16 @@ typedef struct engine_pinned_buf {
 typedef struct engine_pinned_counters {
     uint64_t hits;           /* acquires served by an idle buffer */
     uint64_t misses;         /* acquires that allocated a buffer (whether or not it succeeded) */
-    uint64_t waits;          /* acquires that waited for a release at least once */
-    uint64_t refused;        /* acquires failed by the limit: too large, timed out or cancelled */
+    uint64_t waits;          /* acquires that waited in the budget's queue at least once */
+    uint64_t refused;        /* acquires failed by the limit: too large, not now (wait_s 0),
+                                timed out or cancelled */
     uint64_t alloc_failed;   /* allocator calls that failed */
     uint64_t evicted;        /* idle buffers freed to make room or by engine_pinned_trim */
     uint64_t shrinks;        /* allocator failures retried after freeing every idle buffer */
     uint64_t buffers;        /* buffers held (idle + in use) */
     uint64_t buffers_in_use; /* buffers acquired and not released */
-    uint64_t bytes_held;     /* bytes of the buffers held, and of allocations in flight */
+    uint64_t bytes_held;     /* bytes of the buffers held, and of allocations in flight (the
+                                budget's held; bytes_peak and limit are the budget's too) */
     uint64_t bytes_in_use;   /* bytes of the buffers in use */
     uint64_t bytes_peak;     /* the most bytes_held has been */
     uint64_t limit;          /* the most bytes the pool may hold; 0: no limit */
@@ -114,7 +127,7 @@ engine_pinned_t *engine_pinned_new(const engine_pinned_alloc_t *a, uint64_t limi
 
 /*
  * Frees every buffer and the pool (NULL: nothing). No buffer may be in use
- * and no call may be running: asserted.
+ * and no acquire may wait: asserted.
  */
 void engine_pinned_free(engine_pinned_t *pool);
 
@@ -126,29 +139,33 @@ size_t engine_pinned_class(size_t bytes);
 
 /*
  * *buf = a buffer of at least bytes (bytes == 0 gets the smallest class),
- * reused or allocated as described above. When the limit stands in the
- * way, wait_s says how long to wait for a release: 0 not at all, > 0 up
- * to that many seconds, < 0 (ENGINE_PINNED_WAIT_FOREVER) until it fits or
+ * reused or allocated as described above, at urgency (the budget's
+ * priority, any unsigned, higher first: the CUDA backend passes the job's
+ * priority, engine.h's 0 .. 3). When the limit or earlier waiters stand in
+ * the way, wait_s says how long to wait: 0 not at all, > 0 up to that many
+ * seconds, < 0 (ENGINE_PINNED_WAIT_FOREVER) until it is served or
  * engine_pinned_cancel_waits. Returns CUZK_OK, or the allocator's failure
- * with its message, or CUZK_ENOMEM (over the limit, timed out, cancelled)
- * with a message; on failure *buf is emptied (ptr NULL) and the pool is as
- * it was, less any idle buffers freed on the way.
+ * with its message, or CUZK_ENOMEM (over the limit, not now, timed out,
+ * cancelled) with a message; on failure *buf is emptied (ptr NULL) and the
+ * pool is as it was, less any idle buffers freed on the way.
  */
-cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, double wait_s,
-                                    engine_pinned_buf_t *buf, char *err, size_t err_size);
+cuzk_status_t engine_pinned_acquire(engine_pinned_t *pool, size_t bytes, unsigned urgency,
+                                    double wait_s, engine_pinned_buf_t *buf, char *err,
+                                    size_t err_size);
 
 /*
  * Gives *buf (from engine_pinned_acquire on this pool, not yet released)
- * back to the idle list as its most recently used buffer, wakes waiting
- * acquires, and empties *buf. The memory stays allocated for reuse.
+ * back to the idle list as its most recently used buffer, lets the
+ * waiting acquire at the queue's head look again, and empties *buf. The
+ * memory stays allocated for reuse.
  */
 void engine_pinned_release(engine_pinned_t *pool, engine_pinned_buf_t *buf);
 
 /*
  * Frees idle buffers, least recently released first, until the idle bytes
- * are at most keep_bytes (0: every idle buffer). Buffers in use are never
- * touched. The CUDA backend calls it when pinning a key's points fails.
- * Returns the bytes freed.
+ * are at most keep_bytes (0: every idle buffer): engine_budget_trim of the
+ * pool's budget. Buffers in use are never touched. The CUDA backend calls
+ * it when pinning a key's points fails. Returns the bytes freed.
  */
 uint64_t engine_pinned_trim(engine_pinned_t *pool, uint64_t keep_bytes);
 
