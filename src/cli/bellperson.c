@@ -384,6 +384,8 @@ int cli_prove_bp(int argc, char **argv)
 
 /* ---- cuzk verify --vk --------------------------------------------------- */
 
+/* Reads and verifies through the public API, as cuzk verify does (verify.c). */
+
 static void bp_verify_usage(FILE *f)
 {
     fprintf(f, "usage: cuzk verify --vk V --inputs inputs.json --proof proof.bin\n"

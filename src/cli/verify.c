@@ -2,6 +2,8 @@
  * cuzk verify <verification_key.json> <public.json> <proof.json>: snarkjs'
  * `groth16 verify`. Prints OK or INVALID (or, with --json, the result as
  * JSON); exit 0 valid, 1 invalid, 2 bad input (the reason on stderr).
+ * The files are read and the proof checked through the public API
+ * (cuzk_verify.h, cuzk_proof.h), as a program linking libcuzk would.
  */
 #include <stdio.h>
 #include <string.h>
