@@ -131,7 +131,7 @@ static cuzk_status_t bp_inputs_read(cuzk_scalar_t **out, const char *path, size_
         else if ((s = cuzk_public_from_snarkjs_json_named(&pub, &n, CUZK_CURVE_BLS12_381, n_in,
                                                           text, strlen(text), name)) != CUZK_OK)
             snprintf(err, err_size, "%s", cuzk_last_error());
-        if (s == CUZK_OK && n_in > 0)
+        if (s == CUZK_OK && pub) /* NULL when n_in = 0 */
             memcpy(v + i * n_in, pub, n_in * sizeof *v);
         cuzk_free(pub);
         free(text);
