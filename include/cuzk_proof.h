@@ -51,6 +51,11 @@ CUZK_API cuzk_status_t cuzk_proof_to_snarkjs_json(char **json, const cuzk_proof_
 CUZK_API cuzk_status_t cuzk_proof_from_snarkjs_json(cuzk_proof_t *proof, const char *json,
                                                     size_t len);
 
+/* The same, name standing for the text in messages (the file's path; NULL:
+ * "proof.json"). */
+CUZK_API cuzk_status_t cuzk_proof_from_snarkjs_json_named(cuzk_proof_t *proof, const char *json,
+                                                          size_t len, const char *name);
+
 /*
  * *json = public.json as snarkjs writes it for the n canonical scalars of
  * curve at pub (n = 0 is "[\n]"). CUZK_ENONCANONICAL for a value >= r,
@@ -68,12 +73,39 @@ CUZK_API cuzk_status_t cuzk_public_from_snarkjs_json(cuzk_scalar_t **pub, size_t
                                                      cuzk_curve_t curve, const char *json,
                                                      size_t len);
 
+/* The expect_n of cuzk_public_from_snarkjs_json_named that takes any count. */
+#define CUZK_PUBLIC_ANY_COUNT SIZE_MAX
+
+/*
+ * The same, for a text that must hold expect_n values (a key's
+ * cuzk_vk_public_inputs; CUZK_PUBLIC_ANY_COUNT: any number): one of another
+ * count is CUZK_EBADFILE naming both counts, before any value is read
+ * (CUZK_EINVAL for an expect_n above 2^32 - 1). name stands for the text in
+ * messages (the file's path; NULL: "public.json").
+ */
+CUZK_API cuzk_status_t cuzk_public_from_snarkjs_json_named(cuzk_scalar_t **pub, size_t *n,
+                                                           cuzk_curve_t curve, size_t expect_n,
+                                                           const char *json, size_t len,
+                                                           const char *name);
+
 /* bellperson's 192 bytes of a BLS12-381 proof (CUZK_EINVAL for another
  * curve), and back (checked: flags, canonical, on the curve, subgroup). */
 CUZK_API cuzk_status_t cuzk_proof_to_bellperson(unsigned char out[CUZK_BELLPERSON_PROOF_BYTES],
                                                 const cuzk_proof_t *proof);
 CUZK_API cuzk_status_t cuzk_proof_from_bellperson(
     cuzk_proof_t *proof, const unsigned char in[CUZK_BELLPERSON_PROOF_BYTES]);
+
+/*
+ * *proofs = the proofs of a bellperson proof file, the len bytes at data:
+ * 192-byte proofs one after another (a proof of several partitions), *n
+ * of them (malloc'd: cuzk_free). CUZK_EBADFILE when len is not a positive
+ * multiple of 192; a proof that does not decode fails as
+ * cuzk_proof_from_bellperson does, the message naming name (the file's
+ * path; NULL: "the proofs") and the proof's index. On failure *proofs =
+ * NULL and *n = 0.
+ */
+CUZK_API cuzk_status_t cuzk_proofs_from_bellperson(cuzk_proof_t **proofs, size_t *n,
+                                                   const void *data, size_t len, const char *name);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,16 @@ CUZK_API cuzk_status_t cuzk_vk_load(cuzk_vk_t **vk, const char *path);
 CUZK_API cuzk_status_t cuzk_vk_from_memory(cuzk_vk_t **vk, const void *data, size_t len,
                                            const char *name);
 
+/*
+ * The same, the bytes read as the verification key of convention whatever
+ * their content looks like, so that a file that is not one fails with that
+ * reader's reason: CUZK_CONVENTION_SNARKJS reads verification_key.json,
+ * CUZK_CONVENTION_BELLPERSON a .vk or a .params (the verifying key it
+ * starts with; the rest is not read). CUZK_EINVAL for another convention.
+ */
+CUZK_API cuzk_status_t cuzk_vk_from_memory_as(cuzk_vk_t **vk, const void *data, size_t len,
+                                              const char *name, cuzk_convention_t convention);
+
 /* Releases vk (NULL is fine). */
 CUZK_API void cuzk_vk_free(cuzk_vk_t *vk);
 

@@ -314,6 +314,33 @@ static void test_decoders(void **state)
     assert_int_equal(cuzk_vk_from_memory(&vk, "{\"protocol\": \"groth16\"}", 23, "v.json"),
                      CUZK_EBADFILE);
     assert_non_null(strstr(cuzk_last_error(), "v.json"));
+
+    /* The named forms: the name in messages, the reader's own reason. */
+    assert_int_equal(cuzk_proof_from_snarkjs_json_named(&p, "{", 1, "d/p.json"), CUZK_EBADFILE);
+    assert_non_null(strstr(cuzk_last_error(), "d/p.json: not JSON"));
+    assert_int_equal(cuzk_vk_from_memory_as(&vk, "{}", 2, "d/v.json", CUZK_CONVENTION_SNARKJS),
+                     CUZK_EBADFILE);
+    assert_string_equal(cuzk_last_error(), "d/v.json: protocol: missing");
+    assert_null(vk);
+    assert_int_equal(cuzk_vk_from_memory_as(&vk, "{}", 2, NULL, (cuzk_convention_t)7), CUZK_EINVAL);
+    /* A count that does not fit is told before the values: r itself is
+     * CUZK_ENONCANONICAL only where any count will do. */
+    assert_int_equal(cuzk_public_from_snarkjs_json_named(&pub, &n, CUZK_CURVE_BN254, 2, r,
+                                                         strlen(r), "d/pub.json"),
+                     CUZK_EBADFILE);
+    assert_string_equal(cuzk_last_error(), "d/pub.json: 1 public signals, expected 2");
+    assert_null(pub);
+    assert_int_equal(cuzk_public_from_snarkjs_json_named(&pub, &n, CUZK_CURVE_BN254,
+                                                         CUZK_PUBLIC_ANY_COUNT, r, strlen(r),
+                                                         "d/pub.json"),
+                     CUZK_ENONCANONICAL);
+    assert_non_null(strstr(cuzk_last_error(), "d/pub.json"));
+    assert_int_equal(
+        cuzk_public_from_snarkjs_json_named(&pub, &n, CUZK_CURVE_BN254, 1, "[\"007\"]", 7, NULL),
+        CUZK_OK);
+    assert_int_equal(n, 1);
+    assert_true(pub[0].limb[0] == 7 && pub[0].limb[1] == 0);
+    cuzk_free(pub);
 }
 
 /* The .asgn at path as a cuzk_assignment_t over its mapping (the layout of
@@ -374,6 +401,50 @@ static void test_bellperson(void **state)
     pub[3].limb[0] ^= 1;
     assert_int_equal(cuzk_verify_batch(&valid, vk, p, 2, pub), CUZK_OK);
     assert_int_equal(valid, 0);
+    pub[3].limb[0] ^= 1;
+
+    /* A proof file of both proofs; its length and its bytes checked, each
+     * failure naming the file (and the proof). */
+    unsigned char file[2 * CUZK_BELLPERSON_PROOF_BYTES];
+    assert_int_equal(cuzk_proof_to_bellperson(file, &p[0]), CUZK_OK);
+    assert_int_equal(cuzk_proof_to_bellperson(file + CUZK_BELLPERSON_PROOF_BYTES, &p[1]), CUZK_OK);
+    cuzk_proof_t *ps = NULL;
+    size_t n_ps = 0;
+    assert_int_equal(cuzk_proofs_from_bellperson(&ps, &n_ps, file, sizeof file, "d/p.bin"),
+                     CUZK_OK);
+    assert_int_equal(n_ps, 2);
+    assert_memory_equal(ps, p, sizeof p);
+    cuzk_free(ps);
+    assert_int_equal(cuzk_proofs_from_bellperson(&ps, &n_ps, file, sizeof file - 1, "d/p.bin"),
+                     CUZK_EBADFILE);
+    assert_non_null(strstr(cuzk_last_error(), "d/p.bin: 383 bytes"));
+    assert_null(ps);
+    assert_int_equal(n_ps, 0);
+    memset(file + CUZK_BELLPERSON_PROOF_BYTES + 1, 0x5a, 8);
+    assert_int_not_equal(cuzk_proofs_from_bellperson(&ps, &n_ps, file, sizeof file, "d/p.bin"),
+                         CUZK_OK);
+    assert_non_null(strstr(cuzk_last_error(), "d/p.bin: proof 1: A"));
+    assert_null(ps);
+
+    /* The verifying key a .params starts with, read as bellperson's; the
+     * same bytes told by content are proving parameters, no verification
+     * key, and as a snarkjs key they are not JSON. */
+    size_t params_len;
+    unsigned char *params = slurp(fx("bls.params"), &params_len);
+    cuzk_vk_t *pvk = NULL;
+    assert_int_equal(
+        cuzk_vk_from_memory_as(&pvk, params, params_len, "bls.params", CUZK_CONVENTION_BELLPERSON),
+        CUZK_OK);
+    assert_int_equal(cuzk_vk_public_inputs(pvk), 2);
+    assert_int_equal(cuzk_verify_batch(&valid, pvk, p, 2, pub), CUZK_OK);
+    assert_int_equal(valid, 1);
+    cuzk_vk_free(pvk);
+    assert_int_equal(cuzk_vk_from_memory(&pvk, params, params_len, "bls.params"), CUZK_EBADFILE);
+    assert_int_equal(
+        cuzk_vk_from_memory_as(&pvk, params, params_len, "bls.params", CUZK_CONVENTION_SNARKJS),
+        CUZK_EBADFILE);
+    assert_non_null(strstr(cuzk_last_error(), "bls.params: not JSON"));
+    free(params);
 
     /* Assignments that do not fit: counts, a bitmap tail, a value >= r. */
     cuzk_assignment_t bad = a;

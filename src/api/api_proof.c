@@ -178,14 +178,20 @@ cuzk_status_t cuzk_proof_to_snarkjs_json(char **json, const cuzk_proof_t *proof)
 
 cuzk_status_t cuzk_proof_from_snarkjs_json(cuzk_proof_t *proof, const char *json, size_t len)
 {
+    return cuzk_proof_from_snarkjs_json_named(proof, json, len, NULL);
+}
+
+cuzk_status_t cuzk_proof_from_snarkjs_json_named(cuzk_proof_t *proof, const char *json, size_t len,
+                                                 const char *name)
+{
     if (!proof)
         return api_null("proof");
     if (!json)
         return api_null("json");
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
-    cuzk_status_t s =
-        snarkjs_proof_parse(&p, json, len, "proof.json", R1CS_CURVE_NONE, err, sizeof err);
+    cuzk_status_t s = snarkjs_proof_parse(&p, json, len, name ? name : "proof.json",
+                                          R1CS_CURVE_NONE, err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_snarkjs(proof, &p);
@@ -216,6 +222,14 @@ cuzk_status_t cuzk_public_to_snarkjs_json(char **json, cuzk_curve_t curve, const
 cuzk_status_t cuzk_public_from_snarkjs_json(cuzk_scalar_t **pub, size_t *n, cuzk_curve_t curve,
                                             const char *json, size_t len)
 {
+    return cuzk_public_from_snarkjs_json_named(pub, n, curve, CUZK_PUBLIC_ANY_COUNT, json, len,
+                                               NULL);
+}
+
+cuzk_status_t cuzk_public_from_snarkjs_json_named(cuzk_scalar_t **pub, size_t *n,
+                                                  cuzk_curve_t curve, size_t expect_n,
+                                                  const char *json, size_t len, const char *name)
+{
     if (!pub)
         return api_null("pub");
     *pub = NULL;
@@ -227,10 +241,14 @@ cuzk_status_t cuzk_public_from_snarkjs_json(cuzk_scalar_t **pub, size_t *n, cuzk
     r1cs_curve_t c = api_curve(curve);
     if (c == R1CS_CURVE_NONE)
         return api_fail(CUZK_EINVAL, "curve %d is neither BN254 nor BLS12-381", (int)curve);
+    if (expect_n != CUZK_PUBLIC_ANY_COUNT && expect_n > UINT32_MAX)
+        return api_fail(CUZK_EINVAL, "expect_n = %zu: more public inputs than a key can have",
+                        expect_n);
     char err[IO_ERR_MAX] = "";
     r1cs_witness_t w = {0};
-    cuzk_status_t s =
-        snarkjs_public_parse(&w, json, len, "public.json", c, SNARKJS_ANY_COUNT, err, sizeof err);
+    cuzk_status_t s = snarkjs_public_parse(
+        &w, json, len, name ? name : "public.json", c,
+        expect_n == CUZK_PUBLIC_ANY_COUNT ? SNARKJS_ANY_COUNT : (int64_t)expect_n, err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     if (w.n) {
@@ -278,5 +296,35 @@ cuzk_status_t cuzk_proof_from_bellperson(cuzk_proof_t *proof,
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_bp(proof, &p);
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_proofs_from_bellperson(cuzk_proof_t **proofs, size_t *n, const void *data,
+                                          size_t len, const char *name)
+{
+    if (!proofs)
+        return api_null("proofs");
+    *proofs = NULL;
+    if (!n)
+        return api_null("n");
+    *n = 0;
+    if (!data)
+        return api_null("data");
+    char err[IO_ERR_MAX] = "";
+    bp_proof_t *p;
+    size_t count;
+    cuzk_status_t s =
+        bp_proofs_parse(&p, &count, data, len, name ? name : "the proofs", err, sizeof err);
+    if (s != CUZK_OK)
+        return api_fail_err(s, err);
+    *proofs = malloc(count * sizeof **proofs);
+    if (!*proofs) {
+        free(p);
+        return api_fail(CUZK_ENOMEM, "out of memory for %zu proofs", count);
+    }
+    for (size_t i = 0; i < count; i++)
+        api_proof_from_bp(&(*proofs)[i], &p[i]);
+    free(p);
+    *n = count;
     return CUZK_OK;
 }

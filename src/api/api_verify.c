@@ -59,23 +59,31 @@ cuzk_status_t cuzk_vk_from_key(cuzk_vk_t **vk, const cuzk_key_t *key)
     return CUZK_OK;
 }
 
-/* Reads the key of kind (sniffed) from path, or from (data, len) when data
- * is not NULL. */
-static cuzk_status_t vk_read(cuzk_vk_t **vk, io_kind_t kind, const char *path, const void *data,
-                             size_t len, const char *name)
+/* *c = the convention whose verification key a sniffed file of kind is;
+ * CUZK_EBADFILE naming name when it is none. */
+static cuzk_status_t vk_convention_of_kind(cuzk_convention_t *c, io_kind_t kind, const char *name)
 {
-    if (kind != IO_KIND_JSON_VK && kind != IO_KIND_BP_VK)
-        return api_fail(CUZK_EBADFILE,
-                        "%s: %s, not a verification key (snarkjs verification_key.json or "
-                        "bellperson .vk)",
-                        name, io_kind_name(kind));
+    if (kind == IO_KIND_JSON_VK || kind == IO_KIND_BP_VK) {
+        *c = kind == IO_KIND_JSON_VK ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
+        return CUZK_OK;
+    }
+    return api_fail(
+        CUZK_EBADFILE,
+        "%s: %s, not a verification key (snarkjs verification_key.json or bellperson .vk)", name,
+        io_kind_name(kind));
+}
+
+/* Reads the key of convention from path, or from (data, len) when data is
+ * not NULL. */
+static cuzk_status_t vk_read(cuzk_vk_t **vk, cuzk_convention_t convention, const char *path,
+                             const void *data, size_t len, const char *name)
+{
     cuzk_vk_t *v;
-    cuzk_status_t s =
-        vk_new(&v, kind == IO_KIND_JSON_VK ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON);
+    cuzk_status_t s = vk_new(&v, convention);
     if (s != CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
-    if (kind == IO_KIND_JSON_VK)
+    if (convention == CUZK_CONVENTION_SNARKJS)
         s = data ? snarkjs_vk_parse(&v->snarkjs, data, len, name, R1CS_CURVE_NONE, err, sizeof err)
                  : snarkjs_vk_read(&v->snarkjs, path, R1CS_CURVE_NONE, err, sizeof err);
     else
@@ -101,7 +109,10 @@ cuzk_status_t cuzk_vk_load(cuzk_vk_t **vk, const char *path)
     cuzk_status_t s = io_kind_of_file(&kind, path, err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
-    return vk_read(vk, kind, path, NULL, 0, path);
+    cuzk_convention_t convention = CUZK_CONVENTION_SNARKJS;
+    if ((s = vk_convention_of_kind(&convention, kind, path)) != CUZK_OK)
+        return s;
+    return vk_read(vk, convention, path, NULL, 0, path);
 }
 
 cuzk_status_t cuzk_vk_from_memory(cuzk_vk_t **vk, const void *data, size_t len, const char *name)
@@ -111,8 +122,44 @@ cuzk_status_t cuzk_vk_from_memory(cuzk_vk_t **vk, const void *data, size_t len, 
     *vk = NULL;
     if (!data)
         return api_null("data");
-    return vk_read(vk, io_kind_sniff(data, len), NULL, data, len,
-                   name ? name : "the verification key");
+    if (!name)
+        name = "the verification key";
+    cuzk_convention_t convention = CUZK_CONVENTION_SNARKJS;
+    cuzk_status_t s = vk_convention_of_kind(&convention, io_kind_sniff(data, len), name);
+    if (s != CUZK_OK)
+        return s;
+    return vk_read(vk, convention, NULL, data, len, name);
+}
+
+/* The bytes of the verifying key that the len bytes at data start with
+ * (FORMATS.md section 8.2): the first block of a .params, whose IC count
+ * says where it ends; all of them for a .vk or a file too short to say. */
+static size_t vk_bp_extent(const unsigned char *data, size_t len)
+{
+    if (len <= BP_VK_FIXED_BYTES + 4)
+        return len;
+    const unsigned char *q = data + BP_VK_FIXED_BYTES;
+    uint64_t n_ic = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 | q[3];
+    uint64_t size = BP_VK_FIXED_BYTES + 4 + BP_G1_BYTES * n_ic;
+    return size < len ? (size_t)size : len;
+}
+
+cuzk_status_t cuzk_vk_from_memory_as(cuzk_vk_t **vk, const void *data, size_t len, const char *name,
+                                     cuzk_convention_t convention)
+{
+    if (!vk)
+        return api_null("vk");
+    *vk = NULL;
+    if (!data)
+        return api_null("data");
+    if (!name)
+        name = "the verification key";
+    if (convention == CUZK_CONVENTION_BELLPERSON)
+        len = vk_bp_extent(data, len);
+    else if (convention != CUZK_CONVENTION_SNARKJS)
+        return api_fail(CUZK_EINVAL, "convention %d is neither snarkjs nor bellperson",
+                        (int)convention);
+    return vk_read(vk, convention, NULL, data, len, name);
 }
 
 void cuzk_vk_free(cuzk_vk_t *vk)

@@ -79,12 +79,12 @@ static cuzk_status_t bp_inputs_write_to(io_output_t *out, const asgn_t *as, size
 }
 
 /*
- * Reads n_proofs × n_in inputs (Montgomery form) from path into *out (the
- * caller frees it): a flat array when n_proofs = 1, else an array of
- * n_proofs arrays.
+ * Reads n_proofs × n_in canonical inputs from path into *out (the caller
+ * frees it with cuzk_free): a flat array when n_proofs = 1, else an array
+ * of n_proofs arrays.
  */
-static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t n_proofs,
-                                    uint32_t n_in, char *err, size_t err_size)
+static cuzk_status_t bp_inputs_read(cuzk_scalar_t **out, const char *path, size_t n_proofs,
+                                    size_t n_in, char *err, size_t err_size)
 {
     *out = NULL;
     io_map_t m;
@@ -114,7 +114,7 @@ static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t 
         s = io_fail(err, err_size, CUZK_EINVAL,
                     "%s: the inputs of %zu proofs, but the proof file holds %zu", path,
                     json_array_size(root), n_proofs);
-    bls381_fr_t *v = s == CUZK_OK ? malloc((n_proofs * n_in + 1) * sizeof *v) : NULL;
+    cuzk_scalar_t *v = s == CUZK_OK ? malloc((n_proofs * n_in + 1) * sizeof *v) : NULL;
     if (!v) {
         json_decref(root);
         return s != CUZK_OK ? s
@@ -124,13 +124,16 @@ static cuzk_status_t bp_inputs_read(bls381_fr_t **out, const char *path, size_t 
         char *text = json_dumps(nested ? json_array_get(root, i) : root, JSON_COMPACT);
         char name[4200];
         snprintf(name, sizeof name, nested ? "%s (proof %zu)" : "%s", path, i);
-        r1cs_witness_t pub = {0};
-        s = text ? snarkjs_public_parse(&pub, text, strlen(text), name, R1CS_CURVE_BLS12_381, n_in,
-                                        err, err_size)
-                 : io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
-        if (s == CUZK_OK && n_in > 0)
-            memcpy(v + i * n_in, pub.v.bls381, n_in * sizeof *v);
-        r1cs_witness_free(&pub);
+        cuzk_scalar_t *pub = NULL;
+        size_t n = 0;
+        if (!text)
+            s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+        else if ((s = cuzk_public_from_snarkjs_json_named(&pub, &n, CUZK_CURVE_BLS12_381, n_in,
+                                                          text, strlen(text), name)) != CUZK_OK)
+            snprintf(err, err_size, "%s", cuzk_last_error());
+        if (s == CUZK_OK && pub) /* NULL when n_in = 0 */
+            memcpy(v + i * n_in, pub, n_in * sizeof *v);
+        cuzk_free(pub);
         free(text);
     }
     json_decref(root);
@@ -383,6 +386,8 @@ int cli_prove_bp(int argc, char **argv)
 
 /* ---- cuzk verify --vk --------------------------------------------------- */
 
+/* Reads and verifies through the public API, as cuzk verify does (verify.c). */
+
 static void bp_verify_usage(FILE *f)
 {
     fprintf(f, "usage: cuzk verify --vk V --inputs inputs.json --proof proof.bin\n"
@@ -402,28 +407,6 @@ static void bp_verify_usage(FILE *f)
                "                (as cuzk verify --json: \"status\", \"valid\", \"error\",\n"
                "                \"curve\", \"proofs\", \"seconds\"); the exit status is the same\n"
                "  -h, --help    this text\n");
-}
-
-/* The verifying key at path: a .vk, or the first block of a .params. */
-static cuzk_status_t bp_vk_load(bp_vk_t *vk, const char *path, char *err, size_t err_size)
-{
-    io_map_t m;
-    cuzk_status_t s = io_map_open(&m, path, err, err_size);
-    if (s != CUZK_OK)
-        return s;
-    uint64_t size = m.size;
-    if (m.size > BP_VK_FIXED_BYTES + 4) {
-        const unsigned char *q = m.data + BP_VK_FIXED_BYTES;
-        uint64_t n_ic = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 | q[3];
-        uint64_t vk_size = BP_VK_FIXED_BYTES + 4 + BP_G1_BYTES * n_ic;
-        if (vk_size < m.size) /* a .params: its first block */
-            size = vk_size;
-    }
-    s = io_map_check(&m, bp_vk_parse(vk, m.data, size, path, err, err_size), path, err, err_size);
-    io_map_close(&m);
-    if (s != CUZK_OK)
-        bp_vk_free(vk);
-    return s;
 }
 
 int cli_verify_bp(int argc, char **argv)
@@ -463,21 +446,29 @@ int cli_verify_bp(int argc, char **argv)
         return cli_missing("verify", "verify --vk", missing, n_missing);
     double t0 = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
-    bp_vk_t vk = {0};
-    bp_proof_t *proofs = NULL;
+    cuzk_vk_t *vk = NULL;
+    cuzk_proof_t *proofs = NULL;
     size_t n = 0;
-    bls381_fr_t *in = NULL;
-    bool valid = false, proofs_bad = false;
-    cuzk_status_t s = bp_vk_load(&vk, vk_path, err, sizeof err);
+    cuzk_scalar_t *in = NULL;
+    bool proofs_bad = false;
+    io_map_t m;
+    const void *data;
+    cuzk_status_t s = cli_input_map(&m, &data, vk_path, err, sizeof err);
+    if (s == CUZK_OK)
+        s = cli_input_unmap(
+            &m, cuzk_vk_from_memory_as(&vk, data, m.size, vk_path, CUZK_CONVENTION_BELLPERSON),
+            vk_path, err, sizeof err);
     bool vk_read = s == CUZK_OK;
-    if (s == CUZK_OK) {
-        s = bp_proofs_read(&proofs, &n, proof_path, err, sizeof err);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, proof_path, err, sizeof err)) == CUZK_OK) {
+        s = cli_input_unmap(&m, cuzk_proofs_from_bellperson(&proofs, &n, data, m.size, proof_path),
+                            proof_path, err, sizeof err);
         /* A proof element off its curve or group is an invalid proof. */
         proofs_bad = s == CUZK_ENOTONCURVE || s == CUZK_ENOTINSUBGROUP || s == CUZK_EINFINITY ||
                      s == CUZK_ENONCANONICAL;
     }
+    size_t n_in = (size_t)cuzk_vk_public_inputs(vk);
     if (s == CUZK_OK)
-        s = bp_inputs_read(&in, in_path, n, vk.n_ic - 1, err, sizeof err);
+        s = bp_inputs_read(&in, in_path, n, n_in, err, sizeof err);
     const cli_input_t inputs[3] = {
         {vk_path, "a verifying key (.vk or .params)",
          IO_KIND_BIT(IO_KIND_BP_VK) | IO_KIND_BIT(IO_KIND_BP_PARAMS)},
@@ -488,16 +479,13 @@ int cli_verify_bp(int argc, char **argv)
     s = cli_inputs_misplaced(inputs, 3, s, err, sizeof err);
     if (s != read_s)
         proofs_bad = false;
-    if (s == CUZK_OK)
-        s = groth16_bp_verify(&valid, &vk, in, proofs, n, NULL, cuzk_pool_default(), err,
-                              sizeof err);
+    int valid = 0;
+    if (s == CUZK_OK && (s = cuzk_verify_batch(&valid, vk, proofs, n, in)) != CUZK_OK)
+        snprintf(err, sizeof err, "%s", cuzk_last_error());
     /* A failed batch: name the proofs that fail on their own. */
-    size_t n_in = vk.n_ic - 1;
     for (size_t i = 0; s == CUZK_OK && !valid && n > 1 && i < n; i++) {
-        bool one = false;
-        if (groth16_bp_verify(&one, &vk, in + i * n_in, &proofs[i], 1, NULL, cuzk_pool_default(),
-                              err, sizeof err) == CUZK_OK &&
-            !one)
+        int one = 0;
+        if (cuzk_verify(&one, vk, &proofs[i], in + i * n_in, n_in) == CUZK_OK && !one)
             fprintf(stderr, "cuzk verify: proof %zu of %zu does not verify\n", i, n);
     }
     int rc = BP_EFAIL;
@@ -510,13 +498,13 @@ int cli_verify_bp(int argc, char **argv)
     }
     if (json)
         cli_verify_report_json(rc, s == CUZK_OK ? NULL : err,
-                               vk_read ? R1CS_CURVE_BLS12_381 : R1CS_CURVE_NONE, "proofs", n,
+                               vk_read ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_NONE, "proofs", n,
                                cuzk_seconds() - t0);
     else if (rc != BP_EFAIL)
         puts(rc == BP_OK ? "OK" : "INVALID");
     free(in);
-    free(proofs);
-    bp_vk_free(&vk);
+    cuzk_free(proofs);
+    cuzk_vk_free(vk);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cuzk.h"
 #include "io/io_kind.h"
+#include "io/io_map.h"
 #include "r1cs/r1cs_shape.h"
 
 int cli_selftest(int argc, char **argv);
@@ -31,10 +32,10 @@ int cli_convert(int argc, char **argv);
 /*
  * cuzk verify --json's result on stdout, one line (verify.c, both forms):
  * {"status": "ok" | "invalid" | "error" for exit status rc 0, 1, 2, "valid",
- * "error": err (left out when NULL or ""), "curve" and count_name: count
- * (left out when curve is R1CS_CURVE_NONE), "seconds"}.
+ * "error": err (left out when NULL or ""), "curve" (snarkjs' name) and
+ * count_name: count (left out when curve is CUZK_CURVE_NONE), "seconds"}.
  */
-void cli_verify_report_json(int rc, const char *err, r1cs_curve_t curve, const char *count_name,
+void cli_verify_report_json(int rc, const char *err, cuzk_curve_t curve, const char *count_name,
                             size_t count, double seconds);
 
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove
@@ -76,6 +77,24 @@ typedef struct cli_input {
  */
 cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_t s, char *err,
                                    size_t err_size);
+
+/*
+ * The file at path for a reader of the public API (input.c), which gets
+ * *data (never NULL: an empty file is "") and m->size bytes, and path as
+ * the name in its messages:
+ *
+ *     if ((s = cli_input_map(&m, &data, path, err, n)) == CUZK_OK)
+ *         s = cli_input_unmap(&m, cuzk_..._named(..., data, m.size, path), path, err, n);
+ *
+ * map: io_map_open's failures in err. unmap: the reader's status s with
+ * cuzk_last_error() copied into err when it failed, CUZK_EIO when the file
+ * shrank while it was read (io_map_check: whatever the reader made from
+ * it is then the caller's to free); m is closed.
+ */
+cuzk_status_t cli_input_map(io_map_t *m, const void **data, const char *path, char *err,
+                            size_t err_size);
+cuzk_status_t cli_input_unmap(io_map_t *m, cuzk_status_t s, const char *path, char *err,
+                              size_t err_size);
 
 /* Whether argv[1 .. argc-1] holds the argument opt. */
 bool cli_has_arg(int argc, char **argv, const char *opt);

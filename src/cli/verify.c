@@ -2,6 +2,8 @@
  * cuzk verify <verification_key.json> <public.json> <proof.json>: snarkjs'
  * `groth16 verify`. Prints OK or INVALID (or, with --json, the result as
  * JSON); exit 0 valid, 1 invalid, 2 bad input (the reason on stderr).
+ * The files are read and the proof checked through the public API
+ * (cuzk_verify.h, cuzk_proof.h), as a program linking libcuzk would.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,11 +11,9 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "io/snarkjs_json.h"
 #include "util/clock.h"
-#include "util/pool.h"
 
 enum { VERIFY_OK = 0, VERIFY_INVALID = 1, VERIFY_BADINPUT = 2 };
 
@@ -39,7 +39,7 @@ static void verify_usage(FILE *f)
                "(see cuzk verify --vk --help).\n");
 }
 
-void cli_verify_report_json(int rc, const char *err, r1cs_curve_t curve, const char *count_name,
+void cli_verify_report_json(int rc, const char *err, cuzk_curve_t curve, const char *count_name,
                             size_t count, double seconds)
 {
     static const char *const status[3] = {"ok", "invalid", "error"};
@@ -48,8 +48,9 @@ void cli_verify_report_json(int rc, const char *err, r1cs_curve_t curve, const c
     json_object_set_new(o, "valid", json_boolean(rc == VERIFY_OK));
     if (err && err[0])
         json_object_set_new(o, "error", json_string(err));
-    if (curve != R1CS_CURVE_NONE) {
-        json_object_set_new(o, "curve", json_string(snarkjs_curve_name(curve)));
+    if (curve != CUZK_CURVE_NONE) {
+        r1cs_curve_t c = curve == CUZK_CURVE_BN254 ? R1CS_CURVE_BN254 : R1CS_CURVE_BLS12_381;
+        json_object_set_new(o, "curve", json_string(snarkjs_curve_name(c)));
         json_object_set_new(o, count_name, json_integer((json_int_t)count));
     }
     json_object_set_new(o, "seconds", json_real(seconds));
@@ -102,29 +103,39 @@ int cli_verify(int argc, char **argv)
 
     double t0 = cuzk_seconds();
     char err[IO_ERR_MAX] = "";
-    snarkjs_vk_t vk = {0};
-    r1cs_witness_t pub = {0};
-    snarkjs_proof_t proof = {0};
+    cuzk_vk_t *vk = NULL;
+    cuzk_scalar_t *pub = NULL;
+    size_t n_pub = 0;
+    cuzk_proof_t proof = {0};
     int rc = VERIFY_BADINPUT;
-    cuzk_status_t s = snarkjs_vk_read(&vk, paths[0], R1CS_CURVE_NONE, err, sizeof err);
+    io_map_t m;
+    const void *data;
+    cuzk_status_t s = cli_input_map(&m, &data, paths[0], err, sizeof err);
+    if (s == CUZK_OK)
+        s = cli_input_unmap(
+            &m, cuzk_vk_from_memory_as(&vk, data, m.size, paths[0], CUZK_CONVENTION_SNARKJS),
+            paths[0], err, sizeof err);
     bool vk_read = s == CUZK_OK;
-    if (s == CUZK_OK)
-        s = snarkjs_public_read(&pub, paths[1], vk.curve, vk.n_public, err, sizeof err);
-    if (s == CUZK_OK)
-        s = snarkjs_proof_read(&proof, paths[2], R1CS_CURVE_NONE, err, sizeof err);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, paths[1], err, sizeof err)) == CUZK_OK)
+        s = cli_input_unmap(&m,
+                            cuzk_public_from_snarkjs_json_named(&pub, &n_pub, cuzk_vk_curve(vk),
+                                                                cuzk_vk_public_inputs(vk), data,
+                                                                m.size, paths[1]),
+                            paths[1], err, sizeof err);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, paths[2], err, sizeof err)) == CUZK_OK)
+        s = cli_input_unmap(&m, cuzk_proof_from_snarkjs_json_named(&proof, data, m.size, paths[2]),
+                            paths[2], err, sizeof err);
     const cli_input_t inputs[3] = {
         {paths[0], "a verification key (verification_key.json)", IO_KIND_BIT(IO_KIND_JSON_VK)},
         {paths[1], "public signals (public.json)", IO_KIND_BIT(IO_KIND_JSON_PUBLIC)},
         {paths[2], "a proof (proof.json)", IO_KIND_BIT(IO_KIND_JSON_PROOF)}};
     s = cli_inputs_misplaced(inputs, 3, s, err, sizeof err);
-    if (s == CUZK_OK && proof.curve != vk.curve)
+    if (s == CUZK_OK && proof.curve != cuzk_vk_curve(vk))
         s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", paths[0],
-                    r1cs_curve_name(vk.curve), paths[2], r1cs_curve_name(proof.curve));
-    bool valid = false;
-    if (s == CUZK_OK) {
-        groth16_vk_t gvk = snarkjs_vk_groth16(&vk);
-        s = groth16_verify(&valid, &gvk, &pub, &proof, cuzk_pool_default(), err, sizeof err);
-    }
+                    cuzk_curve_name(cuzk_vk_curve(vk)), paths[2], cuzk_curve_name(proof.curve));
+    int valid = 0;
+    if (s == CUZK_OK && (s = cuzk_verify(&valid, vk, &proof, pub, n_pub)) != CUZK_OK)
+        snprintf(err, sizeof err, "%s", cuzk_last_error());
     if (s == CUZK_OK) {
         rc = valid ? VERIFY_OK : VERIFY_INVALID;
     } else {
@@ -133,11 +144,12 @@ int cli_verify(int argc, char **argv)
             rc = VERIFY_INVALID;
     }
     if (json)
-        cli_verify_report_json(rc, s == CUZK_OK ? NULL : err, vk_read ? vk.curve : R1CS_CURVE_NONE,
-                               "n_public", vk_read ? vk.n_public : 0, cuzk_seconds() - t0);
+        cli_verify_report_json(rc, s == CUZK_OK ? NULL : err,
+                               vk_read ? cuzk_vk_curve(vk) : CUZK_CURVE_NONE, "n_public",
+                               vk_read ? cuzk_vk_public_inputs(vk) : 0, cuzk_seconds() - t0);
     else if (rc != VERIFY_BADINPUT)
         puts(rc == VERIFY_OK ? "OK" : "INVALID");
-    r1cs_witness_free(&pub);
-    snarkjs_vk_free(&vk);
+    cuzk_free(pub);
+    cuzk_vk_free(vk);
     return rc;
 }

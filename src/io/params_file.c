@@ -653,6 +653,32 @@ cuzk_status_t bp_proof_decode(bp_proof_t *proof, const unsigned char in[BP_PROOF
     return CUZK_OK;
 }
 
+cuzk_status_t bp_proofs_parse(bp_proof_t **proofs, size_t *n, const unsigned char *data,
+                              uint64_t size, const char *name, char *err, size_t err_size)
+{
+    *proofs = NULL;
+    *n = 0;
+    if (size == 0 || size % BP_PROOF_BYTES != 0)
+        return io_fail(err, err_size, CUZK_EBADFILE,
+                       "%s: %" PRIu64 " bytes is not a positive multiple of %d, the size of "
+                       "one proof (%" PRIu64 " whole proofs and %" PRIu64 " bytes over)",
+                       name, size, BP_PROOF_BYTES, size / BP_PROOF_BYTES, size % BP_PROOF_BYTES);
+    size_t count = (size_t)(size / BP_PROOF_BYTES);
+    bp_proof_t *p = malloc(count * sizeof(*p));
+    if (!p)
+        return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory for %zu proofs", name, count);
+    cuzk_status_t st = CUZK_OK;
+    for (size_t i = 0; i < count && st == CUZK_OK; i++)
+        st = bp_proof_decode(&p[i], data + i * BP_PROOF_BYTES, name, i, err, err_size);
+    if (st != CUZK_OK) {
+        free(p);
+        return st;
+    }
+    *proofs = p;
+    *n = count;
+    return CUZK_OK;
+}
+
 cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, char *err,
                              size_t err_size)
 {
@@ -662,31 +688,15 @@ cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, c
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    uint64_t size = m.size;
-    if (size == 0 || size % BP_PROOF_BYTES != 0) {
-        io_map_close(&m);
-        return io_fail(err, err_size, CUZK_EBADFILE,
-                       "%s: %" PRIu64 " bytes is not a positive multiple of %d, the size of "
-                       "one proof (%" PRIu64 " whole proofs and %" PRIu64 " bytes over)",
-                       path, size, BP_PROOF_BYTES, size / BP_PROOF_BYTES, size % BP_PROOF_BYTES);
-    }
-    size_t count = (size_t)(size / BP_PROOF_BYTES);
-    bp_proof_t *p = malloc(count * sizeof(*p));
-    if (!p) {
-        io_map_close(&m);
-        return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory for %zu proofs", path, count);
-    }
-    for (size_t i = 0; i < count && st == CUZK_OK; i++)
-        st = bp_proof_decode(&p[i], m.data + i * BP_PROOF_BYTES, path, i, err, err_size);
-    st = io_map_check(&m, st, path, err, err_size);
+    st = io_map_check(&m, bp_proofs_parse(proofs, n, m.data, m.size, path, err, err_size), path,
+                      err, err_size);
     io_map_close(&m);
-    if (st != CUZK_OK) {
-        free(p);
-        return st;
+    if (st != CUZK_OK && *proofs) {
+        free(*proofs);
+        *proofs = NULL;
+        *n = 0;
     }
-    *proofs = p;
-    *n = count;
-    return CUZK_OK;
+    return st;
 }
 
 cuzk_status_t bp_proofs_write_to(io_output_t *out, const bp_proof_t *proofs, size_t n, char *err,

@@ -161,12 +161,15 @@ void bp_proof_encode(unsigned char out[BP_PROOF_BYTES], const bp_proof_t *proof)
 cuzk_status_t bp_proof_decode(bp_proof_t *proof, const unsigned char in[BP_PROOF_BYTES],
                               const char *name, size_t index, char *err, size_t err_size);
 
-/* A file of n >= 1 concatenated proofs. The reader allocates *proofs (the
- * caller frees it with free()); on failure *proofs = NULL, *n = 0. The
- * writer refuses n = 0 and elements at infinity (CUZK_EINVAL, nothing
+/* A file of n >= 1 concatenated proofs. The readers allocate *proofs (the
+ * caller frees it with free()); on failure *proofs = NULL, *n = 0. parse
+ * reads the size bytes at data, name standing for the file in messages.
+ * The writer refuses n = 0 and elements at infinity (CUZK_EINVAL, nothing
  * written): no reader would take them back. */
 cuzk_status_t bp_proofs_read(bp_proof_t **proofs, size_t *n, const char *path, char *err,
                              size_t err_size);
+cuzk_status_t bp_proofs_parse(bp_proof_t **proofs, size_t *n, const unsigned char *data,
+                              uint64_t size, const char *name, char *err, size_t err_size);
 cuzk_status_t bp_proofs_write_to(io_output_t *out, const bp_proof_t *proofs, size_t n, char *err,
                                  size_t err_size);
 cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t n, char *err,
