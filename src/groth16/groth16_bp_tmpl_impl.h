@@ -2,8 +2,9 @@
  * Groth16 in the bellperson convention: the implementation of
  * groth16_bp_tmpl.h (the development setup and the assignment of an
  * R1CS). Included by the curve's implementation file right after
- * groth16_tmpl_impl.h, whose helpers it shares (the Lagrange basis, the
- * fixed-base tables).
+ * groth16_tmpl_impl.h, whose helpers it shares (log2; from
+ * groth16_setup_tmpl_impl.h the Lagrange basis, the fixed-base tables and
+ * the per-wire row sums).
  */
 
 /* ---- development setup (INSECURE) ------------------------------------ */
