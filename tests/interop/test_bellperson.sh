@@ -72,9 +72,15 @@ check "changed input: INVALID, exit 1" $?
 grep -q "proof 1 of 2 does not verify" "$work/last.log"
 check "the failing partition is named" $?
 
-# A byte of the second proof's π_C x coordinate changed.
+# A byte of the second proof's π_C x coordinate changed (its lowest bit
+# flipped, so that it differs whatever r and s made it).
 cp "$d/p.bin" "$d/p_bad.bin"
-printf '\x5a' | dd of="$d/p_bad.bin" bs=1 seek=$((192 + 144 + 20)) conv=notrunc status=none
+off=$((192 + 144 + 20))
+byte=$(od -An -tu1 -j "$off" -N1 "$d/p.bin" | tr -d ' ')
+printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$d/p_bad.bin" bs=1 seek="$off" conv=notrunc status=none
+cmp -s "$d/p.bin" "$d/p_bad.bin"
+[ $? -eq 1 ]
+check "the corrupted copy differs" $?
 expect_rc 1 "$cuzk" verify --vk "$d/c.vk" --inputs "$d/in.json" --proof "$d/p_bad.bin"
 check "corrupted proof: INVALID, exit 1" $?
 head -c 383 "$d/p.bin" >"$d/p_short.bin"
