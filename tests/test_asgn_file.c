@@ -75,8 +75,8 @@ static void tasgn_make(tasgn_t *t, r1cs_curve_t curve, uint64_t n_constraints, u
         assert_non_null(t->s[s]);
         for (uint64_t i = 0; i < counts[s]; i++) {
             /* Mostly small values (bits), as a real assignment has. */
-            if (cuzk_rng_next(&test_rng) % 3)
-                t->s[s][i][0] = cuzk_rng_next(&test_rng) & 1;
+            if (rng_next(&test_rng) % 3)
+                t->s[s][i][0] = rng_next(&test_rng) & 1;
             else
                 rand_scalar(curve, t->s[s][i]);
         }
@@ -89,7 +89,7 @@ static void tasgn_make(tasgn_t *t, r1cs_curve_t curve, uint64_t n_constraints, u
         t->bits[k] = calloc(words ? words : 1, 8);
         assert_non_null(t->bits[k]);
         for (uint64_t i = 0; i < nbits[k]; i++)
-            if (cuzk_rng_next(&test_rng) & 1)
+            if (rng_next(&test_rng) & 1)
                 t->bits[k][i / 64] |= (uint64_t)1 << (i % 64);
     }
     a->a = (const uint64_t(*)[4])t->s[0];
@@ -200,9 +200,9 @@ static void test_round_trip(void **state)
     char err[IO_ERR_MAX] = "";
     for (int it = 0; it < test_iters(8); it++) {
         r1cs_curve_t curve = curves[it % 2];
-        uint64_t n_inputs = 1 + cuzk_rng_next(&test_rng) % 70;
-        uint64_t n_constraints = n_inputs + cuzk_rng_next(&test_rng) % 100;
-        uint64_t n_aux = it == 2 ? 0 : cuzk_rng_next(&test_rng) % 200;
+        uint64_t n_inputs = 1 + rng_next(&test_rng) % 70;
+        uint64_t n_constraints = n_inputs + rng_next(&test_rng) % 100;
+        uint64_t n_aux = it == 2 ? 0 : rng_next(&test_rng) % 200;
         tasgn_t t;
         tasgn_make(&t, curve, n_constraints, n_inputs, n_aux);
         set_tmp_path("asgn");
@@ -384,7 +384,7 @@ static void test_corrupt_values(void **state)
         /* A scalar >= r in each scalar section: r itself, r + 1, all ones;
          * the lowest bad index is named. */
         for (int s = 0; s < 5; s++) {
-            uint64_t i = 1 + cuzk_rng_next(&test_rng) % (counts[s] - 1);
+            uint64_t i = 1 + rng_next(&test_rng) % (counts[s] - 1);
             uint64_t v[3][4];
             memcpy(v[0], r_of(curve), 32);
             memcpy(v[1], r_of(curve), 32);

@@ -31,13 +31,13 @@
 #include "ff/bn254_fp2.h"
 #include "ff/bn254_fr.h"
 
-static cuzk_gpu_t gpu;
+static gpu_t gpu;
 static bool have_gpu;
 
 /* One field as the test sees it: the GPU table, and the CPU operations
  * behind void pointers (the macro below writes them for each field). */
 typedef struct {
-    const cuzk_gpu_field_kernels_t *gpu;
+    const gpu_field_kernels_t *gpu;
     size_t bytes;
     void (*op)(int op, void *r, const void *a, const void *b);
     void (*random)(void *r);
@@ -88,7 +88,7 @@ FIELD_WRAP(bn254_fp2, SPREAD_FP2)
 
 #define FIELD_ENTRY(curve, F, member)                                                              \
     {                                                                                              \
-        &cuzk_gpu_##curve##_kernels.member, sizeof(F##_t), F##_op_, F##_random_, F##_special_      \
+        &gpu_##curve##_kernels.member, sizeof(F##_t), F##_op_, F##_random_, F##_special_           \
     }
 
 static const field_t fields[] = {
@@ -100,7 +100,7 @@ static const field_t fields[] = {
 static int setup(void **state)
 {
     (void)state;
-    if (cuzk_gpu_open_first(&gpu, &have_gpu) != CUZK_OK)
+    if (gpu_open_first(&gpu, &have_gpu) != CUZK_OK)
         return -1;
     if (have_gpu)
         printf("GPU 0: %s, compute capability %d.%d, %d multiprocessors, %zu MiB\n", gpu.name,
@@ -120,7 +120,7 @@ static int setup(void **state)
 static void fill(const field_t *f, unsigned char *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        uint64_t roll = cuzk_rng_next(&test_rng) % 24;
+        uint64_t roll = rng_next(&test_rng) % 24;
         if (roll < 4)
             f->special(v + i * f->bytes, (unsigned)roll);
         else
@@ -133,7 +133,7 @@ static size_t random_size(int iter)
     static const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 256, 1000};
     if (iter < (int)(sizeof(fixed) / sizeof(fixed[0])))
         return fixed[iter];
-    return 1 + (size_t)(cuzk_rng_next(&test_rng) % 5000);
+    return 1 + (size_t)(rng_next(&test_rng) % 5000);
 }
 
 static void test_fields(void **state)
@@ -150,19 +150,19 @@ static void test_fields(void **state)
             fill(f, a, n);
             fill(f, b, n);
             void *da, *db, *dr;
-            assert_int_equal(cuzk_gpu_alloc(&gpu, &da, bytes), CUZK_OK);
-            assert_int_equal(cuzk_gpu_alloc(&gpu, &db, bytes), CUZK_OK);
-            assert_int_equal(cuzk_gpu_alloc(&gpu, &dr, bytes), CUZK_OK);
-            assert_int_equal(cuzk_gpu_upload(&gpu, da, a, bytes, NULL), CUZK_OK);
-            assert_int_equal(cuzk_gpu_upload(&gpu, db, b, bytes, NULL), CUZK_OK);
+            assert_int_equal(gpu_alloc(&gpu, &da, bytes), CUZK_OK);
+            assert_int_equal(gpu_alloc(&gpu, &db, bytes), CUZK_OK);
+            assert_int_equal(gpu_alloc(&gpu, &dr, bytes), CUZK_OK);
+            assert_int_equal(gpu_upload(&gpu, da, a, bytes, NULL), CUZK_OK);
+            assert_int_equal(gpu_upload(&gpu, db, b, bytes, NULL), CUZK_OK);
             for (int op = 0; op < CUZK_GPU_FOP_COUNT; op++) {
                 /* Poison the output so that an element the kernel skips shows. */
-                assert_int_equal(cuzk_gpu_memset(&gpu, dr, 0xa5, bytes, NULL), CUZK_OK);
-                assert_int_equal(cuzk_gpu_status(&gpu, f->gpu->batch(dr, da, db, n, op, NULL),
-                                                 "batch", __FILE__, __LINE__),
+                assert_int_equal(gpu_memset(&gpu, dr, 0xa5, bytes, NULL), CUZK_OK);
+                assert_int_equal(gpu_status(&gpu, f->gpu->batch(dr, da, db, n, op, NULL), "batch",
+                                            __FILE__, __LINE__),
                                  CUZK_OK);
-                assert_int_equal(cuzk_gpu_download(&gpu, got, dr, bytes, NULL), CUZK_OK);
-                assert_int_equal(cuzk_gpu_sync(&gpu), CUZK_OK);
+                assert_int_equal(gpu_download(&gpu, got, dr, bytes, NULL), CUZK_OK);
+                assert_int_equal(gpu_sync(&gpu), CUZK_OK);
                 for (size_t i = 0; i < n; i++)
                     f->op(op, want + i * f->bytes, a + i * f->bytes, b + i * f->bytes);
                 for (size_t i = 0; i < n; i++) {
@@ -170,9 +170,9 @@ static void test_fields(void **state)
                         fail_msg("%s op %d, n = %zu: element %zu differs", f->gpu->name, op, n, i);
                 }
             }
-            cuzk_gpu_free(da);
-            cuzk_gpu_free(db);
-            cuzk_gpu_free(dr);
+            gpu_free(da);
+            gpu_free(db);
+            gpu_free(dr);
             free(a);
             free(b);
             free(want);
@@ -188,18 +188,18 @@ static void test_errors(void **state)
     REQUIRE_GPU();
     void *p = (void *)1;
     size_t too_much = gpu.mem_total * 4;
-    assert_int_equal(cuzk_gpu_alloc(&gpu, &p, too_much), CUZK_ENOMEM);
+    assert_int_equal(gpu_alloc(&gpu, &p, too_much), CUZK_ENOMEM);
     assert_null(p);
     assert_non_null(strstr(gpu.err, "cudaErrorMemoryAllocation"));
     print_message("as expected: %s\n", gpu.err);
     /* The error is not sticky: the device still works. */
-    assert_int_equal(cuzk_gpu_alloc(&gpu, &p, 1024), CUZK_OK);
-    cuzk_gpu_free(p);
-    assert_int_equal(cuzk_gpu_status(&gpu, 1, "a launch", "here", 1), CUZK_EDEVICE);
+    assert_int_equal(gpu_alloc(&gpu, &p, 1024), CUZK_OK);
+    gpu_free(p);
+    assert_int_equal(gpu_status(&gpu, 1, "a launch", "here", 1), CUZK_EDEVICE);
     assert_non_null(strstr(gpu.err, "a launch"));
 }
 
-/* Pinned host memory is told from the rest (cuzk_gpu_host_is_pinned), at
+/* Pinned host memory is told from the rest (gpu_host_is_pinned), at
  * its first and last byte; memory the runtime does not know is no failure
  * and leaves no error behind for the next launch. */
 static void test_host_is_pinned(void **state)
@@ -209,9 +209,9 @@ static void test_host_is_pinned(void **state)
     enum { BYTES = 4096 };
     unsigned char *pinned = NULL, *dev = NULL, *heap = malloc(BYTES), local[64] = {0};
     assert_non_null(heap);
-    assert_int_equal(cuzk_gpu_host_alloc(&gpu, (void **)&pinned, BYTES), CUZK_OK);
-    assert_int_equal(cuzk_gpu_alloc(&gpu, (void **)&dev, BYTES), CUZK_OK);
-    assert_int_equal(cuzk_gpu_memset(&gpu, dev, 0, BYTES, NULL), CUZK_OK);
+    assert_int_equal(gpu_host_alloc(&gpu, (void **)&pinned, BYTES), CUZK_OK);
+    assert_int_equal(gpu_alloc(&gpu, (void **)&dev, BYTES), CUZK_OK);
+    assert_int_equal(gpu_memset(&gpu, dev, 0, BYTES, NULL), CUZK_OK);
     const struct {
         const void *p;
         bool want;
@@ -221,17 +221,16 @@ static void test_host_is_pinned(void **state)
                  {NULL, false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bool got = !cases[i].want;
-        if (cuzk_gpu_host_is_pinned(&gpu, cases[i].p, &got) != CUZK_OK)
+        if (gpu_host_is_pinned(&gpu, cases[i].p, &got) != CUZK_OK)
             fail_msg("case %zu: %s", i, gpu.err);
         if (got != cases[i].want)
             fail_msg("case %zu: pinned %d, expected %d", i, got, cases[i].want);
         /* a launch right after reports its own state, not the query's */
-        assert_int_equal(cuzk_gpu_bls381_kernels.fr.batch(dev, dev, dev, 1, CUZK_GPU_FOP_ADD, NULL),
-                         0);
+        assert_int_equal(gpu_bls381_kernels.fr.batch(dev, dev, dev, 1, CUZK_GPU_FOP_ADD, NULL), 0);
     }
-    assert_int_equal(cuzk_gpu_sync(&gpu), CUZK_OK);
-    cuzk_gpu_free(dev);
-    cuzk_gpu_host_free(pinned);
+    assert_int_equal(gpu_sync(&gpu), CUZK_OK);
+    gpu_free(dev);
+    gpu_host_free(pinned);
     free(heap);
 }
 

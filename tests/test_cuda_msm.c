@@ -41,20 +41,20 @@
 #include "msm/bls381_msm.h"
 #include "msm/bn254_msm.h"
 
-static cuzk_gpu_t gpu;
+static gpu_t gpu;
 static bool have_gpu;
 
 /* One group as the test sees it: the GPU side, and the CPU operations
  * behind void pointers (GROUP_WRAP writes them for each group). */
 typedef struct {
-    cuzk_gpu_group_t grp;
-    const cuzk_gpu_group_kernels_t *k;
+    gpu_group_t grp;
+    const gpu_group_kernels_t *k;
     size_t affine, xyzz, jac;
     /* n random points of the group (a random walk, one inversion). */
     void (*points)(void *out, size_t n);
     void (*neg)(void *r, const void *p);
     void (*dbl)(void *r, const void *p); /* affine 2p */
-    /* r (XYZZ) = the CPU's answer to cuzk_gpu_eop_t op on affine p, q. */
+    /* r (XYZZ) = the CPU's answer to gpu_eop_t op on affine p, q. */
     void (*eop)(int op, void *r, const void *p, const void *q);
     bool (*xyzz_equal)(const void *a, const void *b);
     /* r (Jacobian) = Σ k_i·P_i on the CPU. */
@@ -65,7 +65,7 @@ typedef struct {
     void (*scalar_special)(void *k, unsigned which); /* 0, 1, r - 1 */
     void (*to_canonical)(uint64_t out[4], const void *k);
     /* The CPU's classes of n scalars (NAME_msm_classify). */
-    cuzk_status_t (*classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k, size_t n);
+    cuzk_status_t (*classify)(uint8_t *cls, msm_counts_t *counts, const void *k, size_t n);
     /* r (XYZZ) = Σ bases[i] over cls[i] == CUZK_MSM_ONE, by mixed additions. */
     void (*sum_ones)(void *r, const void *bases, const uint8_t *cls, size_t n);
     /* r (XYZZ) = Σ_w 2^(w·c)·win[w] over W XYZZ window sums, on the CPU. */
@@ -82,13 +82,13 @@ typedef struct {
         for (int s = 0; s < 4; s++) {                                                              \
             uint64_t k[4];                                                                         \
             for (int l = 0; l < 4; l++)                                                            \
-                k[l] = cuzk_rng_next(&test_rng);                                                   \
+                k[l] = rng_next(&test_rng);                                                        \
             G##_jac_from_affine(&step[s], &g);                                                     \
             G##_jac_mul_vartime(&step[s], &step[s], k);                                            \
         }                                                                                          \
         acc = step[0];                                                                             \
         for (size_t i = 0; i < n; i++) {                                                           \
-            G##_jac_add_vartime(&acc, &acc, &step[cuzk_rng_next(&test_rng) & 3]);                  \
+            G##_jac_add_vartime(&acc, &acc, &step[rng_next(&test_rng) & 3]);                       \
             walk[i] = acc;                                                                         \
         }                                                                                          \
         G##_jacs_to_affine_vartime(out, walk, n);                                                  \
@@ -152,7 +152,7 @@ typedef struct {
     {                                                                                              \
         FR##_to_canonical(out, k);                                                                 \
     }                                                                                              \
-    static cuzk_status_t G##_classify_(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k,     \
+    static cuzk_status_t G##_classify_(uint8_t *cls, msm_counts_t *counts, const void *k,          \
                                        size_t n)                                                   \
     {                                                                                              \
         return G##_msm_classify(cls, counts, k, n, NULL);                                          \
@@ -185,7 +185,7 @@ GROUP_WRAP(bn254_g2, bn254_fr)
 
 #define GROUP_ENTRY(G, GRP, curve, member)                                                         \
     {                                                                                              \
-        GRP, &cuzk_gpu_##curve##_kernels.member, sizeof(G##_affine_t), sizeof(G##_xyzz_t),         \
+        GRP, &gpu_##curve##_kernels.member, sizeof(G##_affine_t), sizeof(G##_xyzz_t),              \
             sizeof(G##_jac_t), G##_points_, G##_neg_, G##_dbl_, G##_eop_, G##_xyzz_equal_,         \
             G##_msm_, G##_msm_equal_, G##_scalar_random_, G##_scalar_special_, G##_to_canonical_,  \
             G##_classify_, G##_sum_ones_, G##_horner_                                              \
@@ -202,7 +202,7 @@ enum { NGROUPS = sizeof(groups) / sizeof(groups[0]) };
 static int setup(void **state)
 {
     (void)state;
-    return cuzk_gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
+    return gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
 }
 
 #define REQUIRE_GPU()                                                                              \
@@ -224,8 +224,8 @@ static int setup(void **state)
 static void *to_device(const void *host, size_t bytes)
 {
     void *d = NULL;
-    GPU_OK(cuzk_gpu_alloc(&gpu, &d, bytes));
-    GPU_OK(cuzk_gpu_upload(&gpu, d, host, bytes, NULL));
+    GPU_OK(gpu_alloc(&gpu, &d, bytes));
+    GPU_OK(gpu_upload(&gpu, d, host, bytes, NULL));
     return d;
 }
 
@@ -238,15 +238,15 @@ static void test_plan_budget(void **state)
 {
     (void)state;
     size_t n = (size_t)1 << 27;
-    cuzk_gpu_msm_plan_t free_plan, tight, none;
-    cuzk_gpu_msm_plan(&free_plan, CUZK_GPU_BLS381_G1, n, 0, 0);
-    cuzk_gpu_msm_plan(&tight, CUZK_GPU_BLS381_G1, n, 0, free_plan.bytes);
+    gpu_msm_plan_t free_plan, tight, none;
+    gpu_msm_plan(&free_plan, CUZK_GPU_BLS381_G1, n, 0, 0);
+    gpu_msm_plan(&tight, CUZK_GPU_BLS381_G1, n, 0, free_plan.bytes);
     assert_int_equal(tight.window, free_plan.window);
-    cuzk_gpu_msm_plan(&none, CUZK_GPU_BLS381_G1, n, 0, 1);
+    gpu_msm_plan(&none, CUZK_GPU_BLS381_G1, n, 0, 1);
     assert_true(none.window > 1);
     for (unsigned c = 1; c <= 20; c++) {
-        cuzk_gpu_msm_plan_t p;
-        cuzk_gpu_msm_plan(&p, CUZK_GPU_BLS381_G1, n, c, 0);
+        gpu_msm_plan_t p;
+        gpu_msm_plan(&p, CUZK_GPU_BLS381_G1, n, c, 0);
         assert_true(none.bytes <= p.bytes);
     }
 }
@@ -257,7 +257,7 @@ static void test_points(void **state)
     REQUIRE_GPU();
     for (int gi = 0; gi < NGROUPS; gi++) {
         const group_t *G = &groups[gi];
-        size_t n = 600 + (size_t)(cuzk_rng_next(&test_rng) % 400);
+        size_t n = 600 + (size_t)(rng_next(&test_rng) % 400);
         unsigned char *p = calloc(n, G->affine), *q = calloc(n, G->affine);
         unsigned char *want = malloc(n * G->xyzz), *got = malloc(n * G->xyzz);
         assert_non_null(p && q && want && got);
@@ -267,7 +267,7 @@ static void test_points(void **state)
          * at infinity (calloc left it zero: skip writing those). */
         for (size_t i = 0; i < n; i++) {
             unsigned char *pi = p + i * G->affine, *qi = q + i * G->affine;
-            switch (cuzk_rng_next(&test_rng) % 10) {
+            switch (rng_next(&test_rng) % 10) {
             case 0: memcpy(qi, pi, G->affine); break;
             case 1: G->neg(qi, pi); break;
             case 2: G->dbl(qi, pi); break;
@@ -277,22 +277,22 @@ static void test_points(void **state)
             }
         }
         void *dp = to_device(p, n * G->affine), *dq = to_device(q, n * G->affine), *dr = NULL;
-        GPU_OK(cuzk_gpu_alloc(&gpu, &dr, n * G->xyzz));
+        GPU_OK(gpu_alloc(&gpu, &dr, n * G->xyzz));
         for (int op = 0; op < CUZK_GPU_EOP_COUNT; op++) {
-            GPU_OK(cuzk_gpu_memset(&gpu, dr, 0xa5, n * G->xyzz, NULL));
-            GPU_OK(cuzk_gpu_status(&gpu, G->k->ec_batch(dr, dp, dq, n, op, NULL), "ec_batch",
-                                   __FILE__, __LINE__));
-            GPU_OK(cuzk_gpu_download(&gpu, got, dr, n * G->xyzz, NULL));
-            GPU_OK(cuzk_gpu_sync(&gpu));
+            GPU_OK(gpu_memset(&gpu, dr, 0xa5, n * G->xyzz, NULL));
+            GPU_OK(gpu_status(&gpu, G->k->ec_batch(dr, dp, dq, n, op, NULL), "ec_batch", __FILE__,
+                              __LINE__));
+            GPU_OK(gpu_download(&gpu, got, dr, n * G->xyzz, NULL));
+            GPU_OK(gpu_sync(&gpu));
             for (size_t i = 0; i < n; i++) {
                 G->eop(op, want + i * G->xyzz, p + i * G->affine, q + i * G->affine);
                 if (!G->xyzz_equal(want + i * G->xyzz, got + i * G->xyzz))
                     fail_msg("%s op %d: point %zu differs", G->k->name, op, i);
             }
         }
-        cuzk_gpu_free(dp);
-        cuzk_gpu_free(dq);
-        cuzk_gpu_free(dr);
+        gpu_free(dp);
+        gpu_free(dq);
+        gpu_free(dr);
         free(p);
         free(q);
         free(want);
@@ -304,26 +304,26 @@ static void test_points(void **state)
 
 /* One GPU MSM of (bases, scalars) with the given window (0: the model's),
  * checked against the CPU's answer want. */
-static void check_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+static void check_msm(const group_t *G, gpu_msm_t *m, const void *want, const void *bases,
                       const void *scalars, size_t n, bool mont, unsigned window)
 {
     void *db = to_device(bases, n * G->affine);
     void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES);
     unsigned char got[4 * 2 * 48];
     assert_true(G->xyzz <= sizeof(got));
-    cuzk_gpu_msm_set_window(m, window);
-    GPU_OK(cuzk_gpu_msm(m, got, db, ds, n, mont, NULL));
-    cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
+    gpu_msm_set_window(m, window);
+    GPU_OK(gpu_msm(m, got, db, ds, n, mont, NULL));
+    gpu_msm_plan_t plan = gpu_msm_last_plan(m);
     if (!G->msm_equal(got, want))
         fail_msg("%s: n = %zu, window %u (asked %u), %s scalars: wrong sum", G->k->name, n,
                  n ? plan.window : 0, window, mont ? "Montgomery" : "canonical");
-    cuzk_gpu_free(db);
-    cuzk_gpu_free(ds);
+    gpu_free(db);
+    gpu_free(ds);
 }
 
-/* The window sums (cuzk_gpu_msm_launch_windows), finished on the CPU: room
+/* The window sums (gpu_msm_launch_windows), finished on the CPU: room
  * for all the windows, and for one only (the device then combines). */
-static void check_windows(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+static void check_windows(const group_t *G, gpu_msm_t *m, const void *want, const void *bases,
                           const void *scalars, size_t n)
 {
     enum { MAX_WIN = 256 };
@@ -331,33 +331,33 @@ static void check_windows(const group_t *G, cuzk_gpu_msm_t *m, const void *want,
     void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES), *dw = NULL;
     unsigned char *win = malloc(MAX_WIN * G->xyzz), got[4 * 2 * 48];
     assert_non_null(win);
-    GPU_OK(cuzk_gpu_alloc(&gpu, &dw, MAX_WIN * G->xyzz));
-    cuzk_gpu_msm_set_window(m, 0);
+    GPU_OK(gpu_alloc(&gpu, &dw, MAX_WIN * G->xyzz));
+    gpu_msm_set_window(m, 0);
     static const unsigned room[] = {MAX_WIN, 1};
     for (int i = 0; i < 2; i++) {
-        cuzk_gpu_msm_windows_t w;
-        GPU_OK(cuzk_gpu_msm_launch_windows(m, dw, room[i], db, ds, NULL, n, true, &w, NULL));
-        GPU_OK(cuzk_gpu_download(&gpu, win, dw, (size_t)w.windows * G->xyzz, NULL));
-        GPU_OK(cuzk_gpu_sync(&gpu));
+        gpu_msm_windows_t w;
+        GPU_OK(gpu_msm_launch_windows(m, dw, room[i], db, ds, NULL, n, true, &w, NULL));
+        GPU_OK(gpu_download(&gpu, win, dw, (size_t)w.windows * G->xyzz, NULL));
+        GPU_OK(gpu_sync(&gpu));
         assert_true(w.windows >= 1 && w.windows <= room[i]);
         G->horner(got, win, w.windows, w.window);
         if (!G->msm_equal(got, want))
             fail_msg("%s: n = %zu, %u windows of %u bits finished on the host: wrong sum",
                      G->k->name, n, w.windows, w.window);
     }
-    cuzk_gpu_free(dw);
-    cuzk_gpu_free(db);
-    cuzk_gpu_free(ds);
+    gpu_free(dw);
+    gpu_free(db);
+    gpu_free(ds);
     free(win);
 }
 
 /* The streamed variant from host memory, in chunks of `chunk` points. */
-static void check_streamed(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+static void check_streamed(const group_t *G, gpu_msm_t *m, const void *want, const void *bases,
                            const void *scalars, size_t n, size_t chunk)
 {
     unsigned char got[4 * 2 * 48];
-    cuzk_gpu_msm_set_window(m, 0);
-    GPU_OK(cuzk_gpu_msm_streamed(m, got, bases, scalars, n, true, chunk, NULL));
+    gpu_msm_set_window(m, 0);
+    GPU_OK(gpu_msm_streamed(m, got, bases, scalars, n, true, chunk, NULL));
     if (!G->msm_equal(got, want))
         fail_msg("%s: n = %zu streamed in chunks of %zu: wrong sum", G->k->name, n, chunk);
 }
@@ -371,36 +371,36 @@ static void count_copy(void *ctx, void *dst, const void *src, size_t bytes)
 
 /* The paged variant: bases in pageable memory, through the pinned bounce
  * buffers (every byte copied once), scalars on the device. */
-static void check_paged(const group_t *G, cuzk_gpu_msm_t *m, const void *want, const void *bases,
+static void check_paged(const group_t *G, gpu_msm_t *m, const void *want, const void *bases,
                         const void *scalars, size_t n, size_t chunk)
 {
     unsigned char got[4 * 2 * 48];
     void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES), *dr = NULL;
-    GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
+    GPU_OK(gpu_alloc(&gpu, &dr, G->xyzz));
     size_t copied = 0;
-    cuzk_gpu_msm_set_window(m, 0);
-    GPU_OK(cuzk_gpu_msm_paged_launch(m, dr, bases, count_copy, &copied, ds, n, true, chunk, NULL));
-    GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
-    GPU_OK(cuzk_gpu_sync(&gpu));
+    gpu_msm_set_window(m, 0);
+    GPU_OK(gpu_msm_paged_launch(m, dr, bases, count_copy, &copied, ds, n, true, chunk, NULL));
+    GPU_OK(gpu_download(&gpu, got, dr, G->xyzz, NULL));
+    GPU_OK(gpu_sync(&gpu));
     if (!G->msm_equal(got, want))
         fail_msg("%s: n = %zu paged in chunks of %zu: wrong sum", G->k->name, n, chunk);
     assert_int_equal(copied, n * G->affine);
-    cuzk_gpu_free(ds);
-    cuzk_gpu_free(dr);
+    gpu_free(ds);
+    gpu_free(dr);
 }
 
-/* The sparse MSM over a random subset of the points (cuzk_gpu_msm_launch_idx),
+/* The sparse MSM over a random subset of the points (gpu_msm_launch_idx),
  * against the CPU's MSM of the gathered subset. */
-static void check_msm_idx(const group_t *G, cuzk_gpu_msm_t *m, const unsigned char *bases,
+static void check_msm_idx(const group_t *G, gpu_msm_t *m, const unsigned char *bases,
                           const unsigned char *scalars, size_t n)
 {
     uint32_t *idx = calloc(n + 1, sizeof(uint32_t));
     unsigned char *sb = calloc(n + 1, G->affine), *ss = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
     assert_non_null(idx && sb && ss);
-    uint64_t keep = cuzk_rng_next(&test_rng) % 5; /* 0: none ... 4: all */
+    uint64_t keep = rng_next(&test_rng) % 5; /* 0: none ... 4: all */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (cuzk_rng_next(&test_rng) % 4 < keep) {
+        if (rng_next(&test_rng) % 4 < keep) {
             idx[k] = (uint32_t)i;
             memcpy(sb + k * G->affine, bases + i * G->affine, G->affine);
             memcpy(ss + k * CUZK_GPU_SCALAR_BYTES, scalars + i * CUZK_GPU_SCALAR_BYTES,
@@ -412,17 +412,17 @@ static void check_msm_idx(const group_t *G, cuzk_gpu_msm_t *m, const unsigned ch
     assert_int_equal(G->msm(want, sb, ss, k), CUZK_OK);
     void *db = to_device(bases, n * G->affine), *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES);
     void *di = to_device(idx, k * sizeof(uint32_t)), *dr = NULL;
-    GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
-    cuzk_gpu_msm_set_window(m, 0);
-    GPU_OK(cuzk_gpu_msm_launch_idx(m, dr, db, ds, di, k, true, NULL));
-    GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
-    GPU_OK(cuzk_gpu_sync(&gpu));
+    GPU_OK(gpu_alloc(&gpu, &dr, G->xyzz));
+    gpu_msm_set_window(m, 0);
+    GPU_OK(gpu_msm_launch_idx(m, dr, db, ds, di, k, true, NULL));
+    GPU_OK(gpu_download(&gpu, got, dr, G->xyzz, NULL));
+    GPU_OK(gpu_sync(&gpu));
     if (!G->msm_equal(got, want))
         fail_msg("%s: sparse MSM over %zu of %zu points: wrong sum", G->k->name, k, n);
-    cuzk_gpu_free(db);
-    cuzk_gpu_free(ds);
-    cuzk_gpu_free(di);
-    cuzk_gpu_free(dr);
+    gpu_free(db);
+    gpu_free(ds);
+    gpu_free(di);
+    gpu_free(dr);
     free(idx);
     free(sb);
     free(ss);
@@ -436,10 +436,10 @@ static void test_msm(void **state)
     enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
     for (int gi = 0; gi < NGROUPS; gi++) {
         const group_t *G = &groups[gi];
-        cuzk_gpu_msm_t *m = NULL;
-        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        gpu_msm_t *m = NULL;
+        GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
         for (int iter = 0; iter < test_iters(NFIXED + 4); iter++) {
-            size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(cuzk_rng_next(&test_rng) % 6000);
+            size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(rng_next(&test_rng) % 6000);
             unsigned char *bases = calloc(n + 1, G->affine);
             unsigned char *scalars = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
             uint64_t(*canon)[4] = calloc(n + 1, sizeof(*canon));
@@ -449,7 +449,7 @@ static void test_msm(void **state)
             G->points(bases, n);
             for (size_t i = 0; i < n; i++) {
                 unsigned char *b = bases + i * G->affine, *k = scalars + i * CUZK_GPU_SCALAR_BYTES;
-                uint64_t roll = cuzk_rng_next(&test_rng) % 16;
+                uint64_t roll = rng_next(&test_rng) % 16;
                 if (roll < 3)
                     G->scalar_special(k, (unsigned)roll);
                 else
@@ -457,12 +457,11 @@ static void test_msm(void **state)
                 /* Bases: some at infinity, some repeating or negating an
                  * earlier one (so that buckets meet equal and opposite
                  * points). */
-                uint64_t broll = cuzk_rng_next(&test_rng) % 16;
+                uint64_t broll = rng_next(&test_rng) % 16;
                 if (broll == 0) {
                     memset(b, 0, G->affine);
                 } else if (broll <= 2 && i > 0) {
-                    const unsigned char *e =
-                        bases + (size_t)(cuzk_rng_next(&test_rng) % i) * G->affine;
+                    const unsigned char *e = bases + (size_t)(rng_next(&test_rng) % i) * G->affine;
                     if (broll == 1)
                         memcpy(b, e, G->affine);
                     else
@@ -493,7 +492,7 @@ static void test_msm(void **state)
             free(scalars);
             free(canon);
         }
-        cuzk_gpu_msm_free(m);
+        gpu_msm_free(m);
     }
 }
 
@@ -515,12 +514,12 @@ static void test_msm_one_bucket(void **state)
         for (size_t i = 1; i < n; i++)
             memcpy(scalars + i * CUZK_GPU_SCALAR_BYTES, scalars, CUZK_GPU_SCALAR_BYTES);
         assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
-        cuzk_gpu_msm_t *m = NULL;
-        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        gpu_msm_t *m = NULL;
+        GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
         static const unsigned windows[] = {0, 1, 7, 16, 22};
         for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
             check_msm(G, m, want, bases, scalars, n, true, windows[w]);
-        cuzk_gpu_msm_free(m);
+        gpu_msm_free(m);
         free(bases);
         free(scalars);
     }
@@ -559,11 +558,11 @@ static void test_msm_streamed_merge(void **state)
                 memcpy(k, scalars, (size_t)CHUNK * CUZK_GPU_SCALAR_BYTES);
         }
         assert_int_equal(G->msm(want, bases, scalars, n), CUZK_OK);
-        cuzk_gpu_msm_t *m = NULL;
-        GPU_OK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
+        gpu_msm_t *m = NULL;
+        GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
         check_streamed(G, m, want, bases, scalars, n, CHUNK);
         check_paged(G, m, want, bases, scalars, n, CHUNK);
-        cuzk_gpu_msm_free(m);
+        gpu_msm_free(m);
         free(bases);
         free(scalars);
     }
@@ -579,9 +578,9 @@ static void test_sum_ones(void **state)
     enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
     for (int gi = 0; gi < NGROUPS; gi++) {
         const group_t *G = &groups[gi];
-        cuzk_gpu_curve_t curve = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BLS381_G2
-                                     ? CUZK_GPU_BLS381
-                                     : CUZK_GPU_BN254;
+        gpu_curve_t curve = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BLS381_G2
+                                ? CUZK_GPU_BLS381
+                                : CUZK_GPU_BN254;
         for (int iter = 0; iter < test_iters(NFIXED + 3); iter++) {
             /* 300000: many first-level threads; 2^23 + 4321: more bitmap
              * words than the first level has threads (2^18), so that
@@ -589,7 +588,7 @@ static void test_sum_ones(void **state)
             size_t n = iter < NFIXED        ? fixed[iter]
                        : iter == NFIXED     ? 300000
                        : iter == NFIXED + 1 ? ((size_t)1 << 23) + 4321
-                                            : 1 + (size_t)(cuzk_rng_next(&test_rng) % 20000);
+                                            : 1 + (size_t)(rng_next(&test_rng) % 20000);
             size_t words = (n + 31) / 32;
             unsigned char *bases = calloc(n + 1, G->affine);
             unsigned char *k = calloc(n + 1, CUZK_GPU_SCALAR_BYTES);
@@ -603,43 +602,43 @@ static void test_sum_ones(void **state)
             G->points(bases, distinct);
             for (size_t i = distinct; i < n; i++) {
                 const unsigned char *e = bases + (i % distinct) * G->affine;
-                if (cuzk_rng_next(&test_rng) & 1)
+                if (rng_next(&test_rng) & 1)
                     memcpy(bases + i * G->affine, e, G->affine);
                 else
                     G->neg(bases + i * G->affine, e);
             }
             for (size_t i = 0; i < n; i++) {
-                if (cuzk_rng_next(&test_rng) % 16 == 0)
+                if (rng_next(&test_rng) % 16 == 0)
                     memset(bases + i * G->affine, 0, G->affine);
                 /* 45 % zero, 45 % one, 5 % r - 1, 5 % random */
-                uint64_t roll = cuzk_rng_next(&test_rng) % 20;
+                uint64_t roll = rng_next(&test_rng) % 20;
                 unsigned char *ki = k + i * CUZK_GPU_SCALAR_BYTES;
                 if (roll < 19)
                     G->scalar_special(ki, roll < 9 ? 0 : roll < 18 ? 1 : 2);
                 else
                     G->scalar_random(ki);
             }
-            cuzk_msm_counts_t counts;
+            msm_counts_t counts;
             assert_int_equal(G->classify(cls, &counts, k, n), CUZK_OK);
             G->sum_ones(want, bases, cls, n);
             void *dk = to_device(k, n * CUZK_GPU_SCALAR_BYTES),
                  *db = to_device(bases, n * G->affine);
             void *dbm = NULL, *dr = NULL, *scratch = NULL;
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dbm, (words + 1) * sizeof(uint32_t)));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dr, G->xyzz));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &scratch, cuzk_gpu_msm_ones_scratch_bytes(G->grp, n)));
-            GPU_OK(cuzk_gpu_memset(&gpu, dr, 0xa5, G->xyzz, NULL));
-            GPU_OK(cuzk_gpu_msm_classify(&gpu, curve, NULL, dbm, dk, n, &counts, NULL));
-            GPU_OK(cuzk_gpu_msm_sum_ones_launch(&gpu, G->grp, dr, dbm, db, n, scratch, NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, got, dr, G->xyzz, NULL));
-            GPU_OK(cuzk_gpu_sync(&gpu));
+            GPU_OK(gpu_alloc(&gpu, &dbm, (words + 1) * sizeof(uint32_t)));
+            GPU_OK(gpu_alloc(&gpu, &dr, G->xyzz));
+            GPU_OK(gpu_alloc(&gpu, &scratch, gpu_msm_ones_scratch_bytes(G->grp, n)));
+            GPU_OK(gpu_memset(&gpu, dr, 0xa5, G->xyzz, NULL));
+            GPU_OK(gpu_msm_classify(&gpu, curve, NULL, dbm, dk, n, &counts, NULL));
+            GPU_OK(gpu_msm_sum_ones_launch(&gpu, G->grp, dr, dbm, db, n, scratch, NULL));
+            GPU_OK(gpu_download(&gpu, got, dr, G->xyzz, NULL));
+            GPU_OK(gpu_sync(&gpu));
             if (!G->xyzz_equal(got, want))
                 fail_msg("%s n = %zu (%zu ones): wrong sum", G->k->name, n, counts.one);
-            cuzk_gpu_free(dk);
-            cuzk_gpu_free(db);
-            cuzk_gpu_free(dbm);
-            cuzk_gpu_free(dr);
-            cuzk_gpu_free(scratch);
+            gpu_free(dk);
+            gpu_free(db);
+            gpu_free(dbm);
+            gpu_free(dr);
+            gpu_free(scratch);
             free(bases);
             free(k);
             free(cls);

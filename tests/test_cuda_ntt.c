@@ -28,7 +28,7 @@
 #include "ntt/bls381_ntt.h"
 #include "ntt/bn254_ntt.h"
 
-static cuzk_gpu_t gpu;
+static gpu_t gpu;
 static bool have_gpu;
 
 enum { FR_BYTES = 32 };
@@ -52,7 +52,7 @@ static const char *const t_names[T_COUNT] = {"dif forward",   "dif inverse",   "
 /* One curve's CPU side behind void pointers (CURVE_WRAP writes it). */
 typedef struct {
     const char *name;
-    cuzk_gpu_curve_t curve;
+    gpu_curve_t curve;
     /* A CPU domain of 2^log2n from g = 5, and its ω, ω^-1, 1/n. */
     void *(*domain_new)(unsigned log2n);
     void (*domain_free)(void *d);
@@ -137,7 +137,7 @@ static const curve_t curves[] = {
 static int setup(void **state)
 {
     (void)state;
-    return cuzk_gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
+    return gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
 }
 
 #define GPU_OK(call)                                                                               \
@@ -148,27 +148,27 @@ static int setup(void **state)
     } while (0)
 
 /* The CPU domain of 2^log2n (*cd) and the GPU's with the same constants. */
-static cuzk_gpu_ntt_domain_t *domains_new(const curve_t *C, unsigned log2n, void **cd)
+static gpu_ntt_domain_t *domains_new(const curve_t *C, unsigned log2n, void **cd)
 {
     *cd = C->domain_new(log2n);
     const void *w, *wi, *ni;
     C->consts(*cd, &w, &wi, &ni);
-    cuzk_gpu_ntt_domain_t *gd = NULL;
-    GPU_OK(cuzk_gpu_ntt_domain_new(&gd, &gpu, C->curve, log2n, w, wi, ni, NULL));
+    gpu_ntt_domain_t *gd = NULL;
+    GPU_OK(gpu_ntt_domain_new(&gd, &gpu, C->curve, log2n, w, wi, ni, NULL));
     return gd;
 }
 
-static void gpu_transform(cuzk_gpu_ntt_domain_t *d, int t, void *a, const void *c)
+static void gpu_transform(gpu_ntt_domain_t *d, int t, void *a, const void *c)
 {
     switch (t) {
-    case T_DIF_FWD: GPU_OK(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, NULL)); break;
-    case T_DIF_INV: GPU_OK(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, NULL)); break;
-    case T_BITREV: GPU_OK(cuzk_gpu_ntt_bit_reverse(d, a, NULL)); break;
-    case T_FORWARD: GPU_OK(cuzk_gpu_ntt_forward(d, a, NULL)); break;
-    case T_INVERSE: GPU_OK(cuzk_gpu_ntt_inverse(d, a, NULL)); break;
-    case T_COSET_FWD: GPU_OK(cuzk_gpu_ntt_coset_forward(d, a, c, NULL)); break;
-    case T_TO_COSET: GPU_OK(cuzk_gpu_ntt_evals_to_coset(d, a, c, NULL)); break;
-    default: GPU_OK(cuzk_gpu_ntt_coset_inverse(d, a, c, NULL)); break;
+    case T_DIF_FWD: GPU_OK(gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, NULL)); break;
+    case T_DIF_INV: GPU_OK(gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, NULL)); break;
+    case T_BITREV: GPU_OK(gpu_ntt_bit_reverse(d, a, NULL)); break;
+    case T_FORWARD: GPU_OK(gpu_ntt_forward(d, a, NULL)); break;
+    case T_INVERSE: GPU_OK(gpu_ntt_inverse(d, a, NULL)); break;
+    case T_COSET_FWD: GPU_OK(gpu_ntt_coset_forward(d, a, c, NULL)); break;
+    case T_TO_COSET: GPU_OK(gpu_ntt_evals_to_coset(d, a, c, NULL)); break;
+    default: GPU_OK(gpu_ntt_coset_inverse(d, a, c, NULL)); break;
     }
 }
 
@@ -188,30 +188,30 @@ static void test_ntt(void **state)
             unsigned log2n = sizes[si];
             size_t n = (size_t)1 << log2n, bytes = n * FR_BYTES;
             void *cd = NULL;
-            cuzk_gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
+            gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
             unsigned char *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
             unsigned char c[FR_BYTES];
             assert_non_null(in && want && got);
             void *da = NULL;
-            GPU_OK(cuzk_gpu_alloc(&gpu, &da, bytes));
+            GPU_OK(gpu_alloc(&gpu, &da, bytes));
             for (int t = 0; t < T_COUNT; t++) {
                 for (size_t i = 0; i < n; i++) {
-                    uint64_t roll = cuzk_rng_next(&test_rng) % 32;
+                    uint64_t roll = rng_next(&test_rng) % 32;
                     C->element(in + i * FR_BYTES, roll < 4 ? (unsigned)roll : 0);
                 }
                 C->element(c, 0);
                 memcpy(want, in, bytes);
                 C->transform(cd, t, want, c);
-                GPU_OK(cuzk_gpu_upload(&gpu, da, in, bytes, NULL));
+                GPU_OK(gpu_upload(&gpu, da, in, bytes, NULL));
                 gpu_transform(gd, t, da, c);
-                GPU_OK(cuzk_gpu_download(&gpu, got, da, bytes, NULL));
-                GPU_OK(cuzk_gpu_sync(&gpu));
+                GPU_OK(gpu_download(&gpu, got, da, bytes, NULL));
+                GPU_OK(gpu_sync(&gpu));
                 for (size_t i = 0; i < n; i++)
                     if (memcmp(want + i * FR_BYTES, got + i * FR_BYTES, FR_BYTES) != 0)
                         fail_msg("%s 2^%u %s: element %zu differs", C->name, log2n, t_names[t], i);
             }
-            cuzk_gpu_free(da);
-            cuzk_gpu_ntt_domain_free(gd);
+            gpu_free(da);
+            gpu_ntt_domain_free(gd);
             C->domain_free(cd);
             free(in);
             free(want);
@@ -240,13 +240,13 @@ static void test_h(void **state)
             unsigned log2n = sizes[si];
             size_t n = (size_t)1 << log2n, bytes = n * FR_BYTES;
             void *cd = NULL;
-            cuzk_gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
+            gpu_ntt_domain_t *gd = domains_new(C, log2n, &cd);
             unsigned char *in = malloc(3 * bytes), *want = malloc(3 * bytes),
                           *got = malloc(3 * bytes);
             assert_non_null(in && want && got);
             void *dv[3] = {NULL, NULL, NULL};
             for (int v = 0; v < 3; v++)
-                GPU_OK(cuzk_gpu_alloc(&gpu, &dv[v], bytes));
+                GPU_OK(gpu_alloc(&gpu, &dv[v], bytes));
             static const unsigned bp_g[] = {0, 7, 7, 0, 7, 5, 7}; /* 0: snarkjs */
             for (size_t run = 0; run < sizeof(bp_g) / sizeof(bp_g[0]); run++) {
                 bool bp = bp_g[run] != 0;
@@ -256,29 +256,29 @@ static void test_h(void **state)
                 else
                     C->element(g, 0);
                 for (size_t i = 0; i < 3 * n; i++) {
-                    uint64_t roll = cuzk_rng_next(&test_rng) % 32;
+                    uint64_t roll = rng_next(&test_rng) % 32;
                     C->element(in + i * FR_BYTES, roll < 4 ? (unsigned)roll : 0);
                 }
                 memcpy(want, in, 3 * bytes);
                 C->h(cd, bp, want, want + bytes, want + 2 * bytes, g);
                 for (int v = 0; v < 3; v++)
-                    GPU_OK(cuzk_gpu_upload(&gpu, dv[v], in + v * bytes, bytes, NULL));
+                    GPU_OK(gpu_upload(&gpu, dv[v], in + v * bytes, bytes, NULL));
                 if (bp)
-                    GPU_OK(cuzk_gpu_ntt_h_bellperson(gd, dv[0], dv[1], dv[2], g, NULL));
+                    GPU_OK(gpu_ntt_h_bellperson(gd, dv[0], dv[1], dv[2], g, NULL));
                 else
-                    GPU_OK(cuzk_gpu_ntt_h_snarkjs(gd, dv[0], dv[1], dv[2], g, NULL));
+                    GPU_OK(gpu_ntt_h_snarkjs(gd, dv[0], dv[1], dv[2], g, NULL));
                 /* a, and b and c as the CPU leaves them (on the coset) */
                 for (int v = 0; v < 3; v++)
-                    GPU_OK(cuzk_gpu_download(&gpu, got + v * bytes, dv[v], bytes, NULL));
-                GPU_OK(cuzk_gpu_sync(&gpu));
+                    GPU_OK(gpu_download(&gpu, got + v * bytes, dv[v], bytes, NULL));
+                GPU_OK(gpu_sync(&gpu));
                 for (size_t i = 0; i < 3 * n; i++)
                     if (memcmp(want + i * FR_BYTES, got + i * FR_BYTES, FR_BYTES) != 0)
                         fail_msg("%s 2^%u h_%s, run %zu: %c[%zu] differs", C->name, log2n,
                                  bp ? "bellperson" : "snarkjs", run, "abc"[i / n], i % n);
             }
             for (int v = 0; v < 3; v++)
-                cuzk_gpu_free(dv[v]);
-            cuzk_gpu_ntt_domain_free(gd);
+                gpu_free(dv[v]);
+            gpu_ntt_domain_free(gd);
             C->domain_free(cd);
             free(in);
             free(want);

@@ -37,7 +37,7 @@
 #include "r1cs/bls381_r1cs.h"
 #include "r1cs/bn254_r1cs.h"
 
-static cuzk_gpu_t gpu;
+static gpu_t gpu;
 static bool have_gpu;
 
 enum { FR_BYTES = 32 };
@@ -60,16 +60,16 @@ enum { FR_BYTES = 32 };
 static int setup(void **state)
 {
     (void)state;
-    return cuzk_gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
+    return gpu_open_first(&gpu, &have_gpu) == CUZK_OK ? 0 : -1;
 }
 
 /* A device copy of `bytes` bytes (NULL for none). */
 static void *to_device(const void *host, size_t bytes)
 {
     void *d = NULL;
-    GPU_OK(cuzk_gpu_alloc(&gpu, &d, bytes));
+    GPU_OK(gpu_alloc(&gpu, &d, bytes));
     if (bytes)
-        GPU_OK(cuzk_gpu_upload(&gpu, d, host, bytes, NULL));
+        GPU_OK(gpu_upload(&gpu, d, host, bytes, NULL));
     return d;
 }
 
@@ -77,10 +77,10 @@ static void *to_device(const void *host, size_t bytes)
 
 typedef struct {
     const char *name;
-    cuzk_gpu_curve_t curve;
+    gpu_curve_t curve;
     /* 0: random, 1: zero, 2: one, 3: r - 1, 4: a small value 2..5 */
     void (*element)(void *x, unsigned which);
-    cuzk_status_t (*classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k, size_t n);
+    cuzk_status_t (*classify)(uint8_t *cls, msm_counts_t *counts, const void *k, size_t n);
     /* A random n_rows × n_cols matrix into the CPU's CSR (caller frees
      * with csr_free), rows of 0 .. short_max entries and every `long_every`
      * row (0: none) of long_len. */
@@ -89,7 +89,7 @@ typedef struct {
     void (*csr_free)(void *m);
     size_t csr_size;
     /* The host arrays of a CPU CSR matrix, in the device struct's shape. */
-    cuzk_gpu_csr_t (*csr_view)(const void *m);
+    gpu_csr_t (*csr_view)(const void *m);
     void (*eval)(const void *a, const void *b, const void *c, uint32_t n_rows, uint32_t n_cols,
                  const void *w, void *ya, void *yb, void *yc);
 } field_t;
@@ -105,10 +105,10 @@ typedef struct {
             FR##_set_one(x);                                                                       \
             FR##_neg(x, x);                                                                        \
             break;                                                                                 \
-        default: FR##_from_u64(x, 2 + cuzk_rng_next(&test_rng) % 4); break;                        \
+        default: FR##_from_u64(x, 2 + rng_next(&test_rng) % 4); break;                             \
         }                                                                                          \
     }                                                                                              \
-    static cuzk_status_t C##_classify_(uint8_t *cls, cuzk_msm_counts_t *counts, const void *k,     \
+    static cuzk_status_t C##_classify_(uint8_t *cls, msm_counts_t *counts, const void *k,          \
                                        size_t n)                                                   \
     {                                                                                              \
         return G1##_msm_classify(cls, counts, k, n, NULL);                                         \
@@ -121,8 +121,8 @@ typedef struct {
         uint64_t nnz = 0;                                                                          \
         assert_non_null(len);                                                                      \
         for (uint32_t i = 0; i < n_rows; i++) {                                                    \
-            bool is_long = long_every && cuzk_rng_next(&test_rng) % long_every == 0;               \
-            len[i] = is_long ? long_len : (uint32_t)(cuzk_rng_next(&test_rng) % (short_max + 1));  \
+            bool is_long = long_every && rng_next(&test_rng) % long_every == 0;                    \
+            len[i] = is_long ? long_len : (uint32_t)(rng_next(&test_rng) % (short_max + 1));       \
             nnz += len[i];                                                                         \
         }                                                                                          \
         memset(m, 0, sizeof(*m));                                                                  \
@@ -131,8 +131,8 @@ typedef struct {
         for (uint32_t i = 0; i < n_rows; i++) {                                                    \
             m->row_ptr[i] = k;                                                                     \
             for (uint32_t j = 0; j < len[i]; j++, k++) {                                           \
-                m->col[k] = (uint32_t)(cuzk_rng_next(&test_rng) % n_cols);                         \
-                uint64_t roll = cuzk_rng_next(&test_rng) % 16;                                     \
+                m->col[k] = (uint32_t)(rng_next(&test_rng) % n_cols);                              \
+                uint64_t roll = rng_next(&test_rng) % 16;                                          \
                 C##_element_(&m->val[k], roll < 5 ? (unsigned)roll : 0);                           \
             }                                                                                      \
         }                                                                                          \
@@ -143,10 +143,10 @@ typedef struct {
     {                                                                                              \
         C##_csr_free(m);                                                                           \
     }                                                                                              \
-    static cuzk_gpu_csr_t C##_csr_view_(const void *vm)                                            \
+    static gpu_csr_t C##_csr_view_(const void *vm)                                                 \
     {                                                                                              \
         const C##_csr_t *m = vm;                                                                   \
-        cuzk_gpu_csr_t v = {m->n_rows, m->row_ptr, m->col, m->val};                                \
+        gpu_csr_t v = {m->n_rows, m->row_ptr, m->col, m->val};                                     \
         return v;                                                                                  \
     }                                                                                              \
     static void C##_eval_(const void *a, const void *b, const void *c, uint32_t n_rows,            \
@@ -182,7 +182,7 @@ enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 static void scalars_random(const field_t *F, unsigned char *k, size_t n, int mix)
 {
     for (size_t i = 0; i < n; i++) {
-        uint64_t roll = cuzk_rng_next(&test_rng) % 20;
+        uint64_t roll = rng_next(&test_rng) % 20;
         unsigned which;
         if (mix)
             which = roll < 9 ? 1 : roll < 18 ? 2 : roll == 18 ? 3 : 0;
@@ -203,25 +203,24 @@ static void test_classify(void **state)
     for (int fi = 0; fi < NFIELDS; fi++) {
         const field_t *F = &fields[fi];
         for (int iter = 0; iter < test_iters(NFIXED + 4); iter++) {
-            size_t n =
-                iter < NFIXED ? fixed[iter] : 1 + (size_t)(cuzk_rng_next(&test_rng) % 200000);
+            size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(rng_next(&test_rng) % 200000);
             size_t words = (n + 31) / 32;
             unsigned char *k = calloc(n + 1, FR_BYTES);
             uint8_t *want = calloc(n + 1, 1), *got = calloc(n + 1, 1);
             uint32_t *bitmap = calloc(words + 1, sizeof(uint32_t));
             assert_non_null(k && want && got && bitmap);
             scalars_random(F, k, n, iter % 2);
-            cuzk_msm_counts_t cw, cg;
+            msm_counts_t cw, cg;
             assert_int_equal(F->classify(want, &cw, k, n), CUZK_OK);
             void *dk = to_device(k, n * FR_BYTES), *dcls = NULL, *dbm = NULL;
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dcls, n + 1));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dbm, (words + 1) * sizeof(uint32_t)));
-            GPU_OK(cuzk_gpu_memset(&gpu, dcls, 0xa5, n + 1, NULL));
-            GPU_OK(cuzk_gpu_memset(&gpu, dbm, 0xa5, (words + 1) * sizeof(uint32_t), NULL));
-            GPU_OK(cuzk_gpu_msm_classify(&gpu, F->curve, dcls, dbm, dk, n, &cg, NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, got, dcls, n, NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, bitmap, dbm, words * sizeof(uint32_t), NULL));
-            GPU_OK(cuzk_gpu_sync(&gpu));
+            GPU_OK(gpu_alloc(&gpu, &dcls, n + 1));
+            GPU_OK(gpu_alloc(&gpu, &dbm, (words + 1) * sizeof(uint32_t)));
+            GPU_OK(gpu_memset(&gpu, dcls, 0xa5, n + 1, NULL));
+            GPU_OK(gpu_memset(&gpu, dbm, 0xa5, (words + 1) * sizeof(uint32_t), NULL));
+            GPU_OK(gpu_msm_classify(&gpu, F->curve, dcls, dbm, dk, n, &cg, NULL));
+            GPU_OK(gpu_download(&gpu, got, dcls, n, NULL));
+            GPU_OK(gpu_download(&gpu, bitmap, dbm, words * sizeof(uint32_t), NULL));
+            GPU_OK(gpu_sync(&gpu));
             for (size_t i = 0; i < n; i++) {
                 if (got[i] != want[i])
                     fail_msg("%s n = %zu: class of scalar %zu is %u, CPU %u", F->name, n, i, got[i],
@@ -240,20 +239,19 @@ static void test_classify(void **state)
             /* The bitmap of the other scalars, and its compaction into the
              * index list of a sparse MSM. */
             void *doth = NULL, *didx = NULL, *dcnt = NULL, *dacc = NULL, *dscr = NULL;
-            GPU_OK(cuzk_gpu_alloc(&gpu, &doth, (words + 1) * sizeof(uint32_t)));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &didx, (n + 1) * sizeof(uint32_t)));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dcnt, sizeof(uint32_t)));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dacc, CUZK_GPU_CLASSIFY_ACC_BYTES));
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dscr, cuzk_gpu_bitmap_compact_scratch_bytes(n)));
-            GPU_OK(
-                cuzk_gpu_msm_classify_launch(&gpu, F->curve, NULL, NULL, doth, dacc, dk, n, NULL));
-            GPU_OK(cuzk_gpu_bitmap_compact_launch(&gpu, didx, dcnt, doth, n, dscr, NULL));
+            GPU_OK(gpu_alloc(&gpu, &doth, (words + 1) * sizeof(uint32_t)));
+            GPU_OK(gpu_alloc(&gpu, &didx, (n + 1) * sizeof(uint32_t)));
+            GPU_OK(gpu_alloc(&gpu, &dcnt, sizeof(uint32_t)));
+            GPU_OK(gpu_alloc(&gpu, &dacc, CUZK_GPU_CLASSIFY_ACC_BYTES));
+            GPU_OK(gpu_alloc(&gpu, &dscr, gpu_bitmap_compact_scratch_bytes(n)));
+            GPU_OK(gpu_msm_classify_launch(&gpu, F->curve, NULL, NULL, doth, dacc, dk, n, NULL));
+            GPU_OK(gpu_bitmap_compact_launch(&gpu, didx, dcnt, doth, n, dscr, NULL));
             uint32_t *idx = calloc(n + 1, sizeof(uint32_t)), cnt = 0;
             assert_non_null(idx);
-            GPU_OK(cuzk_gpu_download(&gpu, bitmap, doth, words * sizeof(uint32_t), NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, &cnt, dcnt, sizeof cnt, NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, idx, didx, n * sizeof(uint32_t), NULL));
-            GPU_OK(cuzk_gpu_sync(&gpu));
+            GPU_OK(gpu_download(&gpu, bitmap, doth, words * sizeof(uint32_t), NULL));
+            GPU_OK(gpu_download(&gpu, &cnt, dcnt, sizeof cnt, NULL));
+            GPU_OK(gpu_download(&gpu, idx, didx, n * sizeof(uint32_t), NULL));
+            GPU_OK(gpu_sync(&gpu));
             size_t at = 0;
             for (size_t i = 0; i < n; i++) {
                 bool other = want[i] == CUZK_MSM_OTHER;
@@ -266,14 +264,14 @@ static void test_classify(void **state)
             if (at != cnt || cnt != cw.other)
                 fail_msg("%s n = %zu: %u indices, %zu other scalars", F->name, n, cnt, cw.other);
             free(idx);
-            cuzk_gpu_free(doth);
-            cuzk_gpu_free(didx);
-            cuzk_gpu_free(dcnt);
-            cuzk_gpu_free(dacc);
-            cuzk_gpu_free(dscr);
-            cuzk_gpu_free(dk);
-            cuzk_gpu_free(dcls);
-            cuzk_gpu_free(dbm);
+            gpu_free(doth);
+            gpu_free(didx);
+            gpu_free(dcnt);
+            gpu_free(dacc);
+            gpu_free(dscr);
+            gpu_free(dk);
+            gpu_free(dcls);
+            gpu_free(dbm);
             free(k);
             free(want);
             free(got);
@@ -282,7 +280,7 @@ static void test_classify(void **state)
     }
 }
 
-/* The selection of the elements a bitmap marks (cuzk_gpu_bitmap_select_launch)
+/* The selection of the elements a bitmap marks (gpu_bitmap_select_launch)
  * against the host's: densities from none to all, sizes 0, 1, 31, 32, 33,
  * 64 and random ones; bits set past n are ignored and nothing is written
  * past the selected elements. */
@@ -293,7 +291,7 @@ static void test_select(void **state)
     static const size_t fixed[] = {0, 1, 31, 32, 33, 64, 1000};
     enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
     for (int iter = 0; iter < test_iters(NFIXED + 8); iter++) {
-        size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(cuzk_rng_next(&test_rng) % 100000);
+        size_t n = iter < NFIXED ? fixed[iter] : 1 + (size_t)(rng_next(&test_rng) % 100000);
         unsigned density = (unsigned)iter % 4; /* in quarters: 0 none ... 3 three of four */
         if (iter % 7 == 6)
             density = 4; /* all */
@@ -303,10 +301,10 @@ static void test_select(void **state)
         uint32_t *bitmap = calloc(words, sizeof(uint32_t));
         assert_non_null(in && want && got && bitmap);
         for (size_t i = 0; i < n * FR_BYTES; i++)
-            in[i] = (unsigned char)cuzk_rng_next(&test_rng);
+            in[i] = (unsigned char)rng_next(&test_rng);
         size_t k = 0;
         for (size_t i = 0; i < 32 * words; i++) {
-            bool set = density == 4 || cuzk_rng_next(&test_rng) % 4 < density;
+            bool set = density == 4 || rng_next(&test_rng) % 4 < density;
             if (!set && i < n)
                 continue;
             bitmap[i / 32] |= 1u << (i % 32); /* past n: set, to be ignored */
@@ -315,22 +313,22 @@ static void test_select(void **state)
         }
         void *din = to_device(in, n * FR_BYTES), *dbm = to_device(bitmap, words * 4);
         void *dout = NULL, *dscr = NULL;
-        GPU_OK(cuzk_gpu_alloc(&gpu, &dout, (k + 1) * FR_BYTES));
-        GPU_OK(cuzk_gpu_alloc(&gpu, &dscr, cuzk_gpu_bitmap_compact_scratch_bytes(n)));
-        GPU_OK(cuzk_gpu_memset(&gpu, dout, 0xa5, (k + 1) * FR_BYTES, NULL));
-        GPU_OK(cuzk_gpu_bitmap_select_launch(&gpu, dout, din, dbm, n, dscr, NULL));
-        GPU_OK(cuzk_gpu_download(&gpu, got, dout, (k + 1) * FR_BYTES, NULL));
-        GPU_OK(cuzk_gpu_sync(&gpu));
+        GPU_OK(gpu_alloc(&gpu, &dout, (k + 1) * FR_BYTES));
+        GPU_OK(gpu_alloc(&gpu, &dscr, gpu_bitmap_compact_scratch_bytes(n)));
+        GPU_OK(gpu_memset(&gpu, dout, 0xa5, (k + 1) * FR_BYTES, NULL));
+        GPU_OK(gpu_bitmap_select_launch(&gpu, dout, din, dbm, n, dscr, NULL));
+        GPU_OK(gpu_download(&gpu, got, dout, (k + 1) * FR_BYTES, NULL));
+        GPU_OK(gpu_sync(&gpu));
         for (size_t j = 0; j < k; j++)
             if (memcmp(got + FR_BYTES * j, want + FR_BYTES * j, FR_BYTES) != 0)
                 fail_msg("n = %zu, %zu selected: element %zu differs", n, k, j);
         for (size_t b = 0; b < FR_BYTES; b++)
             if (got[FR_BYTES * k + b] != 0xa5)
                 fail_msg("n = %zu, %zu selected: written past the last", n, k);
-        cuzk_gpu_free(din);
-        cuzk_gpu_free(dbm);
-        cuzk_gpu_free(dout);
-        cuzk_gpu_free(dscr);
+        gpu_free(din);
+        gpu_free(dbm);
+        gpu_free(dout);
+        gpu_free(dscr);
         free(in);
         free(want);
         free(got);
@@ -341,22 +339,22 @@ static void test_select(void **state)
 /* ---- R1CS ------------------------------------------------------------------ */
 
 /* The device copy of a CPU CSR matrix; free with csr_device_free. */
-static cuzk_gpu_csr_t csr_device(const field_t *F, const void *m)
+static gpu_csr_t csr_device(const field_t *F, const void *m)
 {
-    cuzk_gpu_csr_t h = F->csr_view(m);
+    gpu_csr_t h = F->csr_view(m);
     uint64_t nnz = h.row_ptr[h.n_rows];
-    cuzk_gpu_csr_t d = {h.n_rows, NULL, NULL, NULL};
+    gpu_csr_t d = {h.n_rows, NULL, NULL, NULL};
     d.row_ptr = to_device(h.row_ptr, (h.n_rows + 1) * sizeof(uint64_t));
     d.col = to_device(h.col, nnz * sizeof(uint32_t));
     d.val = to_device(h.val, nnz * FR_BYTES);
     return d;
 }
 
-static void csr_device_free(cuzk_gpu_csr_t *d)
+static void csr_device_free(gpu_csr_t *d)
 {
-    cuzk_gpu_free((void *)d->row_ptr);
-    cuzk_gpu_free((void *)d->col);
-    cuzk_gpu_free((void *)d->val);
+    gpu_free((void *)d->row_ptr);
+    gpu_free((void *)d->col);
+    gpu_free((void *)d->val);
 }
 
 static void test_r1cs(void **state)
@@ -378,11 +376,11 @@ static void test_r1cs(void **state)
             if (iter < NSHAPES) {
                 memcpy(sh, shapes[iter], sizeof(sh));
             } else {
-                sh[0] = (uint32_t)(cuzk_rng_next(&test_rng) % 30000);
-                sh[1] = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 30000);
-                sh[2] = (uint32_t)(cuzk_rng_next(&test_rng) % 8);
-                sh[3] = 100 + (uint32_t)(cuzk_rng_next(&test_rng) % 1000);
-                sh[4] = 33 + (uint32_t)(cuzk_rng_next(&test_rng) % 2000);
+                sh[0] = (uint32_t)(rng_next(&test_rng) % 30000);
+                sh[1] = 1 + (uint32_t)(rng_next(&test_rng) % 30000);
+                sh[2] = (uint32_t)(rng_next(&test_rng) % 8);
+                sh[3] = 100 + (uint32_t)(rng_next(&test_rng) % 1000);
+                sh[4] = 33 + (uint32_t)(rng_next(&test_rng) % 2000);
             }
             uint32_t rows = sh[0], cols = sh[1];
             void *m[3];
@@ -396,22 +394,22 @@ static void test_r1cs(void **state)
             unsigned char *got = malloc(3 * (size_t)(rows + 1) * FR_BYTES);
             assert_non_null(w && want && got);
             for (uint32_t i = 0; i < cols; i++) {
-                uint64_t roll = cuzk_rng_next(&test_rng) % 16;
+                uint64_t roll = rng_next(&test_rng) % 16;
                 F->element(w + (size_t)i * FR_BYTES, roll < 5 ? (unsigned)roll : 0);
             }
             size_t vb = (size_t)rows * FR_BYTES;
             F->eval(m[0], m[1], m[2], rows, cols, w, want, want + vb, want + 2 * vb);
-            cuzk_gpu_csr_t d[3];
+            gpu_csr_t d[3];
             for (int j = 0; j < 3; j++)
                 d[j] = csr_device(F, m[j]);
             void *dw = to_device(w, (size_t)cols * FR_BYTES), *dy = NULL;
-            GPU_OK(cuzk_gpu_alloc(&gpu, &dy, 3 * vb + FR_BYTES));
-            GPU_OK(cuzk_gpu_memset(&gpu, dy, 0xa5, 3 * vb + FR_BYTES, NULL));
+            GPU_OK(gpu_alloc(&gpu, &dy, 3 * vb + FR_BYTES));
+            GPU_OK(gpu_memset(&gpu, dy, 0xa5, 3 * vb + FR_BYTES, NULL));
             unsigned char *dyc = dy;
-            GPU_OK(cuzk_gpu_r1cs_eval_launch(&gpu, F->curve, &d[0], &d[1], &d[2], dw, dyc, dyc + vb,
-                                             dyc + 2 * vb, NULL));
-            GPU_OK(cuzk_gpu_download(&gpu, got, dy, 3 * vb, NULL));
-            GPU_OK(cuzk_gpu_sync(&gpu));
+            GPU_OK(gpu_r1cs_eval_launch(&gpu, F->curve, &d[0], &d[1], &d[2], dw, dyc, dyc + vb,
+                                        dyc + 2 * vb, NULL));
+            GPU_OK(gpu_download(&gpu, got, dy, 3 * vb, NULL));
+            GPU_OK(gpu_sync(&gpu));
             for (size_t i = 0; i < 3 * (size_t)rows; i++)
                 if (memcmp(want + i * FR_BYTES, got + i * FR_BYTES, FR_BYTES) != 0)
                     fail_msg("%s %u x %u (short <= %u, long 1/%u of %u): %c row %zu differs",
@@ -421,8 +419,8 @@ static void test_r1cs(void **state)
                 F->csr_free(m[j]);
                 free(m[j]);
             }
-            cuzk_gpu_free(dw);
-            cuzk_gpu_free(dy);
+            gpu_free(dw);
+            gpu_free(dy);
             free(w);
             free(want);
             free(got);

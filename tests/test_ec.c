@@ -96,7 +96,7 @@ static void test_wnaf(void **state)
     for (int it = 0; it < test_iters(200); it++) {
         uint64_t k[4];
         for (int i = 0; i < 4; i++)
-            k[i] = cuzk_rng_next(&test_rng);
+            k[i] = rng_next(&test_rng);
         if (it == 0)
             k[0] = k[1] = k[2] = k[3] = ~0ULL;
         unsigned w = 2 + (unsigned)(it % 6);

@@ -241,8 +241,7 @@ static void TN(test_batch)(void **state)
         size_t n = sizes[s];
         for (size_t i = 0; i < n; i++) {
             GA p;
-            bool inf =
-                (i == 0 && n > 2) || (i == n - 1 && n > 2) || cuzk_rng_next(&test_rng) % 5 == 0;
+            bool inf = (i == 0 && n > 2) || (i == n - 1 && n > 2) || rng_next(&test_rng) % 5 == 0;
             if (inf)
                 G(affine_set_infinity)(&p);
             else

@@ -24,7 +24,7 @@
 static void TN(random_scalar)(uint64_t k[4])
 {
     for (int i = 0; i < 4; i++)
-        k[i] = cuzk_rng_next(&test_rng);
+        k[i] = rng_next(&test_rng);
 }
 
 /* A random point of the prime-order subgroup: [k]G. */
@@ -48,7 +48,7 @@ static void TN(random_curve_point)(GA *p)
     FT x;
     do
         F(random)(&x, &test_rng);
-    while (!G(affine_from_x_vartime)(p, &x, cuzk_rng_next(&test_rng) & 1));
+    while (!G(affine_from_x_vartime)(p, &x, rng_next(&test_rng) & 1));
 }
 
 /* Whether [r]p is infinity: the definition the subgroup test must match. */

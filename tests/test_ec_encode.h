@@ -137,12 +137,12 @@ static void TN(test_snarkjs_scan)(void **state)
     G(affine_to_snarkjs)(bad[2 * TDEG + 1], &p);
 
     const size_t at[] = {0, 5, 7, 8, 15, 16, 23, 29, 32, 33, 36};
-    bool modes[2] = {false, cuzk_cpu_supports_ifma()};
+    bool modes[2] = {false, cpu_supports_ifma()};
     if (!modes[1])
         print_message("snarkjs_first_invalid: no AVX-512 IFMA here, the scalar path only\n");
-    bool saved = cuzk_cpu_has_ifma;
+    bool saved = cpu_has_ifma;
     for (int m = 0; m < (modes[1] ? 2 : 1); m++) {
-        cuzk_cpu_has_ifma = modes[m];
+        cpu_has_ifma = modes[m];
         for (size_t n = 0; n <= M; n++)
             assert_int_equal(G(snarkjs_first_invalid)(good, n), n);
 #if CUZK_EC_HAVE_IFMA
@@ -165,7 +165,7 @@ static void TN(test_snarkjs_scan)(void **state)
             }
         }
     }
-    cuzk_cpu_has_ifma = saved;
+    cpu_has_ifma = saved;
 }
 
 /* Decodes strings s[0..n) (a point's decimal form) with flags. */

@@ -1762,14 +1762,14 @@ static void test_cuda_backend(void **state)
     }
     cpu_files_make(&f);
     /* the .asgn's bytes in pinned memory, parsed in place */
-    cuzk_gpu_t g;
+    gpu_t g;
     bool found = false;
-    assert_int_equal(cuzk_gpu_open_first(&g, &found), CUZK_OK);
+    assert_int_equal(gpu_open_first(&g, &found), CUZK_OK);
     assert_true(found);
     asgn_t file, mem;
     void *pinned = NULL;
     assert_int_equal(asgn_file_read(&file, f.asgn, err, sizeof err), CUZK_OK);
-    assert_int_equal(cuzk_gpu_host_alloc(&g, &pinned, file.map.size), CUZK_OK);
+    assert_int_equal(gpu_host_alloc(&g, &pinned, file.map.size), CUZK_OK);
     memcpy(pinned, file.map.data, file.map.size);
     assert_int_equal(
         asgn_file_parse(&mem, pinned, file.map.size, "the assignment", err, sizeof err), CUZK_OK);
@@ -1811,7 +1811,7 @@ static void test_cuda_backend(void **state)
     engine_free(e);
     engine_cuda_free(cuda);
     asgn_free(&mem);
-    cuzk_gpu_host_free(pinned);
+    gpu_host_free(pinned);
     cpu_files_free(&f);
 }
 #endif

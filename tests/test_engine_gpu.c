@@ -51,7 +51,7 @@ static void circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, uint32_t n
 {
     r1cs_gen_params_t p = r1cs_gen_porep32(n);
     if (!porep) {
-        p.n_public = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 5);
+        p.n_public = 1 + (uint32_t)(rng_next(&test_rng) % 5);
         p.n_public = p.n_public > n / 2 ? n / 2 : p.n_public;
         p.nnz_a = 3.5;
         p.nnz_b = 2.0;
@@ -78,10 +78,10 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
         fail_msg("device key: %s", err);
     assert_int_equal(engine_gpu_key_tier(gk), tier);
 
-    uint64_t seed = cuzk_rng_next(&test_rng);
-    cuzk_rng_t ra, rb;
-    cuzk_rng_seed(&ra, seed);
-    cuzk_rng_seed(&rb, seed);
+    uint64_t seed = rng_next(&test_rng);
+    rng_t ra, rb;
+    rng_seed(&ra, seed);
+    rng_seed(&rb, seed);
     snarkjs_proof_t pc, pg;
     groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
     assert_int_equal(groth16_prove(&pc, &pub_cpu, &k, &w, &cpu, NULL, NULL, err, sizeof err),
@@ -164,7 +164,7 @@ static void test_zkey(void **state)
 enum { ASGN_ARRAYS = 8, ASGN_ALL = (1 << ASGN_ARRAYS) - 1 };
 
 /* A copy of an assignment whose arrays each have a block of their own:
- * pinned (cuzk_gpu_host_alloc) where the mask's bit is set, else malloc'd. */
+ * pinned (gpu_host_alloc) where the mask's bit is set, else malloc'd. */
 typedef struct {
     asgn_t a;
     void *blk[ASGN_ARRAYS];
@@ -173,7 +173,7 @@ typedef struct {
 
 static void asgn_copy_make(asgn_copy_t *c, const asgn_t *src, unsigned pinned)
 {
-    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
+    gpu_t g = *engine_gpu_dev_gpu(dev);
     size_t rows = src->n_constraints * 32, aux_bits = asgn_words(src->n_aux) * 8;
     const void *from[ASGN_ARRAYS] = {src->a,
                                      src->b,
@@ -197,7 +197,7 @@ static void asgn_copy_make(asgn_copy_t *c, const asgn_t *src, unsigned pinned)
     c->pinned = pinned;
     for (int i = 0; i < ASGN_ARRAYS; i++) {
         if (pinned >> i & 1) {
-            if (cuzk_gpu_host_alloc(&g, &c->blk[i], bytes[i] + 1) != CUZK_OK)
+            if (gpu_host_alloc(&g, &c->blk[i], bytes[i] + 1) != CUZK_OK)
                 fail_msg("pinning an array: %s", g.err);
         } else {
             c->blk[i] = malloc(bytes[i] + 1);
@@ -220,7 +220,7 @@ static void asgn_copy_free(asgn_copy_t *c)
 {
     for (int i = 0; i < ASGN_ARRAYS; i++) {
         if (c->pinned >> i & 1)
-            cuzk_gpu_host_free(c->blk[i]);
+            gpu_host_free(c->blk[i]);
         else
             free(c->blk[i]);
     }
@@ -271,10 +271,10 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     params_fix_make(&f, n, porep, tier);
     char err[IO_ERR_MAX] = "";
 
-    uint64_t seed = cuzk_rng_next(&test_rng);
-    cuzk_rng_t ra, rb;
-    cuzk_rng_seed(&ra, seed);
-    cuzk_rng_seed(&rb, seed);
+    uint64_t seed = rng_next(&test_rng);
+    rng_t ra, rb;
+    rng_seed(&ra, seed);
+    rng_seed(&rb, seed);
     bp_proof_t pc, pg;
     groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
     assert_int_equal(groth16_bp_prove(&pc, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
@@ -291,7 +291,7 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     uint64_t h2d = acc.stats.h2d_bytes;
 
     unsigned masks[3] = {ASGN_ALL, 0, 0};
-    masks[1] = (unsigned)(cuzk_rng_next(&test_rng) % ASGN_ALL); /* some pinned, never all */
+    masks[1] = (unsigned)(rng_next(&test_rng) % ASGN_ALL); /* some pinned, never all */
     masks[2] = masks[1] ^ ASGN_ALL;
     for (int i = 0; i < 3; i++) {
         asgn_copy_t copy;
@@ -299,7 +299,7 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
         engine_pinned_counters_t before, after;
         if (pool)
             engine_pinned_counters(pool, &before);
-        cuzk_rng_seed(&rb, seed);
+        rng_seed(&rb, seed);
         if (groth16_bp_prove(&pg, &f.p, &copy.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
             fail_msg("params %u rows (%s, %s), arrays 0x%02x pinned: %s", n,
                      porep ? "porep" : "random", engine_gpu_tier_name(tier), masks[i], err);
@@ -337,20 +337,20 @@ static void test_params(void **state)
     engine_gpu_slot_free(slot);
 }
 
-static cuzk_status_t pool_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
+static cuzk_status_t pinned_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
 {
     (void)ctx;
-    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
-    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
+    gpu_t g = *engine_gpu_dev_gpu(dev);
+    cuzk_status_t s = gpu_host_alloc(&g, p, bytes);
     if (s != CUZK_OK)
         snprintf(err, err_size, "%s", g.err);
     return s;
 }
 
-static void pool_free(void *ctx, void *p)
+static void pinned_free(void *ctx, void *p)
 {
     (void)ctx;
-    cuzk_gpu_host_free(p);
+    gpu_host_free(p);
 }
 
 /* Two slots sharing a pinned pool: the staging buffer goes back to the
@@ -360,7 +360,7 @@ static void test_pool(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    engine_pinned_alloc_t pa = {NULL, pool_alloc, pool_free};
+    engine_pinned_alloc_t pa = {NULL, pinned_alloc, pinned_free};
     engine_pinned_t *pool = engine_pinned_new(&pa, 0);
     assert_non_null(pool);
     engine_gpu_slot_t *a = NULL, *b = NULL;
@@ -404,8 +404,8 @@ static void *mem_run(void *arg)
     engine_gpu_accel_t acc = {.slot = r->slot, .key = r->key};
     groth16_accel_t table = engine_gpu_accel(&acc);
     for (int i = 0; i < r->rounds && r->status == CUZK_OK; i++) {
-        cuzk_rng_t rng;
-        cuzk_rng_seed(&rng, r->seed);
+        rng_t rng;
+        rng_seed(&rng, r->seed);
         groth16_prove_opts_t gpu = {&rng, false, &table, NULL};
         bp_proof_t got;
         r->status = groth16_bp_prove(&got, r->p, r->a, &gpu, NULL, NULL, r->err, sizeof r->err);
@@ -422,9 +422,9 @@ static void test_device_memory(void **state)
     params_fix_t f;
     params_fix_make(&f, 3000, true, ENGINE_GPU_TIER_DEVICE);
     char err[IO_ERR_MAX] = "";
-    uint64_t seed = cuzk_rng_next(&test_rng);
-    cuzk_rng_t rc;
-    cuzk_rng_seed(&rc, seed);
+    uint64_t seed = rng_next(&test_rng);
+    rng_t rc;
+    rng_seed(&rc, seed);
     bp_proof_t want;
     groth16_prove_opts_t cpu = {&rc, false, NULL, NULL};
     assert_int_equal(groth16_bp_prove(&want, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err),
@@ -473,8 +473,8 @@ static void test_device_memory(void **state)
     engine_gpu_dev_set_slot_limit(dev, part / 2);
     engine_gpu_accel_t acc = {.slot = slot[0], .key = f.gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    cuzk_rng_t rg;
-    cuzk_rng_seed(&rg, seed);
+    rng_t rg;
+    rng_seed(&rg, seed);
     groth16_prove_opts_t gpu = {&rg, false, &table, NULL};
     bp_proof_t got;
     assert_int_equal(groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err),
@@ -482,7 +482,7 @@ static void test_device_memory(void **state)
     if (!strstr(err, "device_work_limit"))
         fail_msg("the refusal does not name the limit: %s", err);
     engine_gpu_dev_set_slot_limit(dev, 0);
-    cuzk_rng_seed(&rg, seed);
+    rng_seed(&rg, seed);
     if (groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("after the limit went: %s", err);
     assert_memory_equal(&got, &want, sizeof got);

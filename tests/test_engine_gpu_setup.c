@@ -36,10 +36,10 @@
 static void check_query(engine_gpu_key_t *k, int q, const void *cpu, size_t n, size_t size,
                         const char *what, uint32_t rows)
 {
-    cuzk_gpu_t g = *engine_gpu_dev_gpu(dev);
+    gpu_t g = *engine_gpu_dev_gpu(dev);
     unsigned char *h = malloc(n * size + 1);
     assert_non_null(h);
-    if (n && cuzk_gpu_download(&g, h, engine_gpu_key_query(k, q), n * size, NULL) != CUZK_OK)
+    if (n && gpu_download(&g, h, engine_gpu_key_query(k, q), n * size, NULL) != CUZK_OK)
         fail_msg("downloading %s: %s", what, g.err);
     if (n && memcmp(h, cpu, n * size) != 0) {
         size_t i = 0;
@@ -62,11 +62,11 @@ static void setup_case(uint32_t n, bool porep, engine_gpu_slot_t *slot)
         gp.b_share = 1.0;
     }
     r1cs_ix_t ix;
-    assert_true(r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, cuzk_rng_next(&test_rng)));
-    uint64_t seed = cuzk_rng_next(&test_rng);
-    cuzk_rng_t rc, rd;
-    cuzk_rng_seed(&rc, seed);
-    cuzk_rng_seed(&rd, seed);
+    assert_true(r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, rng_next(&test_rng)));
+    uint64_t seed = rng_next(&test_rng);
+    rng_t rc, rd;
+    rng_seed(&rc, seed);
+    rng_seed(&rd, seed);
 
     /* The CPU. */
     r1cs_t r;

@@ -89,7 +89,7 @@ static void ta_free(void *ctx, void *p)
 
 static const engine_pinned_alloc_t ta_table = {.ctx = &ta, .alloc = ta_alloc, .free = ta_free};
 
-static engine_pinned_t *pool_new(uint64_t limit)
+static engine_pinned_t *test_pool_new(uint64_t limit)
 {
     pthread_mutex_lock(&ta.lock);
     ta.fail_next = ta.fail_every = 0;
@@ -103,7 +103,7 @@ static engine_pinned_t *pool_new(uint64_t limit)
 }
 
 /* Frees the pool and checks that the allocator got every byte back. */
-static void pool_free(engine_pinned_t *pool)
+static void test_pool_free(engine_pinned_t *pool)
 {
     engine_pinned_free(pool);
     assert_int_equal(ta.live, 0);
@@ -163,7 +163,7 @@ static void test_class(void **state)
     assert_int_equal(engine_pinned_class(((size_t)1 << 63) + 1), ((size_t)5 << 61));
 
     for (int i = 0; i < test_iters(100000); i++) {
-        uint64_t r = cuzk_rng_next(&test_rng);
+        uint64_t r = rng_next(&test_rng);
         size_t n = (size_t)(r >> 24) >> (r & 31); /* sizes up to 2^40, all magnitudes */
         size_t c = engine_pinned_class(n);
         assert_true(c >= n);
@@ -184,7 +184,7 @@ static void test_class(void **state)
 static void test_hits_and_misses(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(0);
+    engine_pinned_t *pool = test_pool_new(0);
     engine_pinned_buf_t a = get(pool, MIB);
     void *pa = a.ptr;
     assert_int_equal(a.size, MIB);
@@ -247,7 +247,7 @@ static void test_hits_and_misses(void **state)
     engine_pinned_release(pool, &b);
     assert_int_equal(counters(pool).misses, 4);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* ---- the limit ------------------------------------------------------------------- */
@@ -255,7 +255,7 @@ static void test_hits_and_misses(void **state)
 static void test_limit_evicts_lru(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(4 * MIB + MIB / 2);
+    engine_pinned_t *pool = test_pool_new(4 * MIB + MIB / 2);
     engine_pinned_buf_t b[4];
     for (int i = 0; i < 4; i++)
         b[i] = get(pool, MIB);
@@ -282,13 +282,13 @@ static void test_limit_evicts_lru(void **state)
             engine_pinned_release(pool, &b[i]);
     engine_pinned_release(pool, &big);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 static void test_limit_larger_idle_serves(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(2 * MIB);
+    engine_pinned_t *pool = test_pool_new(2 * MIB);
     engine_pinned_buf_t a = get(pool, 2 * MIB);
     void *pa = a.ptr;
     engine_pinned_release(pool, &a);
@@ -302,13 +302,13 @@ static void test_limit_larger_idle_serves(void **state)
     assert_int_equal(c.evicted, 0);
     engine_pinned_release(pool, &a);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 static void test_limit_refused(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(2 * MIB);
+    engine_pinned_t *pool = test_pool_new(2 * MIB);
     engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB / 2), x;
     engine_pinned_release(pool, &b); /* idle: 0.5 MiB, in use: 1 MiB */
 
@@ -344,7 +344,7 @@ static void test_limit_refused(void **state)
     engine_pinned_release(pool, &x);
     engine_pinned_release(pool, &a);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* ---- trim and counters --------------------------------------------------------- */
@@ -352,7 +352,7 @@ static void test_limit_refused(void **state)
 static void test_trim(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(0);
+    engine_pinned_t *pool = test_pool_new(0);
     engine_pinned_buf_t b1 = get(pool, MIB), b2 = get(pool, 2 * MIB), b3 = get(pool, 3 * MIB),
                         b4 = get(pool, 4 * MIB), in_use = get(pool, 5 * MIB);
     void *p2 = b2.ptr, *p4 = b4.ptr;
@@ -385,13 +385,13 @@ static void test_trim(void **state)
     memset(in_use.ptr, 1, in_use.size);
     engine_pinned_release(pool, &in_use);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 static void test_counters_pageable(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(8 * MIB);
+    engine_pinned_t *pool = test_pool_new(8 * MIB);
     engine_pinned_counters_t c = counters(pool);
     assert_int_equal(c.limit, 8 * MIB);
     assert_int_equal(c.pageable_bytes, 0);
@@ -416,7 +416,7 @@ static void test_counters_pageable(void **state)
     engine_pinned_note_pageable(pool, 0);
     assert_int_equal(counters(pool).pageable_bytes, 123);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* ---- allocator failures -------------------------------------------------------- */
@@ -424,7 +424,7 @@ static void test_counters_pageable(void **state)
 static void test_alloc_failure(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(MIB);
+    engine_pinned_t *pool = test_pool_new(MIB);
     engine_pinned_buf_t x = {.ptr = &x}, a;
     char err[IO_ERR_MAX] = "";
     ta.fail_next = 1;
@@ -441,11 +441,11 @@ static void test_alloc_failure(void **state)
     /* The reservation was given back: the whole limit is there again. */
     a = get(pool, MIB);
     engine_pinned_release(pool, &a);
-    pool_free(pool);
+    test_pool_free(pool);
 
     /* Eviction for the room, then a failing allocator with its own status: the
      * evicted buffer stays freed, the pool is empty and consistent. */
-    pool = pool_new(MIB);
+    pool = test_pool_new(MIB);
     a = get(pool, MIB / 2);
     engine_pinned_release(pool, &a);
     ta.fail_next = 1;
@@ -461,7 +461,7 @@ static void test_alloc_failure(void **state)
     a = get(pool, MIB);
     engine_pinned_release(pool, &a);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* The host cannot pin more: the pool gives back its idle buffers and tries
@@ -469,7 +469,7 @@ static void test_alloc_failure(void **state)
 static void test_alloc_pressure(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(0);
+    engine_pinned_t *pool = test_pool_new(0);
     engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB / 2), x;
     void *pa = a.ptr;
     engine_pinned_release(pool, &a);
@@ -507,7 +507,7 @@ static void test_alloc_pressure(void **state)
     assert_int_equal(c.buffers, 2);
     assert_consistent(pool);
     engine_pinned_release(pool, &b);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* ---- waiting ------------------------------------------------------------------- */
@@ -553,7 +553,7 @@ static void await_waits(engine_pinned_t *pool, uint64_t n)
 static void test_wait_woken_by_release(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(2 * MIB);
+    engine_pinned_t *pool = test_pool_new(2 * MIB);
     engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB);
     void *pb = b.ptr;
     waiter_t w = {.pool = pool, .bytes = MIB, .wait_s = ENGINE_PINNED_WAIT_FOREVER};
@@ -592,13 +592,13 @@ static void test_wait_woken_by_release(void **state)
     assert_int_equal(c.waits, 2);
     engine_pinned_release(pool, &w2.buf);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 static void test_wait_timeout(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(MIB);
+    engine_pinned_t *pool = test_pool_new(MIB);
     engine_pinned_buf_t a = get(pool, MIB);
     waiter_t w = {.pool = pool, .bytes = MIB, .wait_s = 0.05};
     waiter_run(&w);
@@ -612,13 +612,13 @@ static void test_wait_timeout(void **state)
     assert_int_equal(c.buffers_in_use, 1);
     engine_pinned_release(pool, &a);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 static void test_cancel_waits(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(MIB);
+    engine_pinned_t *pool = test_pool_new(MIB);
     engine_pinned_buf_t a = get(pool, MIB);
     waiter_t w[2];
     pthread_t t[2];
@@ -645,7 +645,7 @@ static void test_cancel_waits(void **state)
     assert_int_equal(w3.st, CUZK_OK);
     engine_pinned_release(pool, &w3.buf);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* Two acquires wait for the one buffer the limit allows: the release serves
@@ -653,7 +653,7 @@ static void test_cancel_waits(void **state)
 static void test_wait_urgency_order(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(MIB);
+    engine_pinned_t *pool = test_pool_new(MIB);
     engine_pinned_buf_t a = get(pool, MIB);
     void *pa = a.ptr;
     waiter_t low = {.pool = pool, .bytes = MIB, .urgency = 0, .wait_s = 30};
@@ -678,7 +678,7 @@ static void test_wait_urgency_order(void **state)
     assert_int_equal(c.hits, 2);
     engine_pinned_release(pool, &low.buf);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* Reuse follows the queue's order: a released buffer that the head cannot
@@ -689,7 +689,7 @@ static void test_wait_urgency_order(void **state)
 static void test_wait_queue_order(void **state)
 {
     (void)state;
-    engine_pinned_t *pool = pool_new(2 * MIB);
+    engine_pinned_t *pool = test_pool_new(2 * MIB);
     engine_pinned_buf_t a = get(pool, MIB), b = get(pool, MIB), x;
     void *pa = a.ptr, *pb = b.ptr;
     waiter_t big = {.pool = pool, .bytes = 2 * MIB, .wait_s = 30};
@@ -737,7 +737,7 @@ static void test_wait_queue_order(void **state)
     assert_int_equal(c.refused, 1);
     engine_pinned_release(pool, &small.buf);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 /* ---- concurrency ---------------------------------------------------------------- */
@@ -755,11 +755,11 @@ typedef struct worker {
 static void *worker_run(void *arg)
 {
     worker_t *wk = arg;
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, wk->seed);
+    rng_t rng;
+    rng_seed(&rng, wk->seed);
     static const size_t sizes[] = {1000, 4096, 70000, MIB / 2, MIB, MIB + 1, 3 * MIB / 2};
     for (int i = 0; i < wk->iters; i++) {
-        uint64_t r = cuzk_rng_next(&rng);
+        uint64_t r = rng_next(&rng);
         size_t bytes = sizes[r % (sizeof sizes / sizeof sizes[0])];
         engine_pinned_buf_t b;
         char err[IO_ERR_MAX];
@@ -798,13 +798,13 @@ static void test_concurrent(void **state)
 {
     (void)state;
     /* Room for three of the largest buffers: eight threads wait, evict and reuse. */
-    engine_pinned_t *pool = pool_new(3 * (3 * MIB / 2));
+    engine_pinned_t *pool = test_pool_new(3 * (3 * MIB / 2));
     ta.fail_every = 97;
     worker_t wk[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
         wk[i] = (worker_t){
-            .pool = pool, .id = i + 1, .iters = test_iters(3000), .seed = cuzk_rng_next(&test_rng)};
+            .pool = pool, .id = i + 1, .iters = test_iters(3000), .seed = rng_next(&test_rng)};
         assert_int_equal(pthread_create(&t[i], NULL, worker_run, &wk[i]), 0);
     }
     uint64_t acquired = 0, failed = 0, pageable = 0;
@@ -828,7 +828,7 @@ static void test_concurrent(void **state)
            " evicted, %" PRIu64 " allocator failures, peak %" PRIu64 " bytes\n",
            c.hits, c.misses, c.waits, c.evicted, c.alloc_failed, c.bytes_peak);
     assert_consistent(pool);
-    pool_free(pool);
+    test_pool_free(pool);
 }
 
 int main(void)

@@ -32,11 +32,11 @@
 
 #if FP_HAVE_ADX_KERNELS
 /* Whether the MULX/ADX kernels may run here. Asked of the processor, not of
- * cuzk_cpu_has_mulx_adx, so that a CUZK_NO_ASM=1 run still tests them
+ * cpu_has_mulx_adx, so that a CUZK_NO_ASM=1 run still tests them
  * directly while the dispatched calls take the portable path. */
 static bool can_run_adx(void)
 {
-    return cuzk_cpu_supports_mulx_adx();
+    return cpu_supports_mulx_adx();
 }
 #endif
 
@@ -375,7 +375,7 @@ static void assert_mpz_eq(const mpz_t a, const mpz_t b)
             uint64_t e[N + 2];                                                                     \
             size_t n = (size_t)i % (N + 2);                                                        \
             for (size_t k = 0; k < n; k++)                                                         \
-                e[k] = cuzk_rng_next(&test_rng) >> (i % 64);                                       \
+                e[k] = rng_next(&test_rng) >> (i % 64);                                            \
             F##_pow(&r, &a, e, n);                                                                 \
             F##_can(zr, &r);                                                                       \
             test_mpz_from_limbs(ze, e, n);                                                         \
@@ -551,9 +551,9 @@ static void assert_mpz_eq(const mpz_t a, const mpz_t b)
         test_mpz_from_limbs(z, x.l, N);                                                            \
         assert_true(mpz_cmp(z, c.p) < 0);                                                          \
         /* the same seed gives the same stream */                                                  \
-        cuzk_rng_t g1, g2;                                                                         \
-        cuzk_rng_seed(&g1, test_seed);                                                             \
-        cuzk_rng_seed(&g2, test_seed);                                                             \
+        rng_t g1, g2;                                                                              \
+        rng_seed(&g1, test_seed);                                                                  \
+        rng_seed(&g2, test_seed);                                                                  \
         F##_t y1, y2;                                                                              \
         F##_random(&y1, &g1);                                                                      \
         F##_random(&y2, &g2);                                                                      \
@@ -592,7 +592,7 @@ static void mpz_urandomm_like(mpz_t z, const mpz_t p, int kind)
         uint64_t v[6];
         size_t n = mpz_size(p);
         for (size_t i = 0; i < n; i++)
-            v[i] = cuzk_rng_next(&test_rng);
+            v[i] = rng_next(&test_rng);
         test_mpz_from_limbs(z, v, n);
         mpz_mod(z, z, p);
     } else {
@@ -742,11 +742,11 @@ static void test_inv_vartime_negative_rounds(void **state)
                 b[i] = edge[i / 5 % 4];                                                            \
             F##_mul(&want[i], &a[i], &b[i]);                                                       \
         }                                                                                          \
-        bool ifma = cuzk_cpu_supports_ifma(), saved = cuzk_cpu_has_ifma;                           \
+        bool ifma = cpu_supports_ifma(), saved = cpu_has_ifma;                                     \
         if (!ifma)                                                                                 \
             print_message(#F "s_mul: no AVX-512 IFMA here, the scalar path only\n");               \
         for (int m = 0; m < (ifma ? 2 : 1); m++) {                                                 \
-            cuzk_cpu_has_ifma = m == 1;                                                            \
+            cpu_has_ifma = m == 1;                                                                 \
             for (size_t n = 0; n <= M; n = n < 41 ? n + 1 : M + 1) {                               \
                 memset(r, 0, sizeof r);                                                            \
                 F##s_mul(r, a, b, n);                                                              \
@@ -757,7 +757,7 @@ static void test_inv_vartime_negative_rounds(void **state)
             F##s_mul(r, r, b, M);                                                                  \
             assert_memory_equal(r, want, sizeof r);                                                \
         }                                                                                          \
-        cuzk_cpu_has_ifma = saved;                                                                 \
+        cpu_has_ifma = saved;                                                                      \
     }
 
 BATCH_MUL_TEST(bls381_fp)
@@ -773,7 +773,7 @@ BATCH_MUL_TEST(bn254_fr)
 int main(void)
 {
     test_seed_init("test_ff");
-    printf("test_ff: arithmetic path %s\n", cuzk_cpu_arith_path());
+    printf("test_ff: arithmetic path %s\n", cpu_arith_path());
     const struct CMUnitTest tests[] = {
         SUITE(bls381_fp),
         SUITE(bls381_fr),

@@ -26,7 +26,7 @@ static int gpu_dev_setup(void **state)
 {
     (void)state;
     int n = 0;
-    if (cuzk_gpu_count(&n, why, sizeof why) != CUZK_OK)
+    if (gpu_count(&n, why, sizeof why) != CUZK_OK)
         return -1;
     if (n == 0)
         return 0;

@@ -33,15 +33,15 @@ static char tmp_path[64];
 static void random_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve)
 {
     r1cs_shape_t shape = {0};
-    shape.n_wires = 2 + (uint32_t)(cuzk_rng_next(&test_rng) % 16);
+    shape.n_wires = 2 + (uint32_t)(rng_next(&test_rng) % 16);
     uint32_t room = shape.n_wires - 2; /* at least one private wire */
-    shape.n_pub_out = (uint32_t)(cuzk_rng_next(&test_rng) % 2);
+    shape.n_pub_out = (uint32_t)(rng_next(&test_rng) % 2);
     if (shape.n_pub_out > room)
         shape.n_pub_out = room;
-    shape.n_pub_in = (uint32_t)(cuzk_rng_next(&test_rng) % 3);
+    shape.n_pub_in = (uint32_t)(rng_next(&test_rng) % 3);
     if (shape.n_pub_in > room - shape.n_pub_out)
         shape.n_pub_in = room - shape.n_pub_out;
-    shape.n_constraints = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 40);
+    shape.n_constraints = 1 + (uint32_t)(rng_next(&test_rng) % 40);
     shape.n_labels = shape.n_wires;
     memset(r, 0, sizeof *r);
     r->curve = curve;
@@ -255,9 +255,9 @@ static void test_reproducible(void **state)
     dev_key(&k, &r);
     snarkjs_proof_t p1, p2;
     char err[IO_ERR_MAX];
-    cuzk_rng_t a, b;
-    cuzk_rng_seed(&a, test_seed);
-    cuzk_rng_seed(&b, test_seed);
+    rng_t a, b;
+    rng_seed(&a, test_seed);
+    rng_seed(&b, test_seed);
     groth16_prove_opts_t oa = {&a, false, NULL, NULL}, ob = {&b, true, NULL, NULL};
     assert_int_equal(groth16_prove(&p1, &pub1, &k, &w, &oa, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_int_equal(groth16_prove(&p2, &pub2, &k, &w, &ob, NULL, NULL, err, sizeof err), CUZK_OK);

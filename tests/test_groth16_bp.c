@@ -31,11 +31,11 @@
 static void random_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve)
 {
     r1cs_shape_t shape = {0};
-    shape.n_wires = 3 + (uint32_t)(cuzk_rng_next(&test_rng) % 16);
-    shape.n_pub_in = (uint32_t)(cuzk_rng_next(&test_rng) % 4);
+    shape.n_wires = 3 + (uint32_t)(rng_next(&test_rng) % 16);
+    shape.n_pub_in = (uint32_t)(rng_next(&test_rng) % 4);
     if (shape.n_pub_in > shape.n_wires - 2)
         shape.n_pub_in = shape.n_wires - 2;
-    shape.n_constraints = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 40);
+    shape.n_constraints = 1 + (uint32_t)(rng_next(&test_rng) % 40);
     shape.n_labels = shape.n_wires;
     memset(r, 0, sizeof *r);
     r->curve = curve;

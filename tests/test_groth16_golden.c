@@ -42,7 +42,7 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 
 /* The circuit of the seed over curve: 12 wires, 2 public signals, 21
  * constraints (a domain of 32 for snarkjs). */
-static void golden_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, cuzk_rng_t *rng)
+static void golden_circuit(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve, rng_t *rng)
 {
     r1cs_shape_t shape = {0};
     shape.n_wires = 12;
@@ -82,8 +82,8 @@ static void check(const char *what, uint64_t got, uint64_t want)
 /* snarkjs convention: the development zkey of the circuit, a witness. */
 static uint64_t snarkjs_hash(r1cs_curve_t curve)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, GOLDEN_SEED);
+    rng_t rng;
+    rng_seed(&rng, GOLDEN_SEED);
     r1cs_t r;
     r1cs_witness_t w, pub;
     golden_circuit(&r, &w, curve, &rng);
@@ -113,8 +113,8 @@ static uint64_t snarkjs_hash(r1cs_curve_t curve)
  * assignment. */
 static uint64_t bellperson_hash(void)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, GOLDEN_SEED);
+    rng_t rng;
+    rng_seed(&rng, GOLDEN_SEED);
     r1cs_t r;
     r1cs_witness_t w;
     golden_circuit(&r, &w, R1CS_CURVE_BLS12_381, &rng);
@@ -144,8 +144,8 @@ static uint64_t bellperson_hash(void)
 /* The bellperson convention on BN254 (cuzk's own: no bellperson files). */
 static uint64_t bellperson_bn254_hash(void)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, GOLDEN_SEED);
+    rng_t rng;
+    rng_seed(&rng, GOLDEN_SEED);
     r1cs_t r;
     r1cs_witness_t w;
     golden_circuit(&r, &w, R1CS_CURVE_BN254, &rng);

@@ -575,7 +575,7 @@ static void test_round_trip_random(void **state)
     (void)state;
     static const r1cs_curve_t curves[] = {R1CS_CURVE_BN254, R1CS_CURVE_BLS12_381};
     for (int it = 0; it < test_iters(12); it++) {
-        uint64_t rnd = cuzk_rng_next(&test_rng);
+        uint64_t rnd = rng_next(&test_rng);
         r1cs_curve_t curve = curves[it % 2];
         r1cs_shape_t shape = {.n_pub_out = (uint32_t)(rnd % 3),
                               .n_pub_in = (uint32_t)((rnd >> 4) % 3),

@@ -133,8 +133,8 @@ static void assert_sections_aligned(const key_cache_t *kc)
 /* The proof of key k for w with r and s from seed, as proof.json text. */
 static char *zkey_proof(const zkey_t *k, const r1cs_witness_t *w, uint64_t seed)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
     groth16_prove_opts_t opts = {.rng = &rng};
     snarkjs_proof_t proof;
     r1cs_witness_t pub;
@@ -215,7 +215,7 @@ static void zkey_round_trip(r1cs_curve_t curve)
     }
 
     /* The same proof from both keys, and it verifies. */
-    uint64_t seed = cuzk_rng_next(&test_rng);
+    uint64_t seed = rng_next(&test_rng);
     char *p1 = zkey_proof(&k, &w, seed), *p2 = zkey_proof(c, &w, seed);
     assert_string_equal(p1, p2);
     free(p1);
@@ -290,12 +290,12 @@ static void test_params(void **state)
     assert_memory_equal(c->b_g2, p.b_g2, p.n_b * sizeof *p.b_g2);
 
     /* The same proof from both, and it verifies. */
-    uint64_t seed = cuzk_rng_next(&test_rng);
+    uint64_t seed = rng_next(&test_rng);
     unsigned char enc[2][BP_PROOF_BYTES];
     bp_proof_t proof;
     for (int i = 0; i < 2; i++) {
-        cuzk_rng_t rng;
-        cuzk_rng_seed(&rng, seed);
+        rng_t rng;
+        rng_seed(&rng, seed);
         groth16_prove_opts_t opts = {.rng = &rng};
         cuzk_status_t s =
             groth16_bp_prove(&proof, i ? c : &p, &asg, &opts, NULL, NULL, err, sizeof err);
@@ -511,8 +511,8 @@ static const key_cache_section_t *section_of(const key_cache_header_t *h, uint32
 static void test_outside_subgroup(void **state)
 {
     (void)state;
-    cuzk_msm_sg_plan_t plan;
-    cuzk_msm_sg_plan(&plan, 1500, 1);
+    msm_sg_plan_t plan;
+    msm_sg_plan(&plan, 1500, 1);
     assert_true(plan.t > 0);
     zkey_t k;
     r1cs_witness_t w;

@@ -27,7 +27,7 @@
 
 /* The caller alone, then pools of 1, 2 and 3 threads (set up in main). */
 enum { NPOOLS = 4 };
-static cuzk_pool_t *pools[NPOOLS];
+static pool_t *pools[NPOOLS];
 
 /* The kinds of scalar vectors the group tests draw (test_msm_tmpl.h). */
 enum { TM_RANDOM, TM_SPECIAL, TM_ZEROS, TM_ONES, TM_POREP };
@@ -38,7 +38,7 @@ static int setup_pools(void **state)
     static const unsigned threads[NPOOLS] = {0, 1, 2, 3};
     for (int i = 1; i < NPOOLS; i++) {
         cuzk_status_t st;
-        pools[i] = cuzk_pool_new(threads[i], &st);
+        pools[i] = pool_new(threads[i], &st);
         if (!pools[i] || st != CUZK_OK)
             return -1;
     }
@@ -49,7 +49,7 @@ static int teardown_pools(void **state)
 {
     (void)state;
     for (int i = 1; i < NPOOLS; i++)
-        cuzk_pool_free(pools[i]);
+        pool_free(pools[i]);
     return 0;
 }
 
@@ -65,8 +65,8 @@ static void test_digits(void **state)
     for (int it = 0; it < test_iters(200); it++) {
         uint64_t v[4];
         for (int l = 0; l < 4; l++)
-            v[l] = cuzk_rng_next(&test_rng);
-        unsigned bits = 1 + (unsigned)(cuzk_rng_next(&test_rng) % 256);
+            v[l] = rng_next(&test_rng);
+        unsigned bits = 1 + (unsigned)(rng_next(&test_rng) % 256);
         if (it == 0)
             bits = 256;
         for (unsigned l = 0; l < 4; l++) {
@@ -81,7 +81,7 @@ static void test_digits(void **state)
         for (unsigned c = 1; c <= CUZK_MSM_WINDOW_MAX; c++) {
             mpz_set_ui(sum, 0);
             for (unsigned w = 0; w < bits / c + 1; w++) {
-                int d = cuzk_msm_digit(v, w, c);
+                int d = msm_scalar_digit(v, w, c);
                 assert_true(d >= -(1 << (c - 1)) && d <= (1 << (c - 1)));
                 mpz_set_si(term, d);
                 mpz_mul_2exp(term, term, w * c);
@@ -90,7 +90,7 @@ static void test_digits(void **state)
             if (mpz_cmp(sum, k) != 0)
                 fail_msg("digits of a %u-bit scalar, c = %u, do not sum to it", bits, c);
             unsigned top = bits / c, r = bits - top * c;
-            int d = cuzk_msm_digit(v, top, c);
+            int d = msm_scalar_digit(v, top, c);
             if (r < c - 1 && (d < 0 || d > (1 << r)))
                 fail_msg("top digit %d of a %u-bit scalar, c = %u: outside [0, 2^%u]", d, bits, c,
                          r);
@@ -104,24 +104,24 @@ static void test_digits(void **state)
 static void test_plan(void **state)
 {
     (void)state;
-    cuzk_msm_plan_t p, q;
+    msm_plan_t p, q;
     for (unsigned c = 1; c <= CUZK_MSM_WINDOW_MAX; c++) {
-        cuzk_msm_plan(&p, 1000, 255, 3, c);
+        msm_plan(&p, 1000, 255, 3, c);
         assert_int_equal(p.window, c);
         assert_int_equal(p.windows, 255 / c + 1);
     }
     unsigned last = 0;
     for (size_t n = 1; n <= ((size_t)1 << 30); n *= 4) {
-        cuzk_msm_plan(&p, n, 255, 1, 0);
+        msm_plan(&p, n, 255, 1, 0);
         assert_true(p.window >= 1 && p.window <= CUZK_MSM_WINDOW_AUTO_MAX);
         assert_true(p.window >= last);
         assert_int_equal(p.chunks, 1);
         last = p.window;
-        cuzk_msm_plan(&q, n, 255, 64, 0);
+        msm_plan(&q, n, 255, 64, 0);
         if (n >= ((size_t)1 << 20)) /* enough tasks for every thread */
             assert_true(q.chunks * q.windows >= 64);
     }
-    cuzk_msm_plan(&p, (size_t)1 << 20, 255, 1, 0);
+    msm_plan(&p, (size_t)1 << 20, 255, 1, 0);
     assert_int_equal(p.window, 16);
 }
 
@@ -178,8 +178,8 @@ static void test_plan(void **state)
                         R##_neg(&k[i], &s);                                                        \
                 }                                                                                  \
                 if (pass == 4) {                                                                   \
-                    uint64_t v[4] = {cuzk_rng_next(&test_rng),                                     \
-                                     cuzk_rng_next(&test_rng) & (((uint64_t)1 << 55) - 1), 0, 0};  \
+                    uint64_t v[4] = {rng_next(&test_rng),                                          \
+                                     rng_next(&test_rng) & (((uint64_t)1 << 55) - 1), 0, 0};       \
                     v[1] |= (uint64_t)1 << 54; /* 119 bits */                                      \
                     assert_true(R##_from_canonical(&k[i], v));                                     \
                 }                                                                                  \
@@ -213,7 +213,7 @@ BATCH_TEST(bn254_g2, bn254_fr)
                 G##_jac_t want, t;                                                                 \
                 G##_jac_set_infinity(&want);                                                       \
                 for (unsigned w = 0; w < W; w++) {                                                 \
-                    uint64_t k[4] = {cuzk_rng_next(&test_rng), cuzk_rng_next(&test_rng), 0, 0};    \
+                    uint64_t k[4] = {rng_next(&test_rng), rng_next(&test_rng), 0, 0};              \
                     G##_jac_from_affine(&t, &g);                                                   \
                     G##_jac_mul_vartime(&t, &t, k);                                                \
                     if (w == 1)                                                                    \

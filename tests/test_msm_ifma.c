@@ -27,7 +27,7 @@
 #include "util/cpu.h"
 #include "util/pool.h"
 
-static cuzk_pool_t *pool2;
+static pool_t *pool2;
 
 #if CUZK_MSM_HAVE_IFMA
 
@@ -65,7 +65,7 @@ static cuzk_pool_t *pool2;
 
 static bool no_ifma(void)
 {
-    if (cuzk_cpu_supports_ifma())
+    if (cpu_supports_ifma())
         return false;
     printf("test_msm_ifma: SKIPPED: this processor has no AVX-512 IFMA\n");
     return true;
@@ -97,7 +97,7 @@ int main(void)
 {
     test_seed_init("test_msm_ifma");
     cuzk_status_t st;
-    pool2 = cuzk_pool_new(2, &st);
+    pool2 = pool_new(2, &st);
     if (!pool2)
         return 1;
     const struct CMUnitTest tests[] = {
@@ -109,7 +109,7 @@ int main(void)
         cmocka_unit_test(test_msm_bn254_g2),    cmocka_unit_test(test_msm_bls381_g2),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    cuzk_pool_free(pool2);
+    pool_free(pool2);
     return rc;
 }
 

@@ -18,7 +18,7 @@
  * Fp2 each coefficient so. */
 static void TG(ti_fp_)(TI_FP(t) * r, bool nonzero)
 {
-    uint64_t pick = cuzk_rng_next(&test_rng) % 8;
+    uint64_t pick = rng_next(&test_rng) % 8;
     if (pick == 0 && !nonzero) {
         TI_FP(set_zero)(r);
     } else if (pick == 1) {
@@ -38,7 +38,7 @@ static void TG(ti_elem_)(TQT *r, bool nonzero)
 {
 #if TI_FP2
     TG(ti_fp_)(&r->c0, false);
-    TG(ti_fp_)(&r->c1, nonzero && cuzk_rng_next(&test_rng) % 2);
+    TG(ti_fp_)(&r->c1, nonzero && rng_next(&test_rng) % 2);
     if (nonzero && TQ(is_zero)(r))
         r->c0.l[0] = 1;
 #else
@@ -111,8 +111,8 @@ static void TG(ti_points)(void **state)
     TJ gj;
     TG(jac_from_affine)(&gj, &g);
     for (size_t e = 0; e < K; e++) {
-        uint64_t k1[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1, cuzk_rng_next(&test_rng)};
-        uint64_t k2[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1, cuzk_rng_next(&test_rng)};
+        uint64_t k1[EC_SCALAR_LIMBS] = {rng_next(&test_rng) | 1, rng_next(&test_rng)};
+        uint64_t k2[EC_SCALAR_LIMBS] = {rng_next(&test_rng) | 1, rng_next(&test_rng)};
         TJ p1, p2, s;
         TG(jac_mul_vartime)(&p1, &gj, k1);
         TG(jac_to_affine)(&b[e], &p1);
@@ -171,7 +171,7 @@ static void TG(ti_msm)(void **state)
         TG(generator)(&g);
         TJ acc, gj;
         TG(jac_from_affine)(&gj, &g);
-        uint64_t k0[EC_SCALAR_LIMBS] = {cuzk_rng_next(&test_rng) | 1};
+        uint64_t k0[EC_SCALAR_LIMBS] = {rng_next(&test_rng) | 1};
         TG(jac_mul_vartime)(&acc, &gj, k0);
         TJ *pj = malloc(n * sizeof *pj);
         assert_non_null(pj);
@@ -188,18 +188,18 @@ static void TG(ti_msm)(void **state)
                 i % 3 ? TFR(set_zero)(&sc[i]) : TFR(set_one)(&sc[i]);
         }
         for (int pl = 0; pl < 2; pl++) {
-            cuzk_pool_t *pool = pl ? pool2 : NULL;
+            pool_t *pool = pl ? pool2 : NULL;
             TJ with, without;
             TA wa, wo;
-            bool saved = cuzk_cpu_has_ifma;
-            cuzk_msm_opts_t opts = {.window = 12}; /* batch-affine windows */
-            cuzk_cpu_has_ifma = true;
+            bool saved = cpu_has_ifma;
+            msm_opts_t opts = {.window = 12}; /* batch-affine windows */
+            cpu_has_ifma = true;
             assert_int_equal(TG(msm_tuned_vartime)(&with, bases, sc, n, &opts, NULL, pool),
                              CUZK_OK);
-            cuzk_cpu_has_ifma = false;
+            cpu_has_ifma = false;
             assert_int_equal(TG(msm_tuned_vartime)(&without, bases, sc, n, &opts, NULL, pool),
                              CUZK_OK);
-            cuzk_cpu_has_ifma = saved;
+            cpu_has_ifma = saved;
             TG(jac_to_affine)(&wa, &with);
             TG(jac_to_affine)(&wo, &without);
             if (memcmp(&wa, &wo, sizeof wa) != 0)

@@ -33,13 +33,13 @@ static TMA *TMN(bases_new)(size_t n)
     for (int s = 0; s < 4; s++) {
         uint64_t k[4];
         for (int l = 0; l < 4; l++)
-            k[l] = cuzk_rng_next(&test_rng);
+            k[l] = rng_next(&test_rng);
         TMG(jac_from_affine)(&step[s], &g);
         TMG(jac_mul_vartime)(&step[s], &step[s], k);
     }
     acc = step[0];
     for (size_t i = 0; i < n; i++) {
-        TMG(jac_add_vartime)(&acc, &acc, &step[cuzk_rng_next(&test_rng) & 3]);
+        TMG(jac_add_vartime)(&acc, &acc, &step[rng_next(&test_rng) & 3]);
         j[i] = acc;
     }
     TMG(jacs_to_affine_vartime)(b, j, n);
@@ -51,7 +51,7 @@ static TMA *TMN(bases_new)(size_t n)
  * and random; TM_POREP is 45 % zero, 45 % one, 10 % random. */
 static void TMN(scalar)(TMRT *k, int kind)
 {
-    unsigned roll = (unsigned)(cuzk_rng_next(&test_rng) % 100);
+    unsigned roll = (unsigned)(rng_next(&test_rng) % 100);
     switch (kind) {
     case TM_ZEROS: TMR(set_zero)(k); return;
     case TM_ONES: TMR(set_one)(k); return;
@@ -133,8 +133,8 @@ static void TMN(check)(const TMA *bases, const TMRT *scalars, size_t n, const un
         int p = run < NPOOLS ? (int)run : NPOOLS - 1;
         unsigned window = run < NPOOLS ? 0 : windows[run - NPOOLS];
         bool ones = run >= NPOOLS && (run - NPOOLS) % 2 == 1;
-        cuzk_msm_opts_t o = {window, ones, run % 2 == 0, (cuzk_msm_glv_mode_t)(run % 3)};
-        cuzk_msm_stats_t st;
+        msm_opts_t o = {window, ones, run % 2 == 0, (msm_glv_mode_t)(run % 3)};
+        msm_stats_t st;
         assert_int_equal(TMG(msm_tuned_vartime)(&r, bases, scalars, n, &o, &st, pools[p]), CUZK_OK);
         if (memcmp(&r, &first, sizeof(r)) != 0)
             fail_msg("n = %zu, pool %d, window %u, ones_in_pippenger %d, per window %d, glv %d: "
@@ -292,7 +292,7 @@ static void TMN(classify)(void **state)
              : TMR(is_one)(&k[i]) ? CUZK_MSM_ONE
                                   : CUZK_MSM_OTHER]++;
     for (int p = 0; p < NPOOLS; p++) {
-        cuzk_msm_counts_t c;
+        msm_counts_t c;
         memset(cls, 0xff, sizeof(cls));
         assert_int_equal(TMG(msm_classify)(cls, &c, k, N, pools[p]), CUZK_OK);
         assert_int_equal(c.zero, want[CUZK_MSM_ZERO]);

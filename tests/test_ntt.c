@@ -24,7 +24,7 @@
 
 /* The caller alone, then pools of 1, 2 and 7 threads (set up in main). */
 enum { NPOOLS = 4 };
-static cuzk_pool_t *pools[NPOOLS];
+static pool_t *pools[NPOOLS];
 
 /* 64 hex digits, most significant first → 32 bytes big-endian. */
 static void hex_to_bytes32(unsigned char out[32], const char *hex)
@@ -77,7 +77,7 @@ static int setup_pools(void **state)
     (void)state;
     const unsigned threads[NPOOLS] = {0, 1, 2, 7};
     for (int i = 1; i < NPOOLS; i++) {
-        pools[i] = cuzk_pool_new(threads[i], NULL);
+        pools[i] = pool_new(threads[i], NULL);
         if (!pools[i])
             return -1;
     }
@@ -88,7 +88,7 @@ static int teardown_pools(void **state)
 {
     (void)state;
     for (int i = 0; i < NPOOLS; i++)
-        cuzk_pool_free(pools[i]);
+        pool_free(pools[i]);
     return 0;
 }
 

@@ -83,7 +83,7 @@ static void TN(naive_eval)(TNT *out, const TNT *c, size_t n, const TNT *w, const
 static void TN(bitrev_copy)(TNT *out, const TNT *in, unsigned log2n)
 {
     for (size_t i = 0; i < (size_t)1 << log2n; i++)
-        out[cuzk_bit_reverse(i, log2n)] = in[i];
+        out[reverse_bits(i, log2n)] = in[i];
 }
 
 static TND *TN(domain)(unsigned log2n, uint64_t g)
@@ -239,11 +239,11 @@ static void TN(roundtrip)(void **state)
             size_t n = d->n;
             TNT *c = TN(vec_new)(n), *a;
             TN(vec_random)(c, n);
-            cuzk_pool_t *pool = pools[k % NPOOLS];
+            pool_t *pool = pools[k % NPOOLS];
             a = TN(vec_dup)(c, n);
             TNN(forward)(d, a, pool);
             for (int t = 0; t < 4; t++) {
-                size_t j = (size_t)(cuzk_rng_next(&test_rng) & (n - 1));
+                size_t j = (size_t)(rng_next(&test_rng) & (n - 1));
                 TNT x = TN(pow_u64)(&d->omega, j), y = TN(poly_eval)(c, n, &x);
                 if (!TNF(equal)(&a[j], &y))
                     fail_msg("forward 2^%u (g = %" PRIu64 "): wrong evaluation %zu", k,
@@ -286,7 +286,7 @@ static void TN(coset)(void **state)
         TN(vec_random)(&shift, 1);
         if (k & 2)
             shift = TN(u64)(7);
-        cuzk_pool_t *pool = pools[k % NPOOLS];
+        pool_t *pool = pools[k % NPOOLS];
 
         a = TN(vec_dup)(c, n);
         TNN(coset_forward)(d, a, &shift, pool);
@@ -295,7 +295,7 @@ static void TN(coset)(void **state)
             TN(assert_vec_equal)(a, ref, n, "coset_forward");
         } else {
             for (int t = 0; t < 4; t++) {
-                size_t j = (size_t)(cuzk_rng_next(&test_rng) & (n - 1));
+                size_t j = (size_t)(rng_next(&test_rng) & (n - 1));
                 TNT x = TN(pow_u64)(&d->omega, j), y;
                 TNF(mul)(&x, &x, &shift);
                 y = TN(poly_eval)(c, n, &x);
@@ -332,12 +332,12 @@ static void TN(threads)(void **state)
     /* h_bellperson covers evals_to_coset (dif and dit), the powers in
      * bit-reversed order and the permutation; forward and coset_inverse the
      * natural-order paths; h_snarkjs the a·b - c with c. */
-    bool ifma = cuzk_cpu_has_ifma;
+    bool ifma = cpu_has_ifma;
     for (int op = 0; op < 4; op++) {
         for (size_t p = 0; p < 2 * NPOOLS; p++) {
-            cuzk_cpu_has_ifma = p < NPOOLS && ifma;
+            cpu_has_ifma = p < NPOOLS && ifma;
             TNT *a = TN(vec_dup)(in, 3 * n);
-            cuzk_pool_t *pool = pools[p % NPOOLS];
+            pool_t *pool = pools[p % NPOOLS];
             switch (op) {
             case 0: TNN(forward)(d, a, pool); break;
             case 1: TNN(coset_inverse)(d, a, &shift, pool); break;
@@ -351,7 +351,7 @@ static void TN(threads)(void **state)
             free(a);
         }
     }
-    cuzk_cpu_has_ifma = ifma;
+    cpu_has_ifma = ifma;
     free(in);
     free(ref);
     TNN(domain_free)(d);
@@ -364,7 +364,7 @@ static void TN(threads)(void **state)
  * on ⟨ω⟩ and c = a·b pointwise (C, the interpolant of c, is A·B mod Z).
  * Returns A‖B‖C coefficients (3n) and a‖b‖c evaluations in *ev (3n).
  */
-static TNT *TN(instance)(const TND *d, TNT **ev, cuzk_pool_t *pool)
+static TNT *TN(instance)(const TND *d, TNT **ev, pool_t *pool)
 {
     size_t n = d->n;
     TNT *co = TN(vec_new)(3 * n), *e;
@@ -398,7 +398,7 @@ static void TN(h_snarkjs)(void **state)
             continue;
         TND *d = TN(domain)(k, 5);
         size_t n = d->n;
-        cuzk_pool_t *pool = pools[k % NPOOLS];
+        pool_t *pool = pools[k % NPOOLS];
         TNT *ev, *co = TN(instance)(d, &ev, pool), w2n, two_inv, one = TN(u64)(1);
         TNF(root_of_unity)(&w2n, k + 1, 5);
         TNF(half)(&two_inv, &one);
@@ -411,7 +411,7 @@ static void TN(h_snarkjs)(void **state)
                 /* H_j = (A·B - C)(ω_2n^(2j+1)), every j for small n, some for larger. */
                 size_t checks = n <= 256 ? n : 16;
                 for (size_t t = 0; t < checks; t++) {
-                    size_t j = n <= 256 ? t : (size_t)(cuzk_rng_next(&test_rng) & (n - 1));
+                    size_t j = n <= 256 ? t : (size_t)(rng_next(&test_rng) & (n - 1));
                     TNT x = TN(pow_u64)(&w2n, 2 * j + 1), y = TN(p_at)(co, n, &x);
                     if (!TNF(equal)(&h[j], &y))
                         fail_msg("h_snarkjs 2^%u: H_%zu differs from (A·B - C)(ω_2n^%zu)", k, j,
@@ -442,7 +442,7 @@ static void TN(h_bellperson)(void **state)
             continue;
         TND *d = TN(domain)(k, 7);
         size_t n = d->n;
-        cuzk_pool_t *pool = pools[k % NPOOLS];
+        pool_t *pool = pools[k % NPOOLS];
         TNT *ev, *co = TN(instance)(d, &ev, pool), g = TN(u64)(7), one = TN(u64)(1);
         for (int tamper = 0; tamper < 2; tamper++) {
             TNT *h = TN(vec_dup)(ev, 3 * n);
@@ -474,7 +474,7 @@ static void TN(h_bellperson)(void **state)
             TNF(sub)(&zg, &zg, &one);
             TNF(root_of_unity)(&w, k, 7);
             for (int t = 0; t < 4; t++) {
-                size_t j = (size_t)(cuzk_rng_next(&test_rng) & (n - 1));
+                size_t j = (size_t)(rng_next(&test_rng) & (n - 1));
                 TNT x = TN(pow_u64)(&w, j), lhs;
                 TNF(mul)(&x, &x, &g);
                 lhs = TN(poly_eval)(h, n, &x);

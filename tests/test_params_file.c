@@ -58,7 +58,7 @@
         for (;;) {                                                                                 \
             bls381_##F##_t x;                                                                      \
             assert_int_equal(bls381_##F##_random(&x, &test_rng), CUZK_OK);                         \
-            if (bls381_##G##_affine_from_x_vartime(r, &x, cuzk_rng_next(&test_rng) & 1) &&         \
+            if (bls381_##G##_affine_from_x_vartime(r, &x, rng_next(&test_rng) & 1) &&              \
                 !bls381_##G##_affine_is_in_subgroup_vartime(r))                                    \
                 return;                                                                            \
         }                                                                                          \
@@ -131,11 +131,11 @@ static void tparams_free(bp_params_t *p)
 /* Random small counts: n_h + 1 a power of two, n_a >= n_ic. */
 static void tparams_make_random(bp_params_t *p)
 {
-    uint32_t n_ic = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 4);
-    uint32_t n_h = (1u << (cuzk_rng_next(&test_rng) % 5)) - 1;
-    uint32_t n_l = (uint32_t)(cuzk_rng_next(&test_rng) % 6);
-    uint32_t n_a = n_ic + (uint32_t)(cuzk_rng_next(&test_rng) % 4);
-    uint32_t n_b = (uint32_t)(cuzk_rng_next(&test_rng) % 5);
+    uint32_t n_ic = 1 + (uint32_t)(rng_next(&test_rng) % 4);
+    uint32_t n_h = (1u << (rng_next(&test_rng) % 5)) - 1;
+    uint32_t n_l = (uint32_t)(rng_next(&test_rng) % 6);
+    uint32_t n_a = n_ic + (uint32_t)(rng_next(&test_rng) % 4);
+    uint32_t n_b = (uint32_t)(rng_next(&test_rng) % 5);
     tparams_make(p, n_ic, n_h, n_l, n_a, n_b);
 }
 
@@ -201,7 +201,7 @@ static offsets_t offsets_of(const bp_params_t *p, int n_vectors)
 
 #define BAD "bad.params"
 
-static void expect_params_(const buf_t *b, cuzk_pool_t *pool, unsigned flags, cuzk_status_t status,
+static void expect_params_(const buf_t *b, pool_t *pool, unsigned flags, cuzk_status_t status,
                            const char *const *subs)
 {
     char err[IO_ERR_MAX] = "";
@@ -277,7 +277,7 @@ static void test_round_trip(void **state)
 {
     (void)state;
     cuzk_status_t pst;
-    cuzk_pool_t *pool = cuzk_pool_new(4, &pst);
+    pool_t *pool = pool_new(4, &pst);
     assert_int_equal(pst, CUZK_OK);
     char err[IO_ERR_MAX] = "";
     for (int it = 0; it < test_iters(6); it++) {
@@ -306,7 +306,7 @@ static void test_round_trip(void **state)
         unlink(tmp_path);
         tparams_free(&t);
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 /* FORMATS.md section 8.1: a coordinate is 48 bytes BE, plain. */
@@ -581,7 +581,7 @@ static void test_points(void **state)
 {
     (void)state;
     cuzk_status_t pst;
-    cuzk_pool_t *pool = cuzk_pool_new(3, &pst);
+    pool_t *pool = pool_new(3, &pst);
     assert_int_equal(pst, CUZK_OK);
     bp_params_t t;
     tparams_make(&t, 3, 7, 4, 5, 4);
@@ -614,7 +614,7 @@ static void test_points(void **state)
     for (int s = 0; s < 6; s++) {
         bool g2 = s == 5;
         for (int k = 0; k < N_BREAKS; k++) {
-            uint32_t idx = (uint32_t)(cuzk_rng_next(&test_rng) % counts[s]);
+            uint32_t idx = (uint32_t)(rng_next(&test_rng) % counts[s]);
             buf_t c = buf_copy(&b, b.n);
             if (!break_point(c.p + o.len_at[s] + 4 + (size_t)idx * (g2 ? 192 : 96), g2,
                              (break_t)k)) {
@@ -650,8 +650,8 @@ static void test_points(void **state)
 
     /* Vectors large enough for the batch subgroup checks
      * (NAME_msm_subgroup_check): a point outside is still named. */
-    cuzk_msm_sg_plan_t plan;
-    cuzk_msm_sg_plan(&plan, 1200, 3);
+    msm_sg_plan_t plan;
+    msm_sg_plan(&plan, 1200, 3);
     assert_true(plan.t > 0);
     tparams_make(&t, 3, 1023, 600, 600, 1200);
     b = params_bytes(&t);
@@ -687,7 +687,7 @@ static void test_points(void **state)
     free(c.p);
     free(b.p);
     tparams_free(&t);
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 /* ---- .vk files ---------------------------------------------------------------------- */
@@ -749,7 +749,7 @@ static void test_proofs_round_trip(void **state)
     (void)state;
     char err[IO_ERR_MAX] = "";
     for (int it = 0; it < test_iters(4); it++) {
-        size_t n = 1 + (size_t)(cuzk_rng_next(&test_rng) % 10);
+        size_t n = 1 + (size_t)(rng_next(&test_rng) % 10);
         bp_proof_t proofs[10];
         for (size_t i = 0; i < n; i++)
             rand_proof(&proofs[i]);

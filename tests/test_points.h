@@ -18,7 +18,7 @@
 static inline void non_subgroup_bytes(r1cs_curve_t curve, bool g2, unsigned char *out)
 {
     for (;;) {
-        bool larger = cuzk_rng_next(&test_rng) & 1;
+        bool larger = rng_next(&test_rng) & 1;
         if (!g2) {
             assert_int_equal(curve, R1CS_CURVE_BLS12_381);
             bls381_fp_t x;

@@ -53,19 +53,19 @@ static void sum_fn(void *vctx, size_t begin, size_t end, unsigned worker)
 
 /* Runs one loop of n indices in chunks of `chunk` (0: automatic) and checks
  * the whole contract. Returns the number of workers that did any work. */
-static unsigned check_loop(cuzk_pool_t *pool, size_t n, size_t chunk)
+static unsigned check_loop(pool_t *pool, size_t n, size_t chunk)
 {
     sum_ctx_t *ctx = calloc(1, sizeof(*ctx));
     assert_non_null(ctx);
     ctx->n = n;
-    ctx->threads = cuzk_pool_threads(pool);
+    ctx->threads = pool_threads(pool);
     assert_true(ctx->threads <= MAX_WORKERS);
     /* For the alignment check, the automatic chunk is only known to be >= 1. */
     ctx->chunk = chunk ? chunk : 1;
     ctx->visits = calloc(n ? n : 1, sizeof(*ctx->visits));
     assert_non_null(ctx->visits);
 
-    cuzk_pool_for(pool, n, chunk, sum_fn, ctx);
+    pool_for(pool, n, chunk, sum_fn, ctx);
 
     uint64_t expect = 0, got = 0;
     for (size_t i = 0; i < n; i++) {
@@ -96,17 +96,17 @@ static const size_t chunks[] = {0, 1, 3, 64, 4096};
 static void check_pool(unsigned threads)
 {
     cuzk_status_t st = CUZK_EINVAL;
-    cuzk_pool_t *pool = cuzk_pool_new(threads, &st);
+    pool_t *pool = pool_new(threads, &st);
     assert_int_equal(st, CUZK_OK);
     assert_non_null(pool);
-    assert_int_equal(cuzk_pool_threads(pool), threads);
+    assert_int_equal(pool_threads(pool), threads);
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         for (size_t j = 0; j < sizeof(chunks) / sizeof(chunks[0]); j++)
             if (sizes[i] / (chunks[j] ? chunks[j] : 1) <= 100000) /* keep chunk-1 runs short */
                 check_loop(pool, sizes[i], chunks[j]);
     /* n larger than the chunk size times the thread count. */
     check_loop(pool, 3 * threads + 1, 1);
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 static void test_pool_1(void **state)
@@ -132,15 +132,15 @@ static void test_pool_7(void **state)
 static void test_pool_many_loops(void **state)
 {
     (void)state;
-    cuzk_pool_t *pool = cuzk_pool_new(4, NULL);
+    pool_t *pool = pool_new(4, NULL);
     assert_non_null(pool);
     int iters = test_iters(2000);
     for (int k = 0; k < iters; k++) {
-        size_t n = (size_t)(cuzk_rng_next(&test_rng) % 64);
-        size_t chunk = (size_t)(cuzk_rng_next(&test_rng) % 4);
+        size_t n = (size_t)(rng_next(&test_rng) % 64);
+        size_t chunk = (size_t)(rng_next(&test_rng) % 4);
         check_loop(pool, n, chunk);
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 /* With one chunk per thread and enough work each, more than one thread
@@ -157,32 +157,32 @@ static void spin_fn(void *vctx, size_t begin, size_t end, unsigned worker)
 static void test_pool_helpers_work(void **state)
 {
     (void)state;
-    cuzk_pool_t *pool = cuzk_pool_new(3, NULL);
+    pool_t *pool = pool_new(3, NULL);
     assert_non_null(pool);
     atomic_uint seen = 0;
-    cuzk_pool_for(pool, 6, 1, spin_fn, &seen);
+    pool_for(pool, 6, 1, spin_fn, &seen);
     assert_true(__builtin_popcount(atomic_load(&seen)) >= 2);
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 static void test_pool_null_and_default(void **state)
 {
     (void)state;
-    assert_int_equal(cuzk_pool_threads(NULL), 1);
+    assert_int_equal(pool_threads(NULL), 1);
     assert_int_equal(check_loop(NULL, 1000, 7), 1); /* the caller alone */
     check_loop(NULL, 0, 0);
 
-    cuzk_pool_t *def = cuzk_pool_default();
+    pool_t *def = pool_default();
     assert_non_null(def);
-    assert_ptr_equal(def, cuzk_pool_default());
-    assert_int_equal(cuzk_pool_threads(def), (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+    assert_ptr_equal(def, pool_default());
+    assert_int_equal(pool_threads(def), (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
     check_loop(def, 100000, 0);
 
-    cuzk_pool_t *zero = cuzk_pool_new(0, NULL); /* 0 = online processors */
+    pool_t *zero = pool_new(0, NULL); /* 0 = online processors */
     assert_non_null(zero);
-    assert_int_equal(cuzk_pool_threads(zero), cuzk_pool_threads(def));
-    cuzk_pool_free(zero);
-    cuzk_pool_free(NULL);
+    assert_int_equal(pool_threads(zero), pool_threads(def));
+    pool_free(zero);
+    pool_free(NULL);
 }
 
 int main(void)

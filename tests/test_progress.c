@@ -50,28 +50,28 @@ static void test_format(void **state)
     (void)state;
     char b[128];
     /* 111,000 of 262,144 after 2 s: 55.5k/s, 151,144 left: 2.72 s */
-    cuzk_progress_format(b, sizeof b, "query H", 111000, 262144, "points", 2.0);
+    progress_format(b, sizeof b, "query H", 111000, 262144, "points", 2.0);
     assert_string_equal(b, "query H  42% 111.0k/262.1k points  55.5k points/s  ETA 3s");
     /* nothing done yet: no rate, no ETA */
-    cuzk_progress_format(b, sizeof b, "read", 0, 10, "partitions", 1.0);
+    progress_format(b, sizeof b, "read", 0, 10, "partitions", 1.0);
     assert_string_equal(b, "read   0% 0/10 partitions  -- partitions/s  ETA --");
     /* 3 of 10 in 90 s: 1/30 a second, 7 left: 210 s */
-    cuzk_progress_format(b, sizeof b, "proofs", 3, 10, "proofs", 90.0);
+    progress_format(b, sizeof b, "proofs", 3, 10, "proofs", 90.0);
     assert_string_equal(b, "proofs  30% 3/10 proofs  0 proofs/s  ETA 3m30s");
     /* hours, and millions */
-    cuzk_progress_format(b, sizeof b, "points", 1000000, 47000000000ull, "points", 1.0);
+    progress_format(b, sizeof b, "points", 1000000, 47000000000ull, "points", 1.0);
     assert_string_equal(b, "points   0% 1.0M/47.0G points  1.0M points/s  ETA 13h03m");
     /* done: 100 %, ETA 0 */
-    cuzk_progress_format(b, sizeof b, "write", 5, 5, "sections", 1.0);
+    progress_format(b, sizeof b, "write", 5, 5, "sections", 1.0);
     assert_string_equal(b, "write 100% 5/5 sections  5 sections/s  ETA 0s");
     /* unknown total: count and rate only */
-    cuzk_progress_format(b, sizeof b, "msm", 12000, 0, "points", 4.0);
+    progress_format(b, sizeof b, "msm", 12000, 0, "points", 4.0);
     assert_string_equal(b, "msm  12.0k points  3000 points/s");
     /* not counted: the name alone */
-    cuzk_progress_format(b, sizeof b, "verify", 0, 0, NULL, 1.0);
+    progress_format(b, sizeof b, "verify", 0, 0, NULL, 1.0);
     assert_string_equal(b, "verify");
     /* cut to the buffer */
-    size_t n = cuzk_progress_format(b, 10, "query H", 1, 2, "points", 1.0);
+    size_t n = progress_format(b, 10, "query H", 1, 2, "points", 1.0);
     assert_int_equal(n, 9);
     assert_string_equal(b, "query H  ");
 }
@@ -82,32 +82,32 @@ static void test_interval(void **state)
     FILE *f = tmpfile();
     assert_non_null(f);
     fake_now = 100.0;
-    cuzk_progress_t *p = cuzk_progress_new(f, "cuzk setup", 0.25, 0, fake_clock, NULL);
+    progress_t *p = progress_new(f, "cuzk setup", 0.25, 0, fake_clock, NULL);
     assert_non_null(p);
-    cuzk_progress_begin(p, "query A", 1000, "points");
+    progress_begin(p, "query A", 1000, "points");
     fake_now = 100.1;
-    cuzk_progress_advance(p, 100);
+    progress_advance(p, 100);
     char *s = written(f);
     assert_string_equal(s, ""); /* not an interval since the start yet */
     free(s);
 
     fake_now = 100.3;
-    cuzk_progress_advance(p, 100); /* 200 in 0.3 s: 666.7/s, 800 left: 1.2 s */
+    progress_advance(p, 100); /* 200 in 0.3 s: 666.7/s, 800 left: 1.2 s */
     s = written(f);
     assert_string_equal(s,
                         "\rcuzk setup: query A  20% 200/1000 points  667 points/s  ETA 1s\033[K");
     free(s);
 
     fake_now = 100.5; /* 0.2 s after the last line: none */
-    cuzk_progress_advance(p, 100);
-    cuzk_progress_set(p, 400);
+    progress_advance(p, 100);
+    progress_set(p, 400);
     s = written(f);
     assert_int_equal(count_of(s, "\r"), 1);
     free(s);
 
     fake_now = 100.6; /* 0.3 s after it: one, with what set said */
-    cuzk_progress_advance(p, 100);
-    cuzk_progress_advance(p, 100);
+    progress_advance(p, 100);
+    progress_advance(p, 100);
     s = written(f);
     assert_int_equal(count_of(s, "\r"), 2);
     assert_non_null(strstr(s, "query A  50% 500/1000 points  833 points/s  ETA 1s\033[K"));
@@ -115,9 +115,9 @@ static void test_interval(void **state)
 
     /* a new stage due at once shows its name at begin, its clock restarted */
     fake_now = 101.0;
-    cuzk_progress_begin(p, "query H", 4000, "points");
+    progress_begin(p, "query H", 4000, "points");
     fake_now = 103.0;
-    cuzk_progress_advance(p, 1000); /* 500/s, 3000 left: 6 s */
+    progress_advance(p, 1000); /* 500/s, 3000 left: 6 s */
     s = written(f);
     assert_non_null(
         strstr(s, "\rcuzk setup: query H   0% 0/4000 points  -- points/s  ETA --\033[K"));
@@ -125,15 +125,15 @@ static void test_interval(void **state)
     free(s);
 
     /* end erases the line; nothing is drawn after it until a begin */
-    cuzk_progress_end(p);
+    progress_end(p);
     fake_now = 110.0;
-    cuzk_progress_advance(p, 1);
+    progress_advance(p, 1);
     s = written(f);
     size_t len = strlen(s);
     assert_true(len >= 4);
     assert_string_equal(s + len - 4, "\r\033[K");
     free(s);
-    cuzk_progress_free(p);
+    progress_free(p);
     fclose(f);
 }
 
@@ -144,22 +144,22 @@ static void test_quiet_until_due(void **state)
     FILE *f = tmpfile();
     assert_non_null(f);
     fake_now = 5.0;
-    cuzk_progress_t *p = cuzk_progress_new(f, NULL, 0.25, 0, fake_clock, NULL);
+    progress_t *p = progress_new(f, NULL, 0.25, 0, fake_clock, NULL);
     assert_non_null(p);
-    cuzk_progress_begin(p, "read", 10, "MB");
+    progress_begin(p, "read", 10, "MB");
     fake_now = 5.2;
-    cuzk_progress_advance(p, 10);
-    cuzk_progress_free(p);
+    progress_advance(p, 10);
+    progress_free(p);
     char *s = written(f);
     assert_string_equal(s, "");
     free(s);
     fclose(f);
     /* a NULL reporter is a no-op everywhere */
-    cuzk_progress_begin(NULL, "x", 1, "y");
-    cuzk_progress_advance(NULL, 1);
-    cuzk_progress_set(NULL, 1);
-    cuzk_progress_end(NULL);
-    cuzk_progress_free(NULL);
+    progress_begin(NULL, "x", 1, "y");
+    progress_advance(NULL, 1);
+    progress_set(NULL, 1);
+    progress_end(NULL);
+    progress_free(NULL);
 }
 
 static void test_steps(void **state)
@@ -168,20 +168,20 @@ static void test_steps(void **state)
     FILE *f = tmpfile();
     assert_non_null(f);
     fake_now = 0;
-    cuzk_progress_t *p = cuzk_progress_new(f, "cuzk prove", 0, 0, fake_clock, NULL);
+    progress_t *p = progress_new(f, "cuzk prove", 0, 0, fake_clock, NULL);
     assert_non_null(p);
-    cuzk_progress_steps(p, 3);
-    cuzk_progress_begin(p, "read", 0, NULL);
-    cuzk_progress_begin(p, "msm", 5, "MSMs");
-    cuzk_progress_begin(p, "verify", 0, NULL);
-    cuzk_progress_begin(p, "past the end", 0, NULL); /* stays at the last place */
+    progress_steps(p, 3);
+    progress_begin(p, "read", 0, NULL);
+    progress_begin(p, "msm", 5, "MSMs");
+    progress_begin(p, "verify", 0, NULL);
+    progress_begin(p, "past the end", 0, NULL); /* stays at the last place */
     char *s = written(f);
     assert_string_equal(s, "\rcuzk prove: [1/3] read\033[K"
                            "\rcuzk prove: [2/3] msm   0% 0/5 MSMs  -- MSMs/s  ETA --\033[K"
                            "\rcuzk prove: [3/3] verify\033[K"
                            "\rcuzk prove: [3/3] past the end\033[K");
     free(s);
-    cuzk_progress_free(p);
+    progress_free(p);
     fclose(f);
 }
 
@@ -191,13 +191,13 @@ static void test_width(void **state)
     FILE *f = tmpfile();
     assert_non_null(f);
     fake_now = 0;
-    cuzk_progress_t *p = cuzk_progress_new(f, "cuzk convert", 0, 20, fake_clock, NULL);
+    progress_t *p = progress_new(f, "cuzk convert", 0, 20, fake_clock, NULL);
     assert_non_null(p);
-    cuzk_progress_begin(p, "check", 8, "points");
+    progress_begin(p, "check", 8, "points");
     char *s = written(f);
     assert_string_equal(s, "\rcuzk convert: check\033[K"); /* 19 = width - 1 characters */
     free(s);
-    cuzk_progress_free(p);
+    progress_free(p);
     fclose(f);
 }
 
@@ -206,7 +206,7 @@ enum { THREADS = 4, ADVANCES = 20000 };
 static void *advance_many(void *arg)
 {
     for (int i = 0; i < ADVANCES; i++)
-        cuzk_progress_advance(arg, 1);
+        progress_advance(arg, 1);
     return NULL;
 }
 
@@ -217,22 +217,22 @@ static void test_threads(void **state)
     assert_non_null(f);
     fake_now = 0;
     /* interval 0: every advance is due, and the threads race for each line */
-    cuzk_progress_t *p = cuzk_progress_new(f, NULL, 0, 0, fake_clock, NULL);
+    progress_t *p = progress_new(f, NULL, 0, 0, fake_clock, NULL);
     assert_non_null(p);
-    cuzk_progress_begin(p, "scan", THREADS * ADVANCES, "points");
+    progress_begin(p, "scan", THREADS * ADVANCES, "points");
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
         assert_int_equal(pthread_create(&t[i], NULL, advance_many, p), 0);
     for (int i = 0; i < THREADS; i++)
         pthread_join(t[i], NULL);
-    cuzk_progress_advance(p, 0); /* the last line: every thread's advances counted */
+    progress_advance(p, 0); /* the last line: every thread's advances counted */
     char *s = written(f);
     char want[64];
     snprintf(want, sizeof want, "scan 100%% %.1fk/%.1fk points", THREADS * ADVANCES / 1e3,
              THREADS * ADVANCES / 1e3);
     assert_non_null(strstr(s, want));
     free(s);
-    cuzk_progress_free(p);
+    progress_free(p);
     fclose(f);
 }
 

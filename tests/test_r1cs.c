@@ -30,7 +30,7 @@ static void TR(to_mpz_)(mpz_t z, const R1FT *a)
 }
 
 /* Alternates between no pool and the test's 4-thread pool. */
-static cuzk_pool_t *TR(pool_)(size_t i)
+static pool_t *TR(pool_)(size_t i)
 {
     return i % 2 ? test_pool : NULL;
 }
@@ -98,7 +98,7 @@ static void TR(random_circuit_is_satisfied)(void **state)
 {
     (void)state;
     for (int it = 0; it < test_iters(20); it++) {
-        uint64_t rnd = cuzk_rng_next(&test_rng);
+        uint64_t rnd = rng_next(&test_rng);
         uint32_t n_wires = 1 + (uint32_t)(rnd % 40), n_rows = (uint32_t)((rnd >> 8) % 60);
         R1T r;
         R1FT *w;
@@ -133,7 +133,7 @@ static void TR(check_names_first_failing_row)(void **state)
         R1F(set_one)(&one);
         uint32_t n_rows = 200;
         TR(random_)(&r, &w, 12, n_rows, 3);
-        uint32_t k = (uint32_t)(cuzk_rng_next(&test_rng) % n_rows), bad = UINT32_MAX;
+        uint32_t k = (uint32_t)(rng_next(&test_rng) % n_rows), bad = UINT32_MAX;
         while (r.c.row_ptr[k] == r.c.row_ptr[k + 1]) /* C rows are empty only when a·b = 0 */
             k = (k + 1) % n_rows;
         R1FT *v = &r.c.val[r.c.row_ptr[k]];
@@ -149,7 +149,7 @@ static void TR(check_names_first_failing_row)(void **state)
         R1F(sub)(v, v, &one);
         assert_int_equal(R1N(r1cs_check)(TR(pool_)(it), &r, w, NULL), CUZK_OK);
 
-        uint32_t j = 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 11);
+        uint32_t j = 1 + (uint32_t)(rng_next(&test_rng) % 11);
         R1F(add)(&w[j], &w[j], &one);
         R1FT *a = TR(witness_)(n_rows), *b = TR(witness_)(n_rows), *c = TR(witness_)(n_rows);
         R1N(r1cs_eval)(NULL, &r, w, a, b, c);
@@ -236,7 +236,7 @@ static const struct CMUnitTest TR(tests)[] = {
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
 
-static cuzk_pool_t *test_pool;
+static pool_t *test_pool;
 
 #define R1CS_NAME bn254
 #define R1CS_FR   bn254_fr
@@ -283,13 +283,13 @@ int main(void)
 {
     test_seed_init("test_r1cs");
     cuzk_status_t st;
-    test_pool = cuzk_pool_new(4, &st);
+    test_pool = pool_new(4, &st);
     if (!test_pool)
         return 1;
     int fails = cmocka_run_group_tests_name("bn254 r1cs", test_bn254_tests, NULL, NULL);
     fails += cmocka_run_group_tests_name("bls381 r1cs", test_bls381_tests, NULL, NULL);
     fails += cmocka_run_group_tests_name("r1cs", tagged_tests, NULL, NULL);
-    cuzk_pool_free(test_pool);
+    pool_free(test_pool);
     return fails;
 }
 

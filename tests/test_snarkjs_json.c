@@ -274,7 +274,7 @@ static void test_round_trips(void **state)
         for (int ci = 0; ci < 2; ci++) {
             r1cs_curve_t curve = curves[ci];
             snarkjs_vk_t vk, back;
-            rand_vk(&vk, curve, (uint32_t)(cuzk_rng_next(&test_rng) % 4));
+            rand_vk(&vk, curve, (uint32_t)(rng_next(&test_rng) % 4));
             char *t1, *t2;
             size_t n1, n2;
             assert_int_equal(snarkjs_vk_format(&t1, &n1, &vk), CUZK_OK);

@@ -157,7 +157,7 @@ static unsigned char *TN(batch_points)(unsigned char **buf, size_t n)
     GJ acc;
     G(jac_from_affine)(&acc, &step[0]);
     for (size_t i = 0; i < n; i++) {
-        G(jac_add_affine_vartime)(&acc, &acc, &step[cuzk_rng_next(&test_rng) & 1]);
+        G(jac_add_affine_vartime)(&acc, &acc, &step[rng_next(&test_rng) & 1]);
         walk[i] = acc;
     }
     G(jacs_to_affine_vartime)(aff, walk, n);
@@ -217,8 +217,7 @@ static void TN(affine_add)(GA *r, const GA *p, const GA *q)
 /* The check over three arrays (the middle one empty) of pts, split at k;
  * NAME_msm_subgroup_first_outside on the same arrays must agree with it and
  * return `first` (n: none). */
-static bool TN(batch_run)(const unsigned char *pts, size_t n, size_t k, cuzk_rng_t *rng,
-                          cuzk_pool_t *pool)
+static bool TN(batch_run)(const unsigned char *pts, size_t n, size_t k, rng_t *rng, pool_t *pool)
 {
     const void *arrays[3] = {pts, pts, pts + k * sizeof(GA)};
     size_t counts[3] = {k, 0, n - k};
@@ -228,7 +227,7 @@ static bool TN(batch_run)(const unsigned char *pts, size_t n, size_t k, cuzk_rng
 }
 
 static void TN(first_outside_is)(const unsigned char *pts, size_t n, size_t k, size_t first,
-                                 cuzk_pool_t *pool)
+                                 pool_t *pool)
 {
     const void *arrays[3] = {pts, pts, pts + k * sizeof(GA)};
     size_t counts[3] = {k, 0, n - k}, got = 0;
@@ -248,13 +247,13 @@ static void TN(first_outside_is)(const unsigned char *pts, size_t n, size_t k, s
 static void TN(test_batch_check)(void **state)
 {
     (void)state;
-    cuzk_pool_t *pool = cuzk_pool_new(2, NULL);
+    pool_t *pool = pool_new(2, NULL);
     assert_non_null(pool);
     const size_t sizes[] = {40, 3000, 20000};
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         size_t n = sizes[si], k = n / 3;
-        cuzk_msm_sg_plan_t plan;
-        cuzk_msm_sg_plan(&plan, n, 2);
+        msm_sg_plan_t plan;
+        msm_sg_plan(&plan, n, 2);
         assert_true(plan.t == 0 || plan.chunks * plan.t >= CUZK_MSM_SG_ROWS);
         assert_true(si == 0 ? plan.t == 0 : plan.t >= CUZK_MSM_SG_T_MIN);
         unsigned char *buf;
@@ -298,7 +297,7 @@ static void TN(test_batch_check)(void **state)
         assert_true(TN(batch_run)(pts, n, k, &test_rng, pool));
         free(buf);
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 #ifndef TEST_SUBGROUP_LIST

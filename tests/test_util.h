@@ -21,7 +21,7 @@
 
 #include "util/rng.h"
 
-static cuzk_rng_t test_rng;
+static rng_t test_rng;
 static uint64_t test_seed;
 
 static inline void test_seed_init(const char *program)
@@ -34,7 +34,7 @@ static inline void test_seed_init(const char *program)
         clock_gettime(CLOCK_REALTIME, &ts);
         test_seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
     }
-    cuzk_rng_seed(&test_rng, test_seed);
+    rng_seed(&test_rng, test_seed);
     printf("%s: seed %" PRIu64 " (replay with CUZK_TEST_SEED=%" PRIu64 ")\n", program, test_seed,
            test_seed);
     fflush(stdout);

@@ -87,7 +87,7 @@ static unsigned char *rand_points(tkey_t *t, int slot, r1cs_curve_t curve, bool 
     unsigned char *p = calloc(n ? n : 1, bytes);
     assert_non_null(p);
     for (uint64_t i = 0; i < n; i++)
-        rand_point_bytes(curve, g2, cuzk_rng_next(&test_rng) % 5 == 0, p + i * bytes);
+        rand_point_bytes(curve, g2, rng_next(&test_rng) % 5 == 0, p + i * bytes);
     t->mem[slot] = p;
     return p;
 }
@@ -131,9 +131,9 @@ static void tkey_make(tkey_t *t, r1cs_curve_t curve, uint32_t n_vars, uint32_t n
     unsigned char *co = calloc(n_coeffs ? n_coeffs : 1, ZKEY_COEFF_BYTES);
     assert_non_null(co);
     for (uint32_t i = 0; i < n_coeffs; i++) {
-        uint32_t m = (uint32_t)(cuzk_rng_next(&test_rng) & 1);
-        uint32_t c = (uint32_t)(cuzk_rng_next(&test_rng) % domain);
-        uint32_t s = (uint32_t)(cuzk_rng_next(&test_rng) % n_vars);
+        uint32_t m = (uint32_t)(rng_next(&test_rng) & 1);
+        uint32_t c = (uint32_t)(rng_next(&test_rng) % domain);
+        uint32_t s = (uint32_t)(rng_next(&test_rng) % n_vars);
         if (curve == R1CS_CURVE_BN254) {
             bn254_fr_t v;
             assert_int_equal(bn254_fr_random(&v, &test_rng), CUZK_OK);
@@ -304,15 +304,15 @@ static void test_round_trip(void **state)
 {
     (void)state;
     cuzk_status_t pst;
-    cuzk_pool_t *pool = cuzk_pool_new(4, &pst);
+    pool_t *pool = pool_new(4, &pst);
     assert_int_equal(pst, CUZK_OK);
     char err[IO_ERR_MAX] = "";
     for (int it = 0; it < test_iters(3); it++) {
         for (size_t ci = 0; ci < 2; ci++) {
             r1cs_curve_t curve = curves[ci];
-            uint32_t n_public = (uint32_t)(cuzk_rng_next(&test_rng) % 4);
-            uint32_t n_vars = n_public + 1 + (uint32_t)(cuzk_rng_next(&test_rng) % 6);
-            uint32_t domain = 8u << (cuzk_rng_next(&test_rng) % 3);
+            uint32_t n_public = (uint32_t)(rng_next(&test_rng) % 4);
+            uint32_t n_vars = n_public + 1 + (uint32_t)(rng_next(&test_rng) % 6);
+            uint32_t domain = 8u << (rng_next(&test_rng) % 3);
             tkey_t t;
             tkey_make(&t, curve, n_vars, n_public, domain, (uint32_t)(it * 7 % 20));
             set_tmp_path();
@@ -360,7 +360,7 @@ static void test_round_trip(void **state)
             tkey_free(&t);
         }
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 /* The coefficient value is coef·R^2 mod r: for coef = 1 that is R^2 mod r,
@@ -588,7 +588,7 @@ static void test_corrupt_coeffs(void **state)
  * index named, on the caller alone and on pool; accepted when trusted.
  */
 static void outside_subgroup(const buf_t *b, r1cs_curve_t curve, uint32_t i2, uint32_t ih,
-                             cuzk_pool_t *pool)
+                             pool_t *pool)
 {
     uint32_t g1 = 2 * n8q_of(curve), g2 = 2 * g1;
     for (int g = 0; g < (curve == R1CS_CURVE_BLS12_381 ? 2 : 1); g++) {
@@ -622,10 +622,10 @@ static void outside_subgroup(const buf_t *b, r1cs_curve_t curve, uint32_t i2, ui
  * (NAME_msm_subgroup_check): it passes on the caller alone and on a pool,
  * and a point outside is still named (outside_subgroup).
  */
-static void subgroup_batches(r1cs_curve_t curve, cuzk_pool_t *pool)
+static void subgroup_batches(r1cs_curve_t curve, pool_t *pool)
 {
-    cuzk_msm_sg_plan_t plan;
-    cuzk_msm_sg_plan(&plan, 1200, 1); /* the B2 section on the caller alone */
+    msm_sg_plan_t plan;
+    msm_sg_plan(&plan, 1200, 1); /* the B2 section on the caller alone */
     assert_true(plan.t > 0);
     tkey_t t;
     tkey_make(&t, curve, 1200, 2, 2048, 4);
@@ -659,7 +659,7 @@ static void test_corrupt_points(void **state)
 {
     (void)state;
     cuzk_status_t pst;
-    cuzk_pool_t *pool = cuzk_pool_new(3, &pst);
+    pool_t *pool = pool_new(3, &pst);
     assert_int_equal(pst, CUZK_OK);
     for (size_t ci = 0; ci < 2; ci++) {
         r1cs_curve_t curve = curves[ci];
@@ -701,7 +701,7 @@ static void test_corrupt_points(void **state)
         tkey_free(&t);
         subgroup_batches(curve, pool);
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
 }
 
 static void test_write_errors(void **state)

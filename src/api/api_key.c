@@ -82,7 +82,7 @@ cuzk_status_t cuzk_key_load(cuzk_key_t **key, const char *path, cuzk_key_format_
     cuzk_key_t *k = calloc(1, sizeof *k);
     if (!k)
         return api_fail(CUZK_ENOMEM, "%s: out of memory for the key", path);
-    s = key_file_read(&k->file, key_file_format(format), path, cuzk_pool_default(),
+    s = key_file_read(&k->file, key_file_format(format), path, pool_default(),
                       key_file_flags(flags), err, sizeof err);
     return key_finish(key, k, s, err);
 }
@@ -109,7 +109,7 @@ cuzk_status_t cuzk_key_from_memory(cuzk_key_t **key, const void *data, size_t si
     if (!k)
         return api_fail(CUZK_ENOMEM, "%s: out of memory for the key", name);
     char err[IO_ERR_MAX] = "";
-    s = key_file_parse(&k->file, key_file_format(format), data, size, name, cuzk_pool_default(),
+    s = key_file_parse(&k->file, key_file_format(format), data, size, name, pool_default(),
                        key_file_flags(flags), err, sizeof err);
     return key_finish(key, k, s, err);
 }

@@ -18,7 +18,7 @@
 
 /* The Groth16 layer's options for the caller's opts (NULL: defaults); rng
  * is the seeded generator's storage. */
-static cuzk_status_t prove_opts(groth16_prove_opts_t *g, cuzk_rng_t *rng,
+static cuzk_status_t prove_opts(groth16_prove_opts_t *g, rng_t *rng,
                                 const cuzk_prove_options_t *opts)
 {
     memset(g, 0, sizeof *g);
@@ -34,7 +34,7 @@ static cuzk_status_t prove_opts(groth16_prove_opts_t *g, cuzk_rng_t *rng,
                         opts->flags);
     g->no_verify = opts->flags & CUZK_PROVE_NO_VERIFY;
     if (opts->flags & CUZK_PROVE_INSECURE_TEST_SEED) {
-        cuzk_rng_seed(rng, opts->test_seed);
+        rng_seed(rng, opts->test_seed);
         g->rng = rng;
     }
     return CUZK_OK;
@@ -60,14 +60,14 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
                                 const cuzk_prove_options_t *opts)
 {
     groth16_prove_opts_t g;
-    cuzk_rng_t rng;
+    rng_t rng;
     cuzk_status_t s = prove_opts(&g, &rng, opts);
     if (s != CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
     r1cs_witness_t pub = {0};
-    s = groth16_prove(&p, &pub, key->file.zkey, w, &g, NULL, cuzk_pool_default(), err, sizeof err);
+    s = groth16_prove(&p, &pub, key->file.zkey, w, &g, NULL, pool_default(), err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_snarkjs(proof, &p);
@@ -254,14 +254,14 @@ cuzk_status_t cuzk_prove_assignment(cuzk_proof_t *proof, cuzk_scalar_t *public_o
     if ((s = api_asgn_check(asg)) != CUZK_OK)
         return s;
     groth16_prove_opts_t g;
-    cuzk_rng_t rng;
+    rng_t rng;
     if ((s = prove_opts(&g, &rng, opts)) != CUZK_OK)
         return s;
     asgn_t a;
     api_asgn_view(&a, asg);
     char err[IO_ERR_MAX] = "";
     bp_proof_t p;
-    s = groth16_bp_prove(&p, key->file.params, &a, &g, NULL, cuzk_pool_default(), err, sizeof err);
+    s = groth16_bp_prove(&p, key->file.params, &a, &g, NULL, pool_default(), err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     api_proof_from_bp(proof, &p);

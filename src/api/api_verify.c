@@ -207,7 +207,7 @@ static cuzk_status_t verify_snarkjs(bool *valid, const cuzk_vk_t *vk, const cuzk
         return s;
     char err[IO_ERR_MAX] = "";
     groth16_vk_t g = snarkjs_vk_groth16(&vk->snarkjs);
-    s = groth16_verify(valid, &g, &w, &p, cuzk_pool_default(), err, sizeof err);
+    s = groth16_verify(valid, &g, &w, &p, pool_default(), err, sizeof err);
     r1cs_witness_free(&w);
     return s == CUZK_OK ? CUZK_OK : api_fail_err(s, err);
 }
@@ -229,7 +229,7 @@ static cuzk_status_t verify_bp(bool *valid, const cuzk_vk_t *vk, const cuzk_proo
         s = api_scalars_to_witness(&w, R1CS_CURVE_BLS12_381, pub, n * k, "pub");
     char err[IO_ERR_MAX] = "";
     if (s == CUZK_OK) {
-        s = groth16_bp_verify(valid, &vk->bp, w.v.bls381, p, n, NULL, cuzk_pool_default(), err,
+        s = groth16_bp_verify(valid, &vk->bp, w.v.bls381, p, n, NULL, pool_default(), err,
                               sizeof err);
         if (s != CUZK_OK)
             api_fail_err(s, err);

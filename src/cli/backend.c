@@ -47,7 +47,7 @@ static cuzk_status_t backend_open(cli_backend_t *b, bool *found, char *err, size
     char why[CUZK_GPU_ERR_MAX] = "";
     int n = 0;
     *found = false;
-    cuzk_status_t s = cuzk_gpu_count(&n, why, sizeof why);
+    cuzk_status_t s = gpu_count(&n, why, sizeof why);
     if (s != CUZK_OK)
         return io_fail(err, err_size, s, "the CUDA runtime: %s", why);
     if (n == 0) {

@@ -275,12 +275,12 @@ int cli_prove_bp(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    double t_start = cuzk_seconds();
+    double t_start = clock_seconds();
     char err[IO_ERR_MAX] = "";
     const char *outputs[BP_OUTPUTS] = {a.out, a.inputs_out};
     cuzk_status_t s = io_outputs_check(outputs, bp_output_names, BP_OUTPUTS, err, sizeof err);
-    cuzk_pool_t *pool = NULL;
-    if (s == CUZK_OK && !(pool = cuzk_pool_new(a.threads, &s)))
+    pool_t *pool = NULL;
+    if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
     bp_params_t p = {0};
     asgn_t *as = calloc(a.n_asgn, sizeof *as);
@@ -325,7 +325,7 @@ int cli_prove_bp(int argc, char **argv)
         groth16_key_t gk = bp_params_groth16_key(&p);
         s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
     }
-    read_s = cuzk_seconds() - t_start;
+    read_s = clock_seconds() - t_start;
     groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
     groth16_key_t key = bp_params_groth16_key(&p);
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
@@ -356,9 +356,9 @@ int cli_prove_bp(int argc, char **argv)
             total.seconds[k] += t.seconds[k];
     }
     if (s == CUZK_OK) {
-        double t0 = cuzk_seconds();
+        double t0 = clock_seconds();
         s = bp_prove_write(&a, proofs, as, err, sizeof err);
-        write_s = cuzk_seconds() - t0;
+        write_s = clock_seconds() - t0;
     }
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
@@ -369,7 +369,7 @@ int cli_prove_bp(int argc, char **argv)
                s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
         for (int k = 0; k < GROTH16_STAGES; k++)
             printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
-        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, cuzk_seconds() - t_start);
+        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, clock_seconds() - t_start);
     }
     for (size_t i = 0; as && i < a.n_asgn; i++)
         asgn_free(&as[i]);
@@ -380,7 +380,7 @@ int cli_prove_bp(int argc, char **argv)
         key_cache_free(&kc);
     else
         bp_params_free(&p);
-    cuzk_pool_free(pool);
+    pool_free(pool);
     return s == CUZK_OK ? BP_OK : s == CUZK_EWITNESS ? BP_INVALID : BP_EFAIL;
 }
 
@@ -444,7 +444,7 @@ int cli_verify_bp(int argc, char **argv)
         missing[n_missing++] = "--proof";
     if (n_missing)
         return cli_missing("verify", "verify --vk", missing, n_missing);
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     char err[IO_ERR_MAX] = "";
     cuzk_vk_t *vk = NULL;
     cuzk_proof_t *proofs = NULL;
@@ -499,7 +499,7 @@ int cli_verify_bp(int argc, char **argv)
     if (json)
         cli_verify_report_json(rc, s == CUZK_OK ? NULL : err,
                                vk_read ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_NONE, "proofs", n,
-                               cuzk_seconds() - t0);
+                               clock_seconds() - t0);
     else if (rc != BP_EFAIL)
         puts(rc == BP_OK ? "OK" : "INVALID");
     free(in);
@@ -587,7 +587,7 @@ int cli_assign(int argc, char **argv)
     r1cs_witness_t w = {0};
     asgn_t a = {0};
     void *mem = NULL;
-    cuzk_pool_t *pool = cuzk_pool_default();
+    pool_t *pool = pool_default();
     const char *outputs[BP_OUTPUTS] = {paths[2], inputs_out};
     cuzk_status_t s = io_outputs_check(outputs, assign_output_names, BP_OUTPUTS, err, sizeof err);
     if (s == CUZK_OK)
@@ -623,12 +623,12 @@ int cli_assign(int argc, char **argv)
 /* ---- cuzk setup <r1cs> <out.params> --------------------------------------- */
 
 cuzk_status_t cli_setup_params(const r1cs_t *r, const char *r1cs_path, const char *out,
-                               const char *vk_path, cuzk_rng_t *rng, cuzk_progress_t *progress,
-                               char *err, size_t err_size)
+                               const char *vk_path, rng_t *rng, progress_t *progress, char *err,
+                               size_t err_size)
 {
     bp_params_t p;
     cuzk_status_t s = groth16_bp_dev_setup(&p, r, rng, progress);
-    cuzk_progress_end(progress);
+    progress_end(progress);
     if (s == CUZK_EUNSUPPORTED)
         return io_fail(err, err_size, s, "%s is over %s: bellperson parameters are BLS12-381 only",
                        r1cs_path, r1cs_curve_name(r->curve));

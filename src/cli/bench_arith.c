@@ -279,7 +279,7 @@ int cli_bench_arith(int argc, char **argv)
 
     printf("cuzk %s bench arith: median of %d chains (latency) or rounds of %d independent "
            "products (throughput), one core, arithmetic %s\n",
-           cuzk_version(), BENCH_REPEATS, BENCH_BATCH, cuzk_cpu_arith_path());
+           cuzk_version(), BENCH_REPEATS, BENCH_BATCH, cpu_arith_path());
     printf("%-34s %12s %12s\n", "operation", "BLS12-381", "BN254");
     printf("%-34s %12.1f %12.1f\n", "Fp mul (ns)", bls.fp_mul, bn.fp_mul);
     printf("%-34s %12.1f %12.1f\n", "Fr mul (ns)", bls.fr_mul, bn.fr_mul);

@@ -243,8 +243,8 @@ static void prepared_free(prepared_t *p, const backend_t *b)
 }
 
 /* The circuit of n constraints, its key and assignment, on the CPU. */
-static cuzk_status_t prepare_cpu(prepared_t *p, const r1cs_ix_t *ix, cuzk_rng_t *rng,
-                                 cuzk_pool_t *pool, char *err, size_t err_size)
+static cuzk_status_t prepare_cpu(prepared_t *p, const r1cs_ix_t *ix, rng_t *rng, pool_t *pool,
+                                 char *err, size_t err_size)
 {
     r1cs_t r = {0};
     r1cs_witness_t w = {0};
@@ -271,15 +271,15 @@ static cuzk_status_t prepare_cpu(prepared_t *p, const r1cs_ix_t *ix, cuzk_rng_t 
 }
 
 /* The circuit, key and assignment of n constraints for backend b. */
-static cuzk_status_t prepare(prepared_t *p, const backend_t *b, uint32_t n, cuzk_rng_t *rng,
-                             cuzk_pool_t *pool, char *err, size_t err_size)
+static cuzk_status_t prepare(prepared_t *p, const backend_t *b, uint32_t n, rng_t *rng,
+                             pool_t *pool, char *err, size_t err_size)
 {
     memset(p, 0, sizeof *p);
     p->constraints = n;
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     r1cs_ix_t ix;
     r1cs_gen_params_t gp = r1cs_gen_porep32(n);
-    if (!r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, cuzk_rng_next(rng)))
+    if (!r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, rng_next(rng)))
         return io_fail(err, err_size, CUZK_EINVAL, "no circuit of %u constraints", n);
     cuzk_status_t s;
 #if CUZK_HAVE_CUDA
@@ -310,7 +310,7 @@ static cuzk_status_t prepare(prepared_t *p, const backend_t *b, uint32_t n, cuzk
     }
     for (size_t i = 0; i < p->n_in; i++)
         (void)bls381_fr_from_canonical(&p->in[i], p->asgn.inputs[i + 1]);
-    p->prep_s = cuzk_seconds() - t0;
+    p->prep_s = clock_seconds() - t0;
     return CUZK_OK;
 }
 
@@ -338,14 +338,14 @@ static engine_rc_t submit(engine_t *e, const char *key, const prepared_t *w, uin
  * *finished = its wall-clock end, *started its first partition's start.
  * While it waits, progress (NULL: none) gets the engine's partitions done. */
 static cuzk_status_t collect(engine_t *e, engine_job_t *job, const prepared_t *w, double *started,
-                             double *finished, double *submitted, cuzk_progress_t *progress,
-                             char *err, size_t err_size)
+                             double *finished, double *submitted, progress_t *progress, char *err,
+                             size_t err_size)
 {
     /* a tenth of a second between looks at the counters: the line's pace */
     while (!engine_job_wait(e, job, progress ? 0.1 : 3600)) {
         engine_counters_t c;
         engine_counters(e, &c);
-        cuzk_progress_set(progress, c.partitions_done);
+        progress_set(progress, c.partitions_done);
     }
     engine_job_info_t info;
     if (engine_job_info(e, job, &info) != ENGINE_OK)
@@ -406,12 +406,12 @@ int cli_bench_porep(int argc, char **argv)
     uint32_t parts = a.partitions ? a.partitions : wl->partitions;
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
-    cuzk_rng_t rng;
-    if (!a.seeded && cuzk_random_bytes(NULL, &a.seed, sizeof a.seed) != CUZK_OK) {
+    rng_t rng;
+    if (!a.seeded && random_bytes(NULL, &a.seed, sizeof a.seed) != CUZK_OK) {
         fprintf(stderr, "cuzk bench: the operating system's generator failed\n");
         return 2;
     }
-    cuzk_rng_seed(&rng, a.seed);
+    rng_seed(&rng, a.seed);
     printf("cuzk bench %s: %u constraints a partition (%s%u), %u partitions a proof, %u proofs, "
            "seed %" PRIu64 "\n",
            mixed ? "mixed" : wl->name, n, n == wl->full ? "full size " : "scaled from ", wl->full,
@@ -455,13 +455,13 @@ int cli_bench_porep(int argc, char **argv)
 
     /* The work, made where it is proven. */
     prepared_t main_w = {0}, win_w = {0};
-    cuzk_pool_t *pool = s == CUZK_OK ? cuzk_pool_new(a.threads, &s) : NULL;
+    pool_t *pool = s == CUZK_OK ? pool_new(a.threads, &s) : NULL;
     if (pool) {
         s = prepare(&main_w, &b, n, &rng, pool, err, sizeof err);
         if (s == CUZK_OK && mixed)
             s = prepare(&win_w, &b, workloads[W_WINNING].full, &rng, pool, err, sizeof err);
     }
-    cuzk_pool_free(pool);
+    pool_free(pool);
     if (s == CUZK_OK) {
         const asgn_t *as = &main_w.asgn;
         uint64_t abytes = 32 * (3 * as->n_constraints + as->n_inputs + as->n_aux);
@@ -513,14 +513,13 @@ int cli_bench_porep(int argc, char **argv)
             s = io_fail(err, sizeof err, CUZK_ENOMEM, "submitting the winning32 proof failed");
     }
     double first = 0, fin0 = 0, last = 0, win_lat = 0, win_fin = 0;
-    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk bench", a.quiet);
+    progress_t *progress = progress_stderr("cuzk bench", a.quiet);
     uint32_t n_jobs = a.proofs + (mixed ? 1 : 0);
-    cuzk_progress_begin(progress, "proving", (uint64_t)parts * a.proofs + (mixed ? 1 : 0),
-                        "partitions");
+    progress_begin(progress, "proving", (uint64_t)parts * a.proofs + (mixed ? 1 : 0), "partitions");
     for (uint32_t j = 0; s == CUZK_OK && jobs && j < n_jobs; j++) {
         char stage[CUZK_PROGRESS_TEXT];
         snprintf(stage, sizeof stage, "proofs %u/%u done", j, n_jobs);
-        cuzk_progress_label(progress, stage);
+        progress_label(progress, stage);
         double st = 0, fi = 0, sub = 0;
         s = collect(e, jobs[j], j < a.proofs ? &main_w : &win_w, &st, &fi, &sub, progress, err,
                     sizeof err);
@@ -535,7 +534,7 @@ int cli_bench_porep(int argc, char **argv)
         fin0 = j == 0 ? fi : fin0;
         last = fi > last ? fi : last;
     }
-    cuzk_progress_free(progress);
+    progress_free(progress);
     if (s == CUZK_OK) {
         double per_proof = a.proofs > 1 ? (last - fin0) / (a.proofs - 1) : last - first;
         engine_counters_t c;

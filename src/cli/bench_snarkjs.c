@@ -431,8 +431,8 @@ static void bench_files_remove(const bench_files_t *f)
 static cuzk_status_t bench_make_files(const bench_files_t *f, bench_row_t *row, uint64_t seed,
                                       char *err, size_t err_size)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
     r1cs_gen_params_t gp = r1cs_gen_porep32((1u << row->log2n) - 329);
     row->n_constraints = gp.n_constraints;
     r1cs_t r = {0};
@@ -464,8 +464,8 @@ static cuzk_status_t bench_make_files(const bench_files_t *f, bench_row_t *row, 
 }
 
 /* One cuzk proof as `cuzk prove` makes it, its stage times in t. */
-static cuzk_status_t bench_cuzk_prove(const bench_files_t *f, double t[BS_STAGES],
-                                      cuzk_pool_t *pool, char *err, size_t err_size)
+static cuzk_status_t bench_cuzk_prove(const bench_files_t *f, double t[BS_STAGES], pool_t *pool,
+                                      char *err, size_t err_size)
 {
     zkey_t k = {0};
     r1cs_witness_t w = {0}, pub = {0};
@@ -504,7 +504,7 @@ static cuzk_status_t bench_cuzk_prove(const bench_files_t *f, double t[BS_STAGES
 
 /* Whether the proof and public signals at the two paths verify under vk. */
 static cuzk_status_t bench_verify_files(bool *valid, const groth16_vk_t *vk, const char *proof_path,
-                                        const char *pub_path, cuzk_pool_t *pool, char *err,
+                                        const char *pub_path, pool_t *pool, char *err,
                                         size_t err_size)
 {
     snarkjs_proof_t proof;
@@ -520,7 +520,7 @@ static cuzk_status_t bench_verify_files(bool *valid, const groth16_vk_t *vk, con
 
 /* Everything for one curve and size; row->curve and row->log2n set. */
 static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const char *snarkjs,
-                               cuzk_pool_t *pool, char *err, size_t err_size)
+                               pool_t *pool, char *err, size_t err_size)
 {
     char dir[BENCH_PATH];
     const char *base = getenv("TMPDIR");
@@ -605,11 +605,11 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
 
 /* Median seconds of `runs` MSMs of 2^log random points and uniform scalars. */
 #define BENCH_MSM(G)                                                                               \
-    static double G##_bench_msm(unsigned log, unsigned runs, cuzk_pool_t *pool)                    \
+    static double G##_bench_msm(unsigned log, unsigned runs, pool_t *pool)                         \
     {                                                                                              \
         double t[BENCH_MAX_RUNS] = {0};                                                            \
         for (unsigned i = 0; i < runs; i++) {                                                      \
-            cuzk_msm_stats_t stats;                                                                \
+            msm_stats_t stats;                                                                     \
             if (G##_msm_bench(&t[i], &stats, (size_t)1 << log, false, NULL, 7 + i, pool) !=        \
                 CUZK_OK)                                                                           \
                 return -1;                                                                         \
@@ -623,15 +623,15 @@ BENCH_MSM(bls381_g2)
 
 /* Median seconds of `runs` forward NTTs of 2^log random elements. */
 #define BENCH_NTT(C)                                                                               \
-    static double C##_bench_ntt(unsigned log, unsigned runs, cuzk_pool_t *pool)                    \
+    static double C##_bench_ntt(unsigned log, unsigned runs, pool_t *pool)                         \
     {                                                                                              \
         cuzk_status_t st;                                                                          \
         C##_ntt_domain_t *d = C##_ntt_domain_new(log, 5, &st);                                     \
         C##_fr_t *a = malloc(sizeof(C##_fr_t) << log);                                             \
         double t[BENCH_MAX_RUNS] = {0}, m = -1;                                                    \
         if (d && a) {                                                                              \
-            cuzk_rng_t rng;                                                                        \
-            cuzk_rng_seed(&rng, 11);                                                               \
+            rng_t rng;                                                                             \
+            rng_seed(&rng, 11);                                                                    \
             for (size_t i = 0; i < ((size_t)1 << log); i++)                                        \
                 C##_fr_random(&a[i], &rng);                                                        \
             for (unsigned i = 0; i < runs; i++) {                                                  \
@@ -673,7 +673,7 @@ static void bench_sg_body(void *ctx, size_t begin, size_t end, unsigned worker)
     {                                                                                              \
         return G##_affine_is_in_subgroup_vartime(&((const G##_affine_t *)points)[i]);              \
     }                                                                                              \
-    static double G##_bench_sg_any(unsigned log, unsigned runs, cuzk_pool_t *pool, bool batch)     \
+    static double G##_bench_sg_any(unsigned log, unsigned runs, pool_t *pool, bool batch)          \
     {                                                                                              \
         size_t n = (size_t)1 << log;                                                               \
         G##_affine_t *p = malloc(n * sizeof *p);                                                   \
@@ -702,7 +702,7 @@ static void bench_sg_body(void *ctx, size_t begin, size_t end, unsigned worker)
                         G##_msm_subgroup_check(&all_in, arrays, &n, 1, NULL, pool) != CUZK_OK ||   \
                         !all_in;                                                                   \
                 else                                                                               \
-                    cuzk_pool_for(pool, n, 64, bench_sg_body, &s);                                 \
+                    pool_for(pool, n, 64, bench_sg_body, &s);                                      \
                 t[i] = bench_now() - t0;                                                           \
                 if (s.bad)                                                                         \
                     t[i] = -1e9; /* a member failed: a median below 0 shows it */                  \
@@ -713,11 +713,11 @@ static void bench_sg_body(void *ctx, size_t begin, size_t end, unsigned worker)
         free(pj);                                                                                  \
         return m;                                                                                  \
     }                                                                                              \
-    static double G##_bench_sg(unsigned log, unsigned runs, cuzk_pool_t *pool)                     \
+    static double G##_bench_sg(unsigned log, unsigned runs, pool_t *pool)                          \
     {                                                                                              \
         return G##_bench_sg_any(log, runs, pool, false);                                           \
     }                                                                                              \
-    static double G##_bench_sg_batch(unsigned log, unsigned runs, cuzk_pool_t *pool)               \
+    static double G##_bench_sg_batch(unsigned log, unsigned runs, pool_t *pool)                    \
     {                                                                                              \
         return G##_bench_sg_any(log, runs, pool, true);                                            \
     }
@@ -730,7 +730,7 @@ typedef struct bench_kernel {
     r1cs_curve_t curve;
     const char *unit; /* what the throughput counts */
     int log_delta;    /* the size is 2^(kernel_log + log_delta) */
-    double (*run)(unsigned log, unsigned runs, cuzk_pool_t *pool);
+    double (*run)(unsigned log, unsigned runs, pool_t *pool);
 } bench_kernel_t;
 
 static const bench_kernel_t bench_kernels[] = {
@@ -748,15 +748,15 @@ static const bench_kernel_t bench_kernels[] = {
     {"subgroup batch G2", R1CS_CURVE_BLS12_381, "points/s", 0, bls381_g2_bench_sg_batch},
 };
 
-static int bench_kernels_run(const bench_opts_t *o, cuzk_pool_t *pool_n)
+static int bench_kernels_run(const bench_opts_t *o, pool_t *pool_n)
 {
     cuzk_status_t st;
-    cuzk_pool_t *pool1 = cuzk_pool_new(1, &st);
+    pool_t *pool1 = pool_new(1, &st);
     if (!pool1) {
         fprintf(stderr, "cuzk bench snarkjs: %s\n", cuzk_strerror(st));
         return BENCH_EFAIL;
     }
-    unsigned nt = cuzk_pool_threads(pool_n);
+    unsigned nt = pool_threads(pool_n);
     printf("\nkernels: median of %u runs, uniformly random scalars and elements\n", o->runs);
     printf("%-10s %-18s %6s %16s %16s %8s\n", "curve", "kernel", "size", "1 thread",
            nt == 1 ? "1 thread" : "N threads", "scaling");
@@ -783,7 +783,7 @@ static int bench_kernels_run(const bench_opts_t *o, cuzk_pool_t *pool_n)
         fflush(stdout);
     }
     printf("(N = %u threads; scaling = 1-thread time / N-thread time, ideal %u.00x)\n", nt, nt);
-    cuzk_pool_free(pool1);
+    pool_free(pool1);
     return rc;
 }
 
@@ -849,14 +849,14 @@ int cli_bench_snarkjs(int argc, char **argv)
                 o.snarkjs ? o.snarkjs : "node_modules/.bin/snarkjs");
     cuzk_status_t st;
     bench_catch_signals();
-    cuzk_pool_t *pool = cuzk_pool_new(o.threads, &st);
+    pool_t *pool = pool_new(o.threads, &st);
     if (!pool) {
         fprintf(stderr, "cuzk bench snarkjs: cannot start the threads (%s)\n", cuzk_strerror(st));
         return BENCH_EFAIL;
     }
     printf("cuzk %s bench snarkjs: porep32-shaped circuits (328 public inputs, 90 %% bits), "
            "domain 2^k, %u threads, median of %u cuzk run(s)",
-           cuzk_version(), cuzk_pool_threads(pool), o.runs);
+           cuzk_version(), pool_threads(pool), o.runs);
     if (have_snarkjs)
         printf(" and %u snarkjs run(s) (%s)", o.snarkjs_runs, snarkjs);
     printf("\n");
@@ -885,7 +885,7 @@ int cli_bench_snarkjs(int argc, char **argv)
             if (st != CUZK_OK) {
                 fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s\n", r1cs_curve_name(r->curve),
                         r->log2n, err);
-                cuzk_pool_free(pool);
+                pool_free(pool);
                 bench_reraise();
                 return BENCH_EFAIL;
             }
@@ -901,7 +901,7 @@ int cli_bench_snarkjs(int argc, char **argv)
     signal(SIGHUP, SIG_DFL);
     if (!o.no_kernels)
         rc = bench_kernels_run(&o, pool);
-    cuzk_pool_free(pool);
+    pool_free(pool);
     if (!all_valid) {
         fprintf(stderr, "cuzk bench snarkjs: a proof did not verify\n");
         return BENCH_WRONG;

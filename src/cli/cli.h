@@ -107,8 +107,8 @@ struct zkey;
 struct groth16_accel;
 struct groth16_key;
 struct r1cs;
-struct cuzk_rng;
-struct cuzk_progress;
+struct rng;
+struct progress;
 
 /*
  * cuzk setup's bellperson branch: an INSECURE development .params for r
@@ -118,22 +118,22 @@ struct cuzk_progress;
  * made. Failures carry a one-line message in err.
  */
 cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, const char *out,
-                               const char *vk_path, struct cuzk_rng *rng,
-                               struct cuzk_progress *progress, char *err, size_t err_size);
+                               const char *vk_path, struct rng *rng, struct progress *progress,
+                               char *err, size_t err_size);
 
 /* Whether the file at path starts with a cuzk key cache's magic (false
  * when it cannot be read: the format's own reader then says why). */
 bool cli_is_key_cache(const char *path);
 
 struct key_cache;
-struct cuzk_pool;
+struct pool;
 /* The key at path (prove.c): a .zkey, or the key cache of one (then read
  * into *kc, which *k views: free *kc with key_cache_free, not *k); *kc is
  * zeroed otherwise. flags: ZKEY_TRUSTED or 0 (for a .zkey); check_points
  * re-checks a cache's query points. A cache of bellperson parameters is
  * refused naming --params. */
 cuzk_status_t cli_load_zkey(struct zkey *k, struct key_cache *kc, const char *path,
-                            struct cuzk_pool *pool, unsigned flags, bool check_points, char *err,
+                            struct pool *pool, unsigned flags, bool check_points, char *err,
                             size_t err_size);
 
 /* Where a proof's stages run (backend.c): --backend auto|cpu|cuda. */

@@ -546,7 +546,7 @@ static void client_show_written(json_t *job, const char *proof_path, const char 
  * polls every second and shows the job's partitions done. */
 static int client_wait_job(const client_t *c, const char *id, double timeout,
                            const char *proof_path, const char *public_path, bool json,
-                           cuzk_progress_t *progress)
+                           progress_t *progress)
 {
     double deadline = client_now() + timeout;
     double poll = progress ? 1 : CLIENT_POLL_SECONDS;
@@ -560,7 +560,7 @@ static int client_wait_job(const client_t *c, const char *id, double timeout,
         json_t *job = NULL;
         int rc = client_call(c, "GET", path, NULL, 200, 200, &job, NULL);
         if (rc != CLIENT_OK) {
-            cuzk_progress_end(progress);
+            progress_end(progress);
             return rc;
         }
         const char *state = json_string_value(json_object_get(job, "state"));
@@ -568,14 +568,14 @@ static int client_wait_job(const client_t *c, const char *id, double timeout,
         bool ended = done || (state && (!strcmp(state, "failed") || !strcmp(state, "cancelled")));
         json_t *counts = json_object_get(job, "progress");
         if (!begun) /* the job's size is known from its first answer on */
-            cuzk_progress_begin(progress, "",
-                                (uint64_t)json_integer_value(json_object_get(counts, "total")),
-                                "partitions");
+            progress_begin(progress, "",
+                           (uint64_t)json_integer_value(json_object_get(counts, "total")),
+                           "partitions");
         begun = true;
-        cuzk_progress_label(progress, state ? state : "?");
-        cuzk_progress_set(progress, (uint64_t)json_integer_value(json_object_get(counts, "done")));
+        progress_label(progress, state ? state : "?");
+        progress_set(progress, (uint64_t)json_integer_value(json_object_get(counts, "done")));
         if (ended || (timeout >= 0 && client_now() >= deadline)) {
-            cuzk_progress_end(progress);
+            progress_end(progress);
             if (done && (proof_path || public_path))
                 rc = client_write_result(c, job, proof_path, public_path);
             else if (!ended)
@@ -868,10 +868,10 @@ int cli_wait(int argc, char **argv)
     }
     if (client_check_outputs(&c, opt.proof, opt.public) != CLIENT_OK)
         goto out;
-    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk wait", quiet);
+    progress_t *progress = progress_stderr("cuzk wait", quiet);
     rc = client_wait_job(&c, id, opt.timeout ? strtod(opt.timeout, NULL) : -1, opt.proof,
                          opt.public, json, progress);
-    cuzk_progress_free(progress);
+    progress_free(progress);
 out:
     client_free(&c);
     return rc;

@@ -106,18 +106,18 @@ int cli_convert(int argc, char **argv)
                 io_kind_name(kind));
         return CONVERT_EINVALID;
     }
-    cuzk_pool_t *own = threads ? cuzk_pool_new(threads, &st) : NULL;
+    pool_t *own = threads ? pool_new(threads, &st) : NULL;
     if (threads && !own) {
         fprintf(stderr, "cuzk convert: cannot start %u threads (%s)\n", threads, cuzk_strerror(st));
         return CONVERT_EFAIL;
     }
-    cuzk_pool_t *pool = own ? own : cuzk_pool_default();
+    pool_t *pool = own ? own : pool_default();
 
     zkey_t k = {0};
     bp_params_t p = {0};
     io_map_t m = {0};
-    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk convert", quiet);
-    double t0 = cuzk_seconds();
+    progress_t *progress = progress_stderr("cuzk convert", quiet);
+    double t0 = clock_seconds();
     st = io_map_open(&m, in, err, sizeof err);
     if (st == CUZK_OK && zk)
         st = zkey_file_parse(&k, m.data, m.size, in, pool, trusted ? ZKEY_TRUSTED : 0, progress,
@@ -125,7 +125,7 @@ int cli_convert(int argc, char **argv)
     else if (st == CUZK_OK)
         st = bp_params_parse(&p, m.data, m.size, in, pool, trusted ? BP_PARAMS_TRUSTED : 0,
                              progress, err, sizeof err);
-    double t1 = cuzk_seconds();
+    double t1 = clock_seconds();
     if (!zk && st == CUZK_EBADFILE) {
         /* bellperson files have no magic: say what else it could have been. */
         char why[IO_ERR_MAX];
@@ -138,12 +138,12 @@ int cli_convert(int argc, char **argv)
     if (st == CUZK_OK)
         st = zk ? key_cache_write_zkey(out, &k, progress, err, sizeof err)
                 : key_cache_write_params(out, &p, progress, err, sizeof err);
-    double t2 = cuzk_seconds();
-    cuzk_progress_free(progress);
+    double t2 = clock_seconds();
+    progress_free(progress);
     zkey_free(&k);
     bp_params_free(&p);
     io_map_close(&m);
-    cuzk_pool_free(own);
+    pool_free(own);
     if (st != CUZK_OK)
         return convert_fail(st, err);
 

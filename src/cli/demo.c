@@ -120,11 +120,11 @@ static void demo_paths_remove(const demo_paths_t *p)
 }
 
 static cuzk_status_t demo_gen(const demo_paths_t *p, r1cs_curve_t curve, bool bellperson,
-                              const r1cs_gen_params_t *gp, uint64_t seed, cuzk_pool_t *pool,
-                              char *err, size_t err_size)
+                              const r1cs_gen_params_t *gp, uint64_t seed, pool_t *pool, char *err,
+                              size_t err_size)
 {
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
     r1cs_t r = {0};
     r1cs_witness_t w = {0};
     cuzk_status_t s = r1cs_generate(&r, &w, curve, gp, &rng);
@@ -181,7 +181,7 @@ static cuzk_status_t demo_setup(const demo_paths_t *p, demo_result_t *res, char 
 }
 
 static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_backend_kind_t kind,
-                                cuzk_pool_t *pool, char *err, size_t err_size)
+                                pool_t *pool, char *err, size_t err_size)
 {
     zkey_t k = {0};
     r1cs_witness_t w = {0}, pub = {0};
@@ -189,7 +189,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
     groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, p->wtns, err, err_size);
@@ -198,16 +198,16 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
         s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
     }
     snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
-    res->seconds[DEMO_READ] = cuzk_seconds() - t0;
+    res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, err_size);
     demo_stage_times(res, &t);
-    t0 = cuzk_seconds();
+    t0 = clock_seconds();
     if (s == CUZK_OK)
         s = snarkjs_proof_write(p->proof, &proof, err, err_size);
     if (s == CUZK_OK)
         s = snarkjs_public_write(p->pub, &pub, err, err_size);
-    res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
+    res->seconds[DEMO_WRITE] = clock_seconds() - t0;
     cli_backend_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
@@ -216,13 +216,13 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
 }
 
 /* Verifies from the files, then again with the first public signal plus one. */
-static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
-                                 char *err, size_t err_size)
+static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, pool_t *pool, char *err,
+                                 size_t err_size)
 {
     snarkjs_vk_t vk = {0};
     r1cs_witness_t pub = {0};
     snarkjs_proof_t proof;
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     cuzk_status_t s = snarkjs_vk_read(&vk, p->vk, R1CS_CURVE_NONE, err, err_size);
     if (s == CUZK_OK)
         s = snarkjs_public_read(&pub, p->pub, vk.curve, vk.n_public, err, err_size);
@@ -233,7 +233,7 @@ static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, cuzk
         gvk = snarkjs_vk_groth16(&vk);
     if (s == CUZK_OK)
         s = groth16_verify(&res->verified, &gvk, &pub, &proof, pool, err, err_size);
-    res->seconds[DEMO_VERIFY] = cuzk_seconds() - t0;
+    res->seconds[DEMO_VERIFY] = clock_seconds() - t0;
     if (s == CUZK_OK && pub.n > 0) {
         bool valid = true;
         if (pub.curve == R1CS_CURVE_BN254)
@@ -271,7 +271,7 @@ static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, ch
 }
 
 static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
-                                   cli_backend_kind_t kind, cuzk_pool_t *pool, char *err,
+                                   cli_backend_kind_t kind, pool_t *pool, char *err,
                                    size_t err_size)
 {
     bp_params_t k = {0};
@@ -280,7 +280,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
     groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
@@ -289,14 +289,14 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
         s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
     }
     snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
-    res->seconds[DEMO_READ] = cuzk_seconds() - t0;
+    res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_bp_prove(&proof, &k, &a, &opts, &t, pool, err, err_size);
     demo_stage_times(res, &t);
-    t0 = cuzk_seconds();
+    t0 = clock_seconds();
     if (s == CUZK_OK)
         s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
-    res->seconds[DEMO_WRITE] = cuzk_seconds() - t0;
+    res->seconds[DEMO_WRITE] = clock_seconds() - t0;
     cli_backend_free(be);
     asgn_free(&a);
     bp_params_free(&k);
@@ -305,7 +305,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
 
 /* Verifies from the .vk, the proof file and the inputs of the assignment,
  * then again with the first input plus one. */
-static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, cuzk_pool_t *pool,
+static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, pool_t *pool,
                                     char *err, size_t err_size)
 {
     bp_vk_t vk = {0};
@@ -313,7 +313,7 @@ static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, c
     bp_proof_t *proofs = NULL;
     size_t n = 0;
     bls381_fr_t *in = NULL;
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     cuzk_status_t s = bp_vk_read(&vk, p->bvk, err, err_size);
     if (s == CUZK_OK)
         s = bp_proofs_read(&proofs, &n, p->bin, err, err_size);
@@ -327,7 +327,7 @@ static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, c
         (void)bls381_fr_from_canonical(&in[i - 1], a.inputs[i]);
     if (s == CUZK_OK)
         s = groth16_bp_verify(&res->verified, &vk, in, proofs, 1, NULL, pool, err, err_size);
-    res->seconds[DEMO_VERIFY] = cuzk_seconds() - t0;
+    res->seconds[DEMO_VERIFY] = clock_seconds() - t0;
     if (s == CUZK_OK && a.n_inputs > 1) {
         bool valid = true;
         bls381_fr_add(&in[0], &in[0], &bls381_fr_ONE);
@@ -425,12 +425,12 @@ int cli_demo(int argc, char **argv)
     demo_result_t res[DEMO_COLUMNS];
     memset(res, 0, sizeof res);
     r1cs_gen_params_t gp = r1cs_gen_porep32((uint32_t)n);
-    cuzk_pool_t *pool = cuzk_pool_default();
+    pool_t *pool = pool_default();
     char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
     printf("cuzk demo: porep32-shaped circuits of %" PRIu64 " constraints, %u public inputs, "
            "seed %" PRIu64 ", %u threads, files in %s\n",
-           n, gp.n_public, seed, cuzk_pool_threads(pool), dir);
+           n, gp.n_public, seed, pool_threads(pool), dir);
     fprintf(stderr, "cuzk demo: INSECURE development keys: the toxic waste is not destroyed in "
                     "any verifiable way; for tests and benchmarks only\n");
     for (int c = 0; c < DEMO_COLUMNS && s == CUZK_OK; c++) {
@@ -440,14 +440,14 @@ int cli_demo(int argc, char **argv)
             s = io_fail(err, sizeof err, CUZK_EINVAL, "%s: path too long", dir);
             break;
         }
-        double t0 = cuzk_seconds();
+        double t0 = clock_seconds();
         s = demo_gen(&p, demo_columns[c].curve, bp, &gp, seed, pool, err, sizeof err);
-        res[c].seconds[DEMO_GEN] = cuzk_seconds() - t0;
-        t0 = cuzk_seconds();
+        res[c].seconds[DEMO_GEN] = clock_seconds() - t0;
+        t0 = clock_seconds();
         if (s == CUZK_OK)
             s = bp ? demo_bp_setup(&p, &res[c], err, sizeof err)
                    : demo_setup(&p, &res[c], err, sizeof err);
-        res[c].seconds[DEMO_SETUP] = cuzk_seconds() - t0;
+        res[c].seconds[DEMO_SETUP] = clock_seconds() - t0;
         if (s == CUZK_OK)
             s = bp ? demo_bp_prove(&p, &res[c], backend, pool, err, sizeof err)
                    : demo_prove(&p, &res[c], backend, pool, err, sizeof err);

@@ -181,7 +181,7 @@ int cli_gen(int argc, char **argv)
         return GEN_EFAIL;
     }
     if (!have_seed) {
-        s = cuzk_random_bytes(NULL, &seed, sizeof seed);
+        s = random_bytes(NULL, &seed, sizeof seed);
         if (s != CUZK_OK) {
             fprintf(stderr, "cuzk gen: the operating system's generator failed (%s)\n",
                     cuzk_strerror(s));
@@ -189,8 +189,8 @@ int cli_gen(int argc, char **argv)
         }
         fprintf(stderr, "cuzk gen: --seed %" PRIu64 "\n", seed);
     }
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
     r1cs_t r = {0};
     r1cs_witness_t w = {0};
     s = r1cs_generate(&r, &w, curve, &p, &rng);

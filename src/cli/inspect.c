@@ -43,8 +43,8 @@ typedef struct inspect {
     const unsigned char *data;
     uint64_t size;
     const io_map_t *map; /* the file: data and size are its */
-    cuzk_pool_t *pool;
-    cuzk_progress_t *progress; /* the point checks of keys (NULL: none) */
+    pool_t *pool;
+    progress_t *progress; /* the point checks of keys (NULL: none) */
     bool trusted;
     char err[IO_ERR_MAX];
 } inspect_t;
@@ -156,7 +156,7 @@ static int inspect_zkey(inspect_t *in, const iden3_file_t *f)
     cuzk_status_t st =
         zkey_file_parse(&k, in->data, in->size, in->path, in->pool, in->trusted ? ZKEY_TRUSTED : 0,
                         in->progress, in->err, sizeof in->err);
-    cuzk_progress_end(in->progress);
+    progress_end(in->progress);
     if (st == CUZK_OK) {
         printf("protocol: Groth16\n");
         printf("curve: %s\n", r1cs_curve_name(k.curve));
@@ -323,7 +323,7 @@ static int inspect_params(inspect_t *in)
     cuzk_status_t st =
         bp_params_parse(&p, in->data, in->size, in->path, in->pool,
                         in->trusted ? BP_PARAMS_TRUSTED : 0, in->progress, in->err, sizeof in->err);
-    cuzk_progress_end(in->progress);
+    progress_end(in->progress);
     if (st != CUZK_OK)
         return inspect_verdict(in, st);
     printf("curve: BLS12-381\n");
@@ -551,7 +551,7 @@ static int inspect_key_cache(inspect_t *in)
     st = key_cache_parse(&kc, in->data, in->size, in->path, in->pool,
                          in->trusted ? 0 : KEY_CACHE_CHECK_POINTS, in->progress, in->err,
                          sizeof in->err);
-    cuzk_progress_end(in->progress);
+    progress_end(in->progress);
     key_cache_free(&kc);
     return inspect_verdict(in, st);
 }
@@ -635,9 +635,9 @@ int cli_inspect(int argc, char **argv)
     in.data = m.data;
     in.size = m.size;
     in.map = &m;
-    cuzk_pool_t *own = NULL;
+    pool_t *own = NULL;
     if (threads) {
-        own = cuzk_pool_new(threads, &st);
+        own = pool_new(threads, &st);
         if (!own) {
             io_map_close(&m);
             fprintf(stderr, "cuzk inspect: cannot start %u threads (%s)\n", threads,
@@ -645,12 +645,12 @@ int cli_inspect(int argc, char **argv)
             return INSPECT_EFAIL;
         }
     }
-    in.pool = own ? own : cuzk_pool_default();
-    in.progress = cuzk_progress_stderr("cuzk inspect", quiet);
+    in.pool = own ? own : pool_default();
+    in.progress = progress_stderr("cuzk inspect", quiet);
     int rc = inspect_file(&in);
-    cuzk_progress_free(in.progress);
+    progress_free(in.progress);
     fflush(stdout);
-    cuzk_pool_free(own);
+    pool_free(own);
     io_map_close(&m);
     return rc;
 }

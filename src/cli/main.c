@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-        printf("cuzk %s (arithmetic: %s)\n", cuzk_version(), cuzk_cpu_arith_path());
+        printf("cuzk %s (arithmetic: %s)\n", cuzk_version(), cpu_arith_path());
         return 0;
     }
     if (!strcmp(cmd, "prove"))

@@ -136,7 +136,7 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
  * points are trusted (cuzk convert checked them, docs/KEYCACHE.md) unless
  * check_points; a .zkey's are checked unless flags hold ZKEY_TRUSTED.
  */
-cuzk_status_t cli_load_zkey(zkey_t *k, key_cache_t *kc, const char *path, cuzk_pool_t *pool,
+cuzk_status_t cli_load_zkey(zkey_t *k, key_cache_t *kc, const char *path, pool_t *pool,
                             unsigned flags, bool check_points, char *err, size_t err_size)
 {
     memset(kc, 0, sizeof *kc);
@@ -201,7 +201,7 @@ static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *p
  * then the witness against the circuit, naming the first failing
  * constraint. */
 static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
-                                      const r1cs_witness_t *w, cuzk_pool_t *pool, char *err,
+                                      const r1cs_witness_t *w, pool_t *pool, char *err,
                                       size_t err_size)
 {
     r1cs_t r = {0};
@@ -280,15 +280,15 @@ int cli_prove(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    double t_start = cuzk_seconds();
+    double t_start = clock_seconds();
     char err[IO_ERR_MAX] = "";
     const char *outputs[PROVE_OUTPUTS] = {a.proof, a.public};
     cuzk_status_t s = io_outputs_check(outputs, prove_output_names, PROVE_OUTPUTS, err, sizeof err);
-    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk prove", a.quiet);
-    cuzk_progress_steps(progress, PROVE_STEPS);
-    cuzk_progress_begin(progress, "read", 0, NULL);
-    cuzk_pool_t *pool = NULL;
-    if (s == CUZK_OK && !(pool = cuzk_pool_new(a.threads, &s)))
+    progress_t *progress = progress_stderr("cuzk prove", a.quiet);
+    progress_steps(progress, PROVE_STEPS);
+    progress_begin(progress, "read", 0, NULL);
+    pool_t *pool = NULL;
+    if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
     zkey_t k = {0};
     key_cache_t kc;
@@ -323,14 +323,14 @@ int cli_prove(int argc, char **argv)
         groth16_key_t gk = zkey_groth16_key(&k);
         s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
     }
-    read_s = cuzk_seconds() - t_start;
+    read_s = clock_seconds() - t_start;
     if (k.domain_size <= PROVE_PROGRESS_DOMAIN) { /* done before a line would help */
-        cuzk_progress_free(progress);
+        progress_free(progress);
         progress = NULL;
     }
     /* the accelerator runs synth, h and msm as one stage */
-    cuzk_progress_steps(progress, accel ? PROVE_STEPS - 2 : PROVE_STEPS);
-    cuzk_progress_begin(progress, "read", 0, NULL);
+    progress_steps(progress, accel ? PROVE_STEPS - 2 : PROVE_STEPS);
+    progress_begin(progress, "read", 0, NULL);
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {NULL, a.no_verify, accel, progress};
         groth16_key_t key = zkey_groth16_key(&k);
@@ -346,17 +346,17 @@ int cli_prove(int argc, char **argv)
                     a.wtns, a.zkey);
     }
     if (s == CUZK_OK) {
-        double t0 = cuzk_seconds();
-        cuzk_progress_begin(progress, "write", 0, NULL);
+        double t0 = clock_seconds();
+        progress_begin(progress, "write", 0, NULL);
         s = prove_write(&a, &proof, &pub, err, sizeof err);
-        write_s = cuzk_seconds() - t0;
+        write_s = clock_seconds() - t0;
     }
-    cuzk_progress_free(progress);
+    progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json)
         prove_report_json(&a, &k, cli_backend_name(be), s, err, &t, read_s, write_s,
-                          cuzk_seconds() - t_start);
+                          clock_seconds() - t_start);
 
     cli_backend_free(be);
     r1cs_witness_free(&pub);
@@ -365,6 +365,6 @@ int cli_prove(int argc, char **argv)
         key_cache_free(&kc);
     else
         zkey_free(&k);
-    cuzk_pool_free(pool);
+    pool_free(pool);
     return s == CUZK_OK ? PROVE_OK : s == CUZK_EWITNESS ? PROVE_EWITNESS : PROVE_EFAIL;
 }

@@ -67,7 +67,7 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
 /* Fields: inverses (both algorithms), square roots, decimal round trip, the
  * order of the largest power-of-two root of unity in Fr. */
 #define SELFTEST_FIELDS(C)                                                                         \
-    static bool C##_selftest_fields(cuzk_rng_t *rng)                                               \
+    static bool C##_selftest_fields(rng_t *rng)                                                    \
     {                                                                                              \
         for (int i = 0; i < 32; i++) {                                                             \
             C##_fp_t a, b, c;                                                                      \
@@ -105,7 +105,7 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
 
 /* A random scalar below r as 4 canonical limbs, and its Fr element. */
 #define SELFTEST_SCALAR(C)                                                                         \
-    static void C##_selftest_scalar(uint64_t k[4], C##_fr_t *e, cuzk_rng_t *rng)                   \
+    static void C##_selftest_scalar(uint64_t k[4], C##_fr_t *e, rng_t *rng)                        \
     {                                                                                              \
         C##_fr_random(e, rng);                                                                     \
         C##_fr_to_canonical(k, e);                                                                 \
@@ -115,7 +115,7 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
  * [a]([b]G) = [ab]G, constant-time and wNAF multiplication agree, batch
  * conversion to affine agrees with one-by-one. */
 #define SELFTEST_GROUP(C, G)                                                                       \
-    static bool C##_##G##_selftest(cuzk_rng_t *rng)                                                \
+    static bool C##_##G##_selftest(rng_t *rng)                                                     \
     {                                                                                              \
         C##_##G##_affine_t g, pa, pb;                                                              \
         C##_##G##_jac_t j, ja, jb, jab;                                                            \
@@ -151,7 +151,7 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
 
 /* Encodings: snarkjs bytes and decimal coordinates round-trip a random point. */
 #define SELFTEST_ENCODE(C, G)                                                                      \
-    static bool C##_##G##_selftest_encode(cuzk_rng_t *rng)                                         \
+    static bool C##_##G##_selftest_encode(rng_t *rng)                                              \
     {                                                                                              \
         C##_##G##_affine_t g, p, q;                                                                \
         C##_##G##_jac_t j;                                                                         \
@@ -180,7 +180,7 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
 /* Pairing: e([a]P, [b]Q) = e([ab]P, Q), e(P, Q) != 1, and the product check
  * accepts e(P, Q)·e(-P, Q) = 1 and rejects e(P, Q)·e(P, Q). */
 #define SELFTEST_PAIRING(C)                                                                        \
-    static bool C##_selftest_pairing(cuzk_rng_t *rng)                                              \
+    static bool C##_selftest_pairing(rng_t *rng)                                                   \
     {                                                                                              \
         C##_g1_affine_t p, pa, pab;                                                                \
         C##_g2_affine_t q, qb;                                                                     \
@@ -251,7 +251,7 @@ static bool bls381_selftest_zcash(void)
            !memcmp(out1, g1c, sizeof(g1c)) && !memcmp(out2, g2c, sizeof(g2c));
 }
 
-static void run(selftest_row_t *row, int curve, bool (*fn)(cuzk_rng_t *), cuzk_rng_t *rng)
+static void run(selftest_row_t *row, int curve, bool (*fn)(rng_t *), rng_t *rng)
 {
     double t0 = now_ms();
     row->ok[curve] = fn(rng);
@@ -259,13 +259,13 @@ static void run(selftest_row_t *row, int curve, bool (*fn)(cuzk_rng_t *), cuzk_r
 }
 
 /* The encodings row: both groups, plus the ZCash known answers on BLS12-381. */
-static bool bls381_selftest_encodings(cuzk_rng_t *rng)
+static bool bls381_selftest_encodings(rng_t *rng)
 {
     return bls381_selftest_zcash() && bls381_g1_selftest_encode(rng) &&
            bls381_g2_selftest_encode(rng);
 }
 
-static bool bn254_selftest_encodings(cuzk_rng_t *rng)
+static bool bn254_selftest_encodings(rng_t *rng)
 {
     return bn254_g1_selftest_encode(rng) && bn254_g2_selftest_encode(rng);
 }
@@ -305,8 +305,8 @@ int cli_selftest(int argc, char **argv)
             return cli_usage_error("selftest", NULL, "unknown option '%s'", argv[i]);
         }
     }
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
 
     selftest_row_t rows[ROW_COUNT] = {
         [ROW_FIELDS] = {.name = "fields: inverse, sqrt, decimal, roots"},
@@ -326,8 +326,8 @@ int cli_selftest(int argc, char **argv)
     run(&rows[ROW_PAIRING], 0, bls381_selftest_pairing, &rng);
     run(&rows[ROW_PAIRING], 1, bn254_selftest_pairing, &rng);
 
-    printf("cuzk %s selftest (arithmetic %s, seed %" PRIu64 ")\n", cuzk_version(),
-           cuzk_cpu_arith_path(), seed);
+    printf("cuzk %s selftest (arithmetic %s, seed %" PRIu64 ")\n", cuzk_version(), cpu_arith_path(),
+           seed);
     printf("%-40s %-16s %-16s\n", "check", "BLS12-381", "BN254");
     int failures = 0;
     for (int r = 0; r < ROW_COUNT; r++) {

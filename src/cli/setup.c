@@ -143,9 +143,9 @@ int cli_setup(int argc, char **argv)
     char err[IO_ERR_MAX] = "";
     r1cs_t r = {0};
     zkey_t k = {0};
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
-    cuzk_progress_t *progress = cuzk_progress_stderr("cuzk setup", quiet);
+    rng_t rng;
+    rng_seed(&rng, seed);
+    progress_t *progress = progress_stderr("cuzk setup", quiet);
     const char *outputs[SETUP_OUTPUTS] = {paths[1], vk_path};
     cuzk_status_t s = io_outputs_check(outputs, setup_output_names, SETUP_OUTPUTS, err, sizeof err);
     if (s == CUZK_OK) {
@@ -166,7 +166,7 @@ int cli_setup(int argc, char **argv)
                              err, sizeof err);
     } else if (s == CUZK_OK) {
         s = groth16_dev_setup(&k, &r, have_seed ? &rng : NULL, progress);
-        cuzk_progress_end(progress);
+        progress_end(progress);
         if (s == CUZK_EINVAL)
             io_fail(err, sizeof err, s,
                     "%s: no key for this circuit (no private wires, or a domain too large "
@@ -177,7 +177,7 @@ int cli_setup(int argc, char **argv)
     }
     if (s == CUZK_OK && !params)
         s = setup_write(paths[1], vk_path, &k, err, sizeof err);
-    cuzk_progress_free(progress);
+    progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk setup: %s\n", err);
     groth16_dev_key_free(&k);

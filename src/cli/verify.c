@@ -101,7 +101,7 @@ int cli_verify(int argc, char **argv)
     if (n_paths != 3)
         return cli_missing("verify", NULL, names + n_paths, (size_t)(3 - n_paths));
 
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     char err[IO_ERR_MAX] = "";
     cuzk_vk_t *vk = NULL;
     cuzk_scalar_t *pub = NULL;
@@ -146,7 +146,7 @@ int cli_verify(int argc, char **argv)
     if (json)
         cli_verify_report_json(rc, s == CUZK_OK ? NULL : err,
                                vk_read ? cuzk_vk_curve(vk) : CUZK_CURVE_NONE, "n_public",
-                               vk_read ? cuzk_vk_public_inputs(vk) : 0, cuzk_seconds() - t0);
+                               vk_read ? cuzk_vk_public_inputs(vk) : 0, clock_seconds() - t0);
     else if (rc != VERIFY_BADINPUT)
         puts(rc == VERIFY_OK ? "OK" : "INVALID");
     cuzk_free(pub);

@@ -48,8 +48,8 @@
 
 enum { FR_BYTES = 32, CHUNK = 4096, MAX_REPS = 31, MAX_ROWS = 128 };
 
-static cuzk_gpu_t gpu;
-static cuzk_pool_t *pool;
+static gpu_t gpu;
+static pool_t *pool;
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
@@ -113,8 +113,8 @@ typedef struct {
 #define GEN_WRAP(G, FR)                                                                            \
     static void G##_gen_points_(void *out, size_t count, uint64_t seed)                            \
     {                                                                                              \
-        cuzk_rng_t rng;                                                                            \
-        cuzk_rng_seed(&rng, seed);                                                                 \
+        rng_t rng;                                                                                 \
+        rng_seed(&rng, seed);                                                                      \
         G##_jac_t step[5], *walk = malloc(CHUNK * sizeof(G##_jac_t));                              \
         G##_affine_t g;                                                                            \
         if (!walk)                                                                                 \
@@ -123,12 +123,12 @@ typedef struct {
         for (int s = 0; s < 5; s++) {                                                              \
             uint64_t k[4];                                                                         \
             for (int l = 0; l < 4; l++)                                                            \
-                k[l] = cuzk_rng_next(&rng);                                                        \
+                k[l] = rng_next(&rng);                                                             \
             G##_jac_from_affine(&step[s], &g);                                                     \
             G##_jac_mul_vartime(&step[s], &step[s], k);                                            \
         }                                                                                          \
         for (size_t i = 0; i < count; i++) {                                                       \
-            G##_jac_add_vartime(&step[4], &step[4], &step[cuzk_rng_next(&rng) & 3]);               \
+            G##_jac_add_vartime(&step[4], &step[4], &step[rng_next(&rng) & 3]);                    \
             walk[i] = step[4];                                                                     \
         }                                                                                          \
         G##_jacs_to_affine_vartime(out, walk, count);                                              \
@@ -136,8 +136,8 @@ typedef struct {
     }                                                                                              \
     static void G##_gen_scalars_(void *out, size_t count, uint64_t seed)                           \
     {                                                                                              \
-        cuzk_rng_t rng;                                                                            \
-        cuzk_rng_seed(&rng, seed);                                                                 \
+        rng_t rng;                                                                                 \
+        rng_seed(&rng, seed);                                                                      \
         for (size_t i = 0; i < count; i++)                                                         \
             (void)FR##_random((FR##_t *)out + i, &rng);                                            \
     }
@@ -170,14 +170,14 @@ static void gen_range(void *vctx, size_t begin, size_t end, unsigned worker)
 static void generate(const gen_t *gen, void *out, size_t n, bool scalars, uint64_t seed)
 {
     gen_ctx_t ctx = {gen, out, scalars, seed};
-    cuzk_pool_for(pool, n / CHUNK, 1, gen_range, &ctx);
+    pool_for(pool, n / CHUNK, 1, gen_range, &ctx);
 }
 
 /* ---- MSM ---------------------------------------------------------------- */
 
 typedef struct {
     const char *name;
-    cuzk_gpu_group_t grp;
+    gpu_group_t grp;
     gen_t gen;
     cuzk_status_t (*cpu_msm)(void *r, const void *bases, const void *scalars, size_t n);
     bool (*equal)(const void *gpu_xyzz, const void *cpu_jac);
@@ -231,17 +231,17 @@ static unsigned sweep[8];
 static int nsweep;
 
 /* The MSM as the GPU engine runs it, result on the host: the device's
- * window sums (cuzk_gpu_msm_launch_windows), downloaded, finished by
+ * window sums (gpu_msm_launch_windows), downloaded, finished by
  * Horner on the CPU (NAME_G_msm_horner). dwin: WIN_MAX points on the
  * device, hwin: as many on the host. */
 enum { WIN_MAX = 64 };
-static void msm_host_finished(const group_t *G, cuzk_gpu_msm_t *m, void *r, void *dwin, void *hwin,
-                              const void *db, const void *ds, size_t n, cuzk_gpu_stream_t s)
+static void msm_host_finished(const group_t *G, gpu_msm_t *m, void *r, void *dwin, void *hwin,
+                              const void *db, const void *ds, size_t n, gpu_stream_t s)
 {
-    cuzk_gpu_msm_windows_t w;
-    CHECK(cuzk_gpu_msm_launch_windows(m, dwin, WIN_MAX, db, ds, NULL, n, true, &w, s));
-    CHECK(cuzk_gpu_download(&gpu, hwin, dwin, w.windows * G->xyzz, s));
-    CHECK(cuzk_gpu_stream_sync(&gpu, s));
+    gpu_msm_windows_t w;
+    CHECK(gpu_msm_launch_windows(m, dwin, WIN_MAX, db, ds, NULL, n, true, &w, s));
+    CHECK(gpu_download(&gpu, hwin, dwin, w.windows * G->xyzz, s));
+    CHECK(gpu_stream_sync(&gpu, s));
     G->horner(r, hwin, w.windows, w.window);
 }
 
@@ -250,9 +250,9 @@ static void msm_host_finished(const group_t *G, cuzk_gpu_msm_t *m, void *r, void
  * median time of each phase. An MSM is timed from its launch to its result
  * on the host (msm_host_finished: wall clock), the phases with CUDA events;
  * the first run's result is checked against the device's own combination
- * (cuzk_gpu_msm). */
-static void time_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *db, const void *ds,
-                     unsigned lg, unsigned window, cuzk_gpu_stream_t s)
+ * (gpu_msm). */
+static void time_msm(const group_t *G, gpu_msm_t *m, const void *db, const void *ds, unsigned lg,
+                     unsigned window, gpu_stream_t s)
 {
     size_t k = (size_t)1 << lg;
     float t[MAX_REPS], ph[CUZK_GPU_MSM_PHASES][MAX_REPS];
@@ -260,27 +260,27 @@ static void time_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *db, const 
     void *dwin = NULL, *hwin = malloc(WIN_MAX * G->xyzz);
     if (!hwin)
         exit(1);
-    CHECK(cuzk_gpu_alloc(&gpu, &dwin, WIN_MAX * G->xyzz));
-    cuzk_gpu_msm_set_window(m, window);
-    CHECK(cuzk_gpu_msm(m, whole, db, ds, k, true, s)); /* warm-up, allocations */
+    CHECK(gpu_alloc(&gpu, &dwin, WIN_MAX * G->xyzz));
+    gpu_msm_set_window(m, window);
+    CHECK(gpu_msm(m, whole, db, ds, k, true, s)); /* warm-up, allocations */
     for (unsigned r = 0; r < reps; r++) {
-        double t0 = cuzk_seconds();
+        double t0 = clock_seconds();
         msm_host_finished(G, m, got, dwin, hwin, db, ds, k, s);
-        t[r] = (float)((cuzk_seconds() - t0) * 1e3);
+        t[r] = (float)((clock_seconds() - t0) * 1e3);
         if (r == 0 && !G->xyzz_equal(got, whole)) {
             fprintf(stderr, "FAILED %s MSM 2^%u: host-finished differs from the device's\n",
                     G->name, lg);
             exit(1);
         }
         float p[CUZK_GPU_MSM_PHASES];
-        CHECK(cuzk_gpu_msm_phase_ms(m, p));
+        CHECK(gpu_msm_phase_ms(m, p));
         for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
             ph[i][r] = p[i];
     }
-    cuzk_gpu_msm_set_window(m, 0);
-    cuzk_gpu_free(dwin);
+    gpu_msm_set_window(m, 0);
+    gpu_free(dwin);
     free(hwin);
-    cuzk_gpu_msm_plan_t plan = cuzk_gpu_msm_last_plan(m);
+    gpu_msm_plan_t plan = gpu_msm_last_plan(m);
     char note[128], what[48];
     float p[CUZK_GPU_MSM_PHASES];
     for (int i = 0; i < CUZK_GPU_MSM_PHASES; i++)
@@ -294,10 +294,10 @@ static void time_msm(const group_t *G, cuzk_gpu_msm_t *m, const void *db, const 
     add_row(what, lg, median(t, (int)reps), note);
 }
 
-/* cuzk_gpu_msm_paged_launch's copies, on every core. */
+/* gpu_msm_paged_launch's copies, on every core. */
 static void bench_copy(void *ctx, void *dst, const void *src, size_t bytes)
 {
-    cuzk_pool_memcpy(ctx, dst, src, bytes);
+    pool_memcpy(ctx, dst, src, bytes);
 }
 
 /* Times MSMs of 2^lo .. 2^hi (step 2) over one set of resident inputs,
@@ -313,28 +313,28 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     fflush(stdout);
     /* Pinned, so that the streamed runs below go at the bus's speed. */
     unsigned char *bases = NULL, *scalars = NULL;
-    CHECK(cuzk_gpu_host_alloc(&gpu, (void **)&bases, n * ab));
-    CHECK(cuzk_gpu_host_alloc(&gpu, (void **)&scalars, n * FR_BYTES));
+    CHECK(gpu_host_alloc(&gpu, (void **)&bases, n * ab));
+    CHECK(gpu_host_alloc(&gpu, (void **)&scalars, n * FR_BYTES));
     generate(&G->gen, bases, n, false, 1000 + (uint64_t)G->grp * 1000003);
     generate(&G->gen, scalars, n, true, 2000 + (uint64_t)G->grp * 1000003);
     void *db = NULL, *ds = NULL, *dr = NULL;
-    CHECK(cuzk_gpu_alloc(&gpu, &db, n * ab));
-    CHECK(cuzk_gpu_alloc(&gpu, &ds, n * FR_BYTES));
-    CHECK(cuzk_gpu_alloc(&gpu, &dr, 4 * 2 * 48));
-    cuzk_gpu_msm_t *m = NULL;
-    CHECK(cuzk_gpu_msm_new(&m, &gpu, G->grp));
-    CHECK(cuzk_gpu_msm_set_timing(m, true));
-    cuzk_gpu_stream_t s = NULL;
-    CHECK(cuzk_gpu_stream_new(&gpu, &s));
+    CHECK(gpu_alloc(&gpu, &db, n * ab));
+    CHECK(gpu_alloc(&gpu, &ds, n * FR_BYTES));
+    CHECK(gpu_alloc(&gpu, &dr, 4 * 2 * 48));
+    gpu_msm_t *m = NULL;
+    CHECK(gpu_msm_new(&m, &gpu, G->grp));
+    CHECK(gpu_msm_set_timing(m, true));
+    gpu_stream_t s = NULL;
+    CHECK(gpu_stream_new(&gpu, &s));
     /* On s, the MSMs' stream: from pinned memory these copies are truly
      * asynchronous, and s does not wait for the legacy default stream. */
-    CHECK(cuzk_gpu_upload(&gpu, db, bases, n * ab, s));
-    CHECK(cuzk_gpu_upload(&gpu, ds, scalars, n * FR_BYTES, s));
+    CHECK(gpu_upload(&gpu, db, bases, n * ab, s));
+    CHECK(gpu_upload(&gpu, ds, scalars, n * FR_BYTES, s));
     unsigned char got[4 * 2 * 48], want[3 * 2 * 48];
 
     if (check) {
         size_t nc = (size_t)1 << check;
-        CHECK(cuzk_gpu_msm(m, got, db, ds, nc, true, s));
+        CHECK(gpu_msm(m, got, db, ds, nc, true, s));
         CHECK(G->cpu_msm(want, bases, scalars, nc));
         if (!G->equal(got, want)) {
             fprintf(stderr, "FAILED %s MSM 2^%u: GPU and CPU differ\n", G->name, check);
@@ -343,30 +343,30 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
         printf("%s MSM 2^%u: GPU = CPU\n", G->name, check);
     }
 
-    cuzk_gpu_event_t e0, e1;
-    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
-    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    gpu_event_t e0, e1;
+    CHECK(gpu_event_new(&gpu, &e0, true));
+    CHECK(gpu_event_new(&gpu, &e1, true));
     /* 2^lo, 2^(lo + 2), .. and 2^hi */
     for (unsigned lg = lo; lg <= hi; lg = lg < hi && lg + 2 > hi ? hi : lg + 2)
         time_msm(G, m, db, ds, lg, 0, s);
     bool g1 = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BN254_G1;
     for (int wi = 0; g1 && wi < nsweep; wi++)
         time_msm(G, m, db, ds, hi, sweep[wi], s);
-    cuzk_gpu_msm_set_window(m, 0);
+    gpu_msm_set_window(m, 0);
     if (stream_min && hi >= stream_min) {
         /* Streamed from pinned memory in chunks, checked against the
          * resident run of the same size. */
         unsigned char resident[4 * 2 * 48];
-        CHECK(cuzk_gpu_msm(m, resident, db, ds, n, true, s));
+        CHECK(gpu_msm(m, resident, db, ds, n, true, s));
         for (unsigned cl = stream_min - 2; cl <= hi - 2 && cl <= 24; cl += 2) {
             float t[MAX_REPS];
             for (unsigned r = 0; r <= reps; r++) {
-                CHECK(cuzk_gpu_event_record(&gpu, e0, s));
-                CHECK(cuzk_gpu_msm_streamed(m, got, bases, scalars, n, true, (size_t)1 << cl, s));
-                CHECK(cuzk_gpu_event_record(&gpu, e1, s));
-                CHECK(cuzk_gpu_event_sync(&gpu, e1));
+                CHECK(gpu_event_record(&gpu, e0, s));
+                CHECK(gpu_msm_streamed(m, got, bases, scalars, n, true, (size_t)1 << cl, s));
+                CHECK(gpu_event_record(&gpu, e1, s));
+                CHECK(gpu_event_sync(&gpu, e1));
                 if (r > 0)
-                    CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+                    CHECK(gpu_event_ms(&gpu, &t[r - 1], e0, e1));
                 if (!G->xyzz_equal(got, resident)) {
                     fprintf(stderr, "FAILED %s streamed 2^%u: differs from resident\n", G->name,
                             hi);
@@ -378,7 +378,7 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
             snprintf(what, sizeof(what), "MSM %s streamed", G->name);
             snprintf(note, sizeof(note),
                      "chunks of 2^%u from pinned memory, c = %u, = resident; %.1f GB/s of inputs",
-                     cl, cuzk_gpu_msm_last_plan(m).window,
+                     cl, gpu_msm_last_plan(m).window,
                      (double)n * (double)(ab + FR_BYTES) / (ms * 1e6));
             add_row(what, hi, ms, note);
         }
@@ -393,15 +393,15 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
         unsigned cl = hi - 2 < 22 ? hi - 2 : 22;
         float t[MAX_REPS];
         for (unsigned r = 0; r <= reps; r++) {
-            CHECK(cuzk_gpu_event_record(&gpu, e0, s));
-            CHECK(cuzk_gpu_msm_paged_launch(m, dr, paged, bench_copy, pool, ds, n, true,
-                                            (size_t)1 << cl, s));
-            CHECK(cuzk_gpu_event_record(&gpu, e1, s));
-            CHECK(cuzk_gpu_download(&gpu, got, dr, cuzk_gpu_xyzz_bytes(G->grp), s));
-            CHECK(cuzk_gpu_event_sync(&gpu, e1));
-            CHECK(cuzk_gpu_stream_sync(&gpu, s));
+            CHECK(gpu_event_record(&gpu, e0, s));
+            CHECK(gpu_msm_paged_launch(m, dr, paged, bench_copy, pool, ds, n, true, (size_t)1 << cl,
+                                       s));
+            CHECK(gpu_event_record(&gpu, e1, s));
+            CHECK(gpu_download(&gpu, got, dr, gpu_xyzz_bytes(G->grp), s));
+            CHECK(gpu_event_sync(&gpu, e1));
+            CHECK(gpu_stream_sync(&gpu, s));
             if (r > 0)
-                CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+                CHECK(gpu_event_ms(&gpu, &t[r - 1], e0, e1));
             if (!G->xyzz_equal(got, resident)) {
                 fprintf(stderr, "FAILED %s paged 2^%u: differs from resident\n", G->name, hi);
                 exit(1);
@@ -416,22 +416,22 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
                  (double)n * (double)ab / (ms * 1e6));
         add_row(what, hi, ms, note);
     }
-    cuzk_gpu_event_free(e0);
-    cuzk_gpu_event_free(e1);
-    cuzk_gpu_stream_free(s);
-    cuzk_gpu_msm_free(m);
-    cuzk_gpu_free(db);
-    cuzk_gpu_free(ds);
-    cuzk_gpu_free(dr);
-    cuzk_gpu_host_free(bases);
-    cuzk_gpu_host_free(scalars);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
+    gpu_stream_free(s);
+    gpu_msm_free(m);
+    gpu_free(db);
+    gpu_free(ds);
+    gpu_free(dr);
+    gpu_host_free(bases);
+    gpu_host_free(scalars);
 }
 
 /* ---- NTT ---------------------------------------------------------------- */
 
 typedef struct {
     const char *name;
-    cuzk_gpu_curve_t curve;
+    gpu_curve_t curve;
     const gen_t *gen; /* for its scalars */
     /* ω of 2^log2n from g = 5, ω^-1, 1/n, a coset shift c = 7. */
     void (*consts)(unsigned log2n, void *w, void *wi, void *ni, void *c);
@@ -472,7 +472,7 @@ static const curve_t curves[2] = {
  * inverse of a (c the coset), or kind 4 = an H chain on v (bp: bellperson)
  * with shift c. */
 typedef struct {
-    cuzk_gpu_ntt_domain_t *d;
+    gpu_ntt_domain_t *d;
     void *a;
     const void *c;
     int kind;
@@ -480,51 +480,49 @@ typedef struct {
     void *v[3];
 } ntt_run_t;
 
-static cuzk_status_t ntt_run(const ntt_run_t *r, cuzk_gpu_stream_t s)
+static cuzk_status_t ntt_run(const ntt_run_t *r, gpu_stream_t s)
 {
     if (r->v[0])
-        return r->bp ? cuzk_gpu_ntt_h_bellperson(r->d, r->v[0], r->v[1], r->v[2], r->c, s)
-                     : cuzk_gpu_ntt_h_snarkjs(r->d, r->v[0], r->v[1], r->v[2], r->c, s);
+        return r->bp ? gpu_ntt_h_bellperson(r->d, r->v[0], r->v[1], r->v[2], r->c, s)
+                     : gpu_ntt_h_snarkjs(r->d, r->v[0], r->v[1], r->v[2], r->c, s);
     switch (r->kind) {
-    case 0: return cuzk_gpu_ntt_forward(r->d, r->a, s);
-    case 1: return cuzk_gpu_ntt_inverse(r->d, r->a, s);
-    case 2: return cuzk_gpu_ntt_coset_forward(r->d, r->a, r->c, s);
-    default: return cuzk_gpu_ntt_coset_inverse(r->d, r->a, r->c, s);
+    case 0: return gpu_ntt_forward(r->d, r->a, s);
+    case 1: return gpu_ntt_inverse(r->d, r->a, s);
+    case 2: return gpu_ntt_coset_forward(r->d, r->a, r->c, s);
+    default: return gpu_ntt_coset_inverse(r->d, r->a, r->c, s);
     }
 }
 
 /* The median of reps runs after one warm-up, timed by events on s. */
-static double time_median(cuzk_gpu_stream_t s, cuzk_gpu_event_t e0, cuzk_gpu_event_t e1,
-                          const ntt_run_t *run)
+static double time_median(gpu_stream_t s, gpu_event_t e0, gpu_event_t e1, const ntt_run_t *run)
 {
     float t[MAX_REPS];
     for (unsigned r = 0; r <= reps; r++) { /* r = 0: warm-up */
-        CHECK(cuzk_gpu_event_record(&gpu, e0, s));
+        CHECK(gpu_event_record(&gpu, e0, s));
         CHECK(ntt_run(run, s));
-        CHECK(cuzk_gpu_event_record(&gpu, e1, s));
-        CHECK(cuzk_gpu_event_sync(&gpu, e1));
+        CHECK(gpu_event_record(&gpu, e1, s));
+        CHECK(gpu_event_sync(&gpu, e1));
         if (r > 0)
-            CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+            CHECK(gpu_event_ms(&gpu, &t[r - 1], e0, e1));
     }
     return median(t, (int)reps);
 }
 
 /* A stream and two timing events. */
-static void timing_new(cuzk_gpu_stream_t *s, cuzk_gpu_event_t *e0, cuzk_gpu_event_t *e1)
+static void timing_new(gpu_stream_t *s, gpu_event_t *e0, gpu_event_t *e1)
 {
-    CHECK(cuzk_gpu_stream_new(&gpu, s));
-    CHECK(cuzk_gpu_event_new(&gpu, e0, true));
-    CHECK(cuzk_gpu_event_new(&gpu, e1, true));
+    CHECK(gpu_stream_new(&gpu, s));
+    CHECK(gpu_event_new(&gpu, e0, true));
+    CHECK(gpu_event_new(&gpu, e1, true));
 }
 
 /* The GPU domain of 2^lg from g = 5; c = the coset shift 7. */
-static cuzk_gpu_ntt_domain_t *domain_new(const curve_t *C, unsigned lg, void *c,
-                                         cuzk_gpu_stream_t s)
+static gpu_ntt_domain_t *domain_new(const curve_t *C, unsigned lg, void *c, gpu_stream_t s)
 {
     unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES];
     C->consts(lg, w, wi, ni, c);
-    cuzk_gpu_ntt_domain_t *d = NULL;
-    CHECK(cuzk_gpu_ntt_domain_new(&d, &gpu, C->curve, lg, w, wi, ni, s));
+    gpu_ntt_domain_t *d = NULL;
+    CHECK(gpu_ntt_domain_new(&d, &gpu, C->curve, lg, w, wi, ni, s));
     return d;
 }
 
@@ -546,21 +544,21 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
     }
     generate(C->gen, a, ngen, true, 77);
     void *da = NULL;
-    CHECK(cuzk_gpu_alloc(&gpu, &da, nmax * FR_BYTES));
-    cuzk_gpu_stream_t s = NULL;
-    cuzk_gpu_event_t e0, e1;
+    CHECK(gpu_alloc(&gpu, &da, nmax * FR_BYTES));
+    gpu_stream_t s = NULL;
+    gpu_event_t e0, e1;
     timing_new(&s, &e0, &e1);
     unsigned char c[FR_BYTES];
     for (int li = 0; li < nlogs; li++) {
         unsigned lg = logs[li];
         size_t n = (size_t)1 << lg;
-        cuzk_gpu_ntt_domain_t *d = domain_new(C, lg, c, s);
-        CHECK(cuzk_gpu_upload(&gpu, da, a, n * FR_BYTES, s));
+        gpu_ntt_domain_t *d = domain_new(C, lg, c, s);
+        CHECK(gpu_upload(&gpu, da, a, n * FR_BYTES, s));
         /* GPU against CPU at 2^20 and at the largest size */
         if (lg == 20 || lg == top) {
-            CHECK(cuzk_gpu_ntt_forward(d, da, s));
-            CHECK(cuzk_gpu_download(&gpu, b, da, n * FR_BYTES, s));
-            CHECK(cuzk_gpu_stream_sync(&gpu, s));
+            CHECK(gpu_ntt_forward(d, da, s));
+            CHECK(gpu_download(&gpu, b, da, n * FR_BYTES, s));
+            CHECK(gpu_stream_sync(&gpu, s));
             unsigned char *want = malloc(n * FR_BYTES);
             if (!want)
                 exit(1);
@@ -586,12 +584,12 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
                      (double)passes * 64.0 * (double)n / (ms * 1e6));
             add_row(what, lg, ms, note);
         }
-        cuzk_gpu_ntt_domain_free(d);
+        gpu_ntt_domain_free(d);
     }
-    cuzk_gpu_event_free(e0);
-    cuzk_gpu_event_free(e1);
-    cuzk_gpu_stream_free(s);
-    cuzk_gpu_free(da);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
+    gpu_stream_free(s);
+    gpu_free(da);
     free(a);
     free(b);
 }
@@ -645,15 +643,15 @@ static void bench_h(int ci, const unsigned *logs, int nlogs)
     generate(C->gen, a, ngen, true, 91);
     void *v[3] = {NULL, NULL, NULL};
     for (int j = 0; j < 3; j++)
-        CHECK(cuzk_gpu_alloc(&gpu, &v[j], (nmax < n20 ? n20 : nmax) * FR_BYTES));
-    cuzk_gpu_stream_t s = NULL;
-    cuzk_gpu_event_t e0, e1;
+        CHECK(gpu_alloc(&gpu, &v[j], (nmax < n20 ? n20 : nmax) * FR_BYTES));
+    gpu_stream_t s = NULL;
+    gpu_event_t e0, e1;
     timing_new(&s, &e0, &e1);
     unsigned char g[FR_BYTES];
     for (int li = 0; li < nlogs; li++) {
         unsigned lg = logs[li];
         size_t n = (size_t)1 << lg;
-        cuzk_gpu_ntt_domain_t *d = domain_new(C, lg, g, s);
+        gpu_ntt_domain_t *d = domain_new(C, lg, g, s);
         for (int bp = 0; bp < 2; bp++) {
             if (lg == 20) {
                 unsigned char *want = malloc(3 * n * FR_BYTES), *got = malloc(n * FR_BYTES);
@@ -661,11 +659,11 @@ static void bench_h(int ci, const unsigned *logs, int nlogs)
                     exit(1);
                 memcpy(want, a, 3 * n * FR_BYTES);
                 for (int j = 0; j < 3; j++)
-                    CHECK(cuzk_gpu_upload(&gpu, v[j], a + j * n * FR_BYTES, n * FR_BYTES, s));
+                    CHECK(gpu_upload(&gpu, v[j], a + j * n * FR_BYTES, n * FR_BYTES, s));
                 ntt_run_t run = {d, NULL, g, 0, bp == 1, {v[0], v[1], v[2]}};
                 CHECK(ntt_run(&run, s));
-                CHECK(cuzk_gpu_download(&gpu, got, v[0], n * FR_BYTES, s));
-                CHECK(cuzk_gpu_stream_sync(&gpu, s));
+                CHECK(gpu_download(&gpu, got, v[0], n * FR_BYTES, s));
+                CHECK(gpu_stream_sync(&gpu, s));
                 cpu_h[ci](lg, bp, want, want + n * FR_BYTES, want + 2 * n * FR_BYTES, g);
                 if (memcmp(want, got, n * FR_BYTES) != 0) {
                     fprintf(stderr, "FAILED H chain (%s) %s 2^20: GPU and CPU differ\n",
@@ -677,7 +675,7 @@ static void bench_h(int ci, const unsigned *logs, int nlogs)
                 free(got);
             }
             for (int j = 0; j < 3; j++)
-                CHECK(cuzk_gpu_upload(&gpu, v[j], a, n * FR_BYTES, s));
+                CHECK(gpu_upload(&gpu, v[j], a, n * FR_BYTES, s));
             ntt_run_t run = {d, NULL, g, 0, bp == 1, {v[0], v[1], v[2]}};
             char what[48], note[128];
             snprintf(what, sizeof(what), "H chain %s %s", bp ? "bellperson" : "snarkjs", C->name);
@@ -693,13 +691,13 @@ static void bench_h(int ci, const unsigned *logs, int nlogs)
                      bp ? "2 inv + 2 coset fwd + inv of c + 1 coset inv" : "3 inv + 3 coset fwd");
             add_row(what, lg, ms, note);
         }
-        cuzk_gpu_ntt_domain_free(d);
+        gpu_ntt_domain_free(d);
     }
-    cuzk_gpu_event_free(e0);
-    cuzk_gpu_event_free(e1);
-    cuzk_gpu_stream_free(s);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
+    gpu_stream_free(s);
     for (int j = 0; j < 3; j++)
-        cuzk_gpu_free(v[j]);
+        gpu_free(v[j]);
     free(a);
 }
 
@@ -708,26 +706,26 @@ static void bench_h(int ci, const unsigned *logs, int nlogs)
 /* Median ms of a launch (after a warm-up), timed with events. */
 static double time_launches(int (*launch)(void *ctx), void *ctx)
 {
-    cuzk_gpu_event_t e0, e1;
-    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
-    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    gpu_event_t e0, e1;
+    CHECK(gpu_event_new(&gpu, &e0, true));
+    CHECK(gpu_event_new(&gpu, &e1, true));
     float t[MAX_REPS];
     for (unsigned r = 0; r <= reps; r++) {
-        CHECK(cuzk_gpu_event_record(&gpu, e0, NULL));
-        CHECK(cuzk_gpu_status(&gpu, launch(ctx), "probe", __FILE__, __LINE__));
-        CHECK(cuzk_gpu_event_record(&gpu, e1, NULL));
-        CHECK(cuzk_gpu_event_sync(&gpu, e1));
+        CHECK(gpu_event_record(&gpu, e0, NULL));
+        CHECK(gpu_status(&gpu, launch(ctx), "probe", __FILE__, __LINE__));
+        CHECK(gpu_event_record(&gpu, e1, NULL));
+        CHECK(gpu_event_sync(&gpu, e1));
         if (r > 0)
-            CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+            CHECK(gpu_event_ms(&gpu, &t[r - 1], e0, e1));
     }
-    cuzk_gpu_event_free(e0);
-    cuzk_gpu_event_free(e1);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
     return median(t, (int)reps);
 }
 
 typedef struct {
-    const cuzk_gpu_field_kernels_t *f;
-    const cuzk_gpu_group_kernels_t *g;
+    const gpu_field_kernels_t *f;
+    const gpu_group_kernels_t *g;
     void *r, *a, *b;
     size_t n, threads;
     unsigned iters;
@@ -753,7 +751,7 @@ static int launch_madd_alt(void *vctx)
 
 /* Multiplications and mixed additions per second of one curve, on CHUNK
  * random points of each group (their coordinates serve as Fp elements). */
-static void bench_probes(const cuzk_gpu_curve_kernels_t *k, const group_t *g1, const group_t *g2)
+static void bench_probes(const gpu_curve_kernels_t *k, const group_t *g1, const group_t *g2)
 {
     size_t threads = (size_t)gpu.sm_count * 2048;
     size_t ab = g2->gen.affine;
@@ -761,20 +759,20 @@ static void bench_probes(const cuzk_gpu_curve_kernels_t *k, const group_t *g1, c
     if (!pts || !frs)
         exit(1);
     void *dp = NULL, *dq = NULL, *dfr = NULL, *dr = NULL;
-    CHECK(cuzk_gpu_alloc(&gpu, &dp, CHUNK * ab));
-    CHECK(cuzk_gpu_alloc(&gpu, &dq, CHUNK * ab));
-    CHECK(cuzk_gpu_alloc(&gpu, &dfr, CHUNK * FR_BYTES));
-    CHECK(cuzk_gpu_alloc(&gpu, &dr, threads * 2 * ab));
+    CHECK(gpu_alloc(&gpu, &dp, CHUNK * ab));
+    CHECK(gpu_alloc(&gpu, &dq, CHUNK * ab));
+    CHECK(gpu_alloc(&gpu, &dfr, CHUNK * FR_BYTES));
+    CHECK(gpu_alloc(&gpu, &dr, threads * 2 * ab));
     g1->gen.scalars(frs, CHUNK, 5);
-    CHECK(cuzk_gpu_upload(&gpu, dfr, frs, CHUNK * FR_BYTES, NULL));
-    const cuzk_gpu_field_kernels_t *fields[3] = {&k->fp, &k->fr, &k->fp2};
+    CHECK(gpu_upload(&gpu, dfr, frs, CHUNK * FR_BYTES, NULL));
+    const gpu_field_kernels_t *fields[3] = {&k->fp, &k->fr, &k->fp2};
     const group_t *groups2[2] = {g1, g2};
     for (int gi = 0; gi < 2; gi++) {
         const group_t *G = groups2[gi];
         G->gen.points(pts, CHUNK, 11);
         G->gen.points(pts + CHUNK * G->gen.affine, CHUNK, 12);
-        CHECK(cuzk_gpu_upload(&gpu, dp, pts, CHUNK * G->gen.affine, NULL));
-        CHECK(cuzk_gpu_upload(&gpu, dq, pts + CHUNK * G->gen.affine, CHUNK * G->gen.affine, NULL));
+        CHECK(gpu_upload(&gpu, dp, pts, CHUNK * G->gen.affine, NULL));
+        CHECK(gpu_upload(&gpu, dq, pts + CHUNK * G->gen.affine, CHUNK * G->gen.affine, NULL));
         probe_t p = {NULL, gi ? &k->g2 : &k->g1, dr, dp, dq, CHUNK, threads, gi ? 16 : 32};
         double ms = time_launches(launch_madd, &p);
         char what[48], note[128];
@@ -799,10 +797,10 @@ static void bench_probes(const cuzk_gpu_curve_kernels_t *k, const group_t *g1, c
         snprintf(note, sizeof(note), "%.1f G mul/s", 2.0 * (double)threads * p.iters / (ms * 1e6));
         add_row(what, 0, ms, note);
     }
-    cuzk_gpu_free(dp);
-    cuzk_gpu_free(dq);
-    cuzk_gpu_free(dfr);
-    cuzk_gpu_free(dr);
+    gpu_free(dp);
+    gpu_free(dq);
+    gpu_free(dfr);
+    gpu_free(dr);
     free(pts);
     free(frs);
 }
@@ -817,31 +815,31 @@ static void bench_h2d(void)
     if (!pageable)
         exit(1);
     memset(pageable, 1, bytes);
-    CHECK(cuzk_gpu_host_alloc(&gpu, &pinned, bytes));
+    CHECK(gpu_host_alloc(&gpu, &pinned, bytes));
     memset(pinned, 1, bytes);
-    CHECK(cuzk_gpu_alloc(&gpu, &dev, bytes));
-    cuzk_gpu_event_t e0, e1;
-    CHECK(cuzk_gpu_event_new(&gpu, &e0, true));
-    CHECK(cuzk_gpu_event_new(&gpu, &e1, true));
+    CHECK(gpu_alloc(&gpu, &dev, bytes));
+    gpu_event_t e0, e1;
+    CHECK(gpu_event_new(&gpu, &e0, true));
+    CHECK(gpu_event_new(&gpu, &e1, true));
     for (int kind = 0; kind < 2; kind++) {
         float t[MAX_REPS];
         for (unsigned r = 0; r <= reps; r++) {
-            CHECK(cuzk_gpu_event_record(&gpu, e0, NULL));
-            CHECK(cuzk_gpu_upload(&gpu, dev, kind ? (void *)pageable : pinned, bytes, NULL));
-            CHECK(cuzk_gpu_event_record(&gpu, e1, NULL));
-            CHECK(cuzk_gpu_event_sync(&gpu, e1));
+            CHECK(gpu_event_record(&gpu, e0, NULL));
+            CHECK(gpu_upload(&gpu, dev, kind ? (void *)pageable : pinned, bytes, NULL));
+            CHECK(gpu_event_record(&gpu, e1, NULL));
+            CHECK(gpu_event_sync(&gpu, e1));
             if (r > 0)
-                CHECK(cuzk_gpu_event_ms(&gpu, &t[r - 1], e0, e1));
+                CHECK(gpu_event_ms(&gpu, &t[r - 1], e0, e1));
         }
         double ms = median(t, (int)reps);
         char note[96];
         snprintf(note, sizeof(note), "%.1f GB/s", (double)bytes / (ms * 1e6));
         add_row(kind ? "host->device 1 GiB pageable" : "host->device 1 GiB pinned", 30, ms, note);
     }
-    cuzk_gpu_event_free(e0);
-    cuzk_gpu_event_free(e1);
-    cuzk_gpu_free(dev);
-    cuzk_gpu_host_free(pinned);
+    gpu_event_free(e0);
+    gpu_event_free(e1);
+    gpu_free(dev);
+    gpu_host_free(pinned);
     free(pageable);
 }
 
@@ -898,21 +896,21 @@ int main(int argc, char **argv)
         g2_log = 20;
     int count = 0;
     char why[CUZK_GPU_ERR_MAX] = "";
-    CHECK(cuzk_gpu_count(&count, why, sizeof(why)));
+    CHECK(gpu_count(&count, why, sizeof(why)));
     if (count == 0) {
         printf("no GPU (%s): nothing to measure\n", why);
         return 0;
     }
-    CHECK(cuzk_gpu_open(&gpu, 0));
-    pool = cuzk_pool_new(0, NULL);
+    CHECK(gpu_open(&gpu, 0));
+    pool = pool_new(0, NULL);
     printf("GPU 0: %s, cc %d.%d, %d SMs, %zu MiB, L2 %zu KiB; %u CPU threads; %u reps\n", gpu.name,
            gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.mem_total >> 20, gpu.l2_bytes >> 10,
-           cuzk_pool_threads(pool), reps);
+           pool_threads(pool), reps);
 
     bench_h2d();
     for (int ci = 0; ci < 2; ci++) {
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
-        bench_probes(ci ? &cuzk_gpu_bn254_kernels : &cuzk_gpu_bls381_kernels, g1, g2);
+        bench_probes(ci ? &gpu_bn254_kernels : &gpu_bls381_kernels, g1, g2);
         if (msm_max != 0)
             bench_msm(g1, 20, msm_max, 20, 24);
         if (g2_log != 0)
@@ -924,6 +922,6 @@ int main(int argc, char **argv)
     printf("\n| what | size | median ms | notes |\n| --- | --- | ---: | --- |\n");
     for (int i = 0; i < nrows; i++)
         printf("| %s | %s | %.2f | %s |\n", rows[i].what, rows[i].size, rows[i].ms, rows[i].note);
-    cuzk_pool_free(pool);
+    pool_free(pool);
     return 0;
 }

@@ -13,7 +13,7 @@
 
 #include "cuda/gpu_check.h"
 
-cuzk_status_t cuzk_gpu_status(cuzk_gpu_t *g, int code, const char *what, const char *file, int line)
+cuzk_status_t gpu_status(gpu_t *g, int code, const char *what, const char *file, int line)
 {
     cudaError_t e = (cudaError_t)code;
     if (e == cudaSuccess)
@@ -51,7 +51,7 @@ static void gpu_none_reason(cudaError_t e, char *err, size_t errlen)
     }
 }
 
-cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen)
+cuzk_status_t gpu_count(int *count, char *err, size_t errlen)
 {
     assert(count);
     *count = 0;
@@ -77,13 +77,13 @@ cuzk_status_t cuzk_gpu_count(int *count, char *err, size_t errlen)
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_use(cuzk_gpu_t *g)
+cuzk_status_t gpu_use(gpu_t *g)
 {
     GPU_TRY(g, cudaSetDevice(g->device));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_open(cuzk_gpu_t *g, int device)
+cuzk_status_t gpu_open(gpu_t *g, int device)
 {
     assert(g);
     memset(g, 0, sizeof(*g));
@@ -101,33 +101,33 @@ cuzk_status_t cuzk_gpu_open(cuzk_gpu_t *g, int device)
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_open_first(cuzk_gpu_t *g, bool *found)
+cuzk_status_t gpu_open_first(gpu_t *g, bool *found)
 {
     assert(g && found);
     memset(g, 0, sizeof(*g));
     *found = false;
     int count = 0;
-    CUZK_TRY(cuzk_gpu_count(&count, g->err, sizeof(g->err)));
+    CUZK_TRY(gpu_count(&count, g->err, sizeof(g->err)));
     if (count == 0)
         return CUZK_OK;
-    CUZK_TRY(cuzk_gpu_open(g, 0));
+    CUZK_TRY(gpu_open(g, 0));
     *found = true;
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_sync(cuzk_gpu_t *g)
+cuzk_status_t gpu_sync(gpu_t *g)
 {
     GPU_TRY(g, cudaDeviceSynchronize());
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_mem_info(cuzk_gpu_t *g, size_t *free_bytes, size_t *total_bytes)
+cuzk_status_t gpu_mem_info(gpu_t *g, size_t *free_bytes, size_t *total_bytes)
 {
     GPU_TRY(g, cudaMemGetInfo(free_bytes, total_bytes));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_alloc(cuzk_gpu_t *g, void **p, size_t bytes)
+cuzk_status_t gpu_alloc(gpu_t *g, void **p, size_t bytes)
 {
     *p = NULL;
     if (bytes == 0)
@@ -136,7 +136,7 @@ cuzk_status_t cuzk_gpu_alloc(cuzk_gpu_t *g, void **p, size_t bytes)
     return CUZK_OK;
 }
 
-void cuzk_gpu_free(void *p)
+void gpu_free(void *p)
 {
     /* Nothing useful to do with a failure here: the memory is gone either
      * way, and a sticky error shows at the next checked call. */
@@ -144,7 +144,7 @@ void cuzk_gpu_free(void *p)
         (void)cudaFree(p);
 }
 
-cuzk_status_t cuzk_gpu_host_alloc(cuzk_gpu_t *g, void **p, size_t bytes)
+cuzk_status_t gpu_host_alloc(gpu_t *g, void **p, size_t bytes)
 {
     *p = NULL;
     if (bytes == 0)
@@ -153,13 +153,13 @@ cuzk_status_t cuzk_gpu_host_alloc(cuzk_gpu_t *g, void **p, size_t bytes)
     return CUZK_OK;
 }
 
-void cuzk_gpu_host_free(void *p)
+void gpu_host_free(void *p)
 {
     if (p)
         (void)cudaFreeHost(p);
 }
 
-cuzk_status_t cuzk_gpu_host_is_pinned(cuzk_gpu_t *g, const void *p, bool *pinned)
+cuzk_status_t gpu_host_is_pinned(gpu_t *g, const void *p, bool *pinned)
 {
     assert(pinned);
     *pinned = false;
@@ -173,92 +173,88 @@ cuzk_status_t cuzk_gpu_host_is_pinned(cuzk_gpu_t *g, const void *p, bool *pinned
         (void)cudaGetLastError();
         return CUZK_OK;
     }
-    CUZK_TRY(cuzk_gpu_status(g, (int)e, "cudaPointerGetAttributes", __FILE__, __LINE__));
+    CUZK_TRY(gpu_status(g, (int)e, "cudaPointerGetAttributes", __FILE__, __LINE__));
     *pinned = a.type == cudaMemoryTypeHost;
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_upload(cuzk_gpu_t *g, void *dst, const void *src, size_t bytes,
-                              cuzk_gpu_stream_t s)
+cuzk_status_t gpu_upload(gpu_t *g, void *dst, const void *src, size_t bytes, gpu_stream_t s)
 {
     if (bytes)
         GPU_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_download(cuzk_gpu_t *g, void *dst, const void *src, size_t bytes,
-                                cuzk_gpu_stream_t s)
+cuzk_status_t gpu_download(gpu_t *g, void *dst, const void *src, size_t bytes, gpu_stream_t s)
 {
     if (bytes)
         GPU_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_copy(cuzk_gpu_t *g, void *dst, const void *src, size_t bytes,
-                            cuzk_gpu_stream_t s)
+cuzk_status_t gpu_copy(gpu_t *g, void *dst, const void *src, size_t bytes, gpu_stream_t s)
 {
     if (bytes)
         GPU_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_memset(cuzk_gpu_t *g, void *dst, int value, size_t bytes,
-                              cuzk_gpu_stream_t s)
+cuzk_status_t gpu_memset(gpu_t *g, void *dst, int value, size_t bytes, gpu_stream_t s)
 {
     if (bytes)
         GPU_TRY(g, cudaMemsetAsync(dst, value, bytes, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_stream_new(cuzk_gpu_t *g, cuzk_gpu_stream_t *s)
+cuzk_status_t gpu_stream_new(gpu_t *g, gpu_stream_t *s)
 {
     GPU_TRY(g, cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
     return CUZK_OK;
 }
 
-void cuzk_gpu_stream_free(cuzk_gpu_stream_t s)
+void gpu_stream_free(gpu_stream_t s)
 {
     if (s)
         (void)cudaStreamDestroy(s);
 }
 
-cuzk_status_t cuzk_gpu_stream_sync(cuzk_gpu_t *g, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_stream_sync(gpu_t *g, gpu_stream_t s)
 {
     GPU_TRY(g, cudaStreamSynchronize(s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_stream_wait(cuzk_gpu_t *g, cuzk_gpu_stream_t s, cuzk_gpu_event_t e)
+cuzk_status_t gpu_stream_wait(gpu_t *g, gpu_stream_t s, gpu_event_t e)
 {
     GPU_TRY(g, cudaStreamWaitEvent(s, e, 0));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_event_new(cuzk_gpu_t *g, cuzk_gpu_event_t *e, bool timing)
+cuzk_status_t gpu_event_new(gpu_t *g, gpu_event_t *e, bool timing)
 {
     GPU_TRY(g, cudaEventCreateWithFlags(e, timing ? cudaEventDefault : cudaEventDisableTiming));
     return CUZK_OK;
 }
 
-void cuzk_gpu_event_free(cuzk_gpu_event_t e)
+void gpu_event_free(gpu_event_t e)
 {
     if (e)
         (void)cudaEventDestroy(e);
 }
 
-cuzk_status_t cuzk_gpu_event_record(cuzk_gpu_t *g, cuzk_gpu_event_t e, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_event_record(gpu_t *g, gpu_event_t e, gpu_stream_t s)
 {
     GPU_TRY(g, cudaEventRecord(e, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_event_sync(cuzk_gpu_t *g, cuzk_gpu_event_t e)
+cuzk_status_t gpu_event_sync(gpu_t *g, gpu_event_t e)
 {
     GPU_TRY(g, cudaEventSynchronize(e));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_event_ms(cuzk_gpu_t *g, float *ms, cuzk_gpu_event_t a, cuzk_gpu_event_t b)
+cuzk_status_t gpu_event_ms(gpu_t *g, float *ms, gpu_event_t a, gpu_event_t b)
 {
     GPU_TRY(g, cudaEventElapsedTime(ms, a, b));
     return CUZK_OK;

@@ -13,7 +13,7 @@
  * (a cudaError_t expression), the message in g->err. */
 #define GPU_TRY(g, call)                                                                           \
     do {                                                                                           \
-        cuzk_status_t gpu_st_ = cuzk_gpu_status((g), (int)(call), #call, __FILE__, __LINE__);      \
+        cuzk_status_t gpu_st_ = gpu_status((g), (int)(call), #call, __FILE__, __LINE__);           \
         if (gpu_st_ != CUZK_OK)                                                                    \
             return gpu_st_;                                                                        \
     } while (0)
@@ -21,7 +21,7 @@
 /* The same, storing the status in st and jumping to label (for cleanup). */
 #define GPU_GOTO(g, call, st, label)                                                               \
     do {                                                                                           \
-        (st) = cuzk_gpu_status((g), (int)(call), #call, __FILE__, __LINE__);                       \
+        (st) = gpu_status((g), (int)(call), #call, __FILE__, __LINE__);                            \
         if ((st) != CUZK_OK)                                                                       \
             goto label;                                                                            \
     } while (0)

@@ -10,7 +10,7 @@
  *  - Field constants given by host pointer (ω, 1/n, c) are one Fr element
  *    each, Montgomery form, read before the call returns.
  *  - A domain belongs to one device; its tables are read-only after
- *    cuzk_gpu_ntt_domain_new, except the coset tables (below), so transforms
+ *    gpu_ntt_domain_new, except the coset tables (below), so transforms
  *    on one domain must be ordered (one stream, or events) when any of them
  *    is a coset transform.
  */
@@ -20,9 +20,9 @@
 #include "cuda/gpu.h"
 #include "ntt/ntt_common.h"
 
-typedef enum cuzk_gpu_curve { CUZK_GPU_BLS381 = 0, CUZK_GPU_BN254 = 1 } cuzk_gpu_curve_t;
+typedef enum gpu_curve { CUZK_GPU_BLS381 = 0, CUZK_GPU_BN254 = 1 } gpu_curve_t;
 
-typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain_t;
+typedef struct gpu_ntt_domain gpu_ntt_domain_t;
 
 /*
  * The domain of size 2^log2n whose root is omega, with omega_inv = ω^-1 and
@@ -30,39 +30,34 @@ typedef struct cuzk_gpu_ntt_domain cuzk_gpu_ntt_domain_t;
  * checks them). Builds the twiddles on the device, on stream s: 32·(n/2 +
  * 1) bytes for tw, about 32·n/4 for the wide stages' own tables (from
  * 2^13), 64·min(n, 1024) for the block stages, and 32·(1024 + n/1024) for
- * the coset tables; cuzk_gpu_ntt_domain_bytes says how much. log2n <= 32.
+ * the coset tables; gpu_ntt_domain_bytes says how much. log2n <= 32.
  */
-cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
-                                      cuzk_gpu_curve_t curve, unsigned log2n, const void *omega,
-                                      const void *omega_inv, const void *n_inv,
-                                      cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_domain_new(gpu_ntt_domain_t **d, gpu_t *g, gpu_curve_t curve, unsigned log2n,
+                                 const void *omega, const void *omega_inv, const void *n_inv,
+                                 gpu_stream_t s);
 /* NULL is a no-op; the caller makes sure no transform is in flight. */
-void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d);
+void gpu_ntt_domain_free(gpu_ntt_domain_t *d);
 /* The device memory the domain holds. */
-size_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain_t *d);
+size_t gpu_ntt_domain_bytes(const gpu_ntt_domain_t *d);
 
 /* Decimation in frequency: natural order in, bit-reversed out, no 1/n. */
-cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
-                               cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_dif(gpu_ntt_domain_t *d, void *a, ntt_dir_t dir, gpu_stream_t s);
 /* a_i ↔ a_rev(i). */
-cuzk_status_t cuzk_gpu_ntt_bit_reverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_bit_reverse(gpu_ntt_domain_t *d, void *a, gpu_stream_t s);
 
 /* Natural order in and out, as NAME_forward, NAME_inverse (with 1/n),
  * NAME_coset_forward and NAME_coset_inverse (c non-zero). */
-cuzk_status_t cuzk_gpu_ntt_forward(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
-cuzk_status_t cuzk_gpu_ntt_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s);
-cuzk_status_t cuzk_gpu_ntt_coset_forward(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                         cuzk_gpu_stream_t s);
-cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                         cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_forward(gpu_ntt_domain_t *d, void *a, gpu_stream_t s);
+cuzk_status_t gpu_ntt_inverse(gpu_ntt_domain_t *d, void *a, gpu_stream_t s);
+cuzk_status_t gpu_ntt_coset_forward(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s);
+cuzk_status_t gpu_ntt_coset_inverse(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s);
 
 /*
  * Natural evaluations at ω^j → natural evaluations at c·ω^j, as
  * NAME_evals_to_coset (an inverse dif, the powers of c and 1/n at the
  * bit-reversed positions, a dit: no bit reversal).
  */
-cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                          cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_evals_to_coset(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s);
 
 /*
  * The H chains, as NAME_h_snarkjs and NAME_h_bellperson: in, a, b, c = the
@@ -78,9 +73,9 @@ cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, con
  * one-thread inversions) are made on the domain's first call with a given g
  * and kept for the next ones, which read them in stream order.
  */
-cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
-                                     const void *shift, cuzk_gpu_stream_t s);
-cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
-                                        const void *g, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_ntt_h_snarkjs(gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *shift,
+                                gpu_stream_t s);
+cuzk_status_t gpu_ntt_h_bellperson(gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *g,
+                                   gpu_stream_t s);
 
 #endif

@@ -21,7 +21,7 @@
 
 /* ---- classification ------------------------------------------------------ */
 
-/* The device totals of a classification (see cuzk_gpu_msm_classify_launch). */
+/* The device totals of a classification (see gpu_msm_classify_launch). */
 enum { CUZK_GPU_CLASSIFY_ACC_BYTES = 56 };
 
 /*
@@ -30,60 +30,59 @@ enum { CUZK_GPU_CLASSIFY_ACC_BYTES = 56 };
  * d_bitmap (ceil(n / 32) words; NULL: not wanted) gets bit i % 32 of word
  * i / 32 set iff scalar i is one (bits past n clear), d_other the same for
  * the class other; d_acc (CUZK_GPU_CLASSIFY_ACC_BYTES) receives the
- * totals, which cuzk_gpu_msm_counts_decode turns into NAME_msm_classify's
+ * totals, which gpu_msm_counts_decode turns into NAME_msm_classify's
  * counts.
  */
-cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                           uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
-                                           const void *d_scalars, size_t n, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_msm_classify_launch(gpu_t *g, gpu_curve_t curve, uint8_t *d_cls,
+                                      uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
+                                      const void *d_scalars, size_t n, gpu_stream_t s);
 /* counts from a host copy of the device totals. */
-void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc);
+void gpu_msm_counts_decode(msm_counts_t *counts, const void *acc);
 /* The launch, then the counts to the host, waiting for them. */
-cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                    uint32_t *d_bitmap, const void *d_scalars, size_t n,
-                                    cuzk_msm_counts_t *counts, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_msm_classify(gpu_t *g, gpu_curve_t curve, uint8_t *d_cls, uint32_t *d_bitmap,
+                               const void *d_scalars, size_t n, msm_counts_t *counts,
+                               gpu_stream_t s);
 
-/* Device scratch of cuzk_gpu_bitmap_compact_launch for n bits. */
-size_t cuzk_gpu_bitmap_compact_scratch_bytes(size_t n);
+/* Device scratch of gpu_bitmap_compact_launch for n bits. */
+size_t gpu_bitmap_compact_scratch_bytes(size_t n);
 /* d_idx[0..count) = the positions i < n of the set bits of d_bitmap
  * (ceil(n / 32) words, bits past n clear), ascending, and *d_count (one
  * u32 in device memory) = count: the points a sparse MSM runs over
- * (cuzk_gpu_msm_launch_idx). d_idx holds n entries at most. */
-cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
-                                             const uint32_t *d_bitmap, size_t n, void *d_scratch,
-                                             cuzk_gpu_stream_t s);
+ * (gpu_msm_launch_idx). d_idx holds n entries at most. */
+cuzk_status_t gpu_bitmap_compact_launch(gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
+                                        const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                        gpu_stream_t s);
 /*
  * d_out[0..k) = the Fr elements (32 bytes, in any form: they are copied)
  * d_in[i] at the set bits i < n of d_bitmap (ceil(n / 32) words; bits at
  * and above n are ignored), in ascending i; k = the set bits below n,
  * which the caller knows (d_out holds k elements). d_scratch holds
- * cuzk_gpu_bitmap_compact_scratch_bytes(n) bytes; d_out and d_in must not
+ * gpu_bitmap_compact_scratch_bytes(n) bytes; d_out and d_in must not
  * overlap. A u64 bitmap (io/asgn_file.h's density bitmaps) is the same
  * bytes as u32 words on the little-endian host and device.
  */
-cuzk_status_t cuzk_gpu_bitmap_select_launch(cuzk_gpu_t *g, void *d_out, const void *d_in,
-                                            const uint32_t *d_bitmap, size_t n, void *d_scratch,
-                                            cuzk_gpu_stream_t s);
+cuzk_status_t gpu_bitmap_select_launch(gpu_t *g, void *d_out, const void *d_in,
+                                       const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                       gpu_stream_t s);
 
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 
-/* Device scratch for cuzk_gpu_msm_sum_ones_launch over n points. */
-size_t cuzk_gpu_msm_ones_scratch_bytes(cuzk_gpu_group_t grp, size_t n);
+/* Device scratch for gpu_msm_sum_ones_launch over n points. */
+size_t gpu_msm_ones_scratch_bytes(gpu_group_t grp, size_t n);
 /*
  * d_r (one XYZZ point) = Σ d_bases[i] over the bits i set in d_bitmap
  * (ceil(n / 32) words, as the classification writes it): mixed additions
  * over ranges of the bitmap, then two tree levels. d_scratch holds
- * cuzk_gpu_msm_ones_scratch_bytes(grp, n) bytes. No bit set: infinity.
+ * gpu_msm_ones_scratch_bytes(grp, n) bytes. No bit set: infinity.
  */
-cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, void *d_r,
-                                           const uint32_t *d_bitmap, const void *d_bases, size_t n,
-                                           void *d_scratch, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_msm_sum_ones_launch(gpu_t *g, gpu_group_t grp, void *d_r,
+                                      const uint32_t *d_bitmap, const void *d_bases, size_t n,
+                                      void *d_scratch, gpu_stream_t s);
 
 /* d_scalars[i] = 0 (n scalars) where bit i % 32 of d_bitmap[i / 32] is set:
  * the scalar-one entries, once their bases are summed apart. */
-cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_scalars,
-                                             const uint32_t *d_bitmap, size_t n,
-                                             cuzk_gpu_stream_t s);
+cuzk_status_t gpu_msm_clear_ones_launch(gpu_t *g, gpu_curve_t curve, void *d_scalars,
+                                        const uint32_t *d_bitmap, size_t n, gpu_stream_t s);
 
 /* ---- Fr vectors ------------------------------------------------------------ */
 
@@ -91,34 +90,30 @@ cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t cur
  * Montgomery product with the constant k (one Fr element in host memory, as
  * its raw limbs): k = R² mod r takes canonical values to Montgomery form,
  * k = 1 takes Montgomery values to canonical limbs. */
-cuzk_status_t cuzk_gpu_fr_mul_const_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_out,
-                                           const void *d_in, size_t n, const void *k,
-                                           cuzk_gpu_stream_t s);
+cuzk_status_t gpu_fr_mul_const_launch(gpu_t *g, gpu_curve_t curve, void *d_out, const void *d_in,
+                                      size_t n, const void *k, gpu_stream_t s);
 /* d_c[i] = d_a[i]·d_b[i] (Montgomery form; d_c may be d_a or d_b). */
-cuzk_status_t cuzk_gpu_fr_mul_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_c,
-                                     const void *d_a, const void *d_b, size_t n,
-                                     cuzk_gpu_stream_t s);
+cuzk_status_t gpu_fr_mul_launch(gpu_t *g, gpu_curve_t curve, void *d_c, const void *d_a,
+                                const void *d_b, size_t n, gpu_stream_t s);
 
 /* ---- R1CS ------------------------------------------------------------------ */
 
 /* A CSR matrix in device memory, src/r1cs's layout (r1cs_tmpl.h): row i is
  * entries [row_ptr[i], row_ptr[i + 1]), val[k] (Montgomery Fr) at col[k]. */
-typedef struct cuzk_gpu_csr {
+typedef struct gpu_csr {
     size_t n_rows;
     const uint64_t *row_ptr; /* n_rows + 1 */
     const uint32_t *col;
     const void *val;
-} cuzk_gpu_csr_t;
+} gpu_csr_t;
 
 /* d_y (m->n_rows elements) = M·d_w, as NAME_csr_mul_vec, byte for byte. */
-cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
-                                          const cuzk_gpu_csr_t *m, const void *d_w, void *d_y,
-                                          cuzk_gpu_stream_t s);
+cuzk_status_t gpu_csr_mul_vec_launch(gpu_t *g, gpu_curve_t curve, const gpu_csr_t *m,
+                                     const void *d_w, void *d_y, gpu_stream_t s);
 /* a = A·w, b = B·w, c = C·w, as NAME_r1cs_eval (outputs must not alias w
  * or each other). */
-cuzk_status_t cuzk_gpu_r1cs_eval_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
-                                        const cuzk_gpu_csr_t *A, const cuzk_gpu_csr_t *B,
-                                        const cuzk_gpu_csr_t *C, const void *d_w, void *d_a,
-                                        void *d_b, void *d_c, cuzk_gpu_stream_t s);
+cuzk_status_t gpu_r1cs_eval_launch(gpu_t *g, gpu_curve_t curve, const gpu_csr_t *A,
+                                   const gpu_csr_t *B, const gpu_csr_t *C, const void *d_w,
+                                   void *d_a, void *d_b, void *d_c, gpu_stream_t s);
 
 #endif

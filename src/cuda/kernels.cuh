@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(128, msm_min_blocks<F>())
 }
 
 template <class F>
-int mul_probe(void *r, const void *a, size_t n, size_t threads, unsigned iters, cuzk_gpu_stream_t s)
+int mul_probe(void *r, const void *a, size_t n, size_t threads, unsigned iters, gpu_stream_t s)
 {
     mul_probe_kernel<F>
         <<<grid_for(threads, 256), 256, 0, s>>>((F *)r, (const F *)a, n, threads, iters);
@@ -125,7 +125,7 @@ int mul_probe(void *r, const void *a, size_t n, size_t threads, unsigned iters, 
 
 template <class F>
 int madd_probe(void *r, const void *p, const void *q, size_t n, size_t threads, unsigned iters,
-               cuzk_gpu_stream_t s)
+               gpu_stream_t s)
 {
     madd_probe_kernel<F><<<grid_for(threads, 128), 128, 0, s>>>(
         (xyzz_t<F> *)r, (const affine_t<F> *)p, (const affine_t<F> *)q, n, threads, iters);
@@ -133,8 +133,7 @@ int madd_probe(void *r, const void *p, const void *q, size_t n, size_t threads, 
 }
 
 template <class F>
-int field_batch(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t op,
-                cuzk_gpu_stream_t s)
+int field_batch(void *r, const void *a, const void *b, size_t n, gpu_fop_t op, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -144,8 +143,7 @@ int field_batch(void *r, const void *a, const void *b, size_t n, cuzk_gpu_fop_t 
 }
 
 template <class F>
-int ec_batch(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
-             cuzk_gpu_stream_t s)
+int ec_batch(void *r, const void *p, const void *q, size_t n, gpu_eop_t op, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -158,7 +156,7 @@ int ec_batch(void *r, const void *p, const void *q, size_t n, cuzk_gpu_eop_t op,
 
 template <class R>
 int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32_t *idx, size_t n,
-               unsigned c, unsigned W, bool mont, cuzk_gpu_stream_t s)
+               unsigned c, unsigned W, bool mont, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -170,7 +168,7 @@ int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32
 template <class F>
 int msm_buckets(void *buckets, void *part, const uint32_t *keys, const uint32_t *vals,
                 const uint32_t *start, const uint32_t *end, const void *bases, size_t n, unsigned c,
-                unsigned W, size_t chunk, cuzk_gpu_stream_t s)
+                unsigned W, size_t chunk, gpu_stream_t s)
 {
     size_t work = (size_t)W * ((n + chunk - 1) / chunk);
     if (work == 0)
@@ -187,7 +185,7 @@ int msm_buckets(void *buckets, void *part, const uint32_t *keys, const uint32_t 
 
 template <class F>
 int msm_reduce_segments(void *seg, const void *buckets, unsigned c, unsigned W, unsigned seg_log,
-                        cuzk_gpu_stream_t s)
+                        gpu_stream_t s)
 {
     size_t work = ((size_t)W << (c - 1)) >> seg_log;
     msm_reduce_segments_kernel<F><<<grid_for(work, 128), 128, 0, s>>>(
@@ -196,15 +194,14 @@ int msm_reduce_segments(void *seg, const void *buckets, unsigned c, unsigned W, 
 }
 
 template <class F>
-int msm_reduce_windows(void *win, const void *seg, size_t G, unsigned W, cuzk_gpu_stream_t s)
+int msm_reduce_windows(void *win, const void *seg, size_t G, unsigned W, gpu_stream_t s)
 {
     msm_reduce_windows_kernel<F>
         <<<W, MSM_REDUCE_THREADS, 0, s>>>((xyzz_t<F> *)win, (const xyzz_t<F> *)seg, G);
     return cudaGetLastError();
 }
 
-template <class F>
-int msm_merge(void *buckets, const void *fresh, size_t count, cuzk_gpu_stream_t s)
+template <class F> int msm_merge(void *buckets, const void *fresh, size_t count, gpu_stream_t s)
 {
     if (count == 0)
         return cudaSuccess;
@@ -213,8 +210,7 @@ int msm_merge(void *buckets, const void *fresh, size_t count, cuzk_gpu_stream_t 
     return cudaGetLastError();
 }
 
-template <class F>
-int msm_combine(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_stream_t s)
+template <class F> int msm_combine(void *r, const void *win, unsigned c, unsigned W, gpu_stream_t s)
 {
     msm_combine_kernel<F><<<1, 1, 0, s>>>((xyzz_t<F> *)r, (const xyzz_t<F> *)win, c, W);
     return cudaGetLastError();
@@ -224,7 +220,7 @@ int msm_combine(void *r, const void *win, unsigned c, unsigned W, cuzk_gpu_strea
 
 template <class P>
 int ntt_pow_table(void *out, const void *base, uint64_t step, const void *f, size_t count,
-                  cuzk_gpu_stream_t s)
+                  gpu_stream_t s)
 {
     if (count == 0)
         return cudaSuccess;
@@ -235,7 +231,7 @@ int ntt_pow_table(void *out, const void *base, uint64_t step, const void *f, siz
 
 template <class P>
 int ntt_mul_tables(void *out, const void *lo, const void *hi, unsigned b, size_t count,
-                   cuzk_gpu_stream_t s)
+                   gpu_stream_t s)
 {
     if (count == 0)
         return cudaSuccess;
@@ -244,22 +240,21 @@ int ntt_mul_tables(void *out, const void *lo, const void *hi, unsigned b, size_t
     return cudaGetLastError();
 }
 
-template <class P>
-int ntt_tws(void *tws, const void *w, unsigned log2n, unsigned m, cuzk_gpu_stream_t s)
+template <class P> int ntt_tws(void *tws, const void *w, unsigned log2n, unsigned m, gpu_stream_t s)
 {
     ntt_tws_kernel<P>
         <<<grid_for(m, 256), 256, 0, s>>>((fp_t<P> *)tws, (const fp_t<P> *)w, log2n, m);
     return cudaGetLastError();
 }
 
-template <class P> int ntt_inv(void *r, const void *a, cuzk_gpu_stream_t s)
+template <class P> int ntt_inv(void *r, const void *a, gpu_stream_t s)
 {
     ntt_inv_kernel<P><<<1, 1, 0, s>>>((fp_t<P> *)r, (const fp_t<P> *)a);
     return cudaGetLastError();
 }
 
 template <class P>
-int ntt_gather(void *out, const void *in, unsigned shift, size_t count, cuzk_gpu_stream_t s)
+int ntt_gather(void *out, const void *in, unsigned shift, size_t count, gpu_stream_t s)
 {
     if (count == 0)
         return cudaSuccess;
@@ -270,7 +265,7 @@ int ntt_gather(void *out, const void *in, unsigned shift, size_t count, cuzk_gpu
 
 template <class P, bool DIT>
 static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, const fp_t<P> *st, unsigned log2n,
-                             unsigned lh, unsigned radix, bool inv, cuzk_gpu_stream_t s)
+                             unsigned lh, unsigned radix, bool inv, gpu_stream_t s)
 {
     size_t groups = (size_t)1 << (log2n - radix);
     constexpr unsigned T = NTT_RADIX_THREADS, T8 = NTT_RADIX8_THREADS;
@@ -285,7 +280,7 @@ static void ntt_radix_launch(fp_t<P> *x, const fp_t<P> *t, const fp_t<P> *st, un
 
 template <class P>
 int ntt_radix(void *a, const void *tw, const void *stw, unsigned log2n, unsigned lh, unsigned radix,
-              bool inverse, bool dit, cuzk_gpu_stream_t s)
+              bool inverse, bool dit, gpu_stream_t s)
 {
     fp_t<P> *x = (fp_t<P> *)a;
     const fp_t<P> *t = (const fp_t<P> *)tw, *st = (const fp_t<P> *)stw;
@@ -297,7 +292,7 @@ int ntt_radix(void *a, const void *tw, const void *stw, unsigned log2n, unsigned
 }
 
 template <class P>
-int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, cuzk_gpu_stream_t s)
+int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, gpu_stream_t s)
 {
     unsigned m = 1u << lm, threads = m / 4 < NTT_BLOCK_THREADS ? m / 4 : NTT_BLOCK_THREADS;
     threads = threads ? threads : 1;
@@ -320,7 +315,7 @@ int ntt_block(void *a, const void *tws, unsigned log2n, unsigned lm, bool dit, c
 
 template <class P>
 int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b,
-                const void *sub, const void *f, cuzk_gpu_stream_t s)
+                const void *sub, const void *f, gpu_stream_t s)
 {
     unsigned t = log2n / 2 < NTT_REV_LOG ? log2n / 2 : NTT_REV_LOG;
     unsigned blocks = 1u << (log2n - 2 * t);
@@ -336,7 +331,7 @@ int ntt_permute(void *a, unsigned log2n, const void *lo, const void *hi, unsigne
 
 template <class P>
 int ntt_scale(void *a, unsigned log2n, const void *lo, const void *hi, unsigned b, bool rev,
-              cuzk_gpu_stream_t s)
+              gpu_stream_t s)
 {
     ntt_scale_kernel<P><<<grid_for((size_t)1 << log2n, 256), 256, 0, s>>>(
         (fp_t<P> *)a, log2n, (const fp_t<P> *)lo, (const fp_t<P> *)hi, b, rev);
@@ -349,7 +344,7 @@ enum { CLASSIFY_BLOCKS = 2048 };
 
 template <class R>
 int msm_classify(uint8_t *cls, uint32_t *bitmap, uint32_t *other, void *acc, const void *scalars,
-                 size_t n, cuzk_gpu_stream_t s)
+                 size_t n, gpu_stream_t s)
 {
     static_assert(sizeof(classify_acc_t) == 56, "the layout gpu_kernels.h documents");
     int e = cudaMemsetAsync(acc, 0, sizeof(classify_acc_t), s);
@@ -368,7 +363,7 @@ int msm_classify(uint8_t *cls, uint32_t *bitmap, uint32_t *other, void *acc, con
 
 template <class F>
 int msm_ones_partial(void *part, const uint32_t *bitmap, const void *bases, size_t words,
-                     size_t per, size_t T, cuzk_gpu_stream_t s)
+                     size_t per, size_t T, gpu_stream_t s)
 {
     if (T == 0)
         return cudaSuccess;
@@ -379,7 +374,7 @@ int msm_ones_partial(void *part, const uint32_t *bitmap, const void *bases, size
 
 template <class R>
 int r1cs_mul_vec(void *y, const uint64_t *row_ptr, const uint32_t *col, const void *val,
-                 const void *w, size_t rows, cuzk_gpu_stream_t s)
+                 const void *w, size_t rows, gpu_stream_t s)
 {
     if (rows == 0)
         return cudaSuccess;
@@ -397,7 +392,7 @@ int r1cs_mul_vec(void *y, const uint64_t *row_ptr, const uint32_t *col, const vo
     return cudaGetLastError();
 }
 
-template <class P> int ntt_abc(void *a, const void *b, const void *c, size_t n, cuzk_gpu_stream_t s)
+template <class P> int ntt_abc(void *a, const void *b, const void *c, size_t n, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -407,7 +402,7 @@ template <class P> int ntt_abc(void *a, const void *b, const void *c, size_t n, 
 }
 
 template <class R>
-int fr_mul_const(void *out, const void *in, size_t n, const void *k, cuzk_gpu_stream_t s)
+int fr_mul_const(void *out, const void *in, size_t n, const void *k, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -418,8 +413,7 @@ int fr_mul_const(void *out, const void *in, size_t n, const void *k, cuzk_gpu_st
     return cudaGetLastError();
 }
 
-template <class R>
-int clear_marked(void *scalars, const uint32_t *bitmap, size_t n, cuzk_gpu_stream_t s)
+template <class R> int clear_marked(void *scalars, const uint32_t *bitmap, size_t n, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -430,27 +424,27 @@ int clear_marked(void *scalars, const uint32_t *bitmap, size_t n, cuzk_gpu_strea
 /* ---- the table --------------------------------------------------------- */
 
 typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t, unsigned,
-                             cuzk_gpu_stream_t);
+                             gpu_stream_t);
 
 /* probe_alt: the madd probe of another coordinate type (alt says which),
  * to compare, or NULL. */
 template <class F>
-constexpr cuzk_gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt,
-                                               const char *alt)
+constexpr gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt,
+                                          const char *alt)
 {
-    return cuzk_gpu_group_kernels_t{name,
-                                    sizeof(affine_t<F>),
-                                    sizeof(xyzz_t<F>),
-                                    ec_batch<F>,
-                                    madd_probe<F>,
-                                    probe_alt,
-                                    alt,
-                                    msm_buckets<F>,
-                                    msm_reduce_segments<F>,
-                                    msm_reduce_windows<F>,
-                                    msm_merge<F>,
-                                    msm_combine<F>,
-                                    msm_ones_partial<F>};
+    return gpu_group_kernels_t{name,
+                               sizeof(affine_t<F>),
+                               sizeof(xyzz_t<F>),
+                               ec_batch<F>,
+                               madd_probe<F>,
+                               probe_alt,
+                               alt,
+                               msm_buckets<F>,
+                               msm_reduce_segments<F>,
+                               msm_reduce_windows<F>,
+                               msm_merge<F>,
+                               msm_combine<F>,
+                               msm_ones_partial<F>};
 }
 
 /* G1's coordinate field for the point formulas: G1F (fpc_t<FP>, the
@@ -465,17 +459,17 @@ template <class P> struct g1_alt<fp_t<P>> {
     static constexpr const char *name = "mul called";
 };
 
-template <class F> constexpr cuzk_gpu_field_kernels_t field_table(const char *name)
+template <class F> constexpr gpu_field_kernels_t field_table(const char *name)
 {
-    return cuzk_gpu_field_kernels_t{name, sizeof(F), field_batch<F>, mul_probe<F>};
+    return gpu_field_kernels_t{name, sizeof(F), field_batch<F>, mul_probe<F>};
 }
 
 /* G1F: G1's coordinate type (g1_alt above). */
 template <class FP, class FR, class G1F>
-constexpr cuzk_gpu_curve_kernels_t curve_table(const char *name, const char *fp, const char *fr,
-                                               const char *fp2, const char *g1, const char *g2)
+constexpr gpu_curve_kernels_t curve_table(const char *name, const char *fp, const char *fr,
+                                          const char *fp2, const char *g1, const char *g2)
 {
-    return cuzk_gpu_curve_kernels_t{
+    return gpu_curve_kernels_t{
         name,
         FR::BITS,
         field_table<fp_t<FP>>(fp),

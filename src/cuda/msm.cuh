@@ -3,7 +3,7 @@
  * msm.h there); the host orchestration is msm.c, the sort msm_sort.cu, and
  * docs/CUDA.md tells the whole story. Phases, one launch each:
  *
- *   digits    scalar i → W signed c-bit digits (Booth, as cuzk_msm_digit);
+ *   digits    scalar i → W signed c-bit digits (Booth, as msm_scalar_digit);
  *             for window w: key = |d| (0: no addition), value = i | sign<<31,
  *             at w·n + i.
  *   sort      each window's n (key, value) pairs by key (CUB radix sort on
@@ -16,7 +16,7 @@
  *             running sum over the segment, then its offset weight by a
  *             double-and-add; one block per window sums its segments; one
  *             thread combines the windows (Horner, c doublings apiece),
- *             unless cuzk_gpu_msm_launch_windows leaves that to the host.
+ *             unless gpu_msm_launch_windows leaves that to the host.
  *
  * Every kernel is grid-stride, so any grid size is correct; the launchers in
  * kernels.cuh pick one from the work size.
@@ -46,7 +46,7 @@ __device__ __forceinline__ uint32_t msm_limb_(const uint32_t k[8], unsigned i)
 /*
  * The signed digit of window w of the 256-bit k (8 limbs): bits [wc - 1,
  * wc + c) with the lowest one the carry in; the same function as
- * cuzk_msm_digit (src/msm/msm.h), on 32-bit limbs. c <= 24.
+ * msm_scalar_digit (src/msm/msm.h), on 32-bit limbs. c <= 24.
  */
 __device__ __forceinline__ int msm_digit(const uint32_t k[8], unsigned w, unsigned c)
 {

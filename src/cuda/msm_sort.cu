@@ -11,7 +11,7 @@
 
 #include "cuda/gpu_kernels.h"
 
-extern "C" int cuzk_gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits)
+extern "C" int gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits)
 {
     *bytes = 0;
     return cub::DeviceRadixSort::SortPairs(nullptr, *bytes, (const uint32_t *)nullptr,
@@ -19,9 +19,9 @@ extern "C" int cuzk_gpu_sort_pairs_bytes(size_t *bytes, size_t n, unsigned bits)
                                            (uint32_t *)nullptr, n, 0, (int)bits);
 }
 
-extern "C" int cuzk_gpu_sort_pairs(void *scratch, size_t scratch_bytes, const uint32_t *keys_in,
-                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                                   size_t n, unsigned bits, cuzk_gpu_stream_t s)
+extern "C" int gpu_sort_pairs(void *scratch, size_t scratch_bytes, const uint32_t *keys_in,
+                              uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                              size_t n, unsigned bits, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
@@ -46,8 +46,8 @@ __global__ void msm_bounds_kernel(uint32_t *start, uint32_t *end, const uint32_t
     }
 }
 
-extern "C" int cuzk_gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n,
-                                   size_t K, unsigned W, cuzk_gpu_stream_t s)
+extern "C" int gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n,
+                              size_t K, unsigned W, gpu_stream_t s)
 {
     size_t work = n * W;
     if (work == 0)
@@ -113,7 +113,7 @@ static unsigned grid_of(size_t items)
     return (unsigned)((items + 255) / 256 > 65536 ? 65536 : (items + 255) / 256);
 }
 
-extern "C" int cuzk_gpu_bitmap_compact_bytes(size_t *bytes, size_t words)
+extern "C" int gpu_bitmap_compact_bytes(size_t *bytes, size_t words)
 {
     size_t scan = 0;
     cudaError_t e = cub::DeviceScan::ExclusiveSum(nullptr, scan, (const uint32_t *)nullptr,
@@ -139,9 +139,9 @@ static cudaError_t bitmap_offsets(uint32_t **offsets, void *scratch, size_t scra
     return e;
 }
 
-extern "C" int cuzk_gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint32_t *idx,
-                                       uint32_t *count, const uint32_t *bitmap, size_t words,
-                                       cuzk_gpu_stream_t s)
+extern "C" int gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint32_t *idx,
+                                  uint32_t *count, const uint32_t *bitmap, size_t words,
+                                  gpu_stream_t s)
 {
     if (words == 0)
         return cudaMemsetAsync(count, 0, sizeof(uint32_t), s);
@@ -153,9 +153,8 @@ extern "C" int cuzk_gpu_bitmap_compact(void *scratch, size_t scratch_bytes, uint
     return cudaGetLastError();
 }
 
-extern "C" int cuzk_gpu_bitmap_select(void *scratch, size_t scratch_bytes, void *out,
-                                      const void *src, const uint32_t *bitmap, size_t n,
-                                      cuzk_gpu_stream_t s)
+extern "C" int gpu_bitmap_select(void *scratch, size_t scratch_bytes, void *out, const void *src,
+                                 const uint32_t *bitmap, size_t n, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;

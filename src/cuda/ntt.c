@@ -39,9 +39,9 @@ enum {
     K_COUNT
 };
 
-struct cuzk_gpu_ntt_domain {
-    cuzk_gpu_t *g;
-    const cuzk_gpu_curve_kernels_t *k;
+struct gpu_ntt_domain {
+    gpu_t *g;
+    const gpu_curve_kernels_t *k;
     unsigned log2n, lm, pb;
     size_t n;
     unsigned char *consts;        /* K_COUNT elements */
@@ -54,50 +54,50 @@ struct cuzk_gpu_ntt_domain {
     bool bp_have;                 /* once there is one */
 };
 
-static void *slot(const cuzk_gpu_ntt_domain_t *d, int i)
+static void *slot(const gpu_ntt_domain_t *d, int i)
 {
     return d->consts + (size_t)i * FR_BYTES;
 }
 
-void cuzk_gpu_ntt_domain_free(cuzk_gpu_ntt_domain_t *d)
+void gpu_ntt_domain_free(gpu_ntt_domain_t *d)
 {
     if (!d)
         return;
-    cuzk_gpu_free(d->consts);
-    cuzk_gpu_free(d->tw);
-    cuzk_gpu_free(d->stw);
-    cuzk_gpu_free(d->tws);
-    cuzk_gpu_free(d->tws_inv);
-    cuzk_gpu_free(d->lo);
-    cuzk_gpu_free(d->hi);
+    gpu_free(d->consts);
+    gpu_free(d->tw);
+    gpu_free(d->stw);
+    gpu_free(d->tws);
+    gpu_free(d->tws_inv);
+    gpu_free(d->lo);
+    gpu_free(d->hi);
     free(d);
 }
 
-size_t cuzk_gpu_ntt_domain_bytes(const cuzk_gpu_ntt_domain_t *d)
+size_t gpu_ntt_domain_bytes(const gpu_ntt_domain_t *d)
 {
     return d->bytes;
 }
 
 /* *p = `count` elements of device memory, counted in the domain's bytes. */
-static cuzk_status_t table(cuzk_gpu_ntt_domain_t *d, void **p, size_t count)
+static cuzk_status_t table(gpu_ntt_domain_t *d, void **p, size_t count)
 {
-    CUZK_TRY(cuzk_gpu_alloc(d->g, p, count * FR_BYTES));
+    CUZK_TRY(gpu_alloc(d->g, p, count * FR_BYTES));
     d->bytes += count * FR_BYTES;
     return CUZK_OK;
 }
 
 /* The Montgomery form of 1 is what the field's one() says; rather than
  * export it, derive it on the device as ω·ω^-1. */
-static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
-                                  const void *omega_inv, const void *n_inv, cuzk_gpu_stream_t s)
+static cuzk_status_t domain_build(gpu_ntt_domain_t *d, const void *omega, const void *omega_inv,
+                                  const void *n_inv, gpu_stream_t s)
 {
-    cuzk_gpu_t *g = d->g;
-    const cuzk_gpu_curve_kernels_t *k = d->k;
+    gpu_t *g = d->g;
+    const gpu_curve_kernels_t *k = d->k;
     size_t n = d->n, half = n / 2, L = (size_t)1 << d->pb;
     CUZK_TRY(table(d, (void **)&d->consts, K_COUNT));
-    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA), omega, FR_BYTES, s));
-    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_OMEGA_INV), omega_inv, FR_BYTES, s));
-    CUZK_TRY(cuzk_gpu_upload(g, slot(d, K_N_INV), n_inv, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(g, slot(d, K_OMEGA), omega, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(g, slot(d, K_OMEGA_INV), omega_inv, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(g, slot(d, K_N_INV), n_inv, FR_BYTES, s));
     /* one = ω^0·1: a table of one entry with f = ω·ω^-1 needs the product
      * first; pow_table with count 1 gives f·base^0 = f. */
     GPU_TRY(g, k->fr.batch(slot(d, K_ONE), slot(d, K_OMEGA), slot(d, K_OMEGA_INV), 1,
@@ -132,39 +132,38 @@ static cuzk_status_t domain_build(cuzk_gpu_ntt_domain_t *d, const void *omega,
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_domain_new(cuzk_gpu_ntt_domain_t **d, cuzk_gpu_t *g,
-                                      cuzk_gpu_curve_t curve, unsigned log2n, const void *omega,
-                                      const void *omega_inv, const void *n_inv, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_domain_new(gpu_ntt_domain_t **d, gpu_t *g, gpu_curve_t curve, unsigned log2n,
+                                 const void *omega, const void *omega_inv, const void *n_inv,
+                                 gpu_stream_t s)
 {
     assert(d && g && omega && omega_inv && n_inv);
     *d = NULL;
     if (log2n > 32)
         return CUZK_EINVAL;
-    cuzk_gpu_ntt_domain_t *dom = calloc(1, sizeof(*dom));
+    gpu_ntt_domain_t *dom = calloc(1, sizeof(*dom));
     if (!dom)
         return CUZK_ENOMEM;
     dom->g = g;
-    dom->k = curve == CUZK_GPU_BLS381 ? &cuzk_gpu_bls381_kernels : &cuzk_gpu_bn254_kernels;
+    dom->k = curve == CUZK_GPU_BLS381 ? &gpu_bls381_kernels : &gpu_bn254_kernels;
     dom->log2n = log2n;
     dom->n = (size_t)1 << log2n;
     dom->lm = log2n < CUZK_GPU_NTT_BLOCK_LOG ? log2n : CUZK_GPU_NTT_BLOCK_LOG;
     dom->pb = log2n < NTT_POW_LOG ? log2n : NTT_POW_LOG;
     cuzk_status_t st = domain_build(dom, omega, omega_inv, n_inv, s);
     if (st != CUZK_OK) {
-        cuzk_gpu_ntt_domain_free(dom);
+        gpu_ntt_domain_free(dom);
         return st;
     }
     *d = dom;
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
-                               cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_dif(gpu_ntt_domain_t *d, void *a, ntt_dir_t dir, gpu_stream_t s)
 {
     if (d->log2n == 0)
         return CUZK_OK;
     bool inv = dir == CUZK_NTT_INVERSE;
-    const cuzk_gpu_curve_kernels_t *k = d->k;
+    const gpu_curve_kernels_t *k = d->k;
     /* Wide stages lh = log2n - 1 .. lm, up to three a pass. */
     for (int lh = (int)d->log2n - 1; lh >= (int)d->lm;) {
         unsigned r = (unsigned)(lh - (int)d->lm + 1);
@@ -180,11 +179,10 @@ cuzk_status_t cuzk_gpu_ntt_dif(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t
  * first multiplied by the powers in lo/hi at rev(p), in a pass of its own:
  * inside the block pass those two multiplications an element made it 10 ms
  * slower at 2^27 (one 512-thread block an SM leaves them exposed). */
-static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_dir_t dir,
-                                    cuzk_gpu_stream_t s)
+static cuzk_status_t ntt_dit_scaled(gpu_ntt_domain_t *d, void *a, ntt_dir_t dir, gpu_stream_t s)
 {
     bool inv = dir == CUZK_NTT_INVERSE;
-    const cuzk_gpu_curve_kernels_t *k = d->k;
+    const gpu_curve_kernels_t *k = d->k;
     GPU_TRY(d->g, k->ntt_scale(a, d->log2n, d->lo, d->hi, d->pb, true, s));
     GPU_TRY(d->g, k->ntt_block(a, inv ? d->tws_inv : d->tws, d->log2n, d->lm, true, s));
     /* Wide stages lh = lm .. log2n - 1, up to three a pass. */
@@ -196,53 +194,51 @@ static cuzk_status_t ntt_dit_scaled(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_ntt_
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_bit_reverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_bit_reverse(gpu_ntt_domain_t *d, void *a, gpu_stream_t s)
 {
     GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, NULL, 0, NULL, NULL, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_forward(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_forward(gpu_ntt_domain_t *d, void *a, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, s));
-    return cuzk_gpu_ntt_bit_reverse(d, a, s);
+    CUZK_TRY(gpu_ntt_dif(d, a, CUZK_NTT_FORWARD, s));
+    return gpu_ntt_bit_reverse(d, a, s);
 }
 
-cuzk_status_t cuzk_gpu_ntt_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_inverse(gpu_ntt_domain_t *d, void *a, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    CUZK_TRY(gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, NULL, slot(d, K_N_INV), 0, NULL, NULL, s));
     return CUZK_OK;
 }
 
 /* lo[l] = base^l, hi[q] = f·base^(q·2^pb): the powers of base times f. */
-static cuzk_status_t powers(cuzk_gpu_ntt_domain_t *d, int base, int f, cuzk_gpu_stream_t s)
+static cuzk_status_t powers(gpu_ntt_domain_t *d, int base, int f, gpu_stream_t s)
 {
-    const cuzk_gpu_curve_kernels_t *k = d->k;
+    const gpu_curve_kernels_t *k = d->k;
     size_t L = (size_t)1 << d->pb;
     GPU_TRY(d->g, k->ntt_pow_table(d->lo, slot(d, base), 1, slot(d, K_ONE), L, s));
     GPU_TRY(d->g, k->ntt_pow_table(d->hi, slot(d, base), L, slot(d, f), d->n >> d->pb, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_ntt_coset_forward(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                         cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_coset_forward(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
     CUZK_TRY(powers(d, K_C, K_ONE, s));
     GPU_TRY(d->g, d->k->ntt_scale(a, d->log2n, d->lo, d->hi, d->pb, false, s));
-    return cuzk_gpu_ntt_forward(d, a, s);
+    return gpu_ntt_forward(d, a, s);
 }
 
-cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                         cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_coset_inverse(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s)
 {
     /* After dif, position p holds n·coefficient rev(p); the permutation
      * brings it to rev(p) and scales position i by c^-i/n. */
-    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
     GPU_TRY(d->g, d->k->ntt_inv(slot(d, K_C_INV), slot(d, K_C), s));
     CUZK_TRY(powers(d, K_C_INV, K_N_INV, s));
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    CUZK_TRY(gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     GPU_TRY(d->g, d->k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, NULL, NULL, s));
     return CUZK_OK;
 }
@@ -253,29 +249,28 @@ cuzk_status_t cuzk_gpu_ntt_coset_inverse(cuzk_gpu_ntt_domain_t *d, void *a, cons
  * powers c^i/n already in lo/hi: after the inverse dif, position p holds
  * n·coefficient rev(p); scaled by c^rev(p)/n it holds the coefficient
  * rev(p) of A(c·x), and the dit leaves A(c·ω^i) at i. */
-static cuzk_status_t to_coset(cuzk_gpu_ntt_domain_t *d, void *a, cuzk_gpu_stream_t s)
+static cuzk_status_t to_coset(gpu_ntt_domain_t *d, void *a, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    CUZK_TRY(gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
     return ntt_dit_scaled(d, a, CUZK_NTT_FORWARD, s);
 }
 
 /* The powers c^i/n of the shift c (host memory) for to_coset, and c in
  * K_C. */
-static cuzk_status_t coset_powers(cuzk_gpu_ntt_domain_t *d, const void *c, cuzk_gpu_stream_t s)
+static cuzk_status_t coset_powers(gpu_ntt_domain_t *d, const void *c, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
+    CUZK_TRY(gpu_upload(d->g, slot(d, K_C), c, FR_BYTES, s));
     return powers(d, K_C, K_N_INV, s);
 }
 
-cuzk_status_t cuzk_gpu_ntt_evals_to_coset(cuzk_gpu_ntt_domain_t *d, void *a, const void *c,
-                                          cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_evals_to_coset(gpu_ntt_domain_t *d, void *a, const void *c, gpu_stream_t s)
 {
     CUZK_TRY(coset_powers(d, c, s));
     return to_coset(d, a, s);
 }
 
-cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
-                                     const void *shift, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_h_snarkjs(gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *shift,
+                                gpu_stream_t s)
 {
     CUZK_TRY(coset_powers(d, shift, s));
     CUZK_TRY(to_coset(d, a, s));
@@ -289,10 +284,10 @@ cuzk_status_t cuzk_gpu_ntt_h_snarkjs(cuzk_gpu_ntt_domain_t *d, void *a, void *b,
  * coset inverse of (A·B − C)(g·ω^j) is that of A·B less C's coefficients,
  * which an inverse transform of c gives. Six transforms: C no longer goes
  * to the coset and back. */
-cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void *b, void *c,
-                                        const void *g, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_ntt_h_bellperson(gpu_ntt_domain_t *d, void *a, void *b, void *c, const void *g,
+                                   gpu_stream_t s)
 {
-    const cuzk_gpu_curve_kernels_t *k = d->k;
+    const gpu_curve_kernels_t *k = d->k;
     CUZK_TRY(coset_powers(d, g, s));
     CUZK_TRY(to_coset(d, a, s));
     CUZK_TRY(to_coset(d, b, s));
@@ -315,11 +310,11 @@ cuzk_status_t cuzk_gpu_ntt_h_bellperson(cuzk_gpu_ntt_domain_t *d, void *a, void 
     }
     /* After the inverse difs, position p of a holds n·(the coefficient
      * rev(p) of A·B's interpolant on the coset, times g^rev(p)) and position
-     * p of c holds n·C_rev(p) (see cuzk_gpu_ntt_coset_inverse): element k
+     * p of c holds n·C_rev(p) (see gpu_ntt_coset_inverse): element k
      * becomes a_rev(k)·g^-k·f − c_rev(k)·f. */
     CUZK_TRY(powers(d, K_BP_GINV, K_BP_F, s));
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
-    CUZK_TRY(cuzk_gpu_ntt_dif(d, c, CUZK_NTT_INVERSE, s));
+    CUZK_TRY(gpu_ntt_dif(d, a, CUZK_NTT_INVERSE, s));
+    CUZK_TRY(gpu_ntt_dif(d, c, CUZK_NTT_INVERSE, s));
     GPU_TRY(d->g, k->ntt_permute(a, d->log2n, d->lo, d->hi, d->pb, c, slot(d, K_BP_F), s));
     return CUZK_OK;
 }

@@ -10,26 +10,26 @@
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_kernels.h"
 
-static const cuzk_gpu_curve_kernels_t *curve_kernels(cuzk_gpu_curve_t curve)
+static const gpu_curve_kernels_t *curve_kernels(gpu_curve_t curve)
 {
-    return curve == CUZK_GPU_BLS381 ? &cuzk_gpu_bls381_kernels : &cuzk_gpu_bn254_kernels;
+    return curve == CUZK_GPU_BLS381 ? &gpu_bls381_kernels : &gpu_bn254_kernels;
 }
 
-static const cuzk_gpu_group_kernels_t *group_kernels(cuzk_gpu_group_t grp)
+static const gpu_group_kernels_t *group_kernels(gpu_group_t grp)
 {
     switch (grp) {
-    case CUZK_GPU_BLS381_G1: return &cuzk_gpu_bls381_kernels.g1;
-    case CUZK_GPU_BLS381_G2: return &cuzk_gpu_bls381_kernels.g2;
-    case CUZK_GPU_BN254_G1: return &cuzk_gpu_bn254_kernels.g1;
-    default: return &cuzk_gpu_bn254_kernels.g2;
+    case CUZK_GPU_BLS381_G1: return &gpu_bls381_kernels.g1;
+    case CUZK_GPU_BLS381_G2: return &gpu_bls381_kernels.g2;
+    case CUZK_GPU_BN254_G1: return &gpu_bn254_kernels.g1;
+    default: return &gpu_bn254_kernels.g2;
     }
 }
 
 /* ---- classification ------------------------------------------------------ */
 
-cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                           uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
-                                           const void *d_scalars, size_t n, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_msm_classify_launch(gpu_t *g, gpu_curve_t curve, uint8_t *d_cls,
+                                      uint32_t *d_bitmap, uint32_t *d_other, void *d_acc,
+                                      const void *d_scalars, size_t n, gpu_stream_t s)
 {
     assert(d_acc && (n == 0 || d_scalars));
     GPU_TRY(g,
@@ -37,41 +37,41 @@ cuzk_status_t cuzk_gpu_msm_classify_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve
     return CUZK_OK;
 }
 
-size_t cuzk_gpu_bitmap_compact_scratch_bytes(size_t n)
+size_t gpu_bitmap_compact_scratch_bytes(size_t n)
 {
     size_t bytes = 0;
-    (void)cuzk_gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32);
+    (void)gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32);
     return bytes;
 }
 
-cuzk_status_t cuzk_gpu_bitmap_compact_launch(cuzk_gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
-                                             const uint32_t *d_bitmap, size_t n, void *d_scratch,
-                                             cuzk_gpu_stream_t s)
+cuzk_status_t gpu_bitmap_compact_launch(gpu_t *g, uint32_t *d_idx, uint32_t *d_count,
+                                        const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                        gpu_stream_t s)
 {
     size_t words = (n + 31) / 32, bytes = 0;
-    GPU_TRY(g, cuzk_gpu_bitmap_compact_bytes(&bytes, words));
-    GPU_TRY(g, cuzk_gpu_bitmap_compact(d_scratch, bytes, d_idx, d_count, d_bitmap, words, s));
+    GPU_TRY(g, gpu_bitmap_compact_bytes(&bytes, words));
+    GPU_TRY(g, gpu_bitmap_compact(d_scratch, bytes, d_idx, d_count, d_bitmap, words, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_bitmap_select_launch(cuzk_gpu_t *g, void *d_out, const void *d_in,
-                                            const uint32_t *d_bitmap, size_t n, void *d_scratch,
-                                            cuzk_gpu_stream_t s)
+cuzk_status_t gpu_bitmap_select_launch(gpu_t *g, void *d_out, const void *d_in,
+                                       const uint32_t *d_bitmap, size_t n, void *d_scratch,
+                                       gpu_stream_t s)
 {
     assert(n == 0 || (d_out && d_in && d_bitmap && d_scratch));
     size_t bytes = 0;
-    GPU_TRY(g, cuzk_gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32));
-    GPU_TRY(g, cuzk_gpu_bitmap_select(d_scratch, bytes, d_out, d_in, d_bitmap, n, s));
+    GPU_TRY(g, gpu_bitmap_compact_bytes(&bytes, (n + 31) / 32));
+    GPU_TRY(g, gpu_bitmap_select(d_scratch, bytes, d_out, d_in, d_bitmap, n, s));
     return CUZK_OK;
 }
 
-void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc)
+void gpu_msm_counts_decode(msm_counts_t *counts, const void *acc)
 {
     uint64_t c[3];
     uint32_t or_bits[8];
     memcpy(c, acc, sizeof(c));
     memcpy(or_bits, (const unsigned char *)acc + sizeof(c), sizeof(or_bits));
-    *counts = (cuzk_msm_counts_t){.zero = c[0], .one = c[1], .other = c[2], .bits = 0};
+    *counts = (msm_counts_t){.zero = c[0], .one = c[1], .other = c[2], .bits = 0};
     for (int j = 8; j-- > 0;) {
         if (or_bits[j]) {
             counts->bits = 32 * (unsigned)j + 32 - (unsigned)__builtin_clz(or_bits[j]);
@@ -80,22 +80,22 @@ void cuzk_gpu_msm_counts_decode(cuzk_msm_counts_t *counts, const void *acc)
     }
 }
 
-cuzk_status_t cuzk_gpu_msm_classify(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, uint8_t *d_cls,
-                                    uint32_t *d_bitmap, const void *d_scalars, size_t n,
-                                    cuzk_msm_counts_t *counts, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_msm_classify(gpu_t *g, gpu_curve_t curve, uint8_t *d_cls, uint32_t *d_bitmap,
+                               const void *d_scalars, size_t n, msm_counts_t *counts,
+                               gpu_stream_t s)
 {
     unsigned char acc[CUZK_GPU_CLASSIFY_ACC_BYTES];
     void *d_acc = NULL;
-    cuzk_status_t st = cuzk_gpu_alloc(g, &d_acc, sizeof(acc));
+    cuzk_status_t st = gpu_alloc(g, &d_acc, sizeof(acc));
     if (st != CUZK_OK)
         return st;
-    CUZK_GOTO(cuzk_gpu_msm_classify_launch(g, curve, d_cls, d_bitmap, NULL, d_acc, d_scalars, n, s),
-              st, out);
-    CUZK_GOTO(cuzk_gpu_download(g, acc, d_acc, sizeof(acc), s), st, out);
-    CUZK_GOTO(cuzk_gpu_stream_sync(g, s), st, out);
-    cuzk_gpu_msm_counts_decode(counts, acc);
+    CUZK_GOTO(gpu_msm_classify_launch(g, curve, d_cls, d_bitmap, NULL, d_acc, d_scalars, n, s), st,
+              out);
+    CUZK_GOTO(gpu_download(g, acc, d_acc, sizeof(acc), s), st, out);
+    CUZK_GOTO(gpu_stream_sync(g, s), st, out);
+    gpu_msm_counts_decode(counts, acc);
 out:
-    cuzk_gpu_free(d_acc);
+    gpu_free(d_acc);
     return st;
 }
 
@@ -124,17 +124,17 @@ static ones_plan_t ones_plan(size_t n)
     return p;
 }
 
-size_t cuzk_gpu_msm_ones_scratch_bytes(cuzk_gpu_group_t grp, size_t n)
+size_t gpu_msm_ones_scratch_bytes(gpu_group_t grp, size_t n)
 {
-    return (ones_plan(n).T + ONES_GROUPS) * cuzk_gpu_xyzz_bytes(grp);
+    return (ones_plan(n).T + ONES_GROUPS) * gpu_xyzz_bytes(grp);
 }
 
-cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, void *d_r,
-                                           const uint32_t *d_bitmap, const void *d_bases, size_t n,
-                                           void *d_scratch, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_msm_sum_ones_launch(gpu_t *g, gpu_group_t grp, void *d_r,
+                                      const uint32_t *d_bitmap, const void *d_bases, size_t n,
+                                      void *d_scratch, gpu_stream_t s)
 {
     assert(d_r && d_scratch && (n == 0 || (d_bitmap && d_bases)));
-    const cuzk_gpu_group_kernels_t *k = group_kernels(grp);
+    const gpu_group_kernels_t *k = group_kernels(grp);
     ones_plan_t p = ones_plan(n);
     unsigned char *part = d_scratch, *mid = part + p.T * k->xyzz_bytes;
     GPU_TRY(g, k->msm_ones_partial(part, d_bitmap, d_bases, p.words, p.per, p.T, s));
@@ -143,9 +143,8 @@ cuzk_status_t cuzk_gpu_msm_sum_ones_launch(cuzk_gpu_t *g, cuzk_gpu_group_t grp, 
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_scalars,
-                                             const uint32_t *d_bitmap, size_t n,
-                                             cuzk_gpu_stream_t s)
+cuzk_status_t gpu_msm_clear_ones_launch(gpu_t *g, gpu_curve_t curve, void *d_scalars,
+                                        const uint32_t *d_bitmap, size_t n, gpu_stream_t s)
 {
     GPU_TRY(g, curve_kernels(curve)->clear_marked(d_scalars, d_bitmap, n, s));
     return CUZK_OK;
@@ -153,17 +152,15 @@ cuzk_status_t cuzk_gpu_msm_clear_ones_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t cur
 
 /* ---- Fr vectors ------------------------------------------------------------ */
 
-cuzk_status_t cuzk_gpu_fr_mul_const_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_out,
-                                           const void *d_in, size_t n, const void *k,
-                                           cuzk_gpu_stream_t s)
+cuzk_status_t gpu_fr_mul_const_launch(gpu_t *g, gpu_curve_t curve, void *d_out, const void *d_in,
+                                      size_t n, const void *k, gpu_stream_t s)
 {
     GPU_TRY(g, curve_kernels(curve)->fr_mul_const(d_out, d_in, n, k, s));
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_fr_mul_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void *d_c,
-                                     const void *d_a, const void *d_b, size_t n,
-                                     cuzk_gpu_stream_t s)
+cuzk_status_t gpu_fr_mul_launch(gpu_t *g, gpu_curve_t curve, void *d_c, const void *d_a,
+                                const void *d_b, size_t n, gpu_stream_t s)
 {
     if (n == 0)
         return CUZK_OK;
@@ -173,9 +170,8 @@ cuzk_status_t cuzk_gpu_fr_mul_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve, void
 
 /* ---- R1CS ------------------------------------------------------------------ */
 
-cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
-                                          const cuzk_gpu_csr_t *m, const void *d_w, void *d_y,
-                                          cuzk_gpu_stream_t s)
+cuzk_status_t gpu_csr_mul_vec_launch(gpu_t *g, gpu_curve_t curve, const gpu_csr_t *m,
+                                     const void *d_w, void *d_y, gpu_stream_t s)
 {
     assert(m && (m->n_rows == 0 || (m->row_ptr && d_y)));
     GPU_TRY(g,
@@ -183,12 +179,11 @@ cuzk_status_t cuzk_gpu_csr_mul_vec_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
     return CUZK_OK;
 }
 
-cuzk_status_t cuzk_gpu_r1cs_eval_launch(cuzk_gpu_t *g, cuzk_gpu_curve_t curve,
-                                        const cuzk_gpu_csr_t *A, const cuzk_gpu_csr_t *B,
-                                        const cuzk_gpu_csr_t *C, const void *d_w, void *d_a,
-                                        void *d_b, void *d_c, cuzk_gpu_stream_t s)
+cuzk_status_t gpu_r1cs_eval_launch(gpu_t *g, gpu_curve_t curve, const gpu_csr_t *A,
+                                   const gpu_csr_t *B, const gpu_csr_t *C, const void *d_w,
+                                   void *d_a, void *d_b, void *d_c, gpu_stream_t s)
 {
-    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, curve, A, d_w, d_a, s));
-    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, curve, B, d_w, d_b, s));
-    return cuzk_gpu_csr_mul_vec_launch(g, curve, C, d_w, d_c, s);
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, curve, A, d_w, d_a, s));
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, curve, B, d_w, d_b, s));
+    return gpu_csr_mul_vec_launch(g, curve, C, d_w, d_c, s);
 }

@@ -354,37 +354,34 @@ static Fr fr_host(const void *p)
     return r;
 }
 
-#define LAUNCHED(g, what) cuzk_gpu_status((g), (int)cudaGetLastError(), what, __FILE__, __LINE__)
+#define LAUNCHED(g, what) gpu_status((g), (int)cudaGetLastError(), what, __FILE__, __LINE__)
 
-extern "C" cuzk_status_t cuzk_gpu_ix_witness(cuzk_gpu_t *g, void *w, const r1cs_ix_t *ix,
-                                             cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_ix_witness(gpu_t *g, void *w, const r1cs_ix_t *ix, gpu_stream_t s)
 {
     ix_witness_kernel<<<blocks_for(ix->n_cols, 256), 256, 0, s>>>((Fr *)w, *ix);
     return LAUNCHED(g, "ix_witness_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_ix_rows(cuzk_gpu_t *g, void *a, void *b, void *c, void *c0,
-                                          const void *w, const r1cs_ix_t *ix, cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_ix_rows(gpu_t *g, void *a, void *b, void *c, void *c0, const void *w,
+                                     const r1cs_ix_t *ix, gpu_stream_t s)
 {
     ix_rows_kernel<<<blocks_for(ix->n_rows, 256), 256, 0, s>>>((Fr *)a, (Fr *)b, (Fr *)c, (Fr *)c0,
                                                                (const Fr *)w, *ix);
     return LAUNCHED(g, "ix_rows_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_ix_columns(cuzk_gpu_t *g, void *ua, void *ub, void *uc,
-                                             uint32_t *fa, uint32_t *fb, const void *l,
-                                             const r1cs_ix_t *ix, uint32_t n_in,
-                                             cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_ix_columns(gpu_t *g, void *ua, void *ub, void *uc, uint32_t *fa,
+                                        uint32_t *fb, const void *l, const r1cs_ix_t *ix,
+                                        uint32_t n_in, gpu_stream_t s)
 {
     ix_columns_kernel<<<blocks_for(ix->n_cols, 256), 256, 0, s>>>((Fr *)ua, (Fr *)ub, (Fr *)uc, fa,
                                                                   fb, (const Fr *)l, *ix, n_in);
     return LAUNCHED(g, "ix_columns_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_lagrange(cuzk_gpu_t *g, void *l, size_t m,
-                                                 const void *omega, const void *omega_inv,
-                                                 const void *tau, const void *zt,
-                                                 cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_lagrange(gpu_t *g, void *l, size_t m, const void *omega,
+                                            const void *omega_inv, const void *tau, const void *zt,
+                                            gpu_stream_t s)
 {
     size_t chunks = (m + LAG_CHUNK - 1) / LAG_CHUNK;
     lagrange_kernel<<<blocks_for(chunks, 128), 128, 0, s>>>(
@@ -392,9 +389,8 @@ extern "C" cuzk_status_t cuzk_gpu_setup_lagrange(cuzk_gpu_t *g, void *l, size_t 
     return LAUNCHED(g, "lagrange_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_dot_add(cuzk_gpu_t *g, void *acc, const void *x,
-                                                const void *y, size_t n, void *scratch,
-                                                cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_dot_add(gpu_t *g, void *acc, const void *x, const void *y,
+                                           size_t n, void *scratch, gpu_stream_t s)
 {
     dot_partial_kernel<<<CUZK_GPU_DOT_BLOCKS, 256, 0, s>>>((Fr *)scratch, (const Fr *)x,
                                                            (const Fr *)y, n);
@@ -405,11 +401,10 @@ extern "C" cuzk_status_t cuzk_gpu_setup_dot_add(cuzk_gpu_t *g, void *acc, const 
     return LAUNCHED(g, "sum_into_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_combine(cuzk_gpu_t *g, void *uc, const void *ua,
-                                                const void *ub, size_t n, uint32_t n_in,
-                                                const void *alpha, const void *beta,
-                                                const void *gamma_inv, const void *delta_inv,
-                                                cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_combine(gpu_t *g, void *uc, const void *ua, const void *ub,
+                                           size_t n, uint32_t n_in, const void *alpha,
+                                           const void *beta, const void *gamma_inv,
+                                           const void *delta_inv, gpu_stream_t s)
 {
     combine_kernel<<<blocks_for(n, 256), 256, 0, s>>>((Fr *)uc, (const Fr *)ua, (const Fr *)ub, n,
                                                       n_in, fr_host(alpha), fr_host(beta),
@@ -417,34 +412,32 @@ extern "C" cuzk_status_t cuzk_gpu_setup_combine(cuzk_gpu_t *g, void *uc, const v
     return LAUNCHED(g, "combine_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_powers(cuzk_gpu_t *g, void *out, size_t n,
-                                               const void *first, const void *x,
-                                               cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_powers(gpu_t *g, void *out, size_t n, const void *first,
+                                          const void *x, gpu_stream_t s)
 {
     size_t chunks = (n + LAG_CHUNK - 1) / LAG_CHUNK;
     powers_kernel<<<blocks_for(chunks, 128), 128, 0, s>>>((Fr *)out, n, fr_host(first), fr_host(x));
     return LAUNCHED(g, "powers_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_select_bytes(cuzk_gpu_t *g, size_t *bytes, size_t n)
+extern "C" cuzk_status_t gpu_setup_select_bytes(gpu_t *g, size_t *bytes, size_t n)
 {
     *bytes = 0;
     int e = (int)cub::DeviceScan::ExclusiveSum(nullptr, *bytes, (const uint32_t *)nullptr,
                                                (uint32_t *)nullptr, n);
-    return cuzk_gpu_status(g, e, "cub::DeviceScan::ExclusiveSum (size)", __FILE__, __LINE__);
+    return gpu_status(g, e, "cub::DeviceScan::ExclusiveSum (size)", __FILE__, __LINE__);
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_select(cuzk_gpu_t *g, void *out, uint32_t *count,
-                                               const void *in, const uint32_t *flags, uint32_t *pos,
-                                               size_t n, void *scratch, size_t scratch_bytes,
-                                               cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_select(gpu_t *g, void *out, uint32_t *count, const void *in,
+                                          const uint32_t *flags, uint32_t *pos, size_t n,
+                                          void *scratch, size_t scratch_bytes, gpu_stream_t s)
 {
     if (n == 0)
-        return cuzk_gpu_status(g, (int)cudaMemsetAsync(count, 0, sizeof *count, s),
-                               "cudaMemsetAsync(count)", __FILE__, __LINE__);
+        return gpu_status(g, (int)cudaMemsetAsync(count, 0, sizeof *count, s),
+                          "cudaMemsetAsync(count)", __FILE__, __LINE__);
     size_t bytes = scratch_bytes;
     int e = (int)cub::DeviceScan::ExclusiveSum(scratch, bytes, flags, pos, n, s);
-    cuzk_status_t st = cuzk_gpu_status(g, e, "cub::DeviceScan::ExclusiveSum", __FILE__, __LINE__);
+    cuzk_status_t st = gpu_status(g, e, "cub::DeviceScan::ExclusiveSum", __FILE__, __LINE__);
     if (st != CUZK_OK)
         return st;
     scatter_kernel<<<blocks_for(n, 256), 256, 0, s>>>((Fr *)out, count, (const Fr *)in, flags, pos,
@@ -452,8 +445,8 @@ extern "C" cuzk_status_t cuzk_gpu_setup_select(cuzk_gpu_t *g, void *out, uint32_
     return LAUNCHED(g, "scatter_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_bitmap(cuzk_gpu_t *g, uint64_t *bits, const uint32_t *flags,
-                                               size_t n, cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_bitmap(gpu_t *g, uint64_t *bits, const uint32_t *flags, size_t n,
+                                          gpu_stream_t s)
 {
     if (n == 0)
         return CUZK_OK;
@@ -461,9 +454,8 @@ extern "C" cuzk_status_t cuzk_gpu_setup_bitmap(cuzk_gpu_t *g, uint64_t *bits, co
     return LAUNCHED(g, "bitmap_kernel");
 }
 
-extern "C" cuzk_status_t cuzk_gpu_setup_fixed_base(cuzk_gpu_t *g, void *out, const void *k,
-                                                   size_t n, const void *table, bool g2,
-                                                   cuzk_gpu_stream_t s)
+extern "C" cuzk_status_t gpu_setup_fixed_base(gpu_t *g, void *out, const void *k, size_t n,
+                                              const void *table, bool g2, gpu_stream_t s)
 {
     if (n == 0)
         return CUZK_OK;

@@ -88,7 +88,7 @@ void status_answer(cuzkd_t *d, http_response_t *resp)
         " s:[{s:s, s:s, s:I, s:I, s:f}],"
         " s:{s:I, s:I, s:I},"
         " s:o}",
-        "build", "version", cuzk_version(), "arith", cuzk_cpu_arith_path(), "cuda", STATUS_CUDA,
+        "build", "version", cuzk_version(), "arith", cpu_arith_path(), "cuda", STATUS_CUDA,
         "backend", c.backend, "server", "pid", (json_int_t)getpid(), "listen", d->bound,
         "started_at", d->started_wall, "uptime_seconds", c.uptime_seconds, "journal",
         d->journal ? journal_dir(d->journal) : "", "draining", (int)atomic_load(&d->draining),

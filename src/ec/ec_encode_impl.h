@@ -90,7 +90,7 @@ size_t ECN(snarkjs_first_invalid)(const unsigned char *in, size_t n)
 {
     size_t i = 0;
 #if CUZK_EC_HAVE_IFMA
-    if (cuzk_cpu_has_ifma)
+    if (cpu_has_ifma)
         i = ECN(snarkjs_scan_ifma)(in, n);
 #endif
     for (; i < n; i++) {

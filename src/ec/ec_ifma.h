@@ -2,7 +2,7 @@
  * The validity scan of points in snarkjs' layout (ECN(snarkjs_first_invalid)
  * in ec_tmpl.h), eight points at a time with AVX-512 IFMA
  * (ff/fpv_tmpl.h), for G1 and G2 of both curves. x86-64 only; call only
- * when cuzk_cpu_has_ifma (util/cpu.h) is set.
+ * when cpu_has_ifma (util/cpu.h) is set.
  *
  * NAME_snarkjs_scan_ifma(in, n): the n points at in, NAME_SNARKJS_BYTES
  * each, in blocks of eight; returns the index of the first block's first

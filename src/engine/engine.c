@@ -341,7 +341,7 @@ static void job_draw_id(engine_t *e, char *id)
 {
     do {
         uint64_t r = 0;
-        if (cuzk_random_bytes(NULL, &r, sizeof r) != CUZK_OK)
+        if (random_bytes(NULL, &r, sizeof r) != CUZK_OK)
             r = e->next_seq * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(engine_now() * 1e9);
         snprintf(id, ENGINE_ID_MAX + 1, "%016llx", (unsigned long long)r);
     } while (engine_map_find(e, id));

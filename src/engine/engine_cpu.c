@@ -13,7 +13,7 @@
 
 struct engine_cpu {
     engine_cpu_options_t opt;
-    cuzk_pool_t *load_pool;
+    pool_t *load_pool;
 };
 
 engine_cpu_t *engine_cpu_new(const engine_cpu_options_t *opt, cuzk_status_t *st)
@@ -25,7 +25,7 @@ engine_cpu_t *engine_cpu_new(const engine_cpu_options_t *opt, cuzk_status_t *st)
     }
     if (opt)
         cpu->opt = *opt;
-    cpu->load_pool = cuzk_pool_new(cpu->opt.load_threads, st);
+    cpu->load_pool = pool_new(cpu->opt.load_threads, st);
     if (!cpu->load_pool) {
         free(cpu);
         return NULL;
@@ -38,7 +38,7 @@ void engine_cpu_free(engine_cpu_t *cpu)
 {
     if (!cpu)
         return;
-    cuzk_pool_free(cpu->load_pool);
+    pool_free(cpu->load_pool);
     free(cpu);
 }
 
@@ -94,14 +94,14 @@ static cuzk_status_t cpu_worker_new(void *ctx, unsigned worker, unsigned threads
     (void)ctx;
     (void)worker;
     cuzk_status_t s;
-    *wctx = cuzk_pool_new(threads, &s);
+    *wctx = pool_new(threads, &s);
     return *wctx ? CUZK_OK : s;
 }
 
 static void cpu_worker_free(void *ctx, void *wctx)
 {
     (void)ctx;
-    cuzk_pool_free(wctx);
+    pool_free(wctx);
 }
 
 static cuzk_status_t cpu_prove(void *ctx, void *wctx, const void *key, key_format_t format,

@@ -21,7 +21,7 @@ struct engine_cuda {
     engine_backend_t cpu_be;
     int ndev;
     engine_gpu_dev_t *dev[ENGINE_CUDA_MAX_DEVICES];
-    cuzk_gpu_t alloc_gpu;    /* the pinned pool's allocator (its err holds its failures) */
+    gpu_t alloc_gpu;         /* the pinned pool's allocator (its err holds its failures) */
     engine_pinned_t *pinned; /* the workers' staging buffers */
     pthread_mutex_t lock;    /* n */
     engine_cuda_counters_t n;
@@ -34,7 +34,7 @@ typedef struct cuda_key {
 } cuda_key_t;
 
 typedef struct cuda_worker {
-    cuzk_pool_t *pool;
+    pool_t *pool;
     int dev;
     engine_gpu_slot_t *slot;
 } cuda_worker_t;
@@ -43,8 +43,8 @@ typedef struct cuda_worker {
  * copies run at the bus's speed from it). */
 static cuzk_status_t pinned_alloc(void *ctx, void **p, size_t bytes, char *err, size_t err_size)
 {
-    cuzk_gpu_t *g = ctx;
-    cuzk_status_t s = cuzk_gpu_host_alloc(g, p, bytes);
+    gpu_t *g = ctx;
+    cuzk_status_t s = gpu_host_alloc(g, p, bytes);
     if (s != CUZK_OK)
         io_fail(err, err_size, s, "pinning %zu bytes: %s", bytes, g->err);
     return s;
@@ -53,7 +53,7 @@ static cuzk_status_t pinned_alloc(void *ctx, void **p, size_t bytes, char *err, 
 static void pinned_free(void *ctx, void *p)
 {
     (void)ctx;
-    cuzk_gpu_host_free(p);
+    gpu_host_free(p);
 }
 
 engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *st, char *err,
@@ -71,7 +71,7 @@ engine_cuda_t *engine_cuda_new(const engine_cuda_options_t *opt, cuzk_status_t *
     pthread_mutex_init(&c->lock, NULL);
     char why[CUZK_GPU_ERR_MAX] = "";
     int n = 0;
-    *st = cuzk_gpu_count(&n, why, sizeof why);
+    *st = gpu_count(&n, why, sizeof why);
     if (*st != CUZK_OK || n == 0) {
         *st = io_fail(err, err_size, CUZK_EDEVICE, "no GPU is usable: %s",
                       why[0] ? why : "the NVIDIA driver shows no device");
@@ -204,21 +204,21 @@ static cuzk_status_t cuda_key_load(void *ctx, key_format_t format, const char *p
     return CUZK_OK;
 }
 
-cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_rng_t *rng,
-                                    void **key, uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem,
-                                    char *err, size_t err_size)
+cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, rng_t *rng, void **key,
+                                    uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem, char *err,
+                                    size_t err_size)
 {
     *key = NULL;
     memset(vk, 0, sizeof *vk);
     cuda_key_t *k = calloc(1, sizeof *k);
     if (!k)
         return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key");
-    cuzk_rng_t start = *rng; /* every device draws the same secrets */
+    rng_t start = *rng; /* every device draws the same secrets */
     bp_params_t p = {0};
     cuzk_status_t s = CUZK_OK;
     for (int i = 0; s == CUZK_OK && i < c->ndev; i++) {
         bp_params_t pi;
-        cuzk_rng_t r = start;
+        rng_t r = start;
         s = engine_gpu_bp_dev_setup(&k->dev[i], &pi, i == 0 ? a : NULL, amem, c->dev[i], ix, &r,
                                     err, err_size);
         if (s == CUZK_OK && (s = engine_gpu_key_warm(k->dev[i], err, err_size)) != CUZK_OK)
@@ -262,8 +262,8 @@ cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_
 cuzk_status_t engine_cuda_host_alloc(engine_cuda_t *c, void **p, size_t bytes, char *err,
                                      size_t err_size)
 {
-    cuzk_gpu_t g = c->alloc_gpu;
-    cuzk_status_t s = cuzk_gpu_host_alloc(&g, p, bytes);
+    gpu_t g = c->alloc_gpu;
+    cuzk_status_t s = gpu_host_alloc(&g, p, bytes);
     if (s != CUZK_OK)
         io_fail(err, err_size, s, "pinning %zu bytes of host memory: %s", bytes, g.err);
     return s;
@@ -271,7 +271,7 @@ cuzk_status_t engine_cuda_host_alloc(engine_cuda_t *c, void **p, size_t bytes, c
 
 void engine_cuda_host_free(void *p)
 {
-    cuzk_gpu_host_free(p);
+    gpu_host_free(p);
 }
 
 static uint64_t cuda_partition_bytes(void *ctx, const void *key)
@@ -297,12 +297,12 @@ static cuzk_status_t cuda_worker_new(void *ctx, unsigned worker, unsigned thread
         return CUZK_ENOMEM;
     w->dev = (int)(worker % (unsigned)c->ndev);
     cuzk_status_t s;
-    w->pool = cuzk_pool_new(threads, &s);
+    w->pool = pool_new(threads, &s);
     char err[IO_ERR_MAX];
     if (w->pool)
         s = engine_gpu_slot_new(&w->slot, c->dev[w->dev], c->pinned, err, sizeof err);
     if (s != CUZK_OK) {
-        cuzk_pool_free(w->pool);
+        pool_free(w->pool);
         free(w);
         return s;
     }
@@ -315,7 +315,7 @@ static void cuda_worker_free(void *ctx, void *wctx)
     (void)ctx;
     cuda_worker_t *w = wctx;
     engine_gpu_slot_free(w->slot);
-    cuzk_pool_free(w->pool);
+    pool_free(w->pool);
     free(w);
 }
 

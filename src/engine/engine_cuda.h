@@ -78,9 +78,9 @@ const char *engine_cuda_device_name(const engine_cuda_t *c, int i);
  * circuit's assignment, into amem (engine_gpu_bp_asgn_bytes; pinned for
  * the fastest staging: engine_cuda_host_alloc). Failures with a message.
  */
-cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, cuzk_rng_t *rng,
-                                    void **key, uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem,
-                                    char *err, size_t err_size);
+cuzk_status_t engine_cuda_dev_setup(engine_cuda_t *c, const r1cs_ix_t *ix, rng_t *rng, void **key,
+                                    uint64_t *bytes, bp_vk_t *vk, asgn_t *a, void *amem, char *err,
+                                    size_t err_size);
 
 /* Pinned host memory usable by every device (engine_cuda_host_free). */
 cuzk_status_t engine_cuda_host_alloc(engine_cuda_t *c, void **p, size_t bytes, char *err,

@@ -83,7 +83,7 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d);
 const char *engine_gpu_dev_name(const engine_gpu_dev_t *d);
 int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d);
 /* The device's handle (for allocations on it). */
-const struct cuzk_gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d);
+const struct gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d);
 /* Whether the device still works: false after a sticky error (a kernel
  * fault), which fails every later call on it. */
 bool engine_gpu_dev_healthy(engine_gpu_dev_t *d);
@@ -227,7 +227,7 @@ typedef struct engine_gpu_stats {
  * NULL: the caller's alone) and uploaded on its copy stream.
  *
  * GROTH16_SYNTH_GIVEN: in->asgn, whose counts match the key's. Each of its arrays (a, b, c, inputs,
- * aux, the three density bitmaps) that lies in pinned memory (cuzk_gpu_host_is_pinned, at its first
+ * aux, the three density bitmaps) that lies in pinned memory (gpu_host_is_pinned, at its first
  * and last byte) is uploaded straight from it; the others are copied into the slot's pinned staging
  * buffer first (on pool's threads), which is taken only when there are
  * such arrays. The scalars of A (the inputs, then the aux values
@@ -236,9 +236,9 @@ typedef struct engine_gpu_stats {
  * assignment's arrays must stay unchanged until engine_gpu_compute of this
  * partition has returned (on a failure here, nothing reads them any more).
  */
-struct cuzk_pool;
+struct pool;
 cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                               const groth16_input_t *in, struct cuzk_pool *pool, char *err,
+                               const groth16_input_t *in, struct pool *pool, char *err,
                                size_t err_size);
 
 /*
@@ -263,8 +263,8 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
 typedef struct engine_gpu_accel {
     engine_gpu_slot_t *slot;
     const engine_gpu_key_t *key;
-    struct cuzk_pool *pool; /* threads for the staging copies (NULL: the caller's) */
-    unsigned urgency;       /* at the compute lock (engine_gpu_compute) */
+    struct pool *pool; /* threads for the staging copies (NULL: the caller's) */
+    unsigned urgency;  /* at the compute lock (engine_gpu_compute) */
     engine_gpu_stats_t stats;
 } engine_gpu_accel_t;
 

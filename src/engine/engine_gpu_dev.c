@@ -10,20 +10,20 @@
 
 #include "util/fail.h"
 
-cuzk_status_t engine_gpu_fail(cuzk_gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
+cuzk_status_t engine_gpu_fail(gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
                               const char *what)
 {
-    return cuzk_fail(err, err_size, s, "%s on %s: %s", what, g->name, g->err);
+    return fail_with(err, err_size, s, "%s on %s: %s", what, g->name, g->err);
 }
 
-cuzk_status_t engine_gpu_dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes)
+cuzk_status_t engine_gpu_dbuf_grow(gpu_t *g, dbuf_t *b, size_t bytes)
 {
     if (b->size >= bytes)
         return CUZK_OK;
-    cuzk_gpu_free(b->p);
+    gpu_free(b->p);
     b->p = NULL;
     b->size = 0;
-    cuzk_status_t s = cuzk_gpu_alloc(g, &b->p, bytes);
+    cuzk_status_t s = gpu_alloc(g, &b->p, bytes);
     if (s == CUZK_OK)
         b->size = bytes;
     return s;
@@ -31,7 +31,7 @@ cuzk_status_t engine_gpu_dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes)
 
 void engine_gpu_dbuf_free(dbuf_t *b)
 {
-    cuzk_gpu_free(b->p);
+    gpu_free(b->p);
     b->p = NULL;
     b->size = 0;
 }
@@ -39,7 +39,7 @@ void engine_gpu_dbuf_free(dbuf_t *b)
 /* Bytes of the results: RESULTS XYZZ points, each in a slot of G2's size. */
 size_t engine_gpu_res_bytes(void)
 {
-    return RESULTS * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    return RESULTS * gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
 }
 
 cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, size_t err_size)
@@ -47,18 +47,18 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     *out = NULL;
     engine_gpu_dev_t *d = calloc(1, sizeof *d);
     if (!d)
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
-    cuzk_status_t s = cuzk_gpu_open(&d->g, device);
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+    cuzk_status_t s = gpu_open(&d->g, device);
     if (s != CUZK_OK) {
-        cuzk_fail(err, err_size, s, "opening CUDA device %d: %s", device, d->g.err);
+        fail_with(err, err_size, s, "opening CUDA device %d: %s", device, d->g.err);
         free(d);
         return s;
     }
     snprintf(d->name, sizeof d->name, "%s (device %d, %.1f GiB)", d->g.name, device,
              (double)d->g.mem_total / (1u << 30));
-    if (cuzk_prio_lock_init(&d->lock) != 0) {
+    if (prio_lock_init(&d->lock) != 0) {
         free(d);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
+        return fail_with(err, err_size, CUZK_ENOMEM, "no compute lock for CUDA device %d", device);
     }
     char bname[400];
     snprintf(bname, sizeof bname, "the memory of %s", d->name);
@@ -70,12 +70,11 @@ cuzk_status_t engine_gpu_dev_new(engine_gpu_dev_t **out, int device, char *err, 
     }
     if (!d->budget || !d->compute_key) {
         engine_gpu_dev_free(d);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the device state");
     }
-    s = cuzk_gpu_stream_new(&d->g, &d->stream);
+    s = gpu_stream_new(&d->g, &d->stream);
     if (s == CUZK_OK)
-        s = cuzk_gpu_host_alloc(&d->g, &d->h_res,
-                                engine_gpu_res_bytes() + BITMAPS * sizeof(uint32_t));
+        s = gpu_host_alloc(&d->g, &d->h_res, engine_gpu_res_bytes() + BITMAPS * sizeof(uint32_t));
     if (s != CUZK_OK) {
         engine_gpu_fail(&d->g, s, err, err_size, "setting up the device");
         engine_gpu_dev_free(d);
@@ -90,7 +89,7 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
     if (!d)
         return;
     for (int i = 0; i < 4; i++) {
-        cuzk_gpu_msm_free(d->msm[i]);
+        gpu_msm_free(d->msm[i]);
         engine_budget_key_free(d->ws_key[i]);
     }
     dbuf_t *bufs[] = {&d->wp, &d->a, &d->b, &d->c, &d->cnt, &d->compact, &d->acc, &d->ones};
@@ -98,9 +97,9 @@ void engine_gpu_dev_free(engine_gpu_dev_t *d)
         engine_gpu_dbuf_free(bufs[i]);
     for (int i = 0; i < BITMAPS; i++)
         engine_gpu_dbuf_free(&d->oth[i]);
-    cuzk_gpu_host_free(d->h_res);
-    cuzk_gpu_stream_free(d->stream);
-    cuzk_prio_lock_destroy(&d->lock);
+    gpu_host_free(d->h_res);
+    gpu_stream_free(d->stream);
+    prio_lock_destroy(&d->lock);
     engine_budget_key_free(d->compute_key);
     engine_budget_free(d->budget);
     free(d);
@@ -111,7 +110,7 @@ const char *engine_gpu_dev_name(const engine_gpu_dev_t *d)
     return d->name;
 }
 
-const struct cuzk_gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d)
+const struct gpu *engine_gpu_dev_gpu(const engine_gpu_dev_t *d)
 {
     return &d->g;
 }
@@ -123,13 +122,13 @@ int engine_gpu_dev_ordinal(const engine_gpu_dev_t *d)
 
 bool engine_gpu_dev_healthy(engine_gpu_dev_t *d)
 {
-    return cuzk_gpu_use(&d->g) == CUZK_OK && cuzk_gpu_sync(&d->g) == CUZK_OK;
+    return gpu_use(&d->g) == CUZK_OK && gpu_sync(&d->g) == CUZK_OK;
 }
 
 uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d)
 {
     size_t f = 0, t = 0;
-    return cuzk_gpu_mem_info(&d->g, &f, &t) == CUZK_OK ? f : 0;
+    return gpu_mem_info(&d->g, &f, &t) == CUZK_OK ? f : 0;
 }
 
 /* Copies bytes from host memory src (pageable: a mapped file, malloc'd
@@ -138,32 +137,32 @@ uint64_t engine_gpu_dev_free_bytes(engine_gpu_dev_t *d)
 cuzk_status_t engine_gpu_upload_bounced(engine_gpu_dev_t *d, void *dst, const void *src,
                                         size_t bytes)
 {
-    cuzk_gpu_t *g = &d->g;
+    gpu_t *g = &d->g;
     void *bounce[2] = {NULL, NULL};
-    cuzk_gpu_event_t done[2] = {NULL, NULL};
+    gpu_event_t done[2] = {NULL, NULL};
     cuzk_status_t s = CUZK_OK;
     for (int i = 0; s == CUZK_OK && i < 2; i++) {
-        s = cuzk_gpu_host_alloc(g, &bounce[i], BOUNCE_BYTES);
+        s = gpu_host_alloc(g, &bounce[i], BOUNCE_BYTES);
         if (s == CUZK_OK)
-            s = cuzk_gpu_event_new(g, &done[i], false);
+            s = gpu_event_new(g, &done[i], false);
     }
     for (size_t off = 0, k = 0; s == CUZK_OK && off < bytes; off += BOUNCE_BYTES, k++) {
         int b = (int)(k & 1);
         size_t len = bytes - off < BOUNCE_BYTES ? bytes - off : BOUNCE_BYTES;
         if (k >= 2)
-            s = cuzk_gpu_event_sync(g, done[b]);
+            s = gpu_event_sync(g, done[b]);
         if (s != CUZK_OK)
             break;
         memcpy(bounce[b], (const unsigned char *)src + off, len);
-        s = cuzk_gpu_upload(g, (unsigned char *)dst + off, bounce[b], len, d->stream);
+        s = gpu_upload(g, (unsigned char *)dst + off, bounce[b], len, d->stream);
         if (s == CUZK_OK)
-            s = cuzk_gpu_event_record(g, done[b], d->stream);
+            s = gpu_event_record(g, done[b], d->stream);
     }
     if (s == CUZK_OK)
-        s = cuzk_gpu_stream_sync(g, d->stream);
+        s = gpu_stream_sync(g, d->stream);
     for (int i = 0; i < 2; i++) {
-        cuzk_gpu_event_free(done[i]);
-        cuzk_gpu_host_free(bounce[i]);
+        gpu_event_free(done[i]);
+        gpu_host_free(bounce[i]);
     }
     return s;
 }
@@ -185,15 +184,15 @@ static cuzk_status_t ws_hook_resize(void *ctx, size_t bytes)
     return engine_budget_key_resize(h->key, bytes, URGENCY_COMPUTE, ENGINE_BUDGET_NO_WAIT, NULL, 0);
 }
 
-cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, cuzk_gpu_msm_t **m)
+cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, gpu_group_t grp, gpu_msm_t **m)
 {
     if (!d->msm[grp]) {
         if (!d->ws_key[grp] && !(d->ws_key[grp] = engine_budget_key_new(d->budget, 0, NULL, NULL)))
             return CUZK_ENOMEM;
-        CUZK_TRY(cuzk_gpu_msm_new(&d->msm[grp], &d->g, grp));
+        CUZK_TRY(gpu_msm_new(&d->msm[grp], &d->g, grp));
         d->ws_hook[grp] = (ws_hook_t){d, d->ws_key[grp]};
-        cuzk_gpu_mem_hook_t h = {&d->ws_hook[grp], ws_hook_room, ws_hook_resize};
-        cuzk_gpu_msm_set_mem_hook(d->msm[grp], &h);
+        gpu_mem_hook_t h = {&d->ws_hook[grp], ws_hook_room, ws_hook_resize};
+        gpu_msm_set_mem_hook(d->msm[grp], &h);
     }
     *m = d->msm[grp];
     return CUZK_OK;
@@ -204,7 +203,7 @@ cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, c
  * the device's budget. */
 cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k)
 {
-    cuzk_gpu_t *g = &d->g;
+    gpu_t *g = &d->g;
     size_t nmax = 0;
     for (int q = 0; q < QUERIES; q++)
         nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
@@ -221,9 +220,9 @@ cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t
         {&d->oth[1], ((nmax + 31) / 32 + 1) * 4},
         {&d->oth[2], ((nmax + 31) / 32 + 1) * 4},
         {&d->cnt, BITMAPS * sizeof(uint32_t)},
-        {&d->compact, cuzk_gpu_bitmap_compact_scratch_bytes(nmax)},
+        {&d->compact, gpu_bitmap_compact_scratch_bytes(nmax)},
         {&d->acc, BITMAPS * CUZK_GPU_CLASSIFY_ACC_BYTES},
-        {&d->ones, cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)},
+        {&d->ones, gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax)},
     };
     enum { N = sizeof l / sizeof l[0] };
     _Static_assert(BITMAPS == 3, "engine_gpu_dev_reserve lists the three bitmaps");

@@ -66,11 +66,11 @@ typedef struct {
 } ws_hook_t;
 
 struct engine_gpu_dev {
-    cuzk_gpu_t g;
+    gpu_t g;
     char name[320];
-    cuzk_prio_lock_t lock; /* the compute lock, to the most urgent waiter */
-    cuzk_gpu_stream_t stream;
-    cuzk_gpu_msm_t *msm[4]; /* by cuzk_gpu_group_t, made on first use */
+    prio_lock_t lock; /* the compute lock, to the most urgent waiter */
+    gpu_stream_t stream;
+    gpu_msm_t *msm[4]; /* by gpu_group_t, made on first use */
     /* Compute buffers, touched under the lock only, and only between two
      * yield points (compute_given): the plain witness and a, b, c of a
      * GROTH16_SYNTH_COEFFS key; per scalar vector the bitmap of its other scalars; the
@@ -108,14 +108,14 @@ typedef enum engine_gpu_ones {
 
 /* One MSM over a base source, queued on stream. */
 typedef struct {
-    cuzk_gpu_msm_t *m;   /* the device's workspace of the bases' group */
+    gpu_msm_t *m;        /* the device's workspace of the bases' group */
     void *result;        /* WIN_MAX XYZZ slots on the device */
     const void *scalars; /* n, Montgomery form, on the device */
     size_t n;
     const uint32_t *idx; /* ONES_BY_INDEX: the indices of the cnt scalars taken (NULL: all n) */
     size_t cnt;
-    cuzk_pool_t *threads; /* the host copies of bases that are not pinned (NULL: the caller's) */
-    cuzk_gpu_stream_t stream;
+    pool_t *threads; /* the host copies of bases that are not pinned (NULL: the caller's) */
+    gpu_stream_t stream;
 } engine_gpu_msm_call_t;
 
 /*
@@ -128,25 +128,24 @@ typedef struct {
  */
 typedef struct engine_gpu_bases {
     const void *p; /* the bases, affine, in the group's layout */
-    cuzk_gpu_group_t group;
+    gpu_group_t group;
     engine_gpu_ones_t ones;
     /* Queues the MSM of c into c->result: *win says how the result is left
      * (its windows, or {1, 0}: one sum), *h2d grows by the bytes of bases
      * sent to the device. */
     cuzk_status_t (*msm)(const struct engine_gpu_bases *b, const engine_gpu_msm_call_t *c,
-                         cuzk_gpu_msm_windows_t *win, uint64_t *h2d);
+                         gpu_msm_windows_t *win, uint64_t *h2d);
     /* Queues into d_r (one XYZZ point on the device) the sum of the bases
      * of the scalars that bitmap d_ones marks among n, with scratch (the
      * device's ones buffer); ONES_IN_MSM: the point at infinity. */
-    cuzk_status_t (*sum_ones)(const struct engine_gpu_bases *b, cuzk_gpu_t *g, void *d_r,
-                              const uint32_t *d_ones, size_t n, void *scratch,
-                              cuzk_gpu_stream_t stream);
+    cuzk_status_t (*sum_ones)(const struct engine_gpu_bases *b, gpu_t *g, void *d_r,
+                              const uint32_t *d_ones, size_t n, void *scratch, gpu_stream_t stream);
 } engine_gpu_bases_t;
 
 struct engine_gpu_key {
     engine_gpu_dev_t *d;
     groth16_convention_t conv; /* the key's: what each step reads (groth16_key.h) */
-    cuzk_gpu_curve_t curve;
+    gpu_curve_t curve;
     engine_gpu_tier_t tier;
     /* The key's counts (groth16_key_t); n_in = n_public + 1 (ONE and the
      * inputs), n_aux = n_vars − n_in (the values after them: the scalars
@@ -161,22 +160,22 @@ struct engine_gpu_key {
     size_t qbytes;              /* of the queries on the device (tier DEVICE) */
     engine_budget_key_t *bkey;  /* the queries on the device; evicted to MAPPED */
     engine_budget_key_t *fixed; /* the CSR and the NTT tables */
-    cuzk_gpu_csr_t csr[2];      /* GROTH16_SYNTH_COEFFS: A and B over domain rows */
-    cuzk_gpu_ntt_domain_t *dom;
+    gpu_csr_t csr[2];           /* GROTH16_SYNTH_COEFFS: A and B over domain rows */
+    gpu_ntt_domain_t *dom;
     unsigned char shift[FR_BYTES]; /* the H chain's constant (domain_constants) */
 };
 
 struct engine_gpu_slot {
     engine_gpu_dev_t *d;
-    cuzk_gpu_stream_t copy;
-    cuzk_gpu_event_t staged;
+    gpu_stream_t copy;
+    gpu_event_t staged;
     engine_pinned_t *pool;   /* NULL: the slot's own pinned buffer */
     engine_pinned_buf_t buf; /* from the pool, held from staging to the end of compute */
     void *h_in;
     size_t h_size;
     dbuf_t in;
     const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
-    cuzk_pool_t *threads;        /* the staging's threads: also the mapped tier's copies */
+    pool_t *threads;             /* the staging's threads: also the mapped tier's copies */
     double stage_s;
     uint64_t h2d;
     /* The partition's device state across its compute section (it may
@@ -184,10 +183,10 @@ struct engine_gpu_slot {
      * ones and the indices of its other scalars; the results; the timing
      * events (ev; qs: each query's start) and the counts' arrival. */
     dbuf_t bits[BITMAPS], idx[BITMAPS], res;
-    engine_budget_key_t *bkey;           /* the device buffers above and `in` */
-    unsigned urgency;                    /* of the partition staged next */
-    cuzk_gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
-    cuzk_gpu_event_t ev[EVENTS], qs[QUERIES], counted;
+    engine_budget_key_t *bkey;      /* the device buffers above and `in` */
+    unsigned urgency;               /* of the partition staged next */
+    gpu_msm_windows_t win[QUERIES]; /* how each query's result is left */
+    gpu_event_t ev[EVENTS], qs[QUERIES], counted;
     unsigned yields;
 };
 
@@ -196,14 +195,14 @@ static inline size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-static inline cuzk_gpu_group_t group_of(cuzk_gpu_curve_t curve, bool g2)
+static inline gpu_group_t group_of(gpu_curve_t curve, bool g2)
 {
     if (curve == CUZK_GPU_BLS381)
         return g2 ? CUZK_GPU_BLS381_G2 : CUZK_GPU_BLS381_G1;
     return g2 ? CUZK_GPU_BN254_G2 : CUZK_GPU_BN254_G1;
 }
 
-static inline cuzk_gpu_group_t query_group(const engine_gpu_key_t *k, int q)
+static inline gpu_group_t query_group(const engine_gpu_key_t *k, int q)
 {
     return group_of(k->curve, q == Q_B2);
 }
@@ -227,10 +226,10 @@ static inline size_t key_h_scalars(const engine_gpu_key_t *k)
 
 /* The one-line message of a failed device call: "<what> on <device>: <the
  * CUDA error>"; returns s. */
-cuzk_status_t engine_gpu_fail(cuzk_gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
+cuzk_status_t engine_gpu_fail(gpu_t *g, cuzk_status_t s, char *err, size_t err_size,
                               const char *what);
 /* Grows b to at least bytes (its contents are lost when it grows). */
-cuzk_status_t engine_gpu_dbuf_grow(cuzk_gpu_t *g, dbuf_t *b, size_t bytes);
+cuzk_status_t engine_gpu_dbuf_grow(gpu_t *g, dbuf_t *b, size_t bytes);
 void engine_gpu_dbuf_free(dbuf_t *b);
 /* Bytes of the results: RESULTS XYZZ points, each in a slot of G2's size. */
 size_t engine_gpu_res_bytes(void);
@@ -241,7 +240,7 @@ cuzk_status_t engine_gpu_upload_bounced(engine_gpu_dev_t *d, void *dst, const vo
                                         size_t bytes);
 /* The device's MSM workspace of group grp, made on first use with its
  * memory hook on the device's budget. Under the compute lock. */
-cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, cuzk_gpu_group_t grp, cuzk_gpu_msm_t **m);
+cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, gpu_group_t grp, gpu_msm_t **m);
 /* The compute buffers for k, grown within the device's budget. Under the
  * compute lock; g->err says why on a failure. */
 cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k);

@@ -26,7 +26,7 @@ static unsigned log2_ceil(uint64_t n)
 
 /* The multiplicative generator the key's domain is built from, as its
  * convention's H chain takes it (groth16_common.h). */
-static uint64_t domain_generator(cuzk_gpu_curve_t curve, groth16_h_basis_t h)
+static uint64_t domain_generator(gpu_curve_t curve, groth16_h_basis_t h)
 {
     if (h == GROTH16_H_SHIFTED_EVALS)
         return GROTH16_SNARKJS_GENERATOR;
@@ -37,10 +37,9 @@ static uint64_t domain_generator(cuzk_gpu_curve_t curve, groth16_h_basis_t h)
  * 1/n, and the H chain's constant (GROTH16_H_SHIFTED_EVALS: the shift
  * ω_2n, or 25 on the largest domain; GROTH16_H_COSET_COEFFS: the coset's
  * gen itself), all Montgomery form. */
-static void domain_constants(cuzk_gpu_curve_t curve, unsigned log2n, uint64_t gen,
-                             groth16_h_basis_t h, unsigned char omega[FR_BYTES],
-                             unsigned char omega_inv[FR_BYTES], unsigned char n_inv[FR_BYTES],
-                             unsigned char konst[FR_BYTES])
+static void domain_constants(gpu_curve_t curve, unsigned log2n, uint64_t gen, groth16_h_basis_t h,
+                             unsigned char omega[FR_BYTES], unsigned char omega_inv[FR_BYTES],
+                             unsigned char n_inv[FR_BYTES], unsigned char konst[FR_BYTES])
 {
     bool coset = h == GROTH16_H_COSET_COEFFS;
     if (curve == CUZK_GPU_BLS381) {
@@ -98,13 +97,13 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
     for (int q = 0; q < QUERIES; q++)
         nmax = k->qn[q] > nmax ? k->qn[q] : nmax;
     size_t dn = (size_t)1 << k->log2n;
-    cuzk_gpu_msm_plan_t p1, p2;
-    cuzk_gpu_msm_plan(&p1, query_group(k, Q_A), nmax, 0, 0);
-    cuzk_gpu_msm_plan(&p2, query_group(k, Q_B2), k->qn[Q_B2] ? k->qn[Q_B2] : 1, 0, 0);
+    gpu_msm_plan_t p1, p2;
+    gpu_msm_plan(&p1, query_group(k, Q_A), nmax, 0, 0);
+    gpu_msm_plan(&p2, query_group(k, Q_B2), k->qn[Q_B2] ? k->qn[Q_B2] : 1, 0, 0);
     bool coeffs = key_synth_coeffs(k);
     uint64_t inputs = coeffs ? (uint64_t)k->n_vars * FR_BYTES : engine_gpu_asgn_layout(k).bytes;
     uint64_t compute = coeffs ? (3 * (uint64_t)dn + k->n_vars) * FR_BYTES : 0;
-    uint64_t ones = cuzk_gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax);
+    uint64_t ones = gpu_msm_ones_scratch_bytes(query_group(k, Q_B2), nmax);
     return inputs + compute + ones + p1.bytes + p2.bytes + ((uint64_t)nmax / 4);
 }
 
@@ -112,60 +111,60 @@ uint64_t engine_gpu_work_bytes(const engine_gpu_key_t *k)
 
 /* Device memory, read in place: the MSM over the other scalars' indices. */
 static cuzk_status_t bases_device_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
-                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+                                      gpu_msm_windows_t *win, uint64_t *h2d)
 {
     (void)h2d;
-    return cuzk_gpu_msm_launch_windows(c->m, c->result, WIN_MAX, b->p, c->scalars, c->idx, c->cnt,
-                                       true, win, c->stream);
+    return gpu_msm_launch_windows(c->m, c->result, WIN_MAX, b->p, c->scalars, c->idx, c->cnt, true,
+                                  win, c->stream);
 }
 
 /* Pinned host memory, streamed in double-buffered chunks by the MSM. */
 static cuzk_status_t bases_pinned_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
-                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+                                      gpu_msm_windows_t *win, uint64_t *h2d)
 {
-    cuzk_status_t st = cuzk_gpu_msm_streamed_launch(c->m, c->result, b->p, c->scalars, true, c->n,
-                                                    true, 0, c->stream);
-    *win = (cuzk_gpu_msm_windows_t){1, 0};
-    *h2d += c->n * cuzk_gpu_affine_bytes(b->group);
+    cuzk_status_t st =
+        gpu_msm_streamed_launch(c->m, c->result, b->p, c->scalars, true, c->n, true, 0, c->stream);
+    *win = (gpu_msm_windows_t){1, 0};
+    *h2d += c->n * gpu_affine_bytes(b->group);
     return st;
 }
 
 /* The mapped tier's copies into the bounce buffers, on the staging's threads. */
 static void mapped_copy(void *ctx, void *dst, const void *src, size_t bytes)
 {
-    cuzk_pool_memcpy(ctx, dst, src, bytes);
+    pool_memcpy(ctx, dst, src, bytes);
 }
 
 /* The key's host copy (pageable), copied into pinned bounce buffers and
  * streamed. */
 static cuzk_status_t bases_mapped_msm(const engine_gpu_bases_t *b, const engine_gpu_msm_call_t *c,
-                                      cuzk_gpu_msm_windows_t *win, uint64_t *h2d)
+                                      gpu_msm_windows_t *win, uint64_t *h2d)
 {
-    cuzk_status_t st = cuzk_gpu_msm_paged_launch(c->m, c->result, b->p, mapped_copy, c->threads,
-                                                 c->scalars, c->n, true, 0, c->stream);
-    *win = (cuzk_gpu_msm_windows_t){1, 0};
-    *h2d += c->n * cuzk_gpu_affine_bytes(b->group);
+    cuzk_status_t st = gpu_msm_paged_launch(c->m, c->result, b->p, mapped_copy, c->threads,
+                                            c->scalars, c->n, true, 0, c->stream);
+    *win = (gpu_msm_windows_t){1, 0};
+    *h2d += c->n * gpu_affine_bytes(b->group);
     return st;
 }
 
 /* The ones' bases read in place: device memory, or pinned host memory
  * (from cudaHostAlloc, addressable by the device: unified addressing). */
-static cuzk_status_t bases_sum_ones(const engine_gpu_bases_t *b, cuzk_gpu_t *g, void *d_r,
+static cuzk_status_t bases_sum_ones(const engine_gpu_bases_t *b, gpu_t *g, void *d_r,
                                     const uint32_t *d_ones, size_t n, void *scratch,
-                                    cuzk_gpu_stream_t stream)
+                                    gpu_stream_t stream)
 {
-    return cuzk_gpu_msm_sum_ones_launch(g, b->group, d_r, d_ones, b->p, n, scratch, stream);
+    return gpu_msm_sum_ones_launch(g, b->group, d_r, d_ones, b->p, n, scratch, stream);
 }
 
 /* The ones are in the MSM: their sum apart is the point at infinity. */
-static cuzk_status_t bases_no_ones(const engine_gpu_bases_t *b, cuzk_gpu_t *g, void *d_r,
+static cuzk_status_t bases_no_ones(const engine_gpu_bases_t *b, gpu_t *g, void *d_r,
                                    const uint32_t *d_ones, size_t n, void *scratch,
-                                   cuzk_gpu_stream_t stream)
+                                   gpu_stream_t stream)
 {
     (void)d_ones;
     (void)n;
     (void)scratch;
-    return cuzk_gpu_memset(g, d_r, 0, cuzk_gpu_xyzz_bytes(b->group), stream);
+    return gpu_memset(g, d_r, 0, gpu_xyzz_bytes(b->group), stream);
 }
 
 /* The base source of query q of k at p, from the tier it is in: the one
@@ -194,8 +193,8 @@ static engine_gpu_bases_t bases_of(const engine_gpu_key_t *k, int q, engine_gpu_
 static void key_evict(void *ctx)
 {
     engine_gpu_key_t *k = ctx;
-    (void)cuzk_gpu_use(&k->d->g);
-    cuzk_gpu_free(k->dmem);
+    (void)gpu_use(&k->d->g);
+    gpu_free(k->dmem);
     k->dmem = NULL;
     k->dbytes -= k->qbytes;
     k->qbytes = 0;
@@ -239,7 +238,7 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
                                                ENGINE_BUDGET_NO_WAIT, why, sizeof why)
                     : CUZK_ENOMEM;
         if (s != CUZK_OK && !chosen)
-            return cuzk_fail(err, err_size, s, "placing the key's queries on %s: %s", d->name, why);
+            return fail_with(err, err_size, s, "placing the key's queries on %s: %s", d->name, why);
         if (s != CUZK_OK) {
             engine_budget_key_free(k->bkey);
             k->bkey = NULL;
@@ -248,14 +247,14 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
         s = CUZK_OK;
     }
     if (tier == ENGINE_GPU_TIER_DEVICE) {
-        s = cuzk_gpu_alloc(&d->g, &k->dmem, total);
+        s = gpu_alloc(&d->g, &k->dmem, total);
         if (s != CUZK_OK)
             return engine_gpu_fail(&d->g, s, err, err_size, "placing the key's queries");
         k->dbytes += total;
         k->qbytes = total;
         base = k->dmem;
     } else if (tier == ENGINE_GPU_TIER_PINNED) {
-        s = cuzk_gpu_host_alloc(&d->g, &k->hmem, total);
+        s = gpu_host_alloc(&d->g, &k->hmem, total);
         if (s == CUZK_ENOMEM && chosen && sourced)
             tier = ENGINE_GPU_TIER_MAPPED; /* the host cannot pin it: read it in place */
         else if (s != CUZK_OK)
@@ -266,7 +265,7 @@ static cuzk_status_t key_place(engine_gpu_key_t *k, const key_src_t *src, engine
     k->tier = tier;
     if (tier == ENGINE_GPU_TIER_MAPPED) {
         if (!sourced)
-            return cuzk_fail(err, err_size, CUZK_EINVAL,
+            return fail_with(err, err_size, CUZK_EINVAL,
                              "a key made on the device has no host copy to map");
         for (int q = 0; q < QUERIES; q++)
             k->bases[q] = bases_of(k, q, tier, src->src[q]);
@@ -295,12 +294,12 @@ static cuzk_status_t key_domain(engine_gpu_key_t *k, char *err, size_t err_size)
     domain_constants(k->curve, k->log2n, domain_generator(k->curve, k->conv.h), k->conv.h, w, wi,
                      ni, k->shift);
     cuzk_status_t s =
-        cuzk_gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, k->d->stream);
+        gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, k->d->stream);
     if (s == CUZK_OK)
-        s = cuzk_gpu_stream_sync(&k->d->g, k->d->stream);
+        s = gpu_stream_sync(&k->d->g, k->d->stream);
     if (s != CUZK_OK)
         return engine_gpu_fail(&k->d->g, s, err, err_size, "building the NTT tables");
-    k->dbytes += cuzk_gpu_ntt_domain_bytes(k->dom);
+    k->dbytes += gpu_ntt_domain_bytes(k->dom);
     return CUZK_OK;
 }
 
@@ -313,13 +312,13 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const groth16_key_t *key, char
     size_t rows = key->domain_size;
     uint64_t *ptr = calloc(2 * (rows + 1), sizeof *ptr);
     if (!ptr)
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
     uint64_t nnz[2] = {0, 0};
     for (uint32_t i = 0; i < key->n_coeffs; i++) {
         groth16_coeff_t e = groth16_key_coeff(key, i);
         if (e.m > 1 || e.c >= key->domain_size || e.s >= key->n_vars) {
             free(ptr);
-            return cuzk_fail(err, err_size, CUZK_EBADFILE,
+            return fail_with(err, err_size, CUZK_EBADFILE,
                              "the key's coefficient %u is outside its matrices", i);
         }
         ptr[e.m * (rows + 1) + e.c + 1]++;
@@ -338,7 +337,7 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const groth16_key_t *key, char
         free(h);
         free(fill);
         free(ptr);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the key's CSR");
     }
     size_t off_ptr[2], off_col[2], off_val[2], off = 0;
     for (int m = 0; m < 2; m++) {
@@ -360,7 +359,7 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const groth16_key_t *key, char
     }
     free(fill);
     free(ptr);
-    cuzk_status_t s = cuzk_gpu_alloc(&k->d->g, &k->csr_mem, total);
+    cuzk_status_t s = gpu_alloc(&k->d->g, &k->csr_mem, total);
     if (s == CUZK_OK)
         s = engine_gpu_upload_bounced(k->d, k->csr_mem, h, total);
     free(h);
@@ -369,8 +368,8 @@ static cuzk_status_t key_csr(engine_gpu_key_t *k, const groth16_key_t *key, char
     k->dbytes += total;
     unsigned char *dm = k->csr_mem;
     for (int m = 0; m < 2; m++)
-        k->csr[m] = (cuzk_gpu_csr_t){rows, (const uint64_t *)(dm + off_ptr[m]),
-                                     (const uint32_t *)(dm + off_col[m]), dm + off_val[m]};
+        k->csr[m] = (gpu_csr_t){rows, (const uint64_t *)(dm + off_ptr[m]),
+                                (const uint32_t *)(dm + off_col[m]), dm + off_val[m]};
     return CUZK_OK;
 }
 
@@ -384,7 +383,7 @@ static cuzk_status_t key_charge_tables(engine_gpu_key_t *k, char *err, size_t er
                                             ENGINE_BUDGET_NO_WAIT, why, sizeof why)
                  : CUZK_ENOMEM;
     if (s != CUZK_OK)
-        return cuzk_fail(err, err_size, s, "placing the key's tables on %s: %s", k->d->name, why);
+        return fail_with(err, err_size, s, "placing the key's tables on %s: %s", k->d->name, why);
     return CUZK_OK;
 }
 
@@ -404,10 +403,10 @@ static bool conv_supported(groth16_convention_t c)
 static cuzk_status_t key_check(const groth16_key_t *key, char *err, size_t err_size)
 {
     if (key->curve != R1CS_CURVE_BN254 && key->curve != R1CS_CURVE_BLS12_381)
-        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+        return fail_with(err, err_size, CUZK_EUNSUPPORTED,
                          "the device proves on BN254 and BLS12-381 only");
     if (!conv_supported(key->conv))
-        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+        return fail_with(err, err_size, CUZK_EUNSUPPORTED,
                          "the device proves in the snarkjs and bellperson conventions only");
     bool coeffs = key->conv.synth == GROTH16_SYNTH_COEFFS;
     uint64_t h =
@@ -417,7 +416,7 @@ static cuzk_status_t key_check(const groth16_key_t *key, char *err, size_t err_s
               key->b1.count == key->b2.count &&
               (!coeffs || (key->a.count == key->n_vars && key->b1.count == key->n_vars));
     if (!ok)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the key's counts disagree (%u wires, %u public, domain %u; queries "
                          "A %llu, B %llu and %llu, L %llu, H %llu)",
                          key->n_vars, key->n_public, key->domain_size,
@@ -437,9 +436,9 @@ static cuzk_status_t key_make(engine_gpu_key_t **out, engine_gpu_dev_t *d, const
     CUZK_TRY(key_check(key, err, err_size));
     engine_gpu_key_t *k = calloc(1, sizeof *k);
     if (!k)
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
     k->d = d;
-    cuzk_status_t s = cuzk_gpu_use(&d->g);
+    cuzk_status_t s = gpu_use(&d->g);
     if (s != CUZK_OK) {
         free(k);
         return engine_gpu_fail(&d->g, s, err, err_size, "selecting the device");
@@ -457,7 +456,7 @@ static cuzk_status_t key_make(engine_gpu_key_t **out, engine_gpu_dev_t *d, const
     for (int i = 0; i < QUERIES; i++) {
         k->qn[i] = q[i]->count;
         src.src[i] = blank ? NULL : q[i]->data;
-        src.bytes[i] = q[i]->count * cuzk_gpu_affine_bytes(query_group(k, i));
+        src.bytes[i] = q[i]->count * gpu_affine_bytes(query_group(k, i));
     }
     s = key_place(k, &src, tier, device_budget, workers, err, err_size);
     if (s == CUZK_OK && key_synth_coeffs(k))
@@ -487,7 +486,7 @@ cuzk_status_t engine_gpu_key_blank(engine_gpu_key_t **out, engine_gpu_dev_t *d,
 {
     *out = NULL;
     if (key->conv.synth != GROTH16_SYNTH_GIVEN)
-        return cuzk_fail(err, err_size, CUZK_EUNSUPPORTED,
+        return fail_with(err, err_size, CUZK_EUNSUPPORTED,
                          "a key made on the device proves from assignments only");
     return key_make(out, d, key, true, ENGINE_GPU_TIER_DEVICE, 0, 0, err, err_size);
 }
@@ -502,10 +501,10 @@ void engine_gpu_key_free(engine_gpu_key_t *k)
 {
     if (!k)
         return;
-    cuzk_gpu_ntt_domain_free(k->dom);
-    cuzk_gpu_free(k->csr_mem);
-    cuzk_gpu_free(k->dmem);
-    cuzk_gpu_host_free(k->hmem);
+    gpu_ntt_domain_free(k->dom);
+    gpu_free(k->csr_mem);
+    gpu_free(k->dmem);
+    gpu_host_free(k->hmem);
     engine_budget_key_free(k->bkey);
     engine_budget_key_free(k->fixed);
     free(k);
@@ -529,25 +528,25 @@ uint64_t engine_gpu_key_pinned_bytes(const engine_gpu_key_t *k)
 cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_size)
 {
     engine_gpu_dev_t *d = k->d;
-    cuzk_prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
-    cuzk_status_t st = cuzk_gpu_use(&d->g);
+    prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
+    cuzk_status_t st = gpu_use(&d->g);
     if (st == CUZK_OK)
         st = engine_gpu_dev_reserve(d, k);
     if (st == CUZK_OK && k->tier == ENGINE_GPU_TIER_DEVICE) {
         /* The largest resident MSM of each group: H, over the scalars its
          * chain leaves (key_h_scalars), and B2 in G2. The sparse ones vary
          * with the witness and grow a workspace only if they need more. */
-        cuzk_gpu_msm_t *m;
+        gpu_msm_t *m;
         size_t n = key_h_scalars(k);
         st = engine_gpu_dev_msm_ws(d, query_group(k, Q_H), &m);
         if (st == CUZK_OK)
-            st = cuzk_gpu_msm_reserve(m, n);
+            st = gpu_msm_reserve(m, n);
         if (st == CUZK_OK)
             st = engine_gpu_dev_msm_ws(d, query_group(k, Q_B2), &m);
         if (st == CUZK_OK)
-            st = cuzk_gpu_msm_reserve(m, k->qn[Q_B2]);
+            st = gpu_msm_reserve(m, k->qn[Q_B2]);
     }
-    cuzk_prio_lock_release(&d->lock);
+    prio_lock_release(&d->lock);
     if (st != CUZK_OK)
         return engine_gpu_fail(&d->g, st, err, err_size, "reserving the key's working memory");
     return CUZK_OK;

@@ -21,7 +21,7 @@
 
 /* R² mod r as raw limbs (the Montgomery form of R): the constant that takes
  * canonical values to Montgomery form by one Montgomery product. */
-static void fr_r2(cuzk_gpu_curve_t curve, unsigned char out[FR_BYTES])
+static void fr_r2(gpu_curve_t curve, unsigned char out[FR_BYTES])
 {
     if (curve == CUZK_GPU_BLS381) {
         bls381_fr_t one, r2;
@@ -39,7 +39,7 @@ static void fr_r2(cuzk_gpu_curve_t curve, unsigned char out[FR_BYTES])
 /* The device address of result i. */
 static void *res_at(engine_gpu_slot_t *s, int i)
 {
-    return (unsigned char *)s->res.p + (size_t)i * cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    return (unsigned char *)s->res.p + (size_t)i * gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
 }
 
 /* A vector of MSM scalars on the device (Montgomery form): w and its
@@ -61,25 +61,25 @@ static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t 
                                    int nv)
 {
     engine_gpu_dev_t *d = s->d;
-    cuzk_gpu_t *g = &d->g;
+    gpu_t *g = &d->g;
     unsigned char *acc = d->acc.p;
     uint32_t *cnt = d->cnt.p;
     bool counts = false;
     for (int i = 0; i < nv; i++) {
-        CUZK_TRY(cuzk_gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
-                                              acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
-                                              d->stream));
+        CUZK_TRY(gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
+                                         acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
+                                         d->stream));
         if (v[i].bases->ones != ENGINE_GPU_ONES_BY_INDEX)
             continue;
-        CUZK_TRY(cuzk_gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
-                                                d->compact.p, d->stream));
+        CUZK_TRY(gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
+                                           d->compact.p, d->stream));
         counts = true;
     }
     if (!counts)
         return CUZK_OK;
-    CUZK_TRY(cuzk_gpu_download(g, (unsigned char *)d->h_res + engine_gpu_res_bytes(), cnt,
-                               (size_t)nv * sizeof(uint32_t), d->stream));
-    return cuzk_gpu_event_record(g, s->counted, d->stream);
+    CUZK_TRY(gpu_download(g, (unsigned char *)d->h_res + engine_gpu_res_bytes(), cnt,
+                          (size_t)nv * sizeof(uint32_t), d->stream));
+    return gpu_event_record(g, s->counted, d->stream);
 }
 
 /* Before the MSMs, with synth and h queued: a vector whose MSMs take the
@@ -94,15 +94,15 @@ static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     for (int i = 0; i < nv; i++)
         counts = counts || v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX;
     if (counts)
-        CUZK_TRY(cuzk_gpu_event_sync(&d->g, s->counted));
+        CUZK_TRY(gpu_event_sync(&d->g, s->counted));
     const uint32_t *h =
         (const uint32_t *)((const unsigned char *)d->h_res + engine_gpu_res_bytes());
     for (int i = 0; i < nv; i++) {
         if (v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX)
             v[i].cnt = h[i];
         else if (v[i].bases->ones == ENGINE_GPU_ONES_ZEROED)
-            CUZK_TRY(cuzk_gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
-                                                    d->stream));
+            CUZK_TRY(gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
+                                               d->stream));
     }
     return CUZK_OK;
 }
@@ -116,8 +116,8 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
 {
     engine_gpu_dev_t *d = s->d;
     const engine_gpu_bases_t *b = &k->bases[q];
-    CUZK_TRY(cuzk_gpu_event_record(&d->g, s->qs[q], d->stream));
-    cuzk_gpu_msm_t *m;
+    CUZK_TRY(gpu_event_record(&d->g, s->qs[q], d->stream));
+    gpu_msm_t *m;
     CUZK_TRY(engine_gpu_dev_msm_ws(d, b->group, &m));
     /* A launch grows its workspace when it must, within the device's
      * budget (engine_gpu_dev_msm_ws). */
@@ -133,17 +133,17 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
     if (vi >= 0)
         CUZK_TRY(b->sum_ones(b, &d->g, res_at(s, ONES_OFFSET + q), s->bits[vi].p, c.n, d->ones.p,
                              d->stream));
-    return cuzk_gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
+    return gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
 }
 
 /* The H chain of the key's convention (conv.h) over a, b, c on the
  * domain, H's scalars (key_h_scalars of them) left in a. */
 static cuzk_status_t h_chain(const engine_gpu_key_t *k, void *a, void *b, void *c,
-                             cuzk_gpu_stream_t stream)
+                             gpu_stream_t stream)
 {
     if (k->conv.h == GROTH16_H_COSET_COEFFS)
-        return cuzk_gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, stream);
-    return cuzk_gpu_ntt_h_snarkjs(k->dom, a, b, c, k->shift, stream);
+        return gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, stream);
+    return gpu_ntt_h_snarkjs(k->dom, a, b, c, k->shift, stream);
 }
 
 /*
@@ -158,16 +158,16 @@ static cuzk_status_t h_chain(const engine_gpu_key_t *k, void *a, void *b, void *
  * waits for one step of a partition on the device (the longest: the H MSM),
  * not for the whole partition.
  */
-static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, cuzk_gpu_event_t done)
+static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, gpu_event_t done)
 {
     engine_gpu_dev_t *d = s->d;
-    CUZK_TRY(cuzk_gpu_event_sync(&d->g, done));
-    if (!cuzk_prio_lock_contended(&d->lock, urgency))
+    CUZK_TRY(gpu_event_sync(&d->g, done));
+    if (!prio_lock_contended(&d->lock, urgency))
         return CUZK_OK;
-    cuzk_prio_lock_release(&d->lock);
-    cuzk_prio_lock_acquire(&d->lock, urgency);
+    prio_lock_release(&d->lock);
+    prio_lock_acquire(&d->lock, urgency);
     s->yields++;
-    return cuzk_gpu_use(&d->g);
+    return gpu_use(&d->g);
 }
 
 /*
@@ -181,24 +181,24 @@ static cuzk_status_t compute_coeffs(engine_gpu_slot_t *s, const engine_gpu_key_t
                                     uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
-    cuzk_gpu_t *g = &d->g;
-    cuzk_gpu_curve_t cv = k->curve;
+    gpu_t *g = &d->g;
+    gpu_curve_t cv = k->curve;
     size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = k->n_in;
     vec_t v[2] = {{w, n, 0, &k->bases[Q_A]},
                   {(unsigned char *)w + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
     unsigned char one[FR_BYTES] = {1};
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: the plain witness for the products, the classes of w and of
      * its private wires, a = A·w, b = B·w, c = a·b */
-    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
+    CUZK_TRY(gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
     CUZK_TRY(split_vectors(s, k, v, 2));
-    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
-    CUZK_TRY(cuzk_gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
-    CUZK_TRY(cuzk_gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
+    CUZK_TRY(gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h */
     CUZK_TRY(h_chain(k, d->a.p, d->b.p, d->c.p, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], d->stream));
     /* msm */
     CUZK_TRY(msm_prepare(s, k, v, 2));
     CUZK_TRY(run_query(s, k, Q_A, v, 0, NULL, 0, h2d));
@@ -219,7 +219,7 @@ static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t 
                                    unsigned urgency, void *in, uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
-    cuzk_gpu_t *g = &d->g;
+    gpu_t *g = &d->g;
     asgn_layout_t l = engine_gpu_asgn_layout(k);
     unsigned char *p = in;
     unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
@@ -228,19 +228,19 @@ static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t 
                   {p + l.aux * FR_BYTES, k->n_aux, 0, &k->bases[Q_C]}};
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_START], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], d->stream));
     /* synth: everything to Montgomery form, the classes of sa, sb, aux */
-    CUZK_TRY(cuzk_gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
+    CUZK_TRY(gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
     CUZK_TRY(split_vectors(s, k, v, 3));
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h: H's scalars in a */
     CUZK_TRY(h_chain(k, a, b, c, d->stream));
-    CUZK_TRY(cuzk_gpu_event_record(g, s->ev[EV_H], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], d->stream));
     /* msm, one query at a time, a yield point before each */
     CUZK_TRY(msm_prepare(s, k, v, 3));
     static const int order[QUERIES] = {Q_A, Q_B1, Q_B2, Q_C, Q_H};
     static const int vec[QUERIES] = {0, 1, 1, 2, -1};
-    cuzk_gpu_event_t done = s->ev[EV_H];
+    gpu_event_t done = s->ev[EV_H];
     for (int i = 0; i < QUERIES; i++) {
         CUZK_TRY(yield_point(s, urgency, done));
         int q = order[i];
@@ -257,7 +257,7 @@ static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t 
  * H as it is. */
 #define COLLECT_CURVE(NAME)                                                                        \
     static void collect_##NAME(groth16_msms_##NAME##_t *m, const unsigned char *const *r,          \
-                               const cuzk_gpu_msm_windows_t *win)                                  \
+                               const gpu_msm_windows_t *win)                                       \
     {                                                                                              \
         NAME##_g1_xyzz_t *g1[QUERIES] = {&m->a, &m->b1, NULL, &m->c, &m->h};                       \
         for (int q = 0; q < QUERIES; q++) {                                                        \
@@ -282,9 +282,9 @@ COLLECT_CURVE(bn254)
 #undef COLLECT_CURVE
 
 static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsigned char *h,
-                    const cuzk_gpu_msm_windows_t *win)
+                    const gpu_msm_windows_t *win)
 {
-    size_t st = cuzk_gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
+    size_t st = gpu_xyzz_bytes(CUZK_GPU_BLS381_G2);
     const unsigned char *r[RESULTS];
     for (int i = 0; i < RESULTS; i++)
         r[i] = h + (size_t)i * st;
@@ -303,7 +303,7 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
 {
     assert(s->key == k);
     engine_gpu_dev_t *d = s->d;
-    cuzk_gpu_t *g = &d->g;
+    gpu_t *g = &d->g;
     s->yields = 0;
     uint64_t h2d = s->h2d;
     /* The key's device copy stays while the partition computes on it; an
@@ -311,31 +311,31 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
      * slot's buffers, sized for any tier at least as high, serve). */
     if (k->bkey)
         (void)engine_budget_key_use(k->bkey);
-    cuzk_status_t st = cuzk_gpu_use(g);
-    double t0 = cuzk_seconds();
-    cuzk_prio_lock_acquire(&d->lock, urgency);
-    double t1 = cuzk_seconds();
+    cuzk_status_t st = gpu_use(g);
+    double t0 = clock_seconds();
+    prio_lock_acquire(&d->lock, urgency);
+    double t1 = clock_seconds();
     if (st == CUZK_OK)
         st = engine_gpu_dev_reserve(d, k);
     if (st == CUZK_OK)
-        st = cuzk_gpu_stream_wait(g, d->stream, s->staged);
+        st = gpu_stream_wait(g, d->stream, s->staged);
     if (st == CUZK_OK)
         st = key_synth_coeffs(k) ? compute_coeffs(s, k, s->in.p, &h2d)
                                  : compute_given(s, k, urgency, s->in.p, &h2d);
     if (st == CUZK_OK)
-        st = cuzk_gpu_download(g, d->h_res, s->res.p, engine_gpu_res_bytes(), d->stream);
+        st = gpu_download(g, d->h_res, s->res.p, engine_gpu_res_bytes(), d->stream);
     if (st == CUZK_OK)
-        st = cuzk_gpu_stream_sync(g, d->stream);
+        st = gpu_stream_sync(g, d->stream);
     /* Device times: synth and h from their events, each query from its
      * start (after a yield, the other partition's work is not counted). */
     float ms[2] = {0}, qms[QUERIES] = {0};
     for (int i = 0; st == CUZK_OK && i < 2; i++)
-        st = cuzk_gpu_event_ms(g, &ms[i], s->ev[EV_START + i], s->ev[EV_START + i + 1]);
+        st = gpu_event_ms(g, &ms[i], s->ev[EV_START + i], s->ev[EV_START + i + 1]);
     for (int q = 0; st == CUZK_OK && q < QUERIES; q++)
-        st = cuzk_gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
+        st = gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
     if (st == CUZK_OK)
         collect(out, k, d->h_res, s->win);
-    cuzk_prio_lock_release(&d->lock);
+    prio_lock_release(&d->lock);
     s->key = NULL;
     engine_gpu_slot_release(s);
     engine_gpu_slot_idle(s);
@@ -394,7 +394,7 @@ static cuzk_status_t accel_msms(void *ctx, const struct groth16_key *key,
 {
     engine_gpu_accel_t *a = ctx;
     if (!key_is(a->key, key))
-        return cuzk_fail(err, err_size, CUZK_EINVAL, "the device holds another key");
+        return fail_with(err, err_size, CUZK_EINVAL, "the device holds another key");
     CUZK_TRY(engine_gpu_stage(a->slot, a->key, in, a->pool, err, err_size));
     CUZK_TRY(engine_gpu_compute(a->slot, a->key, a->urgency, out, &a->stats, err, err_size));
     accel_times(t, &a->stats);

@@ -53,7 +53,7 @@ static void work_free(work_t *b)
     void *all[] = {b->w,    b->ua,  b->ub,    b->uc, b->c0, b->l,
                    b->scan, b->dot, b->small, b->fa, b->fb, b->pos};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        cuzk_gpu_free(all[i]);
+        gpu_free(all[i]);
     memset(b, 0, sizeof *b);
 }
 
@@ -63,7 +63,7 @@ typedef struct {
     bls381_fr_t omega, omega_inv, zt_m, h0;
 } consts_t;
 
-static cuzk_status_t draw_consts(consts_t *c, unsigned log2m, cuzk_rng_t *rng)
+static cuzk_status_t draw_consts(consts_t *c, unsigned log2m, rng_t *rng)
 {
     bls381_fr_t *secrets[5] = {&c->tau, &c->alpha, &c->beta, &c->gamma, &c->delta};
     cuzk_status_t s = CUZK_OK;
@@ -139,7 +139,7 @@ static asgn_layout_t asgn_layout(void *amem, const r1cs_ix_t *ix, size_t n_in)
 }
 
 cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, asgn_t *a, void *amem,
-                                      engine_gpu_dev_t *d, const r1cs_ix_t *ix, cuzk_rng_t *rng,
+                                      engine_gpu_dev_t *d, const r1cs_ix_t *ix, rng_t *rng,
                                       char *err, size_t err_size)
 {
     *key = NULL;
@@ -159,8 +159,8 @@ cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, as
                        "a circuit of %zu rows and %zu inputs is outside the setup's domains",
                        n_rows, n_in);
     size_t m = (size_t)1 << log2m, wa = asgn_words(n_aux), wi = asgn_words(n_in);
-    cuzk_gpu_t g = *engine_gpu_dev_gpu(d);
-    cuzk_gpu_stream_t st = NULL;
+    gpu_t g = *engine_gpu_dev_gpu(d);
+    gpu_stream_t st = NULL;
     work_t b = {0};
     consts_t c;
     bls381_g1_affine_t *t1 = malloc((size_t)CUZK_GPU_FB_POINTS * G1_BYTES), p1[4];
@@ -178,83 +178,79 @@ cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, as
         io_fail(err, err_size, s, "preparing the development setup");
         goto out;
     }
-    TRY_GPU(cuzk_gpu_use(&g), "selecting the device");
-    TRY_GPU(cuzk_gpu_stream_new(&g, &st), "a stream for the setup");
+    TRY_GPU(gpu_use(&g), "selecting the device");
+    TRY_GPU(gpu_stream_new(&g, &st), "a stream for the setup");
 
     /* Work memory. */
     size_t e = n_cols * FR_BYTES;
     void **big[] = {&b.w, &b.ua, &b.ub, &b.uc, &b.c0};
     for (size_t i = 0; i < sizeof big / sizeof *big; i++)
-        TRY_GPU(cuzk_gpu_alloc(&g, big[i], e), "the setup's work memory");
-    TRY_GPU(cuzk_gpu_alloc(&g, &b.l, m * FR_BYTES), "the setup's Lagrange basis");
-    TRY_GPU(cuzk_gpu_alloc(&g, (void **)&b.fa, n_cols * 4), "the setup's flags");
-    TRY_GPU(cuzk_gpu_alloc(&g, (void **)&b.fb, n_cols * 4), "the setup's flags");
-    TRY_GPU(cuzk_gpu_alloc(&g, (void **)&b.pos, n_cols * 4), "the setup's flags");
-    TRY_GPU(cuzk_gpu_setup_select_bytes(&g, &b.scan_bytes, n_cols), "sizing the selection");
-    TRY_GPU(cuzk_gpu_alloc(&g, &b.scan, b.scan_bytes ? b.scan_bytes : 1),
-            "the selection's scratch");
-    TRY_GPU(cuzk_gpu_alloc(&g, &b.dot, (size_t)CUZK_GPU_DOT_BLOCKS * FR_BYTES),
-            "the dot's scratch");
-    TRY_GPU(cuzk_gpu_alloc(&g, &b.small, so.end), "the setup's tables");
+        TRY_GPU(gpu_alloc(&g, big[i], e), "the setup's work memory");
+    TRY_GPU(gpu_alloc(&g, &b.l, m * FR_BYTES), "the setup's Lagrange basis");
+    TRY_GPU(gpu_alloc(&g, (void **)&b.fa, n_cols * 4), "the setup's flags");
+    TRY_GPU(gpu_alloc(&g, (void **)&b.fb, n_cols * 4), "the setup's flags");
+    TRY_GPU(gpu_alloc(&g, (void **)&b.pos, n_cols * 4), "the setup's flags");
+    TRY_GPU(gpu_setup_select_bytes(&g, &b.scan_bytes, n_cols), "sizing the selection");
+    TRY_GPU(gpu_alloc(&g, &b.scan, b.scan_bytes ? b.scan_bytes : 1), "the selection's scratch");
+    TRY_GPU(gpu_alloc(&g, &b.dot, (size_t)CUZK_GPU_DOT_BLOCKS * FR_BYTES), "the dot's scratch");
+    TRY_GPU(gpu_alloc(&g, &b.small, so.end), "the setup's tables");
     unsigned char *sm = b.small;
-    TRY_GPU(cuzk_gpu_upload(&g, sm + so.t1, t1, (size_t)CUZK_GPU_FB_POINTS * G1_BYTES, st),
+    TRY_GPU(gpu_upload(&g, sm + so.t1, t1, (size_t)CUZK_GPU_FB_POINTS * G1_BYTES, st),
             "uploading the tables");
-    TRY_GPU(cuzk_gpu_upload(&g, sm + so.t2, t2, (size_t)CUZK_GPU_FB_POINTS * G2_BYTES, st),
+    TRY_GPU(gpu_upload(&g, sm + so.t2, t2, (size_t)CUZK_GPU_FB_POINTS * G2_BYTES, st),
             "uploading the tables");
 
     /* 1. The witness, the rows (a, b, c in ua, ub, uc), the assignment. */
-    TRY_GPU(cuzk_gpu_ix_witness(&g, b.w, ix, st), "the witness");
-    TRY_GPU(cuzk_gpu_ix_rows(&g, b.ua, b.ub, b.uc, b.c0, b.w, ix, st), "the rows");
+    TRY_GPU(gpu_ix_witness(&g, b.w, ix, st), "the witness");
+    TRY_GPU(gpu_ix_rows(&g, b.ua, b.ub, b.uc, b.c0, b.w, ix, st), "the rows");
     asgn_layout_t al = {0};
     if (a) {
         static const uint64_t one_raw[4] = {1, 0, 0, 0}; /* ⊗ 1: to canonical */
         void *vec[] = {b.ua, b.ub, b.uc, b.w};
         for (int i = 0; i < 4; i++)
-            TRY_GPU(cuzk_gpu_fr_mul_const_launch(&g, CUZK_GPU_BLS381, vec[i], vec[i],
-                                                 i < 3 ? n_rows : n_cols, one_raw, st),
+            TRY_GPU(gpu_fr_mul_const_launch(&g, CUZK_GPU_BLS381, vec[i], vec[i],
+                                            i < 3 ? n_rows : n_cols, one_raw, st),
                     "the assignment's canonical form");
         al = asgn_layout(amem, ix, n_in);
         unsigned char *dst[] = {al.va, al.vb, al.vc};
         for (int i = 0; i < 3; i++)
-            TRY_GPU(cuzk_gpu_download(&g, dst[i], vec[i], n_rows * FR_BYTES, st),
+            TRY_GPU(gpu_download(&g, dst[i], vec[i], n_rows * FR_BYTES, st),
                     "downloading the assignment");
-        TRY_GPU(cuzk_gpu_download(&g, al.va + n_rows * FR_BYTES, b.w, n_in * FR_BYTES, st),
+        TRY_GPU(gpu_download(&g, al.va + n_rows * FR_BYTES, b.w, n_in * FR_BYTES, st),
                 "downloading the assignment");
-        TRY_GPU(cuzk_gpu_download(&g, al.vw, b.w, n_cols * FR_BYTES, st),
-                "downloading the assignment");
-        TRY_GPU(cuzk_gpu_stream_sync(&g, st), "the assignment");
+        TRY_GPU(gpu_download(&g, al.vw, b.w, n_cols * FR_BYTES, st), "downloading the assignment");
+        TRY_GPU(gpu_stream_sync(&g, st), "the assignment");
         memset(al.vb + n_rows * FR_BYTES, 0, n_in * FR_BYTES); /* x_i·0 = 0 */
         memset(al.vc + n_rows * FR_BYTES, 0, n_in * FR_BYTES);
     }
 
     /* 2, 3. The basis, the per-wire sums, C's column ONE. */
-    TRY_GPU(cuzk_gpu_setup_lagrange(&g, b.l, m, &c.omega, &c.omega_inv, &c.tau, &c.zt_m, st),
+    TRY_GPU(gpu_setup_lagrange(&g, b.l, m, &c.omega, &c.omega_inv, &c.tau, &c.zt_m, st),
             "the Lagrange basis");
-    TRY_GPU(cuzk_gpu_ix_columns(&g, b.ua, b.ub, b.uc, b.fa, b.fb, b.l, ix, (uint32_t)n_in, st),
+    TRY_GPU(gpu_ix_columns(&g, b.ua, b.ub, b.uc, b.fa, b.fb, b.l, ix, (uint32_t)n_in, st),
             "the columns");
-    TRY_GPU(cuzk_gpu_setup_dot_add(&g, b.uc, b.c0, b.l, n_rows, b.dot, st), "C's column ONE");
+    TRY_GPU(gpu_setup_dot_add(&g, b.uc, b.c0, b.l, n_rows, b.dot, st), "C's column ONE");
     if (a) {
         uint64_t *bits = (uint64_t *)(sm + so.bits);
-        TRY_GPU(cuzk_gpu_setup_bitmap(&g, bits, b.fa + n_in, n_aux, st), "the densities");
-        TRY_GPU(cuzk_gpu_setup_bitmap(&g, bits + wa, b.fb, n_in, st), "the densities");
-        TRY_GPU(cuzk_gpu_setup_bitmap(&g, bits + wa + wi, b.fb + n_in, n_aux, st), "the densities");
-        TRY_GPU(cuzk_gpu_download(&g, al.a_aux, bits, (2 * wa + wi) * sizeof(uint64_t), st),
+        TRY_GPU(gpu_setup_bitmap(&g, bits, b.fa + n_in, n_aux, st), "the densities");
+        TRY_GPU(gpu_setup_bitmap(&g, bits + wa, b.fb, n_in, st), "the densities");
+        TRY_GPU(gpu_setup_bitmap(&g, bits + wa + wi, b.fb + n_in, n_aux, st), "the densities");
+        TRY_GPU(gpu_download(&g, al.a_aux, bits, (2 * wa + wi) * sizeof(uint64_t), st),
                 "downloading the densities");
     }
 
     /* 4. The scalars: combined (in uc), selected for A (in w) and B (in c0). */
-    TRY_GPU(cuzk_gpu_setup_combine(&g, b.uc, b.ua, b.ub, n_cols, (uint32_t)n_in, &c.alpha, &c.beta,
-                                   &c.gamma_inv, &c.delta_inv, st),
+    TRY_GPU(gpu_setup_combine(&g, b.uc, b.ua, b.ub, n_cols, (uint32_t)n_in, &c.alpha, &c.beta,
+                              &c.gamma_inv, &c.delta_inv, st),
             "the L and IC scalars");
     uint32_t *count = (uint32_t *)(sm + so.count), counts[2];
+    TRY_GPU(gpu_setup_select(&g, b.w, count, b.ua, b.fa, b.pos, n_cols, b.scan, b.scan_bytes, st),
+            "selecting the A scalars");
     TRY_GPU(
-        cuzk_gpu_setup_select(&g, b.w, count, b.ua, b.fa, b.pos, n_cols, b.scan, b.scan_bytes, st),
-        "selecting the A scalars");
-    TRY_GPU(cuzk_gpu_setup_select(&g, b.c0, count + 1, b.ub, b.fb, b.pos, n_cols, b.scan,
-                                  b.scan_bytes, st),
-            "selecting the B scalars");
-    TRY_GPU(cuzk_gpu_download(&g, counts, count, sizeof counts, st), "the counts");
-    TRY_GPU(cuzk_gpu_stream_sync(&g, st), "the scalars");
+        gpu_setup_select(&g, b.c0, count + 1, b.ub, b.fb, b.pos, n_cols, b.scan, b.scan_bytes, st),
+        "selecting the B scalars");
+    TRY_GPU(gpu_download(&g, counts, count, sizeof counts, st), "the counts");
+    TRY_GPU(gpu_stream_sync(&g, st), "the scalars");
 
     /* 5. The points. */
     p->n_h = (uint32_t)(m - 1);
@@ -279,32 +275,29 @@ cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, as
         goto out;
     const unsigned char *sa = b.w, *sb = b.c0, *uc = b.uc;
     const void *tb1 = sm + so.t1, *tb2 = sm + so.t2;
-    TRY_GPU(
-        cuzk_gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 0), sa, p->n_a, tb1, false, st),
-        "the A query");
-    TRY_GPU(
-        cuzk_gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 1), sb, p->n_b, tb1, false, st),
-        "the B1 query");
-    TRY_GPU(cuzk_gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 2), sb, p->n_b, tb2, true, st),
+    TRY_GPU(gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 0), sa, p->n_a, tb1, false, st),
+            "the A query");
+    TRY_GPU(gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 1), sb, p->n_b, tb1, false, st),
+            "the B1 query");
+    TRY_GPU(gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 2), sb, p->n_b, tb2, true, st),
             "the B2 query");
-    TRY_GPU(cuzk_gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 3), uc + n_in * FR_BYTES,
-                                      n_aux, tb1, false, st),
+    TRY_GPU(gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 3), uc + n_in * FR_BYTES, n_aux,
+                                 tb1, false, st),
             "the L query");
-    TRY_GPU(cuzk_gpu_setup_fixed_base(&g, sm + so.ic, uc, n_in, tb1, false, st), "IC");
-    TRY_GPU(cuzk_gpu_setup_powers(&g, b.l, m - 1, &c.h0, &c.tau, st), "the H scalars");
-    TRY_GPU(
-        cuzk_gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 4), b.l, m - 1, tb1, false, st),
-        "the H query");
+    TRY_GPU(gpu_setup_fixed_base(&g, sm + so.ic, uc, n_in, tb1, false, st), "IC");
+    TRY_GPU(gpu_setup_powers(&g, b.l, m - 1, &c.h0, &c.tau, st), "the H scalars");
+    TRY_GPU(gpu_setup_fixed_base(&g, engine_gpu_key_query(*key, 4), b.l, m - 1, tb1, false, st),
+            "the H query");
     bls381_fr_t sk[4] = {c.alpha, c.beta, c.gamma, c.delta};
-    TRY_GPU(cuzk_gpu_upload(&g, sm + so.sk, sk, sizeof sk, st), "the secrets' points");
-    TRY_GPU(cuzk_gpu_setup_fixed_base(&g, sm + so.p1, sm + so.sk, 4, tb1, false, st),
+    TRY_GPU(gpu_upload(&g, sm + so.sk, sk, sizeof sk, st), "the secrets' points");
+    TRY_GPU(gpu_setup_fixed_base(&g, sm + so.p1, sm + so.sk, 4, tb1, false, st),
             "the secrets' points");
-    TRY_GPU(cuzk_gpu_setup_fixed_base(&g, sm + so.p2, sm + so.sk, 4, tb2, true, st),
+    TRY_GPU(gpu_setup_fixed_base(&g, sm + so.p2, sm + so.sk, 4, tb2, true, st),
             "the secrets' points");
-    TRY_GPU(cuzk_gpu_download(&g, p1, sm + so.p1, sizeof p1, st), "the verifying key");
-    TRY_GPU(cuzk_gpu_download(&g, p2, sm + so.p2, sizeof p2, st), "the verifying key");
-    TRY_GPU(cuzk_gpu_download(&g, ic, sm + so.ic, n_in * G1_BYTES, st), "the verifying key");
-    TRY_GPU(cuzk_gpu_stream_sync(&g, st), "the key's points");
+    TRY_GPU(gpu_download(&g, p1, sm + so.p1, sizeof p1, st), "the verifying key");
+    TRY_GPU(gpu_download(&g, p2, sm + so.p2, sizeof p2, st), "the verifying key");
+    TRY_GPU(gpu_download(&g, ic, sm + so.ic, n_in * G1_BYTES, st), "the verifying key");
+    TRY_GPU(gpu_stream_sync(&g, st), "the key's points");
     explicit_bzero(sk, sizeof sk);
     p->vk.alpha1 = p1[0];
     p->vk.beta1 = p1[1];
@@ -330,8 +323,8 @@ cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, as
     }
 out:
     if (st)
-        (void)cuzk_gpu_stream_sync(&g, st); /* nothing of ours left running */
-    cuzk_gpu_stream_free(st);
+        (void)gpu_stream_sync(&g, st); /* nothing of ours left running */
+    gpu_stream_free(st);
     work_free(&b);
     explicit_bzero(&c, sizeof c);
     free(t1);

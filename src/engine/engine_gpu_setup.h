@@ -39,7 +39,7 @@ size_t engine_gpu_bp_asgn_bytes(const r1cs_ix_t *ix);
  * beyond 2^31, CUZK_ENOMEM, CUZK_EDEVICE with a message.
  */
 cuzk_status_t engine_gpu_bp_dev_setup(engine_gpu_key_t **key, bp_params_t *p, asgn_t *a, void *amem,
-                                      engine_gpu_dev_t *d, const r1cs_ix_t *ix, cuzk_rng_t *rng,
+                                      engine_gpu_dev_t *d, const r1cs_ix_t *ix, rng_t *rng,
                                       char *err, size_t err_size);
 
 #endif

@@ -16,20 +16,20 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
     *out = NULL;
     engine_gpu_slot_t *s = calloc(1, sizeof *s);
     if (!s)
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     s->d = d;
     s->pool = pool;
-    cuzk_status_t st = cuzk_gpu_use(&d->g);
+    cuzk_status_t st = gpu_use(&d->g);
     if (st == CUZK_OK)
-        st = cuzk_gpu_stream_new(&d->g, &s->copy);
+        st = gpu_stream_new(&d->g, &s->copy);
     if (st == CUZK_OK)
-        st = cuzk_gpu_event_new(&d->g, &s->staged, false);
+        st = gpu_event_new(&d->g, &s->staged, false);
     for (int i = 0; st == CUZK_OK && i < EVENTS; i++)
-        st = cuzk_gpu_event_new(&d->g, &s->ev[i], true);
+        st = gpu_event_new(&d->g, &s->ev[i], true);
     for (int i = 0; st == CUZK_OK && i < QUERIES; i++)
-        st = cuzk_gpu_event_new(&d->g, &s->qs[i], true);
+        st = gpu_event_new(&d->g, &s->qs[i], true);
     if (st == CUZK_OK)
-        st = cuzk_gpu_event_new(&d->g, &s->counted, false);
+        st = gpu_event_new(&d->g, &s->counted, false);
     if (st != CUZK_OK) {
         engine_gpu_fail(&d->g, st, err, err_size, "making a device slot");
         engine_gpu_slot_free(s);
@@ -38,7 +38,7 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
     s->bkey = engine_budget_key_new(d->budget, GROUP_SLOTS, slot_evict, s);
     if (!s->bkey) {
         engine_gpu_slot_free(s);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for a device slot");
     }
     *out = s;
     return CUZK_OK;
@@ -50,7 +50,7 @@ cuzk_status_t engine_gpu_slot_new(engine_gpu_slot_t **out, engine_gpu_dev_t *d,
 void engine_gpu_slot_release(engine_gpu_slot_t *s)
 {
     if (s->copy)
-        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+        (void)gpu_stream_sync(&s->d->g, s->copy);
     if (!s->pool || !s->buf.ptr)
         return;
     engine_pinned_release(s->pool, &s->buf);
@@ -130,9 +130,9 @@ static void slot_drop(engine_gpu_slot_t *s)
 static void slot_evict(void *ctx)
 {
     engine_gpu_slot_t *s = ctx;
-    (void)cuzk_gpu_use(&s->d->g);
+    (void)gpu_use(&s->d->g);
     if (s->copy)
-        (void)cuzk_gpu_stream_sync(&s->d->g, s->copy);
+        (void)gpu_stream_sync(&s->d->g, s->copy);
     slot_free_bufs(s);
 }
 
@@ -204,7 +204,7 @@ static cuzk_status_t slot_admit(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     }
     if (st != CUZK_OK) {
         engine_gpu_slot_idle(s);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM,
+        return fail_with(err, err_size, CUZK_ENOMEM,
                          "a partition needs %.3f GB of %s for its own buffers: %s",
                          (double)engine_gpu_slot_bytes(k) / 1e9, d->name, why);
     }
@@ -240,15 +240,15 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
     if (s->bkey)
         slot_drop(s);
     engine_budget_key_free(s->bkey);
-    cuzk_gpu_event_free(s->staged);
+    gpu_event_free(s->staged);
     for (int i = 0; i < EVENTS; i++)
-        cuzk_gpu_event_free(s->ev[i]);
+        gpu_event_free(s->ev[i]);
     for (int i = 0; i < QUERIES; i++)
-        cuzk_gpu_event_free(s->qs[i]);
-    cuzk_gpu_event_free(s->counted);
-    cuzk_gpu_stream_free(s->copy);
+        gpu_event_free(s->qs[i]);
+    gpu_event_free(s->counted);
+    gpu_stream_free(s->copy);
     if (!s->pool)
-        cuzk_gpu_host_free(s->h_in);
+        gpu_host_free(s->h_in);
     free(s);
 }
 
@@ -258,12 +258,12 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
 cuzk_status_t engine_gpu_slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key_t *k, size_t host,
                                       char *err, size_t err_size)
 {
-    cuzk_gpu_t *g = &s->d->g;
+    gpu_t *g = &s->d->g;
     /* The previous partition's upload must be over before the buffers
      * change or are written again. */
-    cuzk_status_t st = cuzk_gpu_use(g);
+    cuzk_status_t st = gpu_use(g);
     if (st == CUZK_OK)
-        st = cuzk_gpu_stream_sync(g, s->copy);
+        st = gpu_stream_sync(g, s->copy);
     if (st == CUZK_OK && s->pool) {
         engine_gpu_slot_release(s);
         if (host) {
@@ -276,10 +276,10 @@ cuzk_status_t engine_gpu_slot_reserve(engine_gpu_slot_t *s, const engine_gpu_key
         }
     }
     if (st == CUZK_OK && s->h_size < host) {
-        cuzk_gpu_host_free(s->h_in);
+        gpu_host_free(s->h_in);
         s->h_in = NULL;
         s->h_size = 0;
-        st = cuzk_gpu_host_alloc(g, &s->h_in, host);
+        st = gpu_host_alloc(g, &s->h_in, host);
         if (st == CUZK_OK)
             s->h_size = host;
     }

@@ -26,25 +26,25 @@ asgn_layout_t engine_gpu_asgn_layout(const engine_gpu_key_t *k)
     l.bits_b_aux = l.bits_b_in + groth16_bitmap_words(k->n_in) * sizeof(uint64_t);
     l.scratch = align256(l.bits_b_aux + aux_bitmap);
     size_t most = k->n_aux > k->n_in ? k->n_aux : k->n_in;
-    l.bytes = l.scratch + cuzk_gpu_bitmap_compact_scratch_bytes(most);
+    l.bytes = l.scratch + gpu_bitmap_compact_scratch_bytes(most);
     return l;
 }
 
 /* A witness of n values at w (GROTH16_SYNTH_COEFFS). */
 static cuzk_status_t stage_witness(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const void *w,
-                                   uint32_t n, cuzk_pool_t *pool, char *err, size_t err_size)
+                                   uint32_t n, pool_t *pool, char *err, size_t err_size)
 {
     assert(n == k->n_vars);
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     s->key = NULL;
     size_t bytes = (size_t)n * FR_BYTES;
     s->threads = pool;
     CUZK_TRY(engine_gpu_slot_reserve(s, k, bytes ? bytes : FR_BYTES, err, err_size));
-    cuzk_pool_memcpy(pool, s->h_in, w, bytes);
-    cuzk_gpu_t *g = &s->d->g;
-    cuzk_status_t st = cuzk_gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
+    pool_memcpy(pool, s->h_in, w, bytes);
+    gpu_t *g = &s->d->g;
+    cuzk_status_t st = gpu_upload(g, s->in.p, s->h_in, bytes, s->copy);
     if (st == CUZK_OK)
-        st = cuzk_gpu_event_record(g, s->staged, s->copy);
+        st = gpu_event_record(g, s->staged, s->copy);
     if (st != CUZK_OK) {
         engine_gpu_slot_release(s);
         engine_gpu_slot_idle(s);
@@ -52,7 +52,7 @@ static cuzk_status_t stage_witness(engine_gpu_slot_t *s, const engine_gpu_key_t 
     }
     s->key = k;
     s->h2d = bytes;
-    s->stage_s = cuzk_seconds() - t0;
+    s->stage_s = clock_seconds() - t0;
     return CUZK_OK;
 }
 
@@ -78,15 +78,15 @@ typedef struct {
 } stage_part_t;
 
 /* Whether the whole of part (first and last byte) is in pinned memory. */
-static cuzk_status_t part_pinned(cuzk_gpu_t *g, stage_part_t *p)
+static cuzk_status_t part_pinned(gpu_t *g, stage_part_t *p)
 {
     bool first = false, last = false;
     p->pinned = false;
     if (p->bytes == 0)
         return CUZK_OK;
-    CUZK_TRY(cuzk_gpu_host_is_pinned(g, p->src, &first));
+    CUZK_TRY(gpu_host_is_pinned(g, p->src, &first));
     if (first)
-        CUZK_TRY(cuzk_gpu_host_is_pinned(g, (const unsigned char *)p->src + p->bytes - 1, &last));
+        CUZK_TRY(gpu_host_is_pinned(g, (const unsigned char *)p->src + p->bytes - 1, &last));
     p->pinned = first && last;
     return CUZK_OK;
 }
@@ -97,9 +97,9 @@ static cuzk_status_t part_pinned(cuzk_gpu_t *g, stage_part_t *p)
  * on the device from the inputs (uploaded into sa's head) and aux. */
 static cuzk_status_t stage_asgn_queue(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
                                       const groth16_asgn_t *a, const stage_part_t *parts,
-                                      size_t n_parts, cuzk_pool_t *pool)
+                                      size_t n_parts, pool_t *pool)
 {
-    cuzk_gpu_t *g = &s->d->g;
+    gpu_t *g = &s->d->g;
     asgn_layout_t l = engine_gpu_asgn_layout(k);
     unsigned char *dv = s->in.p, *h = s->h_in;
     size_t staged = 0;
@@ -110,43 +110,42 @@ static cuzk_status_t stage_asgn_queue(engine_gpu_slot_t *s, const engine_gpu_key
             continue;
         if (!p->pinned) {
             /* copied while the previous parts' DMA runs */
-            cuzk_pool_memcpy(pool, h + staged, p->src, p->bytes);
+            pool_memcpy(pool, h + staged, p->src, p->bytes);
             src = h + staged;
             staged += p->bytes;
         }
-        CUZK_TRY(cuzk_gpu_upload(g, dv + p->at, src, p->bytes, s->copy));
+        CUZK_TRY(gpu_upload(g, dv + p->at, src, p->bytes, s->copy));
     }
     size_t rows = a->n_constraints * FR_BYTES, pad = (l.m - a->n_constraints) * FR_BYTES;
     for (size_t v = 0; pad && v < 3; v++)
-        CUZK_TRY(cuzk_gpu_memset(g, dv + v * l.m * FR_BYTES + rows, 0, pad, s->copy));
+        CUZK_TRY(gpu_memset(g, dv + v * l.m * FR_BYTES + rows, 0, pad, s->copy));
     size_t n_in = k->n_in, nb_in = bits_below(a->b_input_density, n_in);
     void *scratch = dv + l.scratch;
     unsigned char *sa = dv + l.sa * FR_BYTES, *sb = dv + l.sb * FR_BYTES;
     const unsigned char *aux = dv + l.aux * FR_BYTES;
-    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sb, sa, (const uint32_t *)(dv + l.bits_b_in), n_in,
-                                           scratch, s->copy));
-    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sa + n_in * FR_BYTES, aux,
-                                           (const uint32_t *)(dv + l.bits_a_aux), k->n_aux, scratch,
-                                           s->copy));
-    CUZK_TRY(cuzk_gpu_bitmap_select_launch(g, sb + nb_in * FR_BYTES, aux,
-                                           (const uint32_t *)(dv + l.bits_b_aux), k->n_aux, scratch,
-                                           s->copy));
-    return cuzk_gpu_event_record(g, s->staged, s->copy);
+    CUZK_TRY(gpu_bitmap_select_launch(g, sb, sa, (const uint32_t *)(dv + l.bits_b_in), n_in,
+                                      scratch, s->copy));
+    CUZK_TRY(gpu_bitmap_select_launch(g, sa + n_in * FR_BYTES, aux,
+                                      (const uint32_t *)(dv + l.bits_a_aux), k->n_aux, scratch,
+                                      s->copy));
+    CUZK_TRY(gpu_bitmap_select_launch(g, sb + nb_in * FR_BYTES, aux,
+                                      (const uint32_t *)(dv + l.bits_b_aux), k->n_aux, scratch,
+                                      s->copy));
+    return gpu_event_record(g, s->staged, s->copy);
 }
 
 /* An assignment (GROTH16_SYNTH_GIVEN): the staging of engine_gpu.h. */
 static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                const groth16_asgn_t *a, cuzk_pool_t *pool, char *err,
-                                size_t err_size)
+                                const groth16_asgn_t *a, pool_t *pool, char *err, size_t err_size)
 {
     assert(a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
            a->n_constraints <= ((size_t)1 << k->log2n));
     assert(k->qn[Q_A] == k->n_in + bits_below(a->a_aux_density, a->n_aux) &&
            k->qn[Q_B1] == bits_below(a->b_input_density, a->n_inputs) +
                               bits_below(a->b_aux_density, a->n_aux));
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     s->key = NULL;
-    cuzk_gpu_t *g = &s->d->g;
+    gpu_t *g = &s->d->g;
     asgn_layout_t l = engine_gpu_asgn_layout(k);
     size_t rows = a->n_constraints * FR_BYTES,
            aux_bitmap = groth16_bitmap_words(a->n_aux) * sizeof(uint64_t);
@@ -163,7 +162,7 @@ static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     };
     enum { PARTS = sizeof parts / sizeof parts[0] };
     size_t host = 0, sent = 0;
-    cuzk_status_t st = cuzk_gpu_use(g);
+    cuzk_status_t st = gpu_use(g);
     for (size_t i = 0; st == CUZK_OK && i < PARTS; i++) {
         st = part_pinned(g, &parts[i]);
         host += parts[i].pinned ? 0 : parts[i].bytes;
@@ -182,13 +181,12 @@ static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     }
     s->key = k;
     s->h2d = sent;
-    s->stage_s = cuzk_seconds() - t0;
+    s->stage_s = clock_seconds() - t0;
     return CUZK_OK;
 }
 
 cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                               const groth16_input_t *in, cuzk_pool_t *pool, char *err,
-                               size_t err_size)
+                               const groth16_input_t *in, pool_t *pool, char *err, size_t err_size)
 {
     if (key_synth_coeffs(k))
         return stage_witness(s, k, in->w, in->n, pool, err, err_size);

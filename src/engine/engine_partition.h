@@ -29,7 +29,7 @@
  * failure it is empty and err says what was wrong (CUZK_EWITNESS: the
  * witness does not satisfy the circuit).
  */
-cuzk_status_t engine_partition_prove(const key_file_t *key, key_format_t format, cuzk_pool_t *pool,
+cuzk_status_t engine_partition_prove(const key_file_t *key, key_format_t format, pool_t *pool,
                                      const groth16_accel_t *accel, const engine_input_t *in,
                                      engine_stage_report_fn report, void *rctx,
                                      engine_result_t *out, char *err, size_t err_size);

@@ -119,4 +119,4 @@ void F12(mul_by_034)(F12T *r, const F12T *a, const F2T *l0, const F2T *l3, const
 #endif
 
 /* A uniformly random element (rng NULL: getrandom). */
-cuzk_status_t F12(random)(F12T *r, cuzk_rng_t *rng);
+cuzk_status_t F12(random)(F12T *r, rng_t *rng);

@@ -204,4 +204,4 @@ int F2(legendre)(const F2T *a);
 bool F2(sqrt_vartime)(F2T *r, const F2T *a);
 
 /* A uniformly random element (rng NULL: getrandom). */
-cuzk_status_t F2(random)(F2T *r, cuzk_rng_t *rng);
+cuzk_status_t F2(random)(F2T *r, rng_t *rng);

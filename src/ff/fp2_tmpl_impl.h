@@ -131,7 +131,7 @@ bool F2(sqrt_vartime)(F2T *r, const F2T *a)
     return true;
 }
 
-cuzk_status_t F2(random)(F2T *r, cuzk_rng_t *rng)
+cuzk_status_t F2(random)(F2T *r, rng_t *rng)
 {
     cuzk_status_t st = F1(random)(&r->c0, rng);
     if (st != CUZK_OK)

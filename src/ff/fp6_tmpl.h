@@ -109,4 +109,4 @@ void F6(inv_vartime)(F6T *r, const F6T *a);
 void F6(frobenius)(F6T *r, const F6T *a, unsigned k);
 
 /* A uniformly random element (rng NULL: getrandom). */
-cuzk_status_t F6(random)(F6T *r, cuzk_rng_t *rng);
+cuzk_status_t F6(random)(F6T *r, rng_t *rng);

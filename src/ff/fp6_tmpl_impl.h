@@ -179,7 +179,7 @@ void F6(frobenius)(F6T *r, const F6T *a, unsigned k)
         F6(frobenius_step_)(r, r, k > 3 ? 3 : k);
 }
 
-cuzk_status_t F6(random)(F6T *r, cuzk_rng_t *rng)
+cuzk_status_t F6(random)(F6T *r, rng_t *rng)
 {
     cuzk_status_t st = F2(random)(&r->c0, rng);
     if (st == CUZK_OK)

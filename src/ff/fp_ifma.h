@@ -1,7 +1,7 @@
 /*
  * The prime fields' batch multiplication (NAMEs_mul, fp_tmpl.h) eight
  * products at a time with AVX-512 IFMA (fpv_tmpl.h), for the four fields.
- * x86-64 only; call only when cuzk_cpu_has_ifma (util/cpu.h) is set.
+ * x86-64 only; call only when cpu_has_ifma (util/cpu.h) is set.
  *
  * NAMEs_mul_ifma(r, a, b, n): r[i] = a[i]·b[i] for i < n, n a multiple of
  * eight; fully reduced in and out, the same bytes as NAME_mul. r may be a

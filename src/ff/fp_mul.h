@@ -16,7 +16,7 @@
  *    path of every processor that is not x86-64 with BMI2 and ADX.
  *  - fp_mont_mulN_adx (fp_mul_x86.c): the same algorithm in inline assembly
  *    with MULX and the two carry chains of ADCX/ADOX; x86-64 only, used when
- *    cuzk_cpu_has_mulx_adx (util/cpu.h) is set (CUZK_NO_ASM=1 clears it).
+ *    cpu_has_mulx_adx (util/cpu.h) is set (CUZK_NO_ASM=1 clears it).
  *
  * Both are out of line: a kernel is 300 (N=4) to 700 (N=6) instructions in
  * portable form, too much to inline at every call site of the towers and
@@ -108,7 +108,7 @@ FP_KERNEL_API void fp_mont_mul6_portable(uint64_t r[6], const uint64_t a[6], con
                                          const uint64_t p[6], uint64_t inv);
 
 #if FP_HAVE_ADX_KERNELS
-/* Only call these when cuzk_cpu_has_mulx_adx is true (they execute MULX,
+/* Only call these when cpu_has_mulx_adx is true (they execute MULX,
  * ADCX and ADOX). */
 FP_KERNEL_API void fp_mont_mul4_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
                                     const uint64_t p[4], uint64_t inv);
@@ -125,7 +125,7 @@ static inline void fp_mont_mul4(uint64_t r[4], const uint64_t a[4], const uint64
                                 const uint64_t p[4], uint64_t inv)
 {
 #if FP_HAVE_ADX_KERNELS
-    if (cuzk_cpu_has_mulx_adx) {
+    if (cpu_has_mulx_adx) {
         fp_mont_mul4_adx(r, a, b, p, inv);
         return;
     }
@@ -137,7 +137,7 @@ static inline void fp_mont_mul6(uint64_t r[6], const uint64_t a[6], const uint64
                                 const uint64_t p[6], uint64_t inv)
 {
 #if FP_HAVE_ADX_KERNELS
-    if (cuzk_cpu_has_mulx_adx) {
+    if (cpu_has_mulx_adx) {
         fp_mont_mul6_adx(r, a, b, p, inv);
         return;
     }
@@ -155,7 +155,7 @@ static inline void fp_mont_sqr4(uint64_t r[4], const uint64_t a[4], const uint64
                                 uint64_t inv)
 {
 #if FP_HAVE_ADX_KERNELS
-    if (cuzk_cpu_has_mulx_adx) {
+    if (cpu_has_mulx_adx) {
         fp_mont_sqr4_adx(r, a, p, inv);
         return;
     }
@@ -167,7 +167,7 @@ static inline void fp_mont_sqr6(uint64_t r[6], const uint64_t a[6], const uint64
                                 uint64_t inv)
 {
 #if FP_HAVE_ADX_KERNELS
-    if (cuzk_cpu_has_mulx_adx) {
+    if (cpu_has_mulx_adx) {
         fp_mont_sqr6_adx(r, a, p, inv);
         return;
     }

@@ -1,7 +1,7 @@
 /*
  * Montgomery multiplication with MULX, ADCX and ADOX (x86-64 with BMI2 and
  * ADX: Intel Broadwell and later, AMD Zen and later). Contract in fp_mul.h;
- * the callers check cuzk_cpu_has_mulx_adx first.
+ * the callers check cpu_has_mulx_adx first.
  *
  * The algorithm is the CIOS of fp_mul.c, written in inline assembly so that
  * the two halves of every 128-bit partial product go to two independent

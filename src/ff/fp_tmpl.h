@@ -241,7 +241,7 @@ enum { FPN(DEC_MAX) = FP_LIMBS * 20 + 1 };
 size_t FPN(to_dec)(char *out, const FPT *a);
 
 /* A uniformly random element, by rejection sampling (rng NULL: getrandom). */
-cuzk_status_t FPN(random)(FPT *r, cuzk_rng_t *rng);
+cuzk_status_t FPN(random)(FPT *r, rng_t *rng);
 
 /*
  * The 2-adicity s of p - 1 (p - 1 = t·2^s, t odd) and a primitive 2^k-th root

@@ -297,7 +297,7 @@ void FPNS(mul)(FPT *r, const FPT *a, const FPT *b, size_t n)
 {
     size_t i = 0;
 #if defined(__x86_64__)
-    if (cuzk_cpu_has_ifma) {
+    if (cpu_has_ifma) {
         i = n / 8 * 8;
         FPNS(mul_ifma)(r, a, b, i);
     }
@@ -520,13 +520,13 @@ size_t FPN(to_dec)(char *out, const FPT *a)
     return n;
 }
 
-cuzk_status_t FPN(random)(FPT *r, cuzk_rng_t *rng)
+cuzk_status_t FPN(random)(FPT *r, rng_t *rng)
 {
     /* Draw FP_BITS uniform bits until the value is below p: each try
      * succeeds with probability p / 2^FP_BITS > 1/2. */
     for (;;) {
         uint64_t v[FP_LIMBS];
-        cuzk_status_t st = cuzk_random_bytes(rng, v, sizeof(v));
+        cuzk_status_t st = random_bytes(rng, v, sizeof(v));
         if (st != CUZK_OK)
             return st;
         if (FP_BITS % 64)

@@ -11,7 +11,7 @@
  *   FPV_PINV  -p^-1 mod 2^52
  * and removes the names with fpv_tmpl_undef.h. Every function carries the
  * target attribute FPV_TARGET, so the rest of the build needs no -mavx512
- * flag; callers check cuzk_cpu_has_ifma (util/cpu.h) first.
+ * flag; callers check cpu_has_ifma (util/cpu.h) first.
  *
  * Representation (NAME_t: lane i of limb j is limb j of element i):
  *  - R' = 2^(52·N52), the vector Montgomery radix; an element x is held as

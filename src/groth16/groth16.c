@@ -41,7 +41,7 @@ groth16_vk_t groth16_key_vk(const groth16_key_t *k)
  * file may hold it at any byte). CUZK_ENOMEM. */
 static cuzk_status_t groth16_verify_curve(bool *valid, const groth16_vk_t *vk,
                                           const r1cs_witness_t *pub, const groth16_proof_t *proof,
-                                          cuzk_pool_t *pool)
+                                          pool_t *pool)
 {
     size_t g1 =
         vk->curve == R1CS_CURVE_BN254 ? sizeof(bn254_g1_affine_t) : sizeof(bls381_g1_affine_t);
@@ -70,22 +70,21 @@ static cuzk_status_t groth16_verify_curve(bool *valid, const groth16_vk_t *vk,
 }
 
 cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_witness_t *pub,
-                             const groth16_proof_t *proof, cuzk_pool_t *pool, char *err,
-                             size_t err_size)
+                             const groth16_proof_t *proof, pool_t *pool, char *err, size_t err_size)
 {
     if (pub->curve != vk->curve || proof->curve != vk->curve)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the verification key is over %s but the proof over %s and the public "
                          "signals over %s",
                          r1cs_curve_name(vk->curve), r1cs_curve_name(proof->curve),
                          r1cs_curve_name(pub->curve));
     if (pub->n != vk->n_public)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "%u public signals but the verification key expects %u", pub->n,
                          vk->n_public);
     cuzk_status_t s = groth16_verify_curve(valid, vk, pub, proof, pool);
     if (s != CUZK_OK)
-        return cuzk_fail(err, err_size, s, "out of memory in the verifier");
+        return fail_with(err, err_size, s, "out of memory in the verifier");
     return CUZK_OK;
 }
 
@@ -93,8 +92,8 @@ cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_wit
  * of k and in, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_key_t *k,
                                          const groth16_input_t *in, const groth16_accel_t *accel,
-                                         cuzk_rng_t *rng, cuzk_progress_t *progress,
-                                         groth16_timings_t *t, char *err, size_t err_size)
+                                         rng_t *rng, progress_t *progress, groth16_timings_t *t,
+                                         char *err, size_t err_size)
 {
     groth16_msms_t m = {.curve = k->curve};
     cuzk_status_t s = k->curve == R1CS_CURVE_BN254
@@ -102,11 +101,11 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
                           : bls381_groth16_check_input(k, in, err, err_size);
     if (s != CUZK_OK)
         return s;
-    cuzk_progress_begin(progress, "synth, h, msm", 0, NULL);
+    progress_begin(progress, "synth, h, msm", 0, NULL);
     s = accel->msms(accel->ctx, k, in, &m, t, err, err_size);
     if (s != CUZK_OK)
         return s;
-    double t0 = cuzk_seconds();
+    double t0 = clock_seconds();
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
         s = bn254_groth16_finish_msms(&p, k, &m.u.bn254, rng);
@@ -125,9 +124,9 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
         }
     }
     if (t)
-        t->seconds[GROTH16_STAGE_FINISH] = cuzk_seconds() - t0;
+        t->seconds[GROTH16_STAGE_FINISH] = clock_seconds() - t0;
     if (s != CUZK_OK)
-        return cuzk_fail(err, err_size, s,
+        return fail_with(err, err_size, s,
                          "drawing r and s: the operating system's generator failed");
     return CUZK_OK;
 }
@@ -136,9 +135,9 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
 static cuzk_status_t groth16_prove_curve(groth16_proof_t *proof, const groth16_key_t *k,
                                          const groth16_input_t *in,
                                          const groth16_prove_opts_t *opts, groth16_timings_t *t,
-                                         cuzk_pool_t *pool, char *err, size_t err_size)
+                                         pool_t *pool, char *err, size_t err_size)
 {
-    cuzk_rng_t *rng = opts->rng;
+    rng_t *rng = opts->rng;
     if (opts->accel)
         return groth16_prove_accel(proof, k, in, opts->accel, rng, opts->progress, t, err,
                                    err_size);
@@ -186,7 +185,7 @@ static cuzk_status_t groth16_public_of(r1cs_witness_t *pub, const groth16_key_t 
 
 cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, const groth16_key_t *k,
                                 const groth16_input_t *in, const groth16_prove_opts_t *opts,
-                                groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
+                                groth16_timings_t *t, pool_t *pool, char *err, size_t err_size)
 {
     static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
     if (!opts)
@@ -198,21 +197,21 @@ cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, con
         memset(t, 0, sizeof *t);
     cuzk_status_t s = groth16_prove_curve(proof, k, in, opts, t, pool, err, err_size);
     if (s == CUZK_OK && (s = groth16_public_of(pub, k, in)) != CUZK_OK)
-        cuzk_fail(err, err_size, s, "out of memory for the public signals");
+        fail_with(err, err_size, s, "out of memory for the public signals");
     if (s != CUZK_OK || opts->no_verify)
         goto done;
 
-    double t0 = cuzk_seconds();
-    cuzk_progress_begin(opts->progress, "verify", 0, NULL);
+    double t0 = clock_seconds();
+    progress_begin(opts->progress, "verify", 0, NULL);
     bool valid = false;
     groth16_vk_t vk = groth16_key_vk(k);
     s = groth16_verify_curve(&valid, &vk, pub, proof, pool);
     if (t)
-        t->seconds[GROTH16_STAGE_VERIFY] = cuzk_seconds() - t0;
+        t->seconds[GROTH16_STAGE_VERIFY] = clock_seconds() - t0;
     if (s != CUZK_OK)
-        cuzk_fail(err, err_size, s, "out of memory in the verifier");
+        fail_with(err, err_size, s, "out of memory in the verifier");
     else if (!valid)
-        s = cuzk_fail(err, err_size, CUZK_EWITNESS, "the proof does not verify: the %s",
+        s = fail_with(err, err_size, CUZK_EWITNESS, "the proof does not verify: the %s",
                       in->asgn ? "assignment does not satisfy the circuit"
                                : "witness does not satisfy the circuit");
 done:
@@ -228,7 +227,7 @@ cuzk_status_t groth16_key_matches_r1cs(const groth16_key_t *k, const r1cs_t *r,
                                        size_t err_size)
 {
     if (k->curve != r->curve)
-        return cuzk_fail(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", key_name,
+        return fail_with(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", key_name,
                          r1cs_curve_name(k->curve), r1cs_name, r1cs_curve_name(r->curve));
     if (k->curve == R1CS_CURVE_BN254)
         return bn254_groth16_key_matches_r1cs(k, &r->u.bn254, key_name, r1cs_name, err, err_size);

@@ -22,12 +22,12 @@
 #include "util/rng.h"
 
 typedef struct groth16_prove_opts {
-    cuzk_rng_t *rng; /* NULL (production): r and s from getrandom; seeded: tests only */
-    bool no_verify;  /* skip the self-verification */
+    rng_t *rng;     /* NULL (production): r and s from getrandom; seeded: tests only */
+    bool no_verify; /* skip the self-verification */
     const groth16_accel_t *accel; /* NULL: every stage on the CPU; else synth, h, msm there */
     /* NULL: none; else an uncounted stage for each of synth, h, msm and verify
      * (one "synth, h, msm" for the accelerator's) */
-    cuzk_progress_t *progress;
+    progress_t *progress;
 } groth16_prove_opts_t;
 
 /* The verification key of k: its points and IC, borrowed from k. */
@@ -42,7 +42,7 @@ groth16_vk_t groth16_key_vk(const groth16_key_t *k);
  * CUZK_ENOMEM. *valid is written only on CUZK_OK.
  */
 cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_witness_t *pub,
-                             const groth16_proof_t *proof, cuzk_pool_t *pool, char *err,
+                             const groth16_proof_t *proof, pool_t *pool, char *err,
                              size_t err_size);
 
 /*
@@ -62,8 +62,7 @@ cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_wit
  */
 cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, const groth16_key_t *k,
                                 const groth16_input_t *in, const groth16_prove_opts_t *opts,
-                                groth16_timings_t *t, cuzk_pool_t *pool, char *err,
-                                size_t err_size);
+                                groth16_timings_t *t, pool_t *pool, char *err, size_t err_size);
 
 /*
  * Whether the snarkjs-convention key k (GROTH16_SYNTH_COEFFS) was made for

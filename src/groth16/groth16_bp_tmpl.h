@@ -36,8 +36,8 @@
  * CUZK_ENOMEM, CUZK_ERANDOM; on failure k is zeroed. progress (NULL: none)
  * gets a stage for each query (IC, query L, A, B G1, B G2, H), in points.
  */
-cuzk_status_t G16N(bp_dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
-                                 cuzk_progress_t *progress);
+cuzk_status_t G16N(bp_dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, rng_t *rng,
+                                 progress_t *progress);
 
 /* Releases what NAME_groth16_bp_dev_setup allocated and zeroes k. */
 void G16N(bp_dev_key_free)(groth16_key_t *k);
@@ -51,4 +51,4 @@ void G16N(bp_dev_key_free)(groth16_key_t *k);
  * frees it after out). CUZK_ENOMEM.
  */
 cuzk_status_t G16N(bp_assign)(groth16_asgn_t *out, void **mem, const G16C(r1cs_t) * r,
-                              const G16FT *w, cuzk_pool_t *pool);
+                              const G16FT *w, pool_t *pool);

@@ -35,8 +35,8 @@ static cuzk_status_t G16N(bp_densities)(uint64_t **a_cols, uint64_t **b_cols,
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(bp_dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
-                                 cuzk_progress_t *progress)
+cuzk_status_t G16N(bp_dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, rng_t *rng,
+                                 progress_t *progress)
 {
     memset(k, 0, sizeof *k);
     const r1cs_shape_t *sh = &r->shape;
@@ -180,7 +180,7 @@ void G16N(bp_dev_key_free)(groth16_key_t *k)
 /* ---- assignment from an R1CS ------------------------------------------ */
 
 cuzk_status_t G16N(bp_assign)(groth16_asgn_t *out, void **mem, const G16C(r1cs_t) * r,
-                              const G16FT *w, cuzk_pool_t *pool)
+                              const G16FT *w, pool_t *pool)
 {
     memset(out, 0, sizeof *out);
     *mem = NULL;

@@ -15,7 +15,7 @@ static void G16N(canonical_task)(void *ctx, size_t begin, size_t end, unsigned w
     }
 }
 
-cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool)
+cuzk_status_t G16N(h)(G16ST *st, pool_t *pool)
 {
     unsigned k = G16N(log2)(st->key->domain_size);
     bool coset = st->key->conv.h == GROTH16_H_COSET_COEFFS;
@@ -37,7 +37,7 @@ cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool)
         G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool);
     }
     G16C(ntt_domain_free)(d);
-    cuzk_pool_for(pool, st->key->domain_size, 0, G16N(canonical_task), st);
+    pool_for(pool, st->key->domain_size, 0, G16N(canonical_task), st);
     st->h = (uint64_t(*)[EC_SCALAR_LIMBS])st->a;
     return CUZK_OK;
 }

@@ -29,7 +29,7 @@ static void G16N(copy_task)(void *ctx, size_t begin, size_t end, unsigned worker
  * own memory when it is aligned, else a copy in cb's buffer (by all
  * threads). */
 static cuzk_status_t G16N(points)(const void **out, G16N(copy_buf_t) * cb, groth16_points_t p,
-                                  size_t point_bytes, cuzk_pool_t *pool)
+                                  size_t point_bytes, pool_t *pool)
 {
     *out = p.data;
     if (p.count == 0 || groth16_points_aligned(p))
@@ -43,14 +43,14 @@ static cuzk_status_t G16N(points)(const void **out, G16N(copy_buf_t) * cb, groth
             return CUZK_ENOMEM;
     }
     G16N(copy_ctx_t) c = {cb->buf, p.data};
-    cuzk_pool_for(pool, bytes, (size_t)1 << 16, G16N(copy_task), &c);
+    pool_for(pool, bytes, (size_t)1 << 16, G16N(copy_task), &c);
     *out = cb->buf;
     return CUZK_OK;
 }
 
 static cuzk_status_t G16N(msm_g1)(G16G1J *r, groth16_points_t p,
                                   const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
-                                  G16N(copy_buf_t) * cb, cuzk_pool_t *pool)
+                                  G16N(copy_buf_t) * cb, pool_t *pool)
 {
     const void *bases;
     cuzk_status_t s = G16N(points)(&bases, cb, p, sizeof(G16G1A), pool);
@@ -59,7 +59,7 @@ static cuzk_status_t G16N(msm_g1)(G16G1J *r, groth16_points_t p,
     return s;
 }
 
-cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool)
+cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool)
 {
     typedef const uint64_t(*scalars_t)[EC_SCALAR_LIMBS];
     const groth16_key_t *key = st->key;

@@ -17,7 +17,7 @@
 static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
                                     const G16G1A *beta1, const G16G1A *delta1, const G16G2A *beta2,
                                     const G16G2A *delta2, const G16G1J *msm_a, const G16G1J *msm_b1,
-                                    const G16G2J *msm_b2, const G16G1J *msm_ch, cuzk_rng_t *rng)
+                                    const G16G2J *msm_b2, const G16G1J *msm_ch, rng_t *rng)
 {
     G16FT r, s, rs;
     cuzk_status_t status = G16F(random)(&r, rng);
@@ -77,7 +77,7 @@ static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, rng_t *rng)
 {
     const G16KEY *k = &st->key->u.G16_CURVE;
     G16G1J ch;
@@ -90,7 +90,7 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng)
 static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *alpha1,
                                          const G16G1A *beta1, const G16G1A *delta1,
                                          const G16G2A *beta2, const G16G2A *delta2, const G16MS *m,
-                                         cuzk_rng_t *rng)
+                                         rng_t *rng)
 {
     G16G1J a, b1, c, h;
     G16G2J b2;
@@ -104,7 +104,7 @@ static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *al
 }
 
 cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
-                                cuzk_rng_t *rng)
+                                rng_t *rng)
 {
     const G16KEY *k = &key->u.G16_CURVE;
     return G16N(assemble_msms)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2, m,
@@ -114,7 +114,7 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key,
 /* Records the time since *t0 as stage's and restarts the clock. */
 static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
 {
-    double t1 = cuzk_seconds();
+    double t1 = clock_seconds();
     if (t)
         t->seconds[stage] = t1 - *t0;
     *t0 = t1;
@@ -124,28 +124,28 @@ static void G16N(lap)(groth16_timings_t *t, groth16_stage_t stage, double *t0)
 static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_size)
 {
     if (s == CUZK_ERANDOM)
-        return cuzk_fail(err, err_size, s,
+        return fail_with(err, err_size, s,
                          "drawing r and s: the operating system's generator failed");
     if (s != CUZK_OK)
-        return cuzk_fail(err, err_size, s, "out of memory in the prover");
+        return fail_with(err, err_size, s, "out of memory in the prover");
     return CUZK_OK;
 }
 
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
-                          const groth16_input_t *in, cuzk_rng_t *rng, groth16_timings_t *t,
-                          cuzk_pool_t *pool, cuzk_progress_t *progress, char *err, size_t err_size)
+                          const groth16_input_t *in, rng_t *rng, groth16_timings_t *t, pool_t *pool,
+                          progress_t *progress, char *err, size_t err_size)
 {
     G16ST st;
-    double t0 = cuzk_seconds();
-    cuzk_progress_begin(progress, "synth", 0, NULL);
+    double t0 = clock_seconds();
+    progress_begin(progress, "synth", 0, NULL);
     cuzk_status_t s = G16N(synth)(&st, key, in, pool, err, err_size);
     if (s != CUZK_OK)
         return s;
     G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);
-    cuzk_progress_begin(progress, "h", 0, NULL);
+    progress_begin(progress, "h", 0, NULL);
     s = G16N(h)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_H, &t0);
-    cuzk_progress_begin(progress, "msm", 0, NULL);
+    progress_begin(progress, "msm", 0, NULL);
     if (s == CUZK_OK)
         s = G16N(msm)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_MSM, &t0);

@@ -80,7 +80,7 @@ enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
         const G16N(group##_table_t) * tb;                                                          \
         A *out;                                                                                    \
         const G16FT *k;                                                                            \
-        cuzk_progress_t *progress;                                                                 \
+        progress_t *progress;                                                                      \
     } G16N(group##_times_job_t);                                                                   \
                                                                                                    \
     static void G16N(group##_times_chunk)(void *ctx, size_t begin, size_t end, unsigned worker)    \
@@ -101,17 +101,17 @@ enum { G16N(FB_WINDOWS) = 32, G16N(FB_DIGITS) = 255, G16N(FB_CHUNK) = 64 };
             }                                                                                      \
         }                                                                                          \
         G16C(group##_jacs_to_affine_vartime)(job->out + begin, acc, end - begin);                  \
-        cuzk_progress_advance(job->progress, end - begin);                                         \
+        progress_advance(job->progress, end - begin);                                              \
     }                                                                                              \
                                                                                                    \
     /* out[i] = k[i]·G for i < n (Montgomery-form k), on the default pool; a                      \
      * stage of n points on progress (NULL: none), one advance a chunk. */                         \
     static void G16N(group##s_times)(const G16N(group##_table_t) * tb, A * out, const G16FT *k,    \
-                                     size_t n, cuzk_progress_t *progress, const char *stage)       \
+                                     size_t n, progress_t *progress, const char *stage)            \
     {                                                                                              \
         G16N(group##_times_job_t) job = {tb, out, k, progress};                                    \
-        cuzk_progress_begin(progress, stage, n, "points");                                         \
-        cuzk_pool_for(cuzk_pool_default(), n, G16N(FB_CHUNK), G16N(group##_times_chunk), &job);    \
+        progress_begin(progress, stage, n, "points");                                              \
+        pool_for(pool_default(), n, G16N(FB_CHUNK), G16N(group##_times_chunk), &job);              \
     }                                                                                              \
                                                                                                    \
     /* The table's points, for the device's setup (groth16_tmpl.h). */                             \
@@ -157,8 +157,8 @@ static void G16N(coeff_encode)(unsigned char out[GROTH16_COEFF_BYTES], uint32_t 
         out[12 + i] = (unsigned char)(v.l[i / 8] >> (8 * (i % 8)));
 }
 
-cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
-                              cuzk_progress_t *progress)
+cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, rng_t *rng,
+                              progress_t *progress)
 {
     memset(k, 0, sizeof *k);
     const r1cs_shape_t *sh = &r->shape;
@@ -323,19 +323,19 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
     const r1cs_shape_t *sh = &r->shape;
     uint32_t n_public = sh->n_pub_out + sh->n_pub_in;
     if (key->n_vars != sh->n_wires || key->n_public != n_public)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "%s does not belong to %s: the key has %u wires and %u public signals, "
                          "the circuit %u and %u",
                          key_name, r1cs_name, key->n_vars, key->n_public, sh->n_wires, n_public);
     uint64_t rows = (uint64_t)sh->n_constraints + n_public + 1;
     if (rows > key->domain_size)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "%s does not belong to %s: %" PRIu64 " rows do not fit its domain of %u",
                          key_name, r1cs_name, rows, key->domain_size);
     const G16C(csr_t) * mats[2] = {&r->a, &r->b};
     uint64_t expect = G16C(csr_nnz)(&r->a) + G16C(csr_nnz)(&r->b) + n_public + 1;
     if (key->n_coeffs != expect)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "%s does not belong to %s: %u coefficients, the circuit has %" PRIu64,
                          key_name, r1cs_name, key->n_coeffs, expect);
     /* Every entry is found in its row (rows are ascending by wire), with
@@ -345,7 +345,7 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
     uint8_t *hit[2] = {calloc(G16C(csr_nnz)(&r->a) + 1, 1), calloc(G16C(csr_nnz)(&r->b) + 1, 1)};
     cuzk_status_t st = hit[0] && hit[1] ? CUZK_OK : CUZK_ENOMEM;
     if (st != CUZK_OK)
-        cuzk_fail(err, err_size, st, "out of memory comparing %s with %s", key_name, r1cs_name);
+        fail_with(err, err_size, st, "out of memory comparing %s with %s", key_name, r1cs_name);
     for (uint32_t i = 0; i < key->n_coeffs && st == CUZK_OK; i++) {
         groth16_coeff_t e = groth16_key_coeff(key, i);
         const char *mn = e.m == 0 ? "A" : "B";
@@ -354,7 +354,7 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
             bool ok = e.m == 0 && e.s == e.c - sh->n_constraints &&
                       memcmp(e.value, &G16F(R2), sizeof(G16FT)) == 0;
             if (!ok)
-                st = cuzk_fail(err, err_size, CUZK_EINVAL,
+                st = fail_with(err, err_size, CUZK_EINVAL,
                                "%s does not belong to %s: coefficient %u (row %u, %s, wire %u) is "
                                "not the input row x_%u·0 = 0 that follows the circuit's rows",
                                key_name, r1cs_name, i, e.c, mn, e.s, e.c - sh->n_constraints);
@@ -377,12 +377,12 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
             memcpy(want, &t, sizeof want);
         }
         if (!found || hit[e.m][lo])
-            st = cuzk_fail(err, err_size, CUZK_EINVAL,
+            st = fail_with(err, err_size, CUZK_EINVAL,
                            "%s does not belong to %s: constraint %u, matrix %s: wire %u is %s",
                            key_name, r1cs_name, e.c, mn, e.s,
                            found ? "listed twice in the key" : "not a term of the circuit");
         else if (memcmp(e.value, want, sizeof want) != 0)
-            st = cuzk_fail(err, err_size, CUZK_EINVAL,
+            st = fail_with(err, err_size, CUZK_EINVAL,
                            "%s does not belong to %s: constraint %u, matrix %s: wire %u has "
                            "another coefficient in the circuit",
                            key_name, r1cs_name, e.c, mn, e.s);

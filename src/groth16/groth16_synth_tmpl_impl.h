@@ -79,26 +79,26 @@ static cuzk_status_t G16N(check_asgn)(const groth16_key_t *key, const groth16_as
     uint64_t n_b = G16N(popcount)(asgn->b_input_density, asgn->n_inputs) +
                    G16N(popcount)(asgn->b_aux_density, asgn->n_aux);
     if (asgn->n_inputs != key->ic.count)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the assignment has %" PRIu64 " inputs but the key's IC has %" PRIu64
                          " points",
                          asgn->n_inputs, key->ic.count);
     if (asgn->n_aux != key->l.count)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the assignment has %" PRIu64 " aux values but the key's L has %" PRIu64
                          " points",
                          asgn->n_aux, key->l.count);
     if (asgn->n_constraints > m)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the assignment has %" PRIu64 " rows but the key's domain holds %" PRIu64,
                          asgn->n_constraints, m);
     if (n_a != key->a.count)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the assignment's A density selects %" PRIu64
                          " points but the key's A query has %" PRIu64,
                          n_a, key->a.count);
     if (n_b != key->b1.count)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the assignment's B densities select %" PRIu64
                          " points but the key's B queries have %" PRIu64,
                          n_b, key->b1.count);
@@ -110,22 +110,22 @@ cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t 
 {
     if (key->conv.synth == GROTH16_SYNTH_GIVEN) {
         if (!in->asgn)
-            return cuzk_fail(err, err_size, CUZK_EINVAL,
+            return fail_with(err, err_size, CUZK_EINVAL,
                              "the key proves from an assignment but a witness was given");
         if (in->asgn->curve != G16_CURVE_ID)
-            return cuzk_fail(err, err_size, CUZK_EINVAL,
+            return fail_with(err, err_size, CUZK_EINVAL,
                              "the assignment is over %s but the key is over %s",
                              r1cs_curve_name(in->asgn->curve), r1cs_curve_name(G16_CURVE_ID));
         return G16N(check_asgn)(key, in->asgn, err, err_size);
     }
     if (!in->w)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the key proves from a witness but an assignment was given");
     if (in->curve != G16_CURVE_ID)
-        return cuzk_fail(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
+        return fail_with(err, err_size, CUZK_EINVAL, "the witness is over %s but the key over %s",
                          r1cs_curve_name(in->curve), r1cs_curve_name(G16_CURVE_ID));
     if (in->n != key->n_vars)
-        return cuzk_fail(err, err_size, CUZK_EINVAL,
+        return fail_with(err, err_size, CUZK_EINVAL,
                          "the witness has %u values but the key has %u wires", in->n, key->n_vars);
     return CUZK_OK;
 }
@@ -158,7 +158,7 @@ static void G16N(select)(uint64_t (*out)[EC_SCALAR_LIMBS], const groth16_asgn_t 
 }
 
 cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
-                          cuzk_pool_t *pool, char *err, size_t err_size)
+                          pool_t *pool, char *err, size_t err_size)
 {
     memset(st, 0, sizeof *st);
     cuzk_status_t s = G16N(check_input)(key, in, err, err_size);
@@ -184,15 +184,15 @@ cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_inp
     }
     if (!ok) {
         G16N(prover_free)(st);
-        return cuzk_fail(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
     }
     if (given) {
-        cuzk_pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), st);
+        pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), st);
     } else {
         G16N(plain_ctx_t) pc = {st, in->w};
-        cuzk_pool_for(pool, in->n, 0, G16N(plain_task), &pc);
+        pool_for(pool, in->n, 0, G16N(plain_task), &pc);
         G16N(evaluate)(st);
-        cuzk_pool_for(pool, dn, 0, G16N(product_task), st);
+        pool_for(pool, dn, 0, G16N(product_task), st);
     }
     if (key->conv.ab == GROTH16_AB_DENSITY) {
         G16N(select)(st->sa, in->asgn, NULL, in->asgn->a_aux_density);

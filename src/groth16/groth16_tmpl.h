@@ -80,7 +80,7 @@ typedef struct {
  * failure st holds nothing to free but may be freed.
  */
 cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
-                          cuzk_pool_t *pool, char *err, size_t err_size);
+                          pool_t *pool, char *err, size_t err_size);
 
 /*
  * The checks of synth alone: in fits key (curve, counts; with
@@ -96,12 +96,12 @@ cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t 
  * GROTH16_H_COSET_COEFFS, the coefficients of (A·B − C)/Z over the coset
  * g·⟨ω_m⟩ (g = 7 on BLS12-381, 5 on BN254; NAME_ntt_h_bellperson). Stored
  * canonical in st->h. CUZK_ENOMEM. */
-cuzk_status_t G16N(h)(G16ST *st, cuzk_pool_t *pool);
+cuzk_status_t G16N(h)(G16ST *st, pool_t *pool);
 
 /* Stage msm: the five MSMs with plain scalars, each query with the
  * scalars the convention gives it (w, or sa/sb and the aux values; h).
  * Misaligned query vectors are copied first. CUZK_ENOMEM. */
-cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool);
+cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool);
 
 /*
  * Stage finish: draws r then s uniformly in Fr (rng NULL: getrandom; a
@@ -113,7 +113,7 @@ cuzk_status_t G16N(msm)(G16ST *st, cuzk_pool_t *pool);
  * with a secret operand by the complete jac_add. r and s are wiped.
  * CUZK_ERANDOM.
  */
-cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng);
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, rng_t *rng);
 
 /*
  * Stage finish after an accelerator (groth16_accel_t) ran synth, h and msm
@@ -121,7 +121,7 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, cuzk_rng_t *rng);
  * results m (m's c is L̃). CUZK_ERANDOM.
  */
 cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
-                                cuzk_rng_t *rng);
+                                rng_t *rng);
 
 /*
  * The four stages in order on a fresh state, each one's wall-clock time in
@@ -131,8 +131,8 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key,
  * state is released before returning.
  */
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
-                          const groth16_input_t *in, cuzk_rng_t *rng, groth16_timings_t *t,
-                          cuzk_pool_t *pool, cuzk_progress_t *progress, char *err, size_t err_size);
+                          const groth16_input_t *in, rng_t *rng, groth16_timings_t *t, pool_t *pool,
+                          progress_t *progress, char *err, size_t err_size);
 
 /* Releases the arrays of st and zeroes it; a zeroed st is fine. */
 void G16N(prover_free)(G16ST *st);
@@ -145,7 +145,7 @@ void G16N(prover_free)(G16ST *st);
  * everything is public. CUZK_ENOMEM (the MSM), else CUZK_OK.
  */
 cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
-                           const G16N(proof_t) * proof, cuzk_pool_t *pool);
+                           const G16N(proof_t) * proof, pool_t *pool);
 
 /*
  * *valid = whether all n >= 1 proofs verify under vk, proof i for the
@@ -159,8 +159,7 @@ cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
  * preconditions as NAME_groth16_verify. CUZK_ENOMEM, CUZK_ERANDOM.
  */
 cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
-                                 const G16N(proof_t) * proofs, size_t n, cuzk_rng_t *rng,
-                                 cuzk_pool_t *pool);
+                                 const G16N(proof_t) * proofs, size_t n, rng_t *rng, pool_t *pool);
 
 /*
  * Whether key, a key of the snarkjs convention (GROTH16_SYNTH_COEFFS), was
@@ -185,7 +184,7 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
  * x_i·0 = 0, A/B1/B2/IC/C from the Lagrange basis of ⟨ω_n⟩ at τ, H[j] from
  * the Lagrange basis of ⟨ω_2n⟩ at the odd points, over δ. Scalar
  * multiplications are variable-time, by fixed-base tables, on
- * cuzk_pool_default()'s threads (the caller must not be running a loop on
+ * pool_default()'s threads (the caller must not be running a loop on
  * that pool). progress (NULL: none) gets a stage for each query (query A,
  * B1, B2, IC, C, H), counted in points, one advance a chunk of them.
  * On success k is a key of convention GROTH16_SNARKJS whose IC, queries and
@@ -193,8 +192,8 @@ cuzk_status_t G16N(key_matches_r1cs)(const groth16_key_t *key, const G16C(r1cs_t
  * NAME_groth16_dev_key_free releases. CUZK_EINVAL (n needs more than the
  * 2-adicity allows), CUZK_ENOMEM, CUZK_ERANDOM; on failure k is zeroed.
  */
-cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, cuzk_rng_t *rng,
-                              cuzk_progress_t *progress);
+cuzk_status_t G16N(dev_setup)(groth16_key_t *k, const G16C(r1cs_t) * r, rng_t *rng,
+                              progress_t *progress);
 
 /* Releases what NAME_groth16_dev_setup allocated and zeroes k. */
 void G16N(dev_key_free)(groth16_key_t *k);

@@ -5,7 +5,7 @@
  */
 
 cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
-                           const G16N(proof_t) * proof, cuzk_pool_t *pool)
+                           const G16N(proof_t) * proof, pool_t *pool)
 {
     G16G1J x;
     cuzk_status_t s = G16G1(msm_vartime)(&x, vk->ic + 1, pub, vk->n_public, pool);
@@ -27,8 +27,7 @@ cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
 }
 
 cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
-                                 const G16N(proof_t) * proofs, size_t n, cuzk_rng_t *rng,
-                                 cuzk_pool_t *pool)
+                                 const G16N(proof_t) * proofs, size_t n, rng_t *rng, pool_t *pool)
 {
     assert(n >= 1);
     size_t np = vk->n_public;
@@ -42,7 +41,7 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
     for (size_t i = 0; i < n && s == CUZK_OK; i++) {
         uint64_t k[EC_SCALAR_LIMBS] = {1, 0};
         if (i > 0)
-            s = cuzk_random_bytes(rng, k, 2 * sizeof k[0]); /* 128 bits: below r */
+            s = random_bytes(rng, k, 2 * sizeof k[0]); /* 128 bits: below r */
         G16F(from_canonical)(&rho[i], k);
         G16G1J a;
         G16G1(jac_from_affine)(&a, &proofs[i].a);

@@ -36,7 +36,7 @@ enum { IO_ERR_MAX = CUZK_ERR_MAX };
 
 /* Formats the message into err (printf-style) and returns status: the
  * formatter of util/fail.h, under the name the file-format layer reads. */
-#define io_fail cuzk_fail
+#define io_fail fail_with
 
 /* The message err without the "PATH: " it starts with (err itself when it
  * does not): what a caller that names path itself appends, so that the

@@ -235,7 +235,7 @@ static cuzk_status_t io_create_tmp_(io_output_t *o, mode_t mode, char *err, size
     int e = EEXIST;
     for (int t = 0; t < IO_TMP_TRIES && e == EEXIST; t++) {
         uint64_t r;
-        if (cuzk_random_bytes(NULL, &r, sizeof r) != CUZK_OK)
+        if (random_bytes(NULL, &r, sizeof r) != CUZK_OK)
             return io_fail(err, err_size, CUZK_ERANDOM, "%s: no random name for the temporary file",
                            o->path);
         /* A hidden name that stays within NAME_MAX: '.', 200 bytes of the

@@ -417,7 +417,7 @@ typedef struct kc_scan_ {
     unsigned flags; /* EC_DECODE_* for points */
     unsigned char r[IO_FR_BYTES];
     _Atomic uint64_t first_bad;
-    cuzk_progress_t *progress;
+    progress_t *progress;
 } kc_scan_t_;
 
 /* Coefficient i of the scan's section: 0 when fine, else which rule it
@@ -465,7 +465,7 @@ static void kc_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
             ;
         return;
     }
-    cuzk_progress_advance(s->progress, end - begin);
+    progress_advance(s->progress, end - begin);
 }
 
 /* Items per pool chunk: 256 BLS12-381 G1 subgroup checks are ~13 ms, as in
@@ -500,13 +500,13 @@ static cuzk_status_t kc_point_fail_(const kc_scan_t_ *s, uint64_t i, const char 
 /* Checks section sec of kc with the decoder's flags; a message naming the
  * lowest bad item, whose index goes to *bad_at (sec->count: none). */
 static cuzk_status_t kc_check_section_(const key_cache_t *kc, const key_cache_section_t *sec,
-                                       unsigned flags, cuzk_pool_t *pool, cuzk_progress_t *progress,
+                                       unsigned flags, pool_t *pool, progress_t *progress,
                                        const char *name, char *err, size_t err_size,
                                        uint64_t *bad_at)
 {
     kc_scan_t_ s = kc_scan_(kc, sec, flags);
     s.progress = progress;
-    cuzk_pool_for(pool, (size_t)sec->count, KC_SCAN_CHUNK, kc_scan_body_, &s);
+    pool_for(pool, (size_t)sec->count, KC_SCAN_CHUNK, kc_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
     *bad_at = bad;
     if (bad == sec->count)
@@ -596,9 +596,8 @@ static cuzk_status_t kc_take_header_(key_cache_t *kc, const unsigned char *page,
  * failure; the message names the first.
  */
 static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64_t failed_at,
-                                  cuzk_status_t check_st, cuzk_pool_t *pool,
-                                  cuzk_progress_t *progress, const char *name, char *err,
-                                  size_t err_size)
+                                  cuzk_status_t check_st, pool_t *pool, progress_t *progress,
+                                  const char *name, char *err, size_t err_size)
 {
     const key_cache_header_t *h = &kc->hdr;
     bool outside = false;
@@ -620,7 +619,7 @@ static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64
         uint64_t group = 0;
         for (uint32_t j = 0; j < m; j++)
             group += counts[j];
-        cuzk_progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
+        progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
         size_t first;
         cuzk_status_t st =
             h->curve == R1CS_CURVE_BN254
@@ -630,7 +629,7 @@ static cuzk_status_t kc_subgroup_(const key_cache_t *kc, uint32_t failed, uint64
         if (st != CUZK_OK)
             return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s",
                            name, cuzk_strerror(st));
-        cuzk_progress_set(progress, group);
+        progress_set(progress, group);
         for (uint32_t j = 0; j < m; first -= counts[j++]) {
             /* Point `first` of array j: below the lowest failure so far,
              * where the arrays end. */
@@ -661,8 +660,8 @@ static bool kc_checked_(const key_cache_section_t *sec, bool points)
     return points || sec->id == KEY_CACHE_SECTION_IC || sec->id == KEY_CACHE_SECTION_COEFFS;
 }
 
-static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, unsigned flags,
-                                    cuzk_progress_t *progress, const char *name, char *err,
+static cuzk_status_t kc_check_body_(const key_cache_t *kc, pool_t *pool, unsigned flags,
+                                    progress_t *progress, const char *name, char *err,
                                     size_t err_size)
 {
     bool points = flags & KEY_CACHE_CHECK_POINTS;
@@ -670,7 +669,7 @@ static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, un
     uint64_t failed_at = 0, items = 0;
     for (uint32_t i = 0; i < kc->hdr.n_sections; i++)
         items += kc_checked_(&kc->hdr.sections[i], points) ? kc->hdr.sections[i].count : 0;
-    cuzk_progress_begin(progress, "check", items, "items");
+    progress_begin(progress, "check", items, "items");
     cuzk_status_t st = CUZK_OK;
     for (uint32_t i = 0; i < kc->hdr.n_sections && st == CUZK_OK; i++) {
         const key_cache_section_t *sec = &kc->hdr.sections[i];
@@ -687,8 +686,8 @@ static cuzk_status_t kc_check_body_(const key_cache_t *kc, cuzk_pool_t *pool, un
 }
 
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags,
-                              cuzk_progress_t *progress, char *err, size_t err_size)
+                              const char *name, pool_t *pool, unsigned flags, progress_t *progress,
+                              char *err, size_t err_size)
 {
     memset(kc, 0, sizeof(*kc));
     if (((uintptr_t)data & 7) != 0)
@@ -810,7 +809,7 @@ static cuzk_status_t kc_read_body_(key_cache_t *kc, int fd, const key_cache_allo
 }
 
 cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_alloc_t *alloc,
-                             cuzk_pool_t *pool, unsigned flags, char *err, size_t err_size)
+                             pool_t *pool, unsigned flags, char *err, size_t err_size)
 {
     memset(kc, 0, sizeof(*kc));
     static const key_cache_alloc_t dflt = {kc_default_alloc_, kc_default_free_, NULL};
@@ -844,7 +843,7 @@ void key_cache_free(key_cache_t *kc)
 
 /* Writes n bytes of p to out, each chunk an advance of progress; false once
  * a write failed (io_output.h keeps the error). */
-static bool kc_put_(io_output_t *out, const void *p, uint64_t n, cuzk_progress_t *progress)
+static bool kc_put_(io_output_t *out, const void *p, uint64_t n, progress_t *progress)
 {
     const unsigned char *b = p;
     while (n) {
@@ -853,7 +852,7 @@ static bool kc_put_(io_output_t *out, const void *p, uint64_t n, cuzk_progress_t
             return false;
         b += want;
         n -= want;
-        cuzk_progress_advance(progress, want);
+        progress_advance(progress, want);
     }
     return true;
 }
@@ -897,8 +896,8 @@ static void kc_encode_header_(unsigned char page[KEY_CACHE_ALIGN], const key_cac
  * the file's bytes on progress. */
 static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
                                const void *const slots[KC_VK_POINTS],
-                               const void *const data[KEY_CACHE_MAX_SECTIONS],
-                               cuzk_progress_t *progress, char *err, size_t err_size)
+                               const void *const data[KEY_CACHE_MAX_SECTIONS], progress_t *progress,
+                               char *err, size_t err_size)
 {
     static const unsigned char zeros[KEY_CACHE_ALIGN];
     unsigned char *page = malloc(KEY_CACHE_ALIGN);
@@ -911,7 +910,7 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
         free(page);
         return st;
     }
-    cuzk_progress_begin(progress, "write", h->file_size, "bytes");
+    progress_begin(progress, "write", h->file_size, "bytes");
     bool ok = kc_put_(&out, page, KEY_CACHE_ALIGN, progress);
     free(page);
     uint64_t pos = KEY_CACHE_ALIGN;
@@ -931,7 +930,7 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
 static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
                                    const void *const slots[KC_VK_POINTS],
                                    const void *const data[KEY_CACHE_MAX_SECTIONS],
-                                   cuzk_progress_t *progress, char *err, size_t err_size)
+                                   progress_t *progress, char *err, size_t err_size)
 {
     cuzk_status_t st = kc_check_counts_(h, path, CUZK_EINVAL, err, err_size);
     if (st != CUZK_OK)
@@ -944,7 +943,7 @@ static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
     return kc_write_(path, h, slots, data, progress, err, err_size);
 }
 
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progress_t *progress,
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, progress_t *progress,
                                    char *err, size_t err_size)
 {
     if (k->curve != R1CS_CURVE_BN254 && k->curve != R1CS_CURVE_BLS12_381)
@@ -962,8 +961,8 @@ cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progr
     return kc_write_key_(path, &h, (const void *const *)slots, data, progress, err, err_size);
 }
 
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p,
-                                     cuzk_progress_t *progress, char *err, size_t err_size)
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, progress_t *progress,
+                                     char *err, size_t err_size)
 {
     key_cache_header_t h = {.kind = KEY_CACHE_PARAMS,
                             .curve = R1CS_CURVE_BLS12_381,

@@ -153,7 +153,7 @@ typedef struct key_cache {
  * 0. On failure kc is left empty and nothing stays allocated.
  */
 cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_alloc_t *alloc,
-                             cuzk_pool_t *pool, unsigned flags, char *err, size_t err_size);
+                             pool_t *pool, unsigned flags, char *err, size_t err_size);
 
 /*
  * The same over a whole file of size bytes already in memory at data (a
@@ -163,8 +163,8 @@ cuzk_status_t key_cache_read(key_cache_t *kc, const char *path, const key_cache_
  * the subgroup, one advance a chunk) and "subgroup G1"/"subgroup G2".
  */
 cuzk_status_t key_cache_parse(key_cache_t *kc, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags,
-                              cuzk_progress_t *progress, char *err, size_t err_size);
+                              const char *name, pool_t *pool, unsigned flags, progress_t *progress,
+                              char *err, size_t err_size);
 
 /* Releases the body (when kc owns it) and zeroes kc; an empty kc is fine. */
 void key_cache_free(key_cache_t *kc);
@@ -199,10 +199,10 @@ uint64_t key_cache_checksum(const unsigned char *page);
  * validated. CUZK_EIO with the system's reason. progress (NULL: none) gets
  * a stage "write" of the file's bytes.
  */
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, cuzk_progress_t *progress,
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, progress_t *progress,
                                    char *err, size_t err_size);
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p,
-                                     cuzk_progress_t *progress, char *err, size_t err_size);
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, progress_t *progress,
+                                     char *err, size_t err_size);
 
 /* "zkey" (snarkjs Groth16 key), "params" (bellperson parameters), "none". */
 const char *key_cache_kind_name(key_cache_kind_t kind);

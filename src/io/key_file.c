@@ -35,7 +35,7 @@ static void key_file_settle(key_file_t *k, key_format_t format)
 
 static cuzk_status_t key_file_load(key_file_t *k, key_format_t format, const char *path,
                                    const unsigned char *data, size_t size, const char *name,
-                                   cuzk_pool_t *pool, unsigned flags, char *err, size_t err_size)
+                                   pool_t *pool, unsigned flags, char *err, size_t err_size)
 {
     memset(k, 0, sizeof *k);
     bool trusted = flags & KEY_FILE_TRUSTED;
@@ -67,15 +67,15 @@ static cuzk_status_t key_file_load(key_file_t *k, key_format_t format, const cha
     return s;
 }
 
-cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, cuzk_pool_t *pool,
+cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, pool_t *pool,
                             unsigned flags, char *err, size_t err_size)
 {
     return key_file_load(k, format, path, NULL, 0, path, pool, flags, err, err_size);
 }
 
 cuzk_status_t key_file_parse(key_file_t *k, key_format_t format, const unsigned char *data,
-                             size_t size, const char *name, cuzk_pool_t *pool, unsigned flags,
-                             char *err, size_t err_size)
+                             size_t size, const char *name, pool_t *pool, unsigned flags, char *err,
+                             size_t err_size)
 {
     return key_file_load(k, format, NULL, data, size, name, pool, flags, err, err_size);
 }

@@ -66,14 +66,14 @@ typedef struct key_file {
  * cache is read with one sequential pass. Failures leave k empty, with a
  * message naming path.
  */
-cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, cuzk_pool_t *pool,
+cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, pool_t *pool,
                             unsigned flags, char *err, size_t err_size);
 
 /* The same over size bytes at data, which k borrows (they must outlive k
  * and stay unchanged); name stands for the file in messages. */
 cuzk_status_t key_file_parse(key_file_t *k, key_format_t format, const unsigned char *data,
-                             size_t size, const char *name, cuzk_pool_t *pool, unsigned flags,
-                             char *err, size_t err_size);
+                             size_t size, const char *name, pool_t *pool, unsigned flags, char *err,
+                             size_t err_size);
 
 /* Makes k the owner of p (a bellperson key built in memory, e.g. by a
  * development setup); *p is emptied. p->a NULL is a key whose query points

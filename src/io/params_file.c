@@ -246,7 +246,7 @@ typedef struct bp_scan_ {
     bool g2;
     unsigned flags;
     _Atomic uint64_t first_bad;
-    cuzk_progress_t *progress;
+    progress_t *progress;
 } bp_scan_t_;
 
 static uint32_t bp_scan_in_bytes_(const bp_scan_t_ *s)
@@ -279,7 +279,7 @@ static void bp_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker)
             return;
         }
     }
-    cuzk_progress_advance(s->progress, end - begin);
+    progress_advance(s->progress, end - begin);
 }
 
 /* Decodes vector q of the layout into out; a message naming the lowest
@@ -299,12 +299,11 @@ static cuzk_status_t bp_point_fail_(void *out, const unsigned char *data, const 
 }
 
 static cuzk_status_t bp_query_read_(void *out, const unsigned char *data, const bp_layout_t_ *l,
-                                    unsigned q, cuzk_pool_t *pool, unsigned flags,
-                                    cuzk_progress_t *progress, const char *name, char *err,
-                                    size_t err_size, uint64_t *bad_at)
+                                    unsigned q, pool_t *pool, unsigned flags, progress_t *progress,
+                                    const char *name, char *err, size_t err_size, uint64_t *bad_at)
 {
     bp_scan_t_ s = {data + l->at[q], out, q == BP_QUERIES - 1, flags, l->len[q], progress};
-    cuzk_pool_for(pool, l->len[q], 0, bp_scan_body_, &s);
+    pool_for(pool, l->len[q], 0, bp_scan_body_, &s);
     uint64_t bad = atomic_load(&s.first_bad);
     if (bad_at)
         *bad_at = bad;
@@ -317,7 +316,7 @@ static cuzk_status_t bp_query_read_(void *out, const unsigned char *data, const 
 
 /* The verifying key from a file laid out as l (IC on the pool with flags). */
 static cuzk_status_t bp_vk_decode_(bp_vk_t *vk, const unsigned char *data, const bp_layout_t_ *l,
-                                   cuzk_pool_t *pool, unsigned flags, const char *name, char *err,
+                                   pool_t *pool, unsigned flags, const char *name, char *err,
                                    size_t err_size)
 {
     cuzk_status_t st = bp_vk_fixed_read_(vk, data, name, err, err_size);
@@ -377,9 +376,9 @@ void bp_vk_free(bp_vk_t *vk)
  */
 static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned char *data,
                                         const bp_layout_t_ *l, void *const *out, unsigned failed,
-                                        uint64_t failed_at, cuzk_status_t read_st,
-                                        cuzk_pool_t *pool, cuzk_progress_t *progress,
-                                        const char *name, char *err, size_t err_size)
+                                        uint64_t failed_at, cuzk_status_t read_st, pool_t *pool,
+                                        progress_t *progress, const char *name, char *err,
+                                        size_t err_size)
 {
     size_t n[BP_QUERIES];
     for (unsigned q = 1; q < BP_QUERIES; q++)
@@ -387,12 +386,12 @@ static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned cha
     const void *g1[] = {p->h, p->l, p->a, p->b_g1};
     const void *g2[] = {p->b_g2};
     size_t f1, f2;
-    cuzk_progress_begin(progress, "subgroup G1", (uint64_t)n[1] + n[2] + n[3] + n[4], "points");
+    progress_begin(progress, "subgroup G1", (uint64_t)n[1] + n[2] + n[3] + n[4], "points");
     cuzk_status_t st = bls381_g1_msm_subgroup_first_outside(&f1, g1, &n[1], 4, NULL, pool);
-    cuzk_progress_begin(progress, "subgroup G2", n[5], "points");
+    progress_begin(progress, "subgroup G2", n[5], "points");
     if (st == CUZK_OK)
         st = bls381_g2_msm_subgroup_first_outside(&f2, g2, &n[5], 1, NULL, pool);
-    cuzk_progress_set(progress, n[5]);
+    progress_set(progress, n[5]);
     if (st != CUZK_OK)
         return io_fail(err, err_size, st, "%s: the subgroup check of the query points: %s", name,
                        cuzk_strerror(st));
@@ -409,8 +408,8 @@ static cuzk_status_t bp_query_subgroup_(const bp_params_t *p, const unsigned cha
 }
 
 cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags,
-                              cuzk_progress_t *progress, char *err, size_t err_size)
+                              const char *name, pool_t *pool, unsigned flags, progress_t *progress,
+                              char *err, size_t err_size)
 {
     memset(p, 0, sizeof(*p));
     bp_layout_t_ l;
@@ -448,7 +447,7 @@ cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_
     void *out[BP_QUERIES] = {NULL, p->h, p->l, p->a, p->b_g1, p->b_g2};
     unsigned failed = BP_QUERIES;
     uint64_t failed_at = 0;
-    cuzk_progress_begin(progress, "check", g1 + l.len[5], "points");
+    progress_begin(progress, "check", g1 + l.len[5], "points");
     for (unsigned q = 1; q < BP_QUERIES && failed == BP_QUERIES; q++) {
         st = bp_query_read_(out[q], data, &l, q, pool, EC_DECODE_SKIP_SUBGROUP, progress, name, err,
                             err_size, &failed_at);
@@ -463,7 +462,7 @@ cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_
     return st;
 }
 
-cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool, unsigned flags,
+cuzk_status_t bp_params_read(bp_params_t *p, const char *path, pool_t *pool, unsigned flags,
                              char *err, size_t err_size)
 {
     memset(p, 0, sizeof(*p));

@@ -120,15 +120,15 @@ groth16_key_t bp_params_groth16_key(const bp_params_t *p);
  * threads (NULL: the caller alone). flags: BP_PARAMS_TRUSTED or 0. On
  * failure p is left empty.
  */
-cuzk_status_t bp_params_read(bp_params_t *p, const char *path, cuzk_pool_t *pool, unsigned flags,
+cuzk_status_t bp_params_read(bp_params_t *p, const char *path, pool_t *pool, unsigned flags,
                              char *err, size_t err_size);
 
 /* The same over size bytes at data; name stands for the file in messages.
  * progress (NULL: none) gets the stages "check" (every query point but
  * the subgroup) and "subgroup G1"/"subgroup G2" (one batch a group). */
 cuzk_status_t bp_params_parse(bp_params_t *p, const unsigned char *data, uint64_t size,
-                              const char *name, cuzk_pool_t *pool, unsigned flags,
-                              cuzk_progress_t *progress, char *err, size_t err_size);
+                              const char *name, pool_t *pool, unsigned flags, progress_t *progress,
+                              char *err, size_t err_size);
 
 /* Releases what the reader allocated (and the vk's ic) and zeroes p. */
 void bp_params_free(bp_params_t *p);
@@ -188,8 +188,8 @@ cuzk_status_t bp_proofs_write(const char *path, const bp_proof_t *proofs, size_t
  * CUZK_ERANDOM; every failure with a one-line message in err.
  */
 cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const asgn_t *a,
-                               const groth16_prove_opts_t *opts, groth16_timings_t *t,
-                               cuzk_pool_t *pool, char *err, size_t err_size);
+                               const groth16_prove_opts_t *opts, groth16_timings_t *t, pool_t *pool,
+                               char *err, size_t err_size);
 
 /*
  * *valid = whether every one of the n >= 1 proofs verifies under vk, proof
@@ -200,8 +200,8 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
  * (bp_proof_decode checks it). CUZK_ENOMEM, CUZK_ERANDOM, with a message.
  */
 cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_t *in,
-                                const bp_proof_t *proofs, size_t n, cuzk_rng_t *rng,
-                                cuzk_pool_t *pool, char *err, size_t err_size);
+                                const bp_proof_t *proofs, size_t n, rng_t *rng, pool_t *pool,
+                                char *err, size_t err_size);
 
 /*
  * An INSECURE development key in bellperson's layout for the BLS12-381
@@ -211,8 +211,8 @@ cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_
  * domains, CUZK_ENOMEM, CUZK_ERANDOM; on failure p is empty. progress
  * (NULL: none) gets a stage for each query.
  */
-cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng,
-                                   cuzk_progress_t *progress);
+cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, rng_t *rng,
+                                   progress_t *progress);
 
 /*
  * The assignment of r and its witness w (same curve, w->n = the number of
@@ -220,6 +220,6 @@ cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *
  * arrays live in *mem, which the caller frees after a. CUZK_ENOMEM.
  */
 cuzk_status_t groth16_bp_assign(asgn_t *a, void **mem, const r1cs_t *r, const r1cs_witness_t *w,
-                                cuzk_pool_t *pool);
+                                pool_t *pool);
 
 #endif

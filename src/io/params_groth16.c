@@ -16,8 +16,8 @@ static bls381_groth16_vk_t bp_vk_of(const bp_vk_t *vk)
 }
 
 cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const asgn_t *a,
-                               const groth16_prove_opts_t *opts, groth16_timings_t *t,
-                               cuzk_pool_t *pool, char *err, size_t err_size)
+                               const groth16_prove_opts_t *opts, groth16_timings_t *t, pool_t *pool,
+                               char *err, size_t err_size)
 {
     memset(proof, 0, sizeof *proof);
     if (a->curve != R1CS_CURVE_BLS12_381) {
@@ -43,8 +43,8 @@ cuzk_status_t groth16_bp_prove(bp_proof_t *proof, const bp_params_t *p, const as
 }
 
 cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_t *in,
-                                const bp_proof_t *proofs, size_t n, cuzk_rng_t *rng,
-                                cuzk_pool_t *pool, char *err, size_t err_size)
+                                const bp_proof_t *proofs, size_t n, rng_t *rng, pool_t *pool,
+                                char *err, size_t err_size)
 {
     bls381_groth16_vk_t k = bp_vk_of(vk);
     bls381_groth16_proof_t *pr = malloc(n * sizeof *pr);
@@ -66,8 +66,8 @@ cuzk_status_t groth16_bp_verify(bool *valid, const bp_vk_t *vk, const bls381_fr_
     return CUZK_OK;
 }
 
-cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *rng,
-                                   cuzk_progress_t *progress)
+cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, rng_t *rng,
+                                   progress_t *progress)
 {
     memset(p, 0, sizeof *p);
     if (r->curve != R1CS_CURVE_BLS12_381)
@@ -106,7 +106,7 @@ cuzk_status_t groth16_bp_dev_setup(bp_params_t *p, const r1cs_t *r, cuzk_rng_t *
 }
 
 cuzk_status_t groth16_bp_assign(asgn_t *a, void **mem, const r1cs_t *r, const r1cs_witness_t *w,
-                                cuzk_pool_t *pool)
+                                pool_t *pool)
 {
     memset(a, 0, sizeof *a);
     *mem = NULL;

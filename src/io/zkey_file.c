@@ -76,8 +76,7 @@ typedef size_t (*zkey_scan_fn_)(const unsigned char *in, size_t n);
 
 /* NAME_msm_subgroup_first_outside of one group (msm_tmpl.h). */
 typedef cuzk_status_t (*zkey_outside_fn_)(size_t *first, const void *const *pts,
-                                          const size_t *counts, size_t m, cuzk_rng_t *rng,
-                                          cuzk_pool_t *pool);
+                                          const size_t *counts, size_t m, rng_t *rng, pool_t *pool);
 
 typedef struct zkey_curve_ {
     r1cs_curve_t curve;
@@ -206,7 +205,7 @@ enum { ZKEY_SCAN_CHUNK = 256 };
 
 typedef struct zkey_scan_ {
     const zkey_range_t_ *ranges;
-    cuzk_progress_t *progress;
+    progress_t *progress;
     _Atomic uint64_t first_bad;
 } zkey_scan_t_;
 
@@ -232,18 +231,18 @@ static void zkey_scan_body_(void *ctx, size_t begin, size_t end, unsigned worker
         }
         i = stop;
     }
-    cuzk_progress_advance(s->progress, end - begin);
+    progress_advance(s->progress, end - begin);
 }
 
 /* The lowest flattened index over n ranges (each starting where the one
  * before ends) whose check fails, or their total. */
-static uint64_t zkey_scan_(cuzk_pool_t *pool, const zkey_range_t_ *ranges, size_t n,
-                           cuzk_progress_t *progress)
+static uint64_t zkey_scan_(pool_t *pool, const zkey_range_t_ *ranges, size_t n,
+                           progress_t *progress)
 {
     uint64_t total = n ? ranges[n - 1].start + ranges[n - 1].count : 0;
     zkey_scan_t_ s = {ranges, progress, total};
-    cuzk_progress_begin(progress, "check", total, "items");
-    cuzk_pool_for(pool, (size_t)total, ZKEY_SCAN_CHUNK, zkey_scan_body_, &s);
+    progress_begin(progress, "check", total, "items");
+    pool_for(pool, (size_t)total, ZKEY_SCAN_CHUNK, zkey_scan_body_, &s);
     return atomic_load(&s.first_bad);
 }
 
@@ -503,8 +502,8 @@ static cuzk_status_t zkey_read_coeffs_(io_cursor_t *c, zkey_t *k)
  * (NAME_msm_subgroup_first_outside).
  */
 static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zkey_curve_t_ *cv,
-                                    const zkey_range_t_ *ranges, uint64_t upto, cuzk_pool_t *pool,
-                                    cuzk_progress_t *progress)
+                                    const zkey_range_t_ *ranges, uint64_t upto, pool_t *pool,
+                                    progress_t *progress)
 {
     enum { N = sizeof(zkey_sections_) / sizeof(zkey_sections_[0]) };
     *outside = upto;
@@ -514,7 +513,7 @@ static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zk
             group += zkey_sections_[i].g2 == g2 ? ranges[i].count : 0;
         if (!cv->outside[g2]) /* prime order */
             continue;
-        cuzk_progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
+        progress_begin(progress, g2 ? "subgroup G2" : "subgroup G1", group, "points");
         const void *pts[N];
         size_t counts[N], sec[N], m = 0;
         for (size_t i = 0; i < N; i++) {
@@ -529,7 +528,7 @@ static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zk
         cuzk_status_t st = cv->outside[g2](&first, pts, counts, m, NULL, pool);
         if (st != CUZK_OK)
             return st;
-        cuzk_progress_set(progress, group);
+        progress_set(progress, group);
         for (size_t j = 0; j < m; first -= counts[j++]) {
             if (first < counts[j]) { /* the group's point `first` of array j */
                 uint64_t at = ranges[sec[j]].start + first;
@@ -541,9 +540,8 @@ static cuzk_status_t zkey_subgroup_(uint64_t *outside, const zkey_t *k, const zk
     return CUZK_OK;
 }
 
-static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *pool,
-                                 unsigned flags, cuzk_progress_t *progress, char *err,
-                                 size_t err_size)
+static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, pool_t *pool, unsigned flags,
+                                 progress_t *progress, char *err, size_t err_size)
 {
     const iden3_section_t *sp, *sh;
     cuzk_status_t st;
@@ -647,8 +645,8 @@ static cuzk_status_t zkey_parse_(zkey_t *k, const iden3_file_t *f, cuzk_pool_t *
 }
 
 cuzk_status_t zkey_file_parse(zkey_t *k, const unsigned char *data, uint64_t size, const char *name,
-                              cuzk_pool_t *pool, unsigned flags, cuzk_progress_t *progress,
-                              char *err, size_t err_size)
+                              pool_t *pool, unsigned flags, progress_t *progress, char *err,
+                              size_t err_size)
 {
     memset(k, 0, sizeof(*k));
     iden3_file_t f;
@@ -662,8 +660,8 @@ cuzk_status_t zkey_file_parse(zkey_t *k, const unsigned char *data, uint64_t siz
     return st;
 }
 
-cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, unsigned flags,
-                             char *err, size_t err_size)
+cuzk_status_t zkey_file_read(zkey_t *k, const char *path, pool_t *pool, unsigned flags, char *err,
+                             size_t err_size)
 {
     memset(k, 0, sizeof(*k));
     io_map_t m;

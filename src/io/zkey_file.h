@@ -137,16 +137,16 @@ typedef struct zkey {
  * caller alone) and keeps the mapping (see zkey_t). flags: ZKEY_TRUSTED,
  * ZKEY_COPY or 0. On failure k is left empty.
  */
-cuzk_status_t zkey_file_read(zkey_t *k, const char *path, cuzk_pool_t *pool, unsigned flags,
-                             char *err, size_t err_size);
+cuzk_status_t zkey_file_read(zkey_t *k, const char *path, pool_t *pool, unsigned flags, char *err,
+                             size_t err_size);
 
 /* The same over size bytes at data, which k borrows: they must outlive k
  * and stay unchanged. name stands for the file in messages. progress
  * (NULL: none) gets the stages "check" (every item but the subgroup, one
  * advance a chunk) and "subgroup G1"/"subgroup G2" (one batch a group). */
 cuzk_status_t zkey_file_parse(zkey_t *k, const unsigned char *data, uint64_t size, const char *name,
-                              cuzk_pool_t *pool, unsigned flags, cuzk_progress_t *progress,
-                              char *err, size_t err_size);
+                              pool_t *pool, unsigned flags, progress_t *progress, char *err,
+                              size_t err_size);
 
 /* Unmaps what the reader mapped and zeroes k. */
 void zkey_free(zkey_t *k);
@@ -191,7 +191,7 @@ zkey_t zkey_from_groth16(const groth16_key_t *k);
  */
 cuzk_status_t groth16_prove(groth16_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
                             const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size);
+                            groth16_timings_t *t, pool_t *pool, char *err, size_t err_size);
 
 /*
  * An INSECURE development key for r (NAME_groth16_dev_setup: tests and
@@ -200,8 +200,7 @@ cuzk_status_t groth16_prove(groth16_proof_t *proof, r1cs_witness_t *pub, const z
  * private wires or beyond the curve's domains, CUZK_ENOMEM, CUZK_ERANDOM;
  * on failure k is empty. progress (NULL: none) gets a stage for each query.
  */
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
-                                cuzk_progress_t *progress);
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, rng_t *rng, progress_t *progress);
 void groth16_dev_key_free(zkey_t *k);
 
 /* ---- access to the sections ------------------------------------------- */

@@ -8,7 +8,7 @@
 
 cuzk_status_t groth16_prove(groth16_proof_t *proof, r1cs_witness_t *pub, const zkey_t *k,
                             const r1cs_witness_t *w, const groth16_prove_opts_t *opts,
-                            groth16_timings_t *t, cuzk_pool_t *pool, char *err, size_t err_size)
+                            groth16_timings_t *t, pool_t *pool, char *err, size_t err_size)
 {
     groth16_key_t key = zkey_groth16_key(k);
     groth16_input_t in = {.curve = w->curve,
@@ -18,8 +18,7 @@ cuzk_status_t groth16_prove(groth16_proof_t *proof, r1cs_witness_t *pub, const z
     return groth16_prove_key(proof, pub, &key, &in, opts, t, pool, err, err_size);
 }
 
-cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, cuzk_rng_t *rng,
-                                cuzk_progress_t *progress)
+cuzk_status_t groth16_dev_setup(zkey_t *k, const r1cs_t *r, rng_t *rng, progress_t *progress)
 {
     memset(k, 0, sizeof *k);
     groth16_key_t g;

@@ -26,8 +26,7 @@
 /* More ranges than this per window only add reductions. */
 enum { MSM_CHUNKS_PER_THREAD = 4 };
 
-void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned threads,
-                   unsigned window)
+void msm_plan(msm_plan_t *plan, size_t n, unsigned bits, unsigned threads, unsigned window)
 {
     assert(plan && bits >= 1 && bits <= 256 && window <= CUZK_MSM_WINDOW_MAX);
     if (threads == 0)
@@ -44,7 +43,7 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
             double task = (batch ? MSM_COST_BATCH_ADD : MSM_COST_ADD_MIXED) * (double)n / P +
                           (batch ? MSM_COST_BATCH_REDUCE : MSM_COST_ADD_XYZZ) * (double)(2 * nb);
             if (batch) {
-                size_t L = nb / cuzk_msm_reduce_segments(nb); /* exact: powers of two */
+                size_t L = nb / msm_segment_count(nb); /* exact: powers of two */
                 task += MSM_COST_INVERSION * 2.0 * (double)L;
             }
             double t = rounds * task;
@@ -64,8 +63,7 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
  * in the units above. */
 #define MSM_COST_GLV_SPLIT 6.0
 
-bool cuzk_msm_glv_pays(const cuzk_msm_plan_t *plain, const cuzk_msm_plan_t *glv, size_t n,
-                       unsigned threads)
+bool msm_glv_pays(const msm_plan_t *plain, const msm_plan_t *glv, size_t n, unsigned threads)
 {
     if (threads == 0)
         threads = 1;
@@ -78,14 +76,14 @@ bool cuzk_msm_glv_pays(const cuzk_msm_plan_t *plain, const cuzk_msm_plan_t *glv,
  * batch-affine ones. */
 enum { MSM_SG_COST_TEST = 100, MSM_SG_COST_FOLD = 2 };
 
-void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads)
+void msm_sg_plan(msm_sg_plan_t *plan, size_t n, unsigned threads)
 {
     assert(plan);
     if (threads == 0)
         threads = 1;
     /* Modelled wall time: the slowest worker's additions. */
     double best = (double)MSM_SG_COST_TEST * (double)n / threads;
-    *plan = (cuzk_msm_sg_plan_t){0, 0, 0};
+    *plan = (msm_sg_plan_t){0, 0, 0};
     for (unsigned t = CUZK_MSM_SG_T_MIN; t <= CUZK_MSM_SG_T_MAX; t++) {
         unsigned chunks = (CUZK_MSM_SG_ROWS + t - 1) / t;
         /* Enough tasks that the threads end within a task of each other. */
@@ -95,7 +93,7 @@ void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads)
         double cost = (double)rounds * task + (double)MSM_SG_COST_TEST * (chunks * t) / threads;
         if (cost < best) {
             best = cost;
-            *plan = (cuzk_msm_sg_plan_t){t, chunks, parts};
+            *plan = (msm_sg_plan_t){t, chunks, parts};
         }
     }
 }

@@ -6,7 +6,7 @@
  * The algorithm (msm_tmpl_impl.h), in the phases the GPU twin mirrors:
  *   classify  every scalar is zero (skipped), one (its base goes to a plain
  *             sum) or other (Pippenger);
- *   split     (G1 and BN254 G2, when cuzk_msm_glv_pays) each "other" k =
+ *   split     (G1 and BN254 G2, when msm_glv_pays) each "other" k =
  *             k1 + k2·lambda with |k1|, |k2| < 2^127 (NAME_glv_split,
  *             ec_tmpl.h): 2n points P_i and phi(P_i), half the windows;
  *   digits    each "other" scalar k is cut into W windows of c bits recoded
@@ -35,10 +35,10 @@ enum { CUZK_MSM_ZERO = 0, CUZK_MSM_ONE = 1, CUZK_MSM_OTHER = 2 };
 
 /* How many scalars fall in each class, and the bit length of the OR of the
  * "other" scalars (canonical values): the most bits a digit recoding needs. */
-typedef struct cuzk_msm_counts {
+typedef struct msm_counts {
     size_t zero, one, other;
     unsigned bits;
-} cuzk_msm_counts_t;
+} msm_counts_t;
 
 /*
  * Window limits. CUZK_MSM_WINDOW_MAX bounds a forced window (tests); the
@@ -65,7 +65,7 @@ enum { CUZK_MSM_BATCH_MIN_WINDOW = 10, CUZK_MSM_BATCH_MAX = 1024 };
  * 0.191 -> 0.182 s, porep-like 0.0355 -> 0.0325 s, BLS12-381 0.304 -> 0.299
  * s; nb/2 and nb/3 no better; the scalar path unchanged (0.334 s).
  */
-static inline size_t cuzk_msm_batch_size(size_t nb)
+static inline size_t msm_batch_size(size_t nb)
 {
     size_t b = nb / 4;
     return b < CUZK_MSM_BATCH_MAX ? b : CUZK_MSM_BATCH_MAX;
@@ -73,9 +73,9 @@ static inline size_t cuzk_msm_batch_size(size_t nb)
 
 /* Its running sums run in S = nb/16 segments (at most a batch) of nb/S
  * buckets each (msm_reduce_affine_ in msm_tmpl_impl.h). */
-static inline size_t cuzk_msm_reduce_segments(size_t nb)
+static inline size_t msm_segment_count(size_t nb)
 {
-    size_t s = nb / 16, m = cuzk_msm_batch_size(nb);
+    size_t s = nb / 16, m = msm_batch_size(nb);
     return s < m ? s : m;
 }
 
@@ -88,38 +88,38 @@ static inline size_t cuzk_msm_reduce_segments(size_t nb)
 
 /* When an MSM splits its scalars by the GLV endomorphism (G1, BN254 G2). */
 typedef enum {
-    CUZK_MSM_GLV_AUTO = 0, /* when cuzk_msm_glv_pays */
+    CUZK_MSM_GLV_AUTO = 0, /* when msm_glv_pays */
     CUZK_MSM_GLV_NEVER,
     CUZK_MSM_GLV_ALWAYS,
-} cuzk_msm_glv_mode_t;
+} msm_glv_mode_t;
 
 /* Knobs for tests and benchmarks; NULL options mean all zero. */
-typedef struct cuzk_msm_opts {
+typedef struct msm_opts {
     unsigned window;         /* c in [1, CUZK_MSM_WINDOW_MAX]; 0: the cost model's */
     bool ones_in_pippenger;  /* scalar-one points go through the buckets too */
     bool convert_per_window; /* each window converts Montgomery scalars itself, as past
                                 CUZK_MSM_CANON_MAX */
-    cuzk_msm_glv_mode_t glv; /* the GLV split (cuzk_msm_glv_pays); groups without one ignore it */
-} cuzk_msm_opts_t;
+    msm_glv_mode_t glv;      /* the GLV split (msm_glv_pays); groups without one ignore it */
+} msm_opts_t;
 
 /* How a Pippenger run is cut: c-bit windows, W of them, each window's
  * points split into `chunks` ranges; one task per (window, range). */
-typedef struct cuzk_msm_plan {
+typedef struct msm_plan {
     unsigned window;  /* c */
     unsigned windows; /* W = bits / c + 1 (the top digit takes the carry) */
     unsigned chunks;  /* P */
     double cost;      /* the model's time of the slowest worker (units of msm.c) */
-} cuzk_msm_plan_t;
+} msm_plan_t;
 
 /* What a run did: the classes, the plan, and the additions it made. */
-typedef struct cuzk_msm_stats {
-    cuzk_msm_counts_t counts;
-    cuzk_msm_plan_t plan;
+typedef struct msm_stats {
+    msm_counts_t counts;
+    msm_plan_t plan;
     uint64_t ones_adds;   /* additions of scalar-one bases */
     uint64_t bucket_adds; /* mixed additions into buckets (non-zero digits) */
     uint64_t reduce_adds; /* additions of the running sums: 2 per bucket */
-    bool glv;             /* the scalars were split (cuzk_msm_glv_pays) */
-} cuzk_msm_stats_t;
+    bool glv;             /* the scalars were split (msm_glv_pays) */
+} msm_stats_t;
 
 /*
  * The plan for n points with scalars of at most `bits` bits (1..256) on
@@ -130,14 +130,13 @@ typedef struct cuzk_msm_stats {
  * below CUZK_MSM_BATCH_MIN_WINDOW mixed XYZZ additions (8M + 2S) and XYZZ
  * running sums (12M + 2S), from it on batch entries and the segmented
  * affine running sums with their 2L batch inversions (L buckets a segment,
- * cuzk_msm_reduce_segments); the weights in msm.c, fitted to measurement.
+ * msm_segment_count); the weights in msm.c, fitted to measurement.
  * With one thread that is the textbook W·(n + 2^c) with the kinds of
  * addition weighted apart. P only grows when W tasks cannot keep
  * the threads busy, so the plan depends on the thread count; the result of
  * the MSM does not. n = 0 gives c = 1, P = 1.
  */
-void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned threads,
-                   unsigned window);
+void msm_plan(msm_plan_t *plan, size_t n, unsigned bits, unsigned threads, unsigned window);
 
 /*
  * Whether the GLV split pays (groups with an endomorphism, NAME_glv_split
@@ -148,8 +147,7 @@ void cuzk_msm_plan(cuzk_msm_plan_t *plan, size_t n, unsigned bits, unsigned thre
  * (on `threads` workers), so it pays on the smaller MSMs, whose running
  * sums weigh most.
  */
-bool cuzk_msm_glv_pays(const cuzk_msm_plan_t *plain, const cuzk_msm_plan_t *glv, size_t n,
-                       unsigned threads);
+bool msm_glv_pays(const msm_plan_t *plain, const msm_plan_t *glv, size_t n, unsigned threads);
 
 /*
  * The batch subgroup check (NAME_msm_subgroup_check, msm_tmpl.h): whether
@@ -192,15 +190,15 @@ enum {
 
 /* How a batch subgroup check is cut: t = 0 means one test a point (fewer
  * points than the batch's fixed costs pay for). */
-typedef struct cuzk_msm_sg_plan {
+typedef struct msm_sg_plan {
     unsigned t;      /* pattern bits, 2^t buckets; 0: test each point */
     unsigned chunks; /* groups of t rows: chunks·t >= CUZK_MSM_SG_ROWS */
     unsigned parts;  /* point ranges a group is split into */
-} cuzk_msm_sg_plan_t;
+} msm_sg_plan_t;
 
 /* The plan for n points on `threads` workers, minimising the modelled
  * additions (above); the outcome of the check does not depend on it. */
-void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads);
+void msm_sg_plan(msm_sg_plan_t *plan, size_t n, unsigned threads);
 
 /*
  * The signed digit of window w (c-bit windows, 1 <= c <= CUZK_MSM_WINDOW_MAX)
@@ -212,7 +210,7 @@ void cuzk_msm_sg_plan(cuzk_msm_sg_plan_t *plan, size_t n, unsigned threads);
  * k = Σ_{w < W} d_w 2^(wc) for W = bits(k) / c + 1. Bits at 256 and above
  * are zero. Variable-time.
  */
-static inline int cuzk_msm_digit(const uint64_t k[EC_SCALAR_LIMBS], unsigned w, unsigned c)
+static inline int msm_scalar_digit(const uint64_t k[EC_SCALAR_LIMBS], unsigned w, unsigned c)
 {
     /* v = bits [lo, lo + len) of k, with bit -1 = 0 for window 0. */
     unsigned lo = w * c, len = c + 1;

@@ -1,7 +1,7 @@
 /*
  * The batch-affine additions of the MSMs (G1 and G2 of both curves), eight lanes at a time with
  * AVX-512 IFMA (ff/fpv_tmpl.h). x86-64 only; call only when
- * cuzk_cpu_has_ifma (util/cpu.h) is set.
+ * cpu_has_ifma (util/cpu.h) is set.
  *
  * One call finishes a batch the MSM has prepared (msm_tmpl_impl.h,
  * msm_batch_flush_): for e < k, with λ = num[e]/den[e],

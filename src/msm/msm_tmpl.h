@@ -42,12 +42,12 @@
 
 /* r = Σ scalars[i]·bases[i], scalars in Montgomery form. */
 cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
-                               cuzk_pool_t *pool);
+                               pool_t *pool);
 
 /* The same with canonical (plain) scalars, e.g. snarkjs witness values. */
 cuzk_status_t MSG(msm_canonical_vartime)(MSJ *r, const MSA *bases,
                                          const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
-                                         cuzk_pool_t *pool);
+                                         pool_t *pool);
 
 /*
  * MSG(msm_vartime) with knobs: opts (NULL: defaults) forces the window or
@@ -56,13 +56,12 @@ cuzk_status_t MSG(msm_canonical_vartime)(MSJ *r, const MSA *bases,
  * beyond CUZK_MSM_WINDOW_MAX is a programming error.
  */
 cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
-                                     const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
-                                     cuzk_pool_t *pool);
+                                     const msm_opts_t *opts, msm_stats_t *stats, pool_t *pool);
 
 /*
  * r = Σ_w 2^(window·w)·win[w] over w < windows (>= 1), by Horner from the
  * top window: the last step of a windowed MSM whose window sums were made
- * elsewhere (the GPU's cuzk_gpu_msm_launch_windows), where one GPU thread
+ * elsewhere (the GPU's gpu_msm_launch_windows), where one GPU thread
  * would take milliseconds for the doublings.
  */
 void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window);
@@ -76,8 +75,8 @@ void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window);
  * (nothing written to counts) when the per-worker totals cannot be
  * allocated.
  */
-cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
-                                size_t n, cuzk_pool_t *pool);
+cuzk_status_t MSG(msm_classify)(uint8_t *cls, msm_counts_t *counts, const MSFT *scalars, size_t n,
+                                pool_t *pool);
 
 /*
  * Whether every point of m arrays lies in the order-r subgroup, by the
@@ -99,7 +98,7 @@ cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const M
  * Returns CUZK_ENOMEM or CUZK_ERANDOM (*all_in unspecified), else CUZK_OK.
  */
 cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, const size_t *counts,
-                                      size_t m, cuzk_rng_t *rng, cuzk_pool_t *pool);
+                                      size_t m, rng_t *rng, pool_t *pool);
 
 /*
  * The lowest index, counting through the m arrays in order, of a point
@@ -113,8 +112,8 @@ cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, cons
  * or CUZK_ERANDOM (*first unspecified), else CUZK_OK.
  */
 cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *pts,
-                                              const size_t *counts, size_t m, cuzk_rng_t *rng,
-                                              cuzk_pool_t *pool);
+                                              const size_t *counts, size_t m, rng_t *rng,
+                                              pool_t *pool);
 
 /*
  * A benchmark run for `cuzk bench`: n random subgroup points (a walk of
@@ -125,5 +124,5 @@ cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *
  * *stats its statistics. Input generation is not timed; it allocates
  * n·(affine + Jacobian + scalar) bytes. CUZK_ENOMEM when that fails.
  */
-cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n, bool porep,
-                             const cuzk_msm_opts_t *opts, uint64_t seed, cuzk_pool_t *pool);
+cuzk_status_t MSG(msm_bench)(double *seconds, msm_stats_t *stats, size_t n, bool porep,
+                             const msm_opts_t *opts, uint64_t seed, pool_t *pool);

@@ -116,7 +116,7 @@ static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
     if (!wk->num || !wk->den || !wk->scr || !wk->bp || !wk->xp)
         return false;
 #ifdef MSM_BATCH_IFMA
-    if (cuzk_cpu_has_ifma && !wk->vscr) {
+    if (cpu_has_ifma && !wk->vscr) {
         wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
         if (!wk->vscr)
             return false;
@@ -249,15 +249,15 @@ static void MSG(msm_workers_free_)(MSG(msm_worker_t) * w, unsigned T)
 /* Pass 1 over all points; the totals go to *counts and, when bases is
  * non-NULL, the sum of the scalar-one bases to *ones; cls and canon, when
  * non-NULL, receive each scalar's class and canonical limbs. */
-static void MSG(msm_pass_classify_)(cuzk_msm_counts_t *counts, MSX *ones, const MSA *bases,
+static void MSG(msm_pass_classify_)(msm_counts_t *counts, MSX *ones, const MSA *bases,
                                     MSG(msm_src_t) src, uint8_t *cls,
                                     uint64_t (*canon)[EC_SCALAR_LIMBS], size_t n,
-                                    MSG(msm_worker_t) * w, unsigned T, cuzk_pool_t *pool)
+                                    MSG(msm_worker_t) * w, unsigned T, pool_t *pool)
 {
     MSG(msm_classify_ctx_t) ctx = {bases, src, cls, canon, w};
-    cuzk_pool_for(pool, n, 0, MSG(msm_classify_range_), &ctx);
+    pool_for(pool, n, 0, MSG(msm_classify_range_), &ctx);
     uint64_t or_bits[EC_SCALAR_LIMBS] = {0};
-    *counts = (cuzk_msm_counts_t){0};
+    *counts = (msm_counts_t){0};
     MSG(xyzz_set_infinity)(ones);
     for (unsigned t = 0; t < T; t++) {
         counts->zero += w[t].zero;
@@ -331,7 +331,7 @@ static inline bool MSG(msm_task_digit_)(const MSG(msm_bucket_ctx_t) * ctx, size_
         k[0] = g->k[u][2 * h];
         k[1] = g->k[u][2 * h + 1];
         k[2] = k[3] = 0;
-        *d = cuzk_msm_digit(k, w, ctx->c);
+        *d = msm_scalar_digit(k, w, ctx->c);
         if ((g->neg[u] >> h) & 1)
             *d = -*d;
         *ref = h ? ctx->refs.nbases + u : ctx->refs.idx ? ctx->refs.idx[u] : u;
@@ -340,7 +340,7 @@ static inline bool MSG(msm_task_digit_)(const MSG(msm_bucket_ctx_t) * ctx, size_
     unsigned cl = MSG(msm_scalar_)(&ctx->src, i, k);
     if (cl == CUZK_MSM_ZERO || (cl == CUZK_MSM_ONE && !ctx->ones_in_pippenger))
         return false;
-    *d = cuzk_msm_digit(k, w, ctx->c);
+    *d = msm_scalar_digit(k, w, ctx->c);
     *ref = ctx->refs.idx ? ctx->refs.idx[i] : i;
     return *d != 0;
 }
@@ -373,7 +373,7 @@ static inline void MSG(msm_bucket_add_)(MSX *bucket, const MSG(msm_refs_t) * rf,
 /*
  * The buckets window w can reach: 2^(c-1), but for the top window, whose
  * digit is the r = bits - w·c bits left over plus the carry from below
- * (cuzk_msm_digit: never negative there, at most 2^r), 2^r when r < c - 1.
+ * (msm_scalar_digit: never negative there, at most 2^r), 2^r when r < c - 1.
  * With bits = 254 (BN254) and c = 11 that is 2 buckets for every point of
  * the window: as a batch of distinct buckets it had two additions per
  * inversion and took 0.316 s for a 2^16 MSM on one thread, against 0.177 s
@@ -511,12 +511,12 @@ static void MSG(msm_batch_add_)(MSG(msm_batch_t) * bt, size_t i, int d)
  * instead of two XYZZ additions a bucket. Then
  *     Σ_j (j + 1)·bucket[j] = Σ_s sum_s + L·Σ_s s·run_s,
  * the last sum by an XYZZ running sum over the segments: 3S XYZZ additions
- * and log2 L doublings in all (S: cuzk_msm_reduce_segments, msm.h).
+ * and log2 L doublings in all (S: msm_segment_count, msm.h).
  */
 
 static void MSG(msm_reduce_affine_)(MSG(msm_worker_t) * w, const MSA *ba, size_t nb, MSX *r)
 {
-    size_t S = cuzk_msm_reduce_segments(nb), L = nb / S;
+    size_t S = msm_segment_count(nb), L = nb / S;
     MSA *run = w->red, *sum = w->red + S;
     for (size_t q = 0; q < S; q++) {
         MSG(affine_set_infinity)(&run[q]);
@@ -550,10 +550,10 @@ static bool MSG(msm_worker_alloc_)(MSG(msm_worker_t) * wk, unsigned c)
         return false;
     if (c < CUZK_MSM_BATCH_MIN_WINDOW)
         return true;
-    size_t m = cuzk_msm_batch_size(nb);
+    size_t m = msm_batch_size(nb);
     wk->busy = malloc(nb * sizeof(uint32_t));
     wk->def = malloc(m * sizeof(MSG(msm_pending_t)));
-    wk->red = malloc(2 * cuzk_msm_reduce_segments(nb) * sizeof(MSA));
+    wk->red = malloc(2 * msm_segment_count(nb) * sizeof(MSA));
     return wk->busy && wk->def && wk->red && MSG(msm_entries_alloc_)(wk);
 }
 
@@ -590,7 +590,7 @@ static void MSG(msm_bucket_tasks_)(void *vctx, size_t begin, size_t end, unsigne
                      nb >= (size_t)1 << (CUZK_MSM_BATCH_MIN_WINDOW - 1);
         MSG(msm_batch_t) bt = {&ctx->refs, ba, wk, 0, 0, 0, 1};
         if (batch) {
-            bt.max = cuzk_msm_batch_size(nb);
+            bt.max = msm_batch_size(nb);
             for (size_t j = 0; j < nb; j++) {
                 MSG(affine_set_infinity)(&ba[j]);
                 wk->busy[j] = 0;
@@ -708,7 +708,7 @@ static bool MSG(msm_glv_split_)(MSG(msm_glv_t) * g, unsigned *bits,
                                 const uint64_t (*src)[EC_SCALAR_LIMBS],
                                 uint64_t (*canon)[EC_SCALAR_LIMBS], const MSA *bases,
                                 const size_t *idx, size_t n_pip, MSG(msm_worker_t) * w, unsigned T,
-                                cuzk_pool_t *pool)
+                                pool_t *pool)
 {
     *g = (MSG(msm_glv_t)){n_pip, canon, malloc(n_pip), malloc(n_pip * sizeof(MSA))};
     if (!canon)
@@ -718,7 +718,7 @@ static bool MSG(msm_glv_split_)(MSG(msm_glv_t) * g, unsigned *bits,
     for (unsigned t = 0; t < T; t++)
         memset(w[t].or_bits, 0, sizeof w[t].or_bits);
     MSG(msm_glv_ctx_t) ctx = {src, bases, idx, *g, w};
-    cuzk_pool_for(pool, n_pip, 0, MSG(msm_glv_range_), &ctx);
+    pool_for(pool, n_pip, 0, MSG(msm_glv_range_), &ctx);
     uint64_t or_bits[2] = {0, 0};
     for (unsigned t = 0; t < T; t++)
         or_bits[0] |= w[t].or_bits[0], or_bits[1] |= w[t].or_bits[1];
@@ -738,19 +738,18 @@ static void MSG(msm_glv_free_)(MSG(msm_glv_t) * g, const uint64_t (*canon)[EC_SC
 #endif
 
 static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src, size_t n,
-                                   const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
-                                   cuzk_pool_t *pool)
+                                   const msm_opts_t *opts, msm_stats_t *stats, pool_t *pool)
 {
-    cuzk_msm_opts_t o = opts ? *opts : (cuzk_msm_opts_t){0};
+    msm_opts_t o = opts ? *opts : (msm_opts_t){0};
     assert(r && (n == 0 || (bases && (src.mont || src.canon))));
     assert(o.window <= CUZK_MSM_WINDOW_MAX);
-    unsigned T = cuzk_pool_threads(pool);
+    unsigned T = pool_threads(pool);
     MSG(msm_worker_t) *w = MSG(msm_workers_new_)(T);
     if (!w)
         return CUZK_ENOMEM;
 
     cuzk_status_t status = CUZK_ENOMEM;
-    cuzk_msm_stats_t st = {0};
+    msm_stats_t st = {0};
     MSX acc;
     size_t *idx = NULL;
     MSX *partial = NULL;
@@ -766,13 +765,13 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
     size_t n_pip = st.counts.other + (o.ones_in_pippenger ? st.counts.one : 0);
     unsigned bits = st.counts.bits ? st.counts.bits : 1;
     if (n_pip > 0)
-        cuzk_msm_plan(&st.plan, n_pip, bits, T, o.window);
+        msm_plan(&st.plan, n_pip, bits, T, o.window);
 #ifdef MSM_GLV
     if (n_pip > 0 && src.canon && o.glv != CUZK_MSM_GLV_NEVER) {
-        cuzk_msm_plan_t split;
-        cuzk_msm_plan(&split, 2 * n_pip, 127, T, o.window);
+        msm_plan_t split;
+        msm_plan(&split, 2 * n_pip, 127, T, o.window);
         st.glv = o.glv == CUZK_MSM_GLV_ALWAYS ||
-                 (bits > 127 && cuzk_msm_glv_pays(&st.plan, &split, n_pip, T));
+                 (bits > 127 && msm_glv_pays(&st.plan, &split, n_pip, T));
     }
 #endif
     /* The split needs the n_pip scalars on their own. */
@@ -790,7 +789,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
     if (st.glv) {
         if (!MSG(msm_glv_split_)(&glv, &bits, src.canon, canon, bases, idx, n_pip, w, T, pool))
             goto out;
-        cuzk_msm_plan(&st.plan, 2 * n_pip, bits, T, o.window);
+        msm_plan(&st.plan, 2 * n_pip, bits, T, o.window);
     }
 #endif
 
@@ -813,7 +812,7 @@ static cuzk_status_t MSG(msm_run_)(MSJ *r, const MSA *bases, MSG(msm_src_t) src,
                bits,
                partial,
                w};
-        cuzk_pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
+        pool_for(pool, tasks, 1, MSG(msm_bucket_tasks_), &ctx);
         for (unsigned t = 0; t < T; t++)
             if (w[t].nomem)
                 goto out;
@@ -853,7 +852,7 @@ out:
 }
 
 cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
-                               cuzk_pool_t *pool)
+                               pool_t *pool)
 {
     MSG(msm_src_t) src = {scalars, NULL};
     return MSG(msm_run_)(r, bases, src, n, NULL, NULL, pool);
@@ -861,15 +860,14 @@ cuzk_status_t MSG(msm_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, si
 
 cuzk_status_t MSG(msm_canonical_vartime)(MSJ *r, const MSA *bases,
                                          const uint64_t (*scalars)[EC_SCALAR_LIMBS], size_t n,
-                                         cuzk_pool_t *pool)
+                                         pool_t *pool)
 {
     MSG(msm_src_t) src = {NULL, scalars};
     return MSG(msm_run_)(r, bases, src, n, NULL, NULL, pool);
 }
 
 cuzk_status_t MSG(msm_tuned_vartime)(MSJ *r, const MSA *bases, const MSFT *scalars, size_t n,
-                                     const cuzk_msm_opts_t *opts, cuzk_msm_stats_t *stats,
-                                     cuzk_pool_t *pool)
+                                     const msm_opts_t *opts, msm_stats_t *stats, pool_t *pool)
 {
     MSG(msm_src_t) src = {scalars, NULL};
     return MSG(msm_run_)(r, bases, src, n, opts, stats, pool);
@@ -887,11 +885,11 @@ void MSG(msm_horner)(MSX *r, const MSX *win, unsigned windows, unsigned window)
     *r = acc;
 }
 
-cuzk_status_t MSG(msm_classify)(uint8_t *cls, cuzk_msm_counts_t *counts, const MSFT *scalars,
-                                size_t n, cuzk_pool_t *pool)
+cuzk_status_t MSG(msm_classify)(uint8_t *cls, msm_counts_t *counts, const MSFT *scalars, size_t n,
+                                pool_t *pool)
 {
     assert(counts && (n == 0 || scalars));
-    unsigned T = cuzk_pool_threads(pool);
+    unsigned T = pool_threads(pool);
     MSG(msm_worker_t) *w = MSG(msm_workers_new_)(T);
     if (!w)
         return CUZK_ENOMEM;
@@ -914,7 +912,7 @@ typedef struct {
     const unsigned char *const *pts;
     const size_t *counts;
     size_t n;
-    cuzk_msm_sg_plan_t plan;
+    msm_sg_plan_t plan;
     const uint64_t *seeds; /* one a task; NULL: the operating system's bits */
     MSX *rows;             /* t row sums a task */
     MSG(msm_worker_t) * w;
@@ -1008,16 +1006,16 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             return;
         size_t p = task % ctx->plan.parts;
         size_t lo = ctx->n * p / ctx->plan.parts, hi = ctx->n * (p + 1) / ctx->plan.parts;
-        cuzk_rng_t rng;
+        rng_t rng;
         if (ctx->seeds)
-            cuzk_rng_seed(&rng, ctx->seeds[task]);
+            rng_seed(&rng, ctx->seeds[task]);
         for (size_t j = 0; j < nb; j++) {
             MSG(affine_set_infinity)(&ba[j]);
             wk->busy[j] = 0;
         }
         /* pattern v goes to ba[v] (bucket v - 1 of the batch), ba[0] = O */
         MSG(msm_refs_t) refs = {sw->blk, CUZK_MSM_SG_BLOCK, NULL, NULL};
-        MSG(msm_batch_t) bt = {&refs, ba + 1, wk, 0, 0, cuzk_msm_batch_size(nb), 1};
+        MSG(msm_batch_t) bt = {&refs, ba + 1, wk, 0, 0, msm_batch_size(nb), 1};
         MSG(sg_cursor_t) cur;
         if (lo < hi)
             cur = MSG(sg_cursor_)(ctx->pts, ctx->counts, lo);
@@ -1026,7 +1024,7 @@ static void MSG(sg_tasks_)(void *vctx, size_t begin, size_t end, unsigned worker
             for (size_t i = 0; i < len; i++)
                 MSG(sg_next_)(&cur, &sw->blk[i]);
             cuzk_status_t st =
-                cuzk_random_bytes(ctx->seeds ? &rng : NULL, sw->pat, len * sizeof(uint16_t));
+                random_bytes(ctx->seeds ? &rng : NULL, sw->pat, len * sizeof(uint16_t));
             if (st != CUZK_OK) {
                 MSG(sg_fail_)(ctx, st);
                 return;
@@ -1067,24 +1065,24 @@ static void MSG(sg_each_)(void *vctx, size_t begin, size_t end, unsigned worker)
 }
 
 static bool MSG(sg_all_each_)(const unsigned char *const *pts, const size_t *counts, size_t n,
-                              cuzk_pool_t *pool)
+                              pool_t *pool)
 {
     MSG(sg_each_ctx_t) ctx = {pts, counts, false};
-    cuzk_pool_for(pool, n, 0, MSG(sg_each_), &ctx);
+    pool_for(pool, n, 0, MSG(sg_each_), &ctx);
     return !atomic_load(&ctx.outside);
 }
 
 cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, const size_t *counts,
-                                      size_t m, cuzk_rng_t *rng, cuzk_pool_t *pool)
+                                      size_t m, rng_t *rng, pool_t *pool)
 {
     assert(all_in && (m == 0 || (pts && counts)));
     const unsigned char *const *bytes = (const unsigned char *const *)pts;
     size_t n = 0;
     for (size_t j = 0; j < m; j++)
         n += counts[j];
-    unsigned T = cuzk_pool_threads(pool);
-    cuzk_msm_sg_plan_t plan;
-    cuzk_msm_sg_plan(&plan, n, T);
+    unsigned T = pool_threads(pool);
+    msm_sg_plan_t plan;
+    msm_sg_plan(&plan, n, T);
     if (plan.t == 0) {
         *all_in = MSG(sg_all_each_)(bytes, counts, n, pool);
         return CUZK_OK;
@@ -1101,9 +1099,9 @@ cuzk_status_t MSG(msm_subgroup_check)(bool *all_in, const void *const *pts, cons
     if (!w || !sw || !part || !sum || !row || (rng && !seeds))
         goto out;
     for (size_t i = 0; rng && i < tasks; i++)
-        seeds[i] = cuzk_rng_next(rng);
+        seeds[i] = rng_next(rng);
     MSG(sg_ctx_t) ctx = {bytes, counts, n, plan, seeds, part, w, sw, CUZK_OK};
-    cuzk_pool_for(pool, tasks, 1, MSG(sg_tasks_), &ctx);
+    pool_for(pool, tasks, 1, MSG(sg_tasks_), &ctx);
     st = (cuzk_status_t)atomic_load(&ctx.status);
     if (st != CUZK_OK)
         goto out;
@@ -1153,8 +1151,8 @@ static size_t MSG(sg_slice_)(const unsigned char **sub, size_t *sub_counts,
 }
 
 cuzk_status_t MSG(msm_subgroup_first_outside)(size_t *first, const void *const *pts,
-                                              const size_t *counts, size_t m, cuzk_rng_t *rng,
-                                              cuzk_pool_t *pool)
+                                              const size_t *counts, size_t m, rng_t *rng,
+                                              pool_t *pool)
 {
     assert(first && (m == 0 || (pts && counts)));
     const unsigned char *const *bytes = (const unsigned char *const *)pts;
@@ -1202,12 +1200,12 @@ out:
 
 /* ---- benchmark ---------------------------------------------------------- */
 
-cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n, bool porep,
-                             const cuzk_msm_opts_t *opts, uint64_t seed, cuzk_pool_t *pool)
+cuzk_status_t MSG(msm_bench)(double *seconds, msm_stats_t *stats, size_t n, bool porep,
+                             const msm_opts_t *opts, uint64_t seed, pool_t *pool)
 {
     assert(seconds && stats);
-    cuzk_rng_t rng;
-    cuzk_rng_seed(&rng, seed);
+    rng_t rng;
+    rng_seed(&rng, seed);
     MSA *bases = malloc((n ? n : 1) * sizeof(MSA));
     MSJ *walk = malloc((n ? n : 1) * sizeof(MSJ));
     MSFT *scalars = malloc((n ? n : 1) * sizeof(MSFT));
@@ -1220,18 +1218,18 @@ cuzk_status_t MSG(msm_bench)(double *seconds, cuzk_msm_stats_t *stats, size_t n,
     for (int s = 0; s < 4; s++) {
         uint64_t k[EC_SCALAR_LIMBS];
         for (int l = 0; l < EC_SCALAR_LIMBS; l++)
-            k[l] = cuzk_rng_next(&rng);
+            k[l] = rng_next(&rng);
         MSG(jac_from_affine)(&step[s], &g);
         MSG(jac_mul_vartime)(&step[s], &step[s], k);
     }
     acc = step[0];
     for (size_t i = 0; i < n; i++) {
-        MSG(jac_add_vartime)(&acc, &acc, &step[cuzk_rng_next(&rng) & 3]);
+        MSG(jac_add_vartime)(&acc, &acc, &step[rng_next(&rng) & 3]);
         walk[i] = acc;
     }
     MSG(jacs_to_affine_vartime)(bases, walk, n);
     for (size_t i = 0; i < n; i++) {
-        unsigned roll = (unsigned)(cuzk_rng_next(&rng) % 100);
+        unsigned roll = (unsigned)(rng_next(&rng) % 100);
         if (porep && roll < 45) {
             MSF(set_zero)(&scalars[i]);
         } else if (porep && roll < 90) {

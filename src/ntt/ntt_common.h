@@ -10,7 +10,7 @@
 
 /* FORWARD evaluates with ω (Σ_i a_i ω^(ij)), INVERSE with ω^-1; neither
  * includes the factor 1/n. */
-typedef enum cuzk_ntt_dir { CUZK_NTT_FORWARD = 0, CUZK_NTT_INVERSE = 1 } cuzk_ntt_dir_t;
+typedef enum ntt_dir { CUZK_NTT_FORWARD = 0, CUZK_NTT_INVERSE = 1 } ntt_dir_t;
 
 /*
  * The radix-2 stages whose butterflies span less than 2^CUZK_NTT_BLOCK_LOG
@@ -35,7 +35,7 @@ typedef enum cuzk_ntt_dir { CUZK_NTT_FORWARD = 0, CUZK_NTT_INVERSE = 1 } cuzk_nt
 #define CUZK_NTT_POW_LOG 8
 
 /* The low `bits` bits of i in reverse order (bits <= 64). */
-static inline uint64_t cuzk_bit_reverse(uint64_t i, unsigned bits)
+static inline uint64_t reverse_bits(uint64_t i, unsigned bits)
 {
     if (bits == 0)
         return 0;

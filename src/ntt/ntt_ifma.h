@@ -1,6 +1,6 @@
 /*
  * The NTT's butterflies eight at a time with AVX-512 IFMA (ff/fpv_tmpl.h).
- * x86-64 only; call only when cuzk_cpu_has_ifma (util/cpu.h) is set.
+ * x86-64 only; call only when cpu_has_ifma (util/cpu.h) is set.
  *
  * NAME_ntt_dif_rows_ifma and NAME_ntt_dit_rows_ifma do what the template's
  * dif_row_ and dit_row_ do (ntt_tmpl_impl.h) for cnt butterflies, cnt a

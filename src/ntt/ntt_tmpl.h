@@ -16,7 +16,7 @@
  *    generator g given to NAME_ntt_domain_new. "Natural order" means index i
  *    holds coefficient i, or the evaluation at ω^i; "bit-reversed order"
  *    means index i holds what natural order keeps at rev(i), the log2n-bit
- *    reversal of i (cuzk_bit_reverse).
+ *    reversal of i (reverse_bits).
  *  - pool may be NULL (everything runs on the caller). The result never
  *    depends on the pool or its number of threads. One call at a time per
  *    pool (util/pool.h); the domain is read-only, so any number of threads
@@ -83,35 +83,35 @@ NTD *NTN(domain_new)(unsigned log2n, uint64_t g, cuzk_status_t *st);
 void NTN(domain_free)(NTD *d);
 
 /* Natural order in and out, a'_j = A(ω^j) for the coefficients a. */
-void NTN(forward)(const NTD *d, NTFT *a, cuzk_pool_t *pool);
+void NTN(forward)(const NTD *d, NTFT *a, pool_t *pool);
 
 /* Natural order in and out: evaluations at ω^j → coefficients (with 1/n). */
-void NTN(inverse)(const NTD *d, NTFT *a, cuzk_pool_t *pool);
+void NTN(inverse)(const NTD *d, NTFT *a, pool_t *pool);
 
 /* Coefficient i multiplied by c^i, then forward: a'_j = A(c·ω^j). */
-void NTN(coset_forward)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool);
+void NTN(coset_forward)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool);
 
 /* inverse, then coefficient i multiplied by c^-i: undoes coset_forward.
  * c must be non-zero. */
-void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool);
+void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool);
 
 /* Decimation in frequency (Gentleman-Sande butterflies x + y, (x - y)·w):
  * natural order in, bit-reversed order out; no 1/n. */
-void NTN(dif)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, cuzk_pool_t *pool);
+void NTN(dif)(const NTD *d, NTFT *a, ntt_dir_t dir, pool_t *pool);
 
 /* Decimation in time (Cooley-Tukey butterflies x ± w·y): bit-reversed order
  * in, natural order out; no 1/n. */
-void NTN(dit)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, cuzk_pool_t *pool);
+void NTN(dit)(const NTD *d, NTFT *a, ntt_dir_t dir, pool_t *pool);
 
 /* Swaps a_i and a_rev(i): natural ↔ bit-reversed order. */
-void NTN(bit_reverse)(const NTD *d, NTFT *a, cuzk_pool_t *pool);
+void NTN(bit_reverse)(const NTD *d, NTFT *a, pool_t *pool);
 
 /*
  * Evaluations of a polynomial A of degree < n at ω^j (natural order) become
  * its evaluations at c·ω^j (natural order): an inverse and a forward
  * transform with the shift in between, without a permutation.
  */
-void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool);
+void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool);
 
 /*
  * The H scalars of the snarkjs prover (FORMATS.md §7, steps 2-3).
@@ -124,7 +124,7 @@ void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool
  * powers ω_2n^(2j+1)); b and c are overwritten with B(s_j) and C(s_j).
  * Cost: 3 inverse + 3 forward transforms.
  */
-void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, cuzk_pool_t *pool);
+void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool);
 
 /*
  * The H scalars of the bellperson/supraseal prover (FORMATS.md §8.3).
@@ -142,4 +142,4 @@ void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, 
  * to the coset and back (bellperson's 7 transforms). The division is
  * folded into the final powers of g^-1.
  */
-void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, cuzk_pool_t *pool);
+void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool);

@@ -54,7 +54,7 @@ static inline void NTN(dif_row_)(NTFT *x, NTFT *y, size_t cnt, const NTFT *w, pt
         w += ws;
     }
 #if CUZK_NTT_HAVE_IFMA
-    if (cuzk_cpu_has_ifma && cnt - j >= 8) { /* eight at a time, ntt_ifma.h */
+    if (cpu_has_ifma && cnt - j >= 8) { /* eight at a time, ntt_ifma.h */
         size_t v = (cnt - j) & ~(size_t)7;
         NTN(dif_rows_ifma)(x + j, y + j, v, w, ws, neg);
         j += v;
@@ -88,7 +88,7 @@ static inline void NTN(dit_row_)(NTFT *x, NTFT *y, size_t cnt, const NTFT *w, pt
         w += ws;
     }
 #if CUZK_NTT_HAVE_IFMA
-    if (cuzk_cpu_has_ifma && cnt - j >= 8) {
+    if (cpu_has_ifma && cnt - j >= 8) {
         size_t v = (cnt - j) & ~(size_t)7;
         NTN(dit_rows_ifma)(x + j, y + j, v, w, ws, neg);
         j += v;
@@ -118,9 +118,9 @@ typedef struct {
     bool dit;
 } NTN(pass_ctx_t);
 
-static size_t NTN(chunk_)(size_t count, const cuzk_pool_t *pool)
+static size_t NTN(chunk_)(size_t count, const pool_t *pool)
 {
-    size_t c = count / (8 * (size_t)cuzk_pool_threads(pool));
+    size_t c = count / (8 * (size_t)pool_threads(pool));
     return c < CUZK_NTT_MIN_CHUNK ? CUZK_NTT_MIN_CHUNK : c;
 }
 
@@ -156,7 +156,7 @@ static void NTN(subtree_range_)(void *vctx, size_t b0, size_t b1, unsigned worke
     const NTFT *tab = ctx->inverse ? d->tws_inv : d->tws;
     size_t h_lo = 1; /* the narrowest stage run here, row by row */
 #if CUZK_NTT_HAVE_IFMA
-    bool small = cuzk_cpu_has_ifma && m >= 16; /* h = 1, 2, 4 by ntt_ifma.h */
+    bool small = cpu_has_ifma && m >= 16; /* h = 1, 2, 4 by ntt_ifma.h */
     if (small)
         h_lo = 8;
 #endif
@@ -182,7 +182,7 @@ static void NTN(subtree_range_)(void *vctx, size_t b0, size_t b1, unsigned worke
     }
 }
 
-static void NTN(transform_)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, bool dit, cuzk_pool_t *pool)
+static void NTN(transform_)(const NTD *d, NTFT *a, ntt_dir_t dir, bool dit, pool_t *pool)
 {
     assert(d && a);
     size_t n = d->n;
@@ -192,14 +192,14 @@ static void NTN(transform_)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, bool dit,
     NTN(pass_ctx_t) ctx = {.d = d, .a = a, .inverse = dir == CUZK_NTT_INVERSE, .dit = dit};
     size_t chunk = NTN(chunk_)(n / 2, pool);
     if (dit)
-        cuzk_pool_for(pool, n / m, 1, NTN(subtree_range_), &ctx);
+        pool_for(pool, n / m, 1, NTN(subtree_range_), &ctx);
     /* Wide stages: dif from h = n/2 down to m, dit from m up to n/2. */
     for (unsigned i = 0; m << i < n; i++) {
         ctx.h = dit ? m << i : n >> (i + 1);
-        cuzk_pool_for(pool, n / 2, chunk, NTN(wide_stage_range_), &ctx);
+        pool_for(pool, n / 2, chunk, NTN(wide_stage_range_), &ctx);
     }
     if (!dit)
-        cuzk_pool_for(pool, n / m, 1, NTN(subtree_range_), &ctx);
+        pool_for(pool, n / m, 1, NTN(subtree_range_), &ctx);
 }
 
 typedef struct {
@@ -215,7 +215,7 @@ static void NTN(bit_reverse_range_)(void *vctx, size_t i0, size_t i1, unsigned w
     const NTN(perm_ctx_t) *ctx = vctx;
     NTFT *a = ctx->a;
     for (size_t i = i0; i < i1; i++) {
-        size_t r = (size_t)cuzk_bit_reverse(i, ctx->log2n);
+        size_t r = (size_t)reverse_bits(i, ctx->log2n);
         if (r < i)
             continue;
         NTFT t = a[i];
@@ -230,10 +230,10 @@ static void NTN(bit_reverse_range_)(void *vctx, size_t i0, size_t i1, unsigned w
 }
 
 /* a_i ↔ a_rev(i), then every element times *scale when scale is non-NULL. */
-static void NTN(permute_)(const NTD *d, NTFT *a, const NTFT *scale, cuzk_pool_t *pool)
+static void NTN(permute_)(const NTD *d, NTFT *a, const NTFT *scale, pool_t *pool)
 {
     NTN(perm_ctx_t) ctx = {.a = a, .log2n = d->log2n, .scale = scale};
-    cuzk_pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(bit_reverse_range_), &ctx);
+    pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(bit_reverse_range_), &ctx);
 }
 
 /*
@@ -262,13 +262,13 @@ static void NTN(powers_range_)(void *vctx, size_t q0, size_t q1, unsigned worker
     const NTN(powers_ctx_t) *ctx = vctx;
     size_t L = (size_t)1 << ctx->b;
     for (size_t q = q0; q < q1; q++) {
-        uint64_t e = ctx->bitrev ? cuzk_bit_reverse(q, ctx->log2n - ctx->b) : (uint64_t)q << ctx->b;
+        uint64_t e = ctx->bitrev ? reverse_bits(q, ctx->log2n - ctx->b) : (uint64_t)q << ctx->b;
         NTFT g;
         NTF(pow)(&g, &ctx->c, &e, 1);
         NTF(mul)(&g, &g, &ctx->f);
         NTFT *p = ctx->a + q * L;
 #if CUZK_NTT_HAVE_IFMA
-        if (cuzk_cpu_has_ifma && L % 8 == 0) {
+        if (cpu_has_ifma && L % 8 == 0) {
             NTN(scale_ifma)(p, ctx->low, &g, L);
             continue;
         }
@@ -282,7 +282,7 @@ static void NTN(powers_range_)(void *vctx, size_t q0, size_t q1, unsigned worker
 }
 
 static void NTN(mul_powers_)(const NTD *d, NTFT *a, const NTFT *c, const NTFT *f, bool bitrev,
-                             cuzk_pool_t *pool)
+                             pool_t *pool)
 {
     unsigned b = d->log2n < CUZK_NTT_POW_LOG ? d->log2n : CUZK_NTT_POW_LOG;
     size_t L = (size_t)1 << b;
@@ -297,9 +297,9 @@ static void NTN(mul_powers_)(const NTD *d, NTFT *a, const NTFT *c, const NTFT *f
     for (size_t l = 1; l < L; l++)
         NTF(mul)(&pw[l], &pw[l - 1], &base);
     for (size_t l = 0; l < L; l++)
-        low[l] = pw[bitrev ? cuzk_bit_reverse(l, b) : l];
+        low[l] = pw[bitrev ? reverse_bits(l, b) : l];
     ctx.low = low;
-    cuzk_pool_for(pool, d->n >> b, NTN(chunk_)(d->n >> b, pool) >> b, NTN(powers_range_), &ctx);
+    pool_for(pool, d->n >> b, NTN(chunk_)(d->n >> b, pool) >> b, NTN(powers_range_), &ctx);
 }
 
 typedef struct {
@@ -321,10 +321,10 @@ static void NTN(ab_minus_c_range_)(void *vctx, size_t i0, size_t i1, unsigned wo
             NTF(sub)(&ctx->a[i], &ctx->a[i], &ctx->c[i]);
 }
 
-static void NTN(ab_minus_c_)(const NTD *d, NTFT *a, const NTFT *b, const NTFT *c, cuzk_pool_t *pool)
+static void NTN(ab_minus_c_)(const NTD *d, NTFT *a, const NTFT *b, const NTFT *c, pool_t *pool)
 {
     NTN(abc_ctx_t) ctx = {.a = a, .b = b, .c = c};
-    cuzk_pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(ab_minus_c_range_), &ctx);
+    pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(ab_minus_c_range_), &ctx);
 }
 
 /* a_i ← a_i - c_i·f */
@@ -339,10 +339,10 @@ static void NTN(sub_scaled_range_)(void *vctx, size_t i0, size_t i1, unsigned wo
     }
 }
 
-static void NTN(sub_scaled_)(const NTD *d, NTFT *a, const NTFT *c, const NTFT *f, cuzk_pool_t *pool)
+static void NTN(sub_scaled_)(const NTD *d, NTFT *a, const NTFT *c, const NTFT *f, pool_t *pool)
 {
     NTN(abc_ctx_t) ctx = {.a = a, .c = c, .f = *f};
-    cuzk_pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(sub_scaled_range_), &ctx);
+    pool_for(pool, d->n, NTN(chunk_)(d->n, pool), NTN(sub_scaled_range_), &ctx);
 }
 
 /* ---- the domain ------------------------------------------------------- */
@@ -412,40 +412,40 @@ void NTN(domain_free)(NTD *d)
 
 /* ---- transforms ------------------------------------------------------- */
 
-void NTN(dif)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, cuzk_pool_t *pool)
+void NTN(dif)(const NTD *d, NTFT *a, ntt_dir_t dir, pool_t *pool)
 {
     NTN(transform_)(d, a, dir, false, pool);
 }
 
-void NTN(dit)(const NTD *d, NTFT *a, cuzk_ntt_dir_t dir, cuzk_pool_t *pool)
+void NTN(dit)(const NTD *d, NTFT *a, ntt_dir_t dir, pool_t *pool)
 {
     NTN(transform_)(d, a, dir, true, pool);
 }
 
-void NTN(bit_reverse)(const NTD *d, NTFT *a, cuzk_pool_t *pool)
+void NTN(bit_reverse)(const NTD *d, NTFT *a, pool_t *pool)
 {
     NTN(permute_)(d, a, NULL, pool);
 }
 
-void NTN(forward)(const NTD *d, NTFT *a, cuzk_pool_t *pool)
+void NTN(forward)(const NTD *d, NTFT *a, pool_t *pool)
 {
     NTN(dif)(d, a, CUZK_NTT_FORWARD, pool);
     NTN(permute_)(d, a, NULL, pool);
 }
 
-void NTN(inverse)(const NTD *d, NTFT *a, cuzk_pool_t *pool)
+void NTN(inverse)(const NTD *d, NTFT *a, pool_t *pool)
 {
     NTN(dif)(d, a, CUZK_NTT_INVERSE, pool);
     NTN(permute_)(d, a, &d->n_inv, pool);
 }
 
-void NTN(coset_forward)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool)
+void NTN(coset_forward)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
 {
     NTN(mul_powers_)(d, a, c, &NTF(ONE), false, pool);
     NTN(forward)(d, a, pool);
 }
 
-void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool)
+void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
 {
     NTFT c_inv;
     NTF(inv_vartime)(&c_inv, c);
@@ -456,7 +456,7 @@ void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool)
     NTN(permute_)(d, a, NULL, pool);
 }
 
-void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool)
+void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
 {
     /* dif(INVERSE): position p = n·A_rev(p); times c^rev(p)/n: the
      * coefficients of A(c·x) in bit-reversed order; dit: natural evaluations. */
@@ -465,7 +465,7 @@ void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, cuzk_pool_t *pool
     NTN(dit)(d, a, CUZK_NTT_FORWARD, pool);
 }
 
-void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, cuzk_pool_t *pool)
+void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool)
 {
     NTN(evals_to_coset)(d, a, shift, pool);
     NTN(evals_to_coset)(d, b, shift, pool);
@@ -473,7 +473,7 @@ void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, 
     NTN(ab_minus_c_)(d, a, b, c, pool);
 }
 
-void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, cuzk_pool_t *pool)
+void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool)
 {
     /* Z(g·ω^j) = g^n - 1 for every j: one constant, folded with 1/n into
      * the final powers of g^-1. */

@@ -56,7 +56,7 @@ void r1cs_witness_free(r1cs_witness_t *w)
     memset(w, 0, sizeof(*w));
 }
 
-cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
+cuzk_status_t r1cs_check(pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
                          uint32_t *first_bad)
 {
     if (r->curve == R1CS_CURVE_NONE || w->curve != r->curve || w->n != r1cs_shape(r)->n_wires)
@@ -84,7 +84,7 @@ bool r1cs_gen_params_are_valid(const r1cs_gen_params_t *p)
 }
 
 cuzk_status_t r1cs_generate(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve,
-                            const r1cs_gen_params_t *p, cuzk_rng_t *rng)
+                            const r1cs_gen_params_t *p, rng_t *rng)
 {
     memset(r, 0, sizeof(*r));
     memset(w, 0, sizeof(*w));

@@ -57,7 +57,7 @@ void r1cs_witness_free(r1cs_witness_t *w);
  * of wires; CUZK_EWITNESS with *first_bad = the lowest failing constraint;
  * CUZK_OK otherwise.
  */
-cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
+cuzk_status_t r1cs_check(pool_t *pool, const r1cs_t *r, const r1cs_witness_t *w,
                          uint32_t *first_bad);
 
 /*
@@ -67,7 +67,7 @@ cuzk_status_t r1cs_check(cuzk_pool_t *pool, const r1cs_t *r, const r1cs_witness_
  * r1cs_gen_params_t's ranges, CUZK_ENOMEM; on failure r and w are empty.
  */
 cuzk_status_t r1cs_generate(r1cs_t *r, r1cs_witness_t *w, r1cs_curve_t curve,
-                            const r1cs_gen_params_t *p, cuzk_rng_t *rng);
+                            const r1cs_gen_params_t *p, rng_t *rng);
 
 /*
  * The indexed circuit ix (r1cs_indexed.h) as CSR over ix->curve, with its

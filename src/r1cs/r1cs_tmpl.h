@@ -75,7 +75,7 @@ uint64_t R1N(csr_nnz)(const R1CSR *m);
 bool R1N(csr_is_valid)(const R1CSR *m, uint32_t *bad_row);
 
 /* y = m·w: y has n_rows elements, w has n_cols. y must not alias w. */
-void R1N(csr_mul_vec)(cuzk_pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y);
+void R1N(csr_mul_vec)(pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y);
 
 /* The dot product of row i of m with w; i < n_rows. */
 void R1N(csr_row_dot)(R1FT *r, const R1CSR *m, uint32_t i, const R1FT *w);
@@ -87,14 +87,14 @@ void R1N(r1cs_free)(R1T *r);
  * a = A·w, b = B·w, c = C·w (n_constraints elements each; w has n_wires).
  * The outputs must not alias w or each other.
  */
-void R1N(r1cs_eval)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c);
+void R1N(r1cs_eval)(pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c);
 
 /*
  * Checks (A·w)·(B·w) = C·w row by row. CUZK_OK when every row holds;
  * otherwise CUZK_EWITNESS with *first_bad = the lowest failing constraint
  * (first_bad may be NULL), whatever the pool. Allocates nothing.
  */
-cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad);
+cuzk_status_t R1N(r1cs_check)(pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad);
 
 /*
  * A random satisfiable R1CS and a witness for it, for tests and small
@@ -108,7 +108,7 @@ cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, ui
  * operating system). CUZK_ENOMEM, CUZK_ERANDOM.
  */
 cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint32_t max_terms,
-                               cuzk_rng_t *rng);
+                               rng_t *rng);
 
 /*
  * A synthetic satisfiable circuit of the shape p (r1cs_shape.h; p must be
@@ -124,7 +124,7 @@ cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint3
  * result is a function of p and the seed. O(nnz) time; memory: the three
  * matrices, (4 + sizeof(element)) bytes per entry. CUZK_ENOMEM.
  */
-cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cuzk_rng_t *rng);
+cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, rng_t *rng);
 
 /*
  * The indexed circuit ix (r1cs_indexed.h, made by r1ix_init for this

@@ -93,10 +93,10 @@ static void R1N(mul_vec_rows_)(void *ctx, size_t begin, size_t end, unsigned wor
         R1N(csr_row_dot)(&c->y[i], c->m, (uint32_t)i, c->w);
 }
 
-void R1N(csr_mul_vec)(cuzk_pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y)
+void R1N(csr_mul_vec)(pool_t *pool, const R1CSR *m, const R1FT *w, R1FT *y)
 {
     R1N(mul_vec_ctx_) ctx = {m, w, y};
-    cuzk_pool_for(pool, m->n_rows, 0, R1N(mul_vec_rows_), &ctx);
+    pool_for(pool, m->n_rows, 0, R1N(mul_vec_rows_), &ctx);
 }
 
 void R1N(r1cs_free)(R1T *r)
@@ -107,7 +107,7 @@ void R1N(r1cs_free)(R1T *r)
     memset(r, 0, sizeof(*r));
 }
 
-void R1N(r1cs_eval)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c)
+void R1N(r1cs_eval)(pool_t *pool, const R1T *r, const R1FT *w, R1FT *a, R1FT *b, R1FT *c)
 {
     R1N(csr_mul_vec)(pool, &r->a, w, a);
     R1N(csr_mul_vec)(pool, &r->b, w, b);
@@ -142,10 +142,10 @@ static void R1N(check_rows_)(void *ctx, size_t begin, size_t end, unsigned worke
     }
 }
 
-cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad)
+cuzk_status_t R1N(r1cs_check)(pool_t *pool, const R1T *r, const R1FT *w, uint32_t *first_bad)
 {
     R1N(check_ctx_) ctx = {r, w, UINT32_MAX};
-    cuzk_pool_for(pool, r->shape.n_constraints, 0, R1N(check_rows_), &ctx);
+    pool_for(pool, r->shape.n_constraints, 0, R1N(check_rows_), &ctx);
     uint32_t bad = atomic_load(&ctx.first_bad);
     if (bad == UINT32_MAX)
         return CUZK_OK;
@@ -155,7 +155,7 @@ cuzk_status_t R1N(r1cs_check)(cuzk_pool_t *pool, const R1T *r, const R1FT *w, ui
 }
 
 /* A uniform non-zero element. */
-static cuzk_status_t R1N(random_nonzero_)(R1FT *r, cuzk_rng_t *rng)
+static cuzk_status_t R1N(random_nonzero_)(R1FT *r, rng_t *rng)
 {
     do {
         cuzk_status_t st = R1F(random)(r, rng);
@@ -166,10 +166,10 @@ static cuzk_status_t R1N(random_nonzero_)(R1FT *r, cuzk_rng_t *rng)
 }
 
 /* A uniform integer in [0, n), n > 0 (modulo bias is irrelevant here). */
-static cuzk_status_t R1N(random_below_)(uint32_t *v, uint32_t n, cuzk_rng_t *rng)
+static cuzk_status_t R1N(random_below_)(uint32_t *v, uint32_t n, rng_t *rng)
 {
     uint64_t x;
-    cuzk_status_t st = cuzk_random_bytes(rng, &x, sizeof(x));
+    cuzk_status_t st = random_bytes(rng, &x, sizeof(x));
     *v = (uint32_t)(x % n);
     return st;
 }
@@ -180,7 +180,7 @@ static cuzk_status_t R1N(random_below_)(uint32_t *v, uint32_t n, cuzk_rng_t *rng
  * non-zero values. Rows must be filled in order.
  */
 static cuzk_status_t R1N(random_row_)(R1CSR *m, uint64_t *k, uint32_t first, uint32_t max_terms,
-                                      cuzk_rng_t *rng)
+                                      rng_t *rng)
 {
     uint32_t span = m->n_cols - first, count = 0;
     if (span == 0)
@@ -211,7 +211,7 @@ static cuzk_status_t R1N(random_row_)(R1CSR *m, uint64_t *k, uint32_t first, uin
 }
 
 cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint32_t max_terms,
-                               cuzk_rng_t *rng)
+                               rng_t *rng)
 {
     uint32_t n_rows = shape->n_constraints, n_cols = shape->n_wires;
     assert(n_cols >= 1);
@@ -257,14 +257,14 @@ cuzk_status_t R1N(r1cs_random)(R1T *r, R1FT *w, const r1cs_shape_t *shape, uint3
 }
 
 /* A uniform double in [0, 1). */
-static double R1N(gen_unit_)(cuzk_rng_t *rng)
+static double R1N(gen_unit_)(rng_t *rng)
 {
-    return (double)(cuzk_rng_next(rng) >> 11) * 0x1.0p-53;
+    return (double)(rng_next(rng) >> 11) * 0x1.0p-53;
 }
 
 /* floor(mean) or floor(mean) + 1 terms, the fraction of mean being the
  * probability of the extra one, and at most span. */
-static uint32_t R1N(gen_count_)(double mean, uint32_t span, cuzk_rng_t *rng)
+static uint32_t R1N(gen_count_)(double mean, uint32_t span, rng_t *rng)
 {
     uint32_t n = (uint32_t)mean;
     if (R1N(gen_unit_)(rng) < mean - (double)n)
@@ -284,7 +284,7 @@ static uint32_t R1N(gen_count_)(double mean, uint32_t span, cuzk_rng_t *rng)
  * uniform non-zero value, keeping the row ascending, and adds val·w[c] to
  * *dot. */
 static void R1N(gen_term_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t c, const R1FT *w,
-                           R1FT *dot, cuzk_rng_t *rng)
+                           R1FT *dot, rng_t *rng)
 {
     uint64_t j = (*k)++; /* insertion sort: rows hold a handful of entries */
     while (j > first && m->col[j - 1] > c) {
@@ -300,14 +300,14 @@ static void R1N(gen_term_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t c, co
 }
 
 static void R1N(gen_row_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t lo, uint32_t span,
-                          uint32_t count, const R1FT *w, bool nonzero_w, R1FT *dot, cuzk_rng_t *rng)
+                          uint32_t count, const R1FT *w, bool nonzero_w, R1FT *dot, rng_t *rng)
 {
     unsigned misses = 0;
     for (uint32_t t = 0; t < count; t++) {
         uint32_t c;
         bool fresh;
         do {
-            c = lo + (uint32_t)(cuzk_rng_next(rng) % span);
+            c = lo + (uint32_t)(rng_next(rng) % span);
             fresh = !nonzero_w || !R1F(is_zero)(&w[c]) || ++misses > 64;
             for (uint64_t j = first; j < *k; j++)
                 fresh = fresh && m->col[j] != c;
@@ -316,7 +316,7 @@ static void R1N(gen_row_)(R1CSR *m, uint64_t first, uint64_t *k, uint32_t lo, ui
     }
 }
 
-cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cuzk_rng_t *rng)
+cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, rng_t *rng)
 {
     assert(rng && r1cs_gen_params_are_valid(p));
     uint32_t n_rows = p->n_constraints, n_cols = n_rows + 1;
@@ -344,7 +344,7 @@ cuzk_status_t R1N(r1cs_generate)(R1T *r, R1FT *w, const r1cs_gen_params_t *p, cu
     R1F(set_one)(&w[0]);
     for (uint32_t i = 1; i < n_cols; i++) {
         if (i > p->n_public && R1N(gen_unit_)(rng) < p->bits) {
-            if (cuzk_rng_next(rng) & 1)
+            if (rng_next(rng) & 1)
                 R1F(set_one)(&w[i]);
             else
                 R1F(set_zero)(&w[i]);

@@ -5,7 +5,7 @@
 #include <time.h>
 
 /* Seconds since an arbitrary fixed point; only differences mean anything. */
-static inline double cuzk_seconds(void)
+static inline double clock_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

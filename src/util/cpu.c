@@ -6,12 +6,12 @@
 #include <cpuid.h>
 #endif
 
-bool cuzk_cpu_has_mulx_adx = false;
-bool cuzk_cpu_has_ifma = false;
+bool cpu_has_mulx_adx = false;
+bool cpu_has_ifma = false;
 
 /* BMI2 (MULX) is CPUID leaf 7 EBX bit 8, ADX (ADCX/ADOX) bit 19. Read with
  * cpuid directly: not every compiler's __builtin_cpu_supports knows "adx". */
-bool cuzk_cpu_supports_mulx_adx(void)
+bool cpu_supports_mulx_adx(void)
 {
 #if defined(__x86_64__)
     unsigned eax, ebx, ecx, edx;
@@ -24,7 +24,7 @@ bool cuzk_cpu_supports_mulx_adx(void)
 /* AVX-512F is CPUID leaf 7 EBX bit 16, IFMA bit 21; the OS must have
  * enabled XSAVE (leaf 1 ECX bit 27) and save the SSE, AVX, opmask and both
  * halves of the ZMM state (XCR0 bits 1, 2, 5, 6, 7). */
-bool cuzk_cpu_supports_ifma(void)
+bool cpu_supports_ifma(void)
 {
 #if defined(__x86_64__)
     unsigned eax, ebx, ecx, edx;
@@ -46,16 +46,16 @@ static bool env_set(const char *name)
     return v && v[0] && v[0] != '0';
 }
 
-__attribute__((constructor)) static void cuzk_cpu_detect(void)
+__attribute__((constructor)) static void cpu_detect(void)
 {
     bool no_asm = env_set("CUZK_NO_ASM");
-    cuzk_cpu_has_mulx_adx = !no_asm && cuzk_cpu_supports_mulx_adx();
-    cuzk_cpu_has_ifma = !no_asm && !env_set("CUZK_NO_IFMA") && cuzk_cpu_supports_ifma();
+    cpu_has_mulx_adx = !no_asm && cpu_supports_mulx_adx();
+    cpu_has_ifma = !no_asm && !env_set("CUZK_NO_IFMA") && cpu_supports_ifma();
 }
 
-const char *cuzk_cpu_arith_path(void)
+const char *cpu_arith_path(void)
 {
-    if (cuzk_cpu_has_mulx_adx)
-        return cuzk_cpu_has_ifma ? "mulx/adx + ifma" : "mulx/adx";
-    return cuzk_cpu_has_ifma ? "portable + ifma" : "portable";
+    if (cpu_has_mulx_adx)
+        return cpu_has_ifma ? "mulx/adx + ifma" : "mulx/adx";
+    return cpu_has_ifma ? "portable + ifma" : "portable";
 }

@@ -1,12 +1,12 @@
 /*
  * What the processor can do, decided once, before main() runs.
  *
- * The field kernels read cuzk_cpu_has_mulx_adx to pick the MULX/ADX
+ * The field kernels read cpu_has_mulx_adx to pick the MULX/ADX
  * Montgomery multiplication over the portable one, so a build for generic
  * x86-64 (or any other processor) never executes an instruction the machine
  * lacks. Set CUZK_NO_ASM=1 in the environment to force the portable path.
  *
- * cuzk_cpu_has_ifma picks the eight-lane AVX-512 IFMA kernels where they
+ * cpu_has_ifma picks the eight-lane AVX-512 IFMA kernels where they
  * exist (the MSM's batch-affine additions, msm/msm_ifma.h): set when the
  * processor has AVX-512F and IFMA and the operating system saves the
  * 512-bit registers. CUZK_NO_ASM=1 or CUZK_NO_IFMA=1 clears it.
@@ -16,19 +16,19 @@
 
 #include <stdbool.h>
 
-extern bool cuzk_cpu_has_mulx_adx;
+extern bool cpu_has_mulx_adx;
 
 /* Whether the processor itself has MULX and ADX, whatever CUZK_NO_ASM says
  * (tests use it to exercise both kernels in one run). */
-bool cuzk_cpu_supports_mulx_adx(void);
+bool cpu_supports_mulx_adx(void);
 
-extern bool cuzk_cpu_has_ifma;
+extern bool cpu_has_ifma;
 
 /* Whether the processor and the operating system allow AVX-512 IFMA,
  * whatever CUZK_NO_ASM and CUZK_NO_IFMA say. */
-bool cuzk_cpu_supports_ifma(void);
+bool cpu_supports_ifma(void);
 
 /* A short description of the arithmetic path in use ("mulx/adx + ifma", "mulx/adx", "portable"). */
-const char *cuzk_cpu_arith_path(void);
+const char *cpu_arith_path(void);
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-cuzk_status_t cuzk_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
+cuzk_status_t fail_with(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
 {
     if (err && err_size) {
         va_list ap;

@@ -23,7 +23,7 @@
 enum { CUZK_ERR_MAX = 512 };
 
 /* Formats the message into err (printf-style) and returns status. */
-cuzk_status_t cuzk_fail(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
+cuzk_status_t fail_with(char *err, size_t err_size, cuzk_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -19,7 +19,7 @@
  * caller always waits for every helper, each helper sees every generation
  * exactly once and the job fields never change under a running helper.
  */
-struct cuzk_pool {
+struct pool {
     unsigned nthreads; /* workers, the caller included */
     pthread_t *helpers;
     pthread_mutex_t lock;
@@ -30,7 +30,7 @@ struct cuzk_pool {
     bool stop;           /* under lock: helpers exit */
 
     /* The current loop; written under lock before generation is bumped. */
-    cuzk_pool_fn_t fn;
+    pool_fn_t fn;
     void *ctx;
     size_t n;
     size_t chunk;
@@ -40,12 +40,12 @@ struct cuzk_pool {
 };
 
 typedef struct {
-    cuzk_pool_t *pool;
+    pool_t *pool;
     unsigned index;
 } helper_arg_t;
 
 /* Claims and runs chunks of the current loop until none is left. */
-static void pool_run_chunks(cuzk_pool_t *pool, unsigned worker)
+static void pool_run_chunks(pool_t *pool, unsigned worker)
 {
     for (;;) {
         size_t c = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
@@ -60,7 +60,7 @@ static void pool_run_chunks(cuzk_pool_t *pool, unsigned worker)
 static void *pool_helper_main(void *arg)
 {
     helper_arg_t *h = arg;
-    cuzk_pool_t *pool = h->pool;
+    pool_t *pool = h->pool;
     unsigned index = h->index;
     free(h);
 
@@ -91,7 +91,7 @@ static unsigned pool_online_cpus(void)
 }
 
 /* Stops and joins the first `started` helpers. */
-static void pool_stop_helpers(cuzk_pool_t *pool, unsigned started)
+static void pool_stop_helpers(pool_t *pool, unsigned started)
 {
     pthread_mutex_lock(&pool->lock);
     pool->stop = true;
@@ -101,11 +101,11 @@ static void pool_stop_helpers(cuzk_pool_t *pool, unsigned started)
         pthread_join(pool->helpers[i], NULL);
 }
 
-cuzk_pool_t *cuzk_pool_new(unsigned nthreads, cuzk_status_t *st)
+pool_t *pool_new(unsigned nthreads, cuzk_status_t *st)
 {
     if (nthreads == 0)
         nthreads = pool_online_cpus();
-    cuzk_pool_t *pool = calloc(1, sizeof(*pool));
+    pool_t *pool = calloc(1, sizeof(*pool));
     pthread_t *helpers = calloc(nthreads, sizeof(*helpers));
     if (!pool || !helpers) {
         free(pool);
@@ -132,7 +132,7 @@ cuzk_pool_t *cuzk_pool_new(unsigned nthreads, cuzk_status_t *st)
             free(arg);
             pool_stop_helpers(pool, i);
             pool->nthreads = 1; /* nothing left to join */
-            cuzk_pool_free(pool);
+            pool_free(pool);
             if (st)
                 *st = CUZK_ENOMEM;
             return NULL;
@@ -143,7 +143,7 @@ cuzk_pool_t *cuzk_pool_new(unsigned nthreads, cuzk_status_t *st)
     return pool;
 }
 
-void cuzk_pool_free(cuzk_pool_t *pool)
+void pool_free(pool_t *pool)
 {
     if (!pool)
         return;
@@ -157,17 +157,17 @@ void cuzk_pool_free(cuzk_pool_t *pool)
     free(pool);
 }
 
-unsigned cuzk_pool_threads(const cuzk_pool_t *pool)
+unsigned pool_threads(const pool_t *pool)
 {
     return pool ? pool->nthreads : 1;
 }
 
-void cuzk_pool_for(cuzk_pool_t *pool, size_t n, size_t chunk, cuzk_pool_fn_t fn, void *ctx)
+void pool_for(pool_t *pool, size_t n, size_t chunk, pool_fn_t fn, void *ctx)
 {
     assert(fn);
     if (n == 0)
         return;
-    unsigned threads = cuzk_pool_threads(pool);
+    unsigned threads = pool_threads(pool);
     if (chunk == 0) {
         size_t parts = (size_t)threads * 8;
         chunk = (n + parts - 1) / parts;
@@ -179,7 +179,7 @@ void cuzk_pool_for(cuzk_pool_t *pool, size_t n, size_t chunk, cuzk_pool_fn_t fn,
     }
 
     bool was_busy = atomic_exchange(&pool->busy, true);
-    assert(!was_busy && "cuzk_pool_for: one loop at a time per pool");
+    assert(!was_busy && "pool_for: one loop at a time per pool");
     (void)was_busy;
 
     pthread_mutex_lock(&pool->lock);
@@ -221,7 +221,7 @@ static void pool_copy_task(void *ctx, size_t begin, size_t end, unsigned worker)
     memcpy(c->dst + lo, c->src + lo, hi - lo);
 }
 
-void cuzk_pool_memcpy(cuzk_pool_t *pool, void *dst, const void *src, size_t bytes)
+void pool_memcpy(pool_t *pool, void *dst, const void *src, size_t bytes)
 {
     if (!pool || bytes < 4 * (size_t)POOL_COPY_PIECE) {
         if (bytes)
@@ -229,19 +229,19 @@ void cuzk_pool_memcpy(cuzk_pool_t *pool, void *dst, const void *src, size_t byte
         return;
     }
     pool_copy_t c = {dst, src, bytes};
-    cuzk_pool_for(pool, (bytes + POOL_COPY_PIECE - 1) / POOL_COPY_PIECE, 4, pool_copy_task, &c);
+    pool_for(pool, (bytes + POOL_COPY_PIECE - 1) / POOL_COPY_PIECE, 4, pool_copy_task, &c);
 }
 
-static cuzk_pool_t *pool_default;
+static pool_t *default_pool;
 static pthread_once_t pool_default_once = PTHREAD_ONCE_INIT;
 
 static void pool_default_init(void)
 {
-    pool_default = cuzk_pool_new(0, NULL);
+    default_pool = pool_new(0, NULL);
 }
 
-cuzk_pool_t *cuzk_pool_default(void)
+pool_t *pool_default(void)
 {
     pthread_once(&pool_default_once, pool_default_init);
-    return pool_default;
+    return default_pool;
 }

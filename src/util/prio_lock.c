@@ -5,9 +5,9 @@
  */
 #include "util/prio_lock.h"
 
-int cuzk_prio_lock_init(cuzk_prio_lock_t *l)
+int prio_lock_init(prio_lock_t *l)
 {
-    *l = (cuzk_prio_lock_t){.held = false};
+    *l = (prio_lock_t){.held = false};
     int rc = pthread_mutex_init(&l->m, NULL);
     if (rc)
         return rc;
@@ -17,13 +17,13 @@ int cuzk_prio_lock_init(cuzk_prio_lock_t *l)
     return rc;
 }
 
-void cuzk_prio_lock_destroy(cuzk_prio_lock_t *l)
+void prio_lock_destroy(prio_lock_t *l)
 {
     pthread_cond_destroy(&l->cv);
     pthread_mutex_destroy(&l->m);
 }
 
-static bool more_urgent_waiting(const cuzk_prio_lock_t *l, unsigned level)
+static bool more_urgent_waiting(const prio_lock_t *l, unsigned level)
 {
     for (unsigned v = level + 1; v < CUZK_PRIO_LEVELS; v++)
         if (l->next[v] != l->serving[v])
@@ -31,7 +31,7 @@ static bool more_urgent_waiting(const cuzk_prio_lock_t *l, unsigned level)
     return false;
 }
 
-void cuzk_prio_lock_acquire(cuzk_prio_lock_t *l, unsigned level)
+void prio_lock_acquire(prio_lock_t *l, unsigned level)
 {
     if (level >= CUZK_PRIO_LEVELS)
         level = CUZK_PRIO_LEVELS - 1;
@@ -44,7 +44,7 @@ void cuzk_prio_lock_acquire(cuzk_prio_lock_t *l, unsigned level)
     pthread_mutex_unlock(&l->m);
 }
 
-void cuzk_prio_lock_release(cuzk_prio_lock_t *l)
+void prio_lock_release(prio_lock_t *l)
 {
     pthread_mutex_lock(&l->m);
     l->held = false;
@@ -52,7 +52,7 @@ void cuzk_prio_lock_release(cuzk_prio_lock_t *l)
     pthread_mutex_unlock(&l->m);
 }
 
-unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level)
+unsigned prio_lock_waiting(prio_lock_t *l, unsigned level)
 {
     if (level >= CUZK_PRIO_LEVELS)
         level = CUZK_PRIO_LEVELS - 1;
@@ -62,7 +62,7 @@ unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level)
     return n;
 }
 
-bool cuzk_prio_lock_contended(cuzk_prio_lock_t *l, unsigned level)
+bool prio_lock_contended(prio_lock_t *l, unsigned level)
 {
     if (level >= CUZK_PRIO_LEVELS)
         return false;

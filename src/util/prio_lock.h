@@ -19,27 +19,27 @@
 
 enum { CUZK_PRIO_LEVELS = 4 };
 
-typedef struct cuzk_prio_lock {
+typedef struct prio_lock {
     pthread_mutex_t m;
     pthread_cond_t cv;
     bool held;
     uint64_t next[CUZK_PRIO_LEVELS];    /* the ticket the next waiter of a level draws */
     uint64_t serving[CUZK_PRIO_LEVELS]; /* the ticket whose turn it is in a level */
-} cuzk_prio_lock_t;
+} prio_lock_t;
 
 /* 0 on success, else an errno value (the lock is then unusable). */
-int cuzk_prio_lock_init(cuzk_prio_lock_t *l);
-void cuzk_prio_lock_destroy(cuzk_prio_lock_t *l);
+int prio_lock_init(prio_lock_t *l);
+void prio_lock_destroy(prio_lock_t *l);
 
 /* Waits for the lock at level (clamped to the levels). */
-void cuzk_prio_lock_acquire(cuzk_prio_lock_t *l, unsigned level);
-void cuzk_prio_lock_release(cuzk_prio_lock_t *l);
+void prio_lock_acquire(prio_lock_t *l, unsigned level);
+void prio_lock_release(prio_lock_t *l);
 
 /* Whether a thread waits at a level above level now: the holder (of
  * level) may release and acquire again to let it in. */
-bool cuzk_prio_lock_contended(cuzk_prio_lock_t *l, unsigned level);
+bool prio_lock_contended(prio_lock_t *l, unsigned level);
 
 /* Threads waiting at level now (for tests and diagnostics). */
-unsigned cuzk_prio_lock_waiting(cuzk_prio_lock_t *l, unsigned level);
+unsigned prio_lock_waiting(prio_lock_t *l, unsigned level);
 
 #endif

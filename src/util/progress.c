@@ -12,16 +12,16 @@
 
 #include "util/clock.h"
 
-/* The interval of cuzk_progress_stderr: four lines a second reads as live
+/* The interval of progress_stderr: four lines a second reads as live
  * without the redraws costing anything measurable. */
 #define PROGRESS_INTERVAL_S 0.25
 
-struct cuzk_progress {
+struct progress {
     FILE *out;
     char prefix[CUZK_PROGRESS_TEXT];
     double interval;
     unsigned width;
-    cuzk_progress_clock_t clock;
+    progress_clock_t clock;
     void *clock_ctx;
     double origin;                /* the clock when the reporter was made */
     _Atomic uint64_t done;        /* units of the stage done */
@@ -29,15 +29,15 @@ struct cuzk_progress {
     /* Under lock: the stage, and whether a line is on the terminal. */
     pthread_mutex_t lock;
     bool active, drawn;
-    unsigned steps, step; /* cuzk_progress_steps: the stages expected, the current one */
+    unsigned steps, step; /* progress_steps: the stages expected, the current one */
     char stage[CUZK_PROGRESS_TEXT], unit[CUZK_PROGRESS_TEXT];
     uint64_t total;
     double start;
 };
 
-static double progress_now_(const cuzk_progress_t *p)
+static double progress_now_(const progress_t *p)
 {
-    return p->clock ? p->clock(p->clock_ctx) : cuzk_seconds();
+    return p->clock ? p->clock(p->clock_ctx) : clock_seconds();
 }
 
 static uint64_t progress_ns_(double seconds)
@@ -70,8 +70,8 @@ static void progress_duration_(char *buf, size_t size, double s)
         snprintf(buf, size, "%" PRIu64 "h%02" PRIu64 "m", t / 3600, t / 60 % 60);
 }
 
-size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t done,
-                            uint64_t total, const char *unit, double elapsed)
+size_t progress_format(char *buf, size_t size, const char *stage, uint64_t done, uint64_t total,
+                       const char *unit, double elapsed)
 {
     char d[32], t[32], r[32] = "--", eta[32] = "--";
     double rate = elapsed > 0 ? (double)done / elapsed : 0;
@@ -102,11 +102,11 @@ size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t 
 }
 
 /* The line for the stage at now; under p->lock. */
-static void progress_draw_(cuzk_progress_t *p, double now)
+static void progress_draw_(progress_t *p, double now)
 {
     char line[256], body[200], step[32] = "";
-    cuzk_progress_format(body, sizeof body, p->stage, atomic_load(&p->done), p->total, p->unit,
-                         now - p->start);
+    progress_format(body, sizeof body, p->stage, atomic_load(&p->done), p->total, p->unit,
+                    now - p->start);
     if (p->steps)
         snprintf(step, sizeof step, "[%u/%u] ", p->step, p->steps);
     int n =
@@ -122,7 +122,7 @@ static void progress_draw_(cuzk_progress_t *p, double now)
 
 /* Draws a line when one is due: the first caller past the due time claims
  * it (so that pool workers advancing together draw once). */
-static void progress_maybe_draw_(cuzk_progress_t *p)
+static void progress_maybe_draw_(progress_t *p)
 {
     double now = progress_now_(p);
     uint64_t at = progress_ns_(now - p->origin);
@@ -137,10 +137,10 @@ static void progress_maybe_draw_(cuzk_progress_t *p)
     pthread_mutex_unlock(&p->lock);
 }
 
-cuzk_progress_t *cuzk_progress_new(FILE *out, const char *prefix, double interval, unsigned width,
-                                   cuzk_progress_clock_t clock, void *clock_ctx)
+progress_t *progress_new(FILE *out, const char *prefix, double interval, unsigned width,
+                         progress_clock_t clock, void *clock_ctx)
 {
-    cuzk_progress_t *p = calloc(1, sizeof *p);
+    progress_t *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
@@ -174,7 +174,7 @@ static double progress_interval_(void)
     return (double)ms / 1000;
 }
 
-cuzk_progress_t *cuzk_progress_stderr(const char *prefix, bool quiet)
+progress_t *progress_stderr(const char *prefix, bool quiet)
 {
     if (quiet || !isatty(STDERR_FILENO))
         return NULL;
@@ -185,19 +185,19 @@ cuzk_progress_t *cuzk_progress_stderr(const char *prefix, bool quiet)
     unsigned width = 0;
     if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
         width = ws.ws_col;
-    return cuzk_progress_new(stderr, prefix, progress_interval_(), width, NULL, NULL);
+    return progress_new(stderr, prefix, progress_interval_(), width, NULL, NULL);
 }
 
-void cuzk_progress_free(cuzk_progress_t *p)
+void progress_free(progress_t *p)
 {
     if (!p)
         return;
-    cuzk_progress_end(p);
+    progress_end(p);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
-void cuzk_progress_begin(cuzk_progress_t *p, const char *stage, uint64_t total, const char *unit)
+void progress_begin(progress_t *p, const char *stage, uint64_t total, const char *unit)
 {
     if (!p)
         return;
@@ -214,7 +214,7 @@ void cuzk_progress_begin(cuzk_progress_t *p, const char *stage, uint64_t total, 
     progress_maybe_draw_(p);
 }
 
-void cuzk_progress_label(cuzk_progress_t *p, const char *stage)
+void progress_label(progress_t *p, const char *stage)
 {
     if (!p)
         return;
@@ -223,7 +223,7 @@ void cuzk_progress_label(cuzk_progress_t *p, const char *stage)
     pthread_mutex_unlock(&p->lock);
 }
 
-void cuzk_progress_steps(cuzk_progress_t *p, unsigned steps)
+void progress_steps(progress_t *p, unsigned steps)
 {
     if (!p)
         return;
@@ -233,7 +233,7 @@ void cuzk_progress_steps(cuzk_progress_t *p, unsigned steps)
     pthread_mutex_unlock(&p->lock);
 }
 
-void cuzk_progress_advance(cuzk_progress_t *p, uint64_t n)
+void progress_advance(progress_t *p, uint64_t n)
 {
     if (!p)
         return;
@@ -241,7 +241,7 @@ void cuzk_progress_advance(cuzk_progress_t *p, uint64_t n)
     progress_maybe_draw_(p);
 }
 
-void cuzk_progress_set(cuzk_progress_t *p, uint64_t done)
+void progress_set(progress_t *p, uint64_t done)
 {
     if (!p)
         return;
@@ -249,7 +249,7 @@ void cuzk_progress_set(cuzk_progress_t *p, uint64_t done)
     progress_maybe_draw_(p);
 }
 
-void cuzk_progress_end(cuzk_progress_t *p)
+void progress_end(progress_t *p)
 {
     if (!p)
         return;

@@ -12,7 +12,7 @@
  *
  * Contract:
  *  - Every function takes a NULL reporter and then does nothing: code below
- *    the command line takes an optional cuzk_progress_t * and calls these
+ *    the command line takes an optional progress_t * and calls these
  *    without checking it.
  *  - advance, set, begin and end may be called from any thread (pool
  *    workers advance at once); advance costs an atomic add and a clock read
@@ -33,20 +33,20 @@
 
 enum { CUZK_PROGRESS_TEXT = 48 };
 
-typedef struct cuzk_progress cuzk_progress_t;
+typedef struct progress progress_t;
 
-/* Seconds since an arbitrary fixed point (cuzk_seconds, or a test's). */
-typedef double (*cuzk_progress_clock_t)(void *ctx);
+/* Seconds since an arbitrary fixed point (clock_seconds, or a test's). */
+typedef double (*progress_clock_t)(void *ctx);
 
 /*
  * A reporter writing its lines to out, each prefixed "prefix: " (prefix
  * copied; NULL: none), at most once every interval seconds, cut to
  * width - 1 characters (0: not cut), timed by clock(clock_ctx) (NULL:
- * cuzk_seconds). NULL when out of memory: the work then runs without a
+ * clock_seconds). NULL when out of memory: the work then runs without a
  * line, as with a NULL reporter.
  */
-cuzk_progress_t *cuzk_progress_new(FILE *out, const char *prefix, double interval, unsigned width,
-                                   cuzk_progress_clock_t clock, void *clock_ctx);
+progress_t *progress_new(FILE *out, const char *prefix, double interval, unsigned width,
+                         progress_clock_t clock, void *clock_ctx);
 
 /*
  * The reporter of a command (prefix, e.g. "cuzk setup") on stderr: NULL
@@ -55,34 +55,34 @@ cuzk_progress_t *cuzk_progress_new(FILE *out, const char *prefix, double interva
  * CUZK_PROGRESS_INTERVAL_MS milliseconds when that is set to a whole number
  * from 0 to 60000 (tests use 0: a line at every begin and advance).
  */
-cuzk_progress_t *cuzk_progress_stderr(const char *prefix, bool quiet);
+progress_t *progress_stderr(const char *prefix, bool quiet);
 
 /* Erases the line (as end) and releases p. */
-void cuzk_progress_free(cuzk_progress_t *p);
+void progress_free(progress_t *p);
 
 /* A new stage of total units (0: unknown; the line then shows no fraction
  * or ETA), none done yet; the stage's clock starts here. unit NULL: a
  * stage that is not counted (the line shows its name alone). */
-void cuzk_progress_begin(cuzk_progress_t *p, const char *stage, uint64_t total, const char *unit);
+void progress_begin(progress_t *p, const char *stage, uint64_t total, const char *unit);
 
 /* The stage's name from now on, its count, total and clock kept (for a
  * count with two levels, such as partitions of proofs). */
-void cuzk_progress_label(cuzk_progress_t *p, const char *stage);
+void progress_label(progress_t *p, const char *stage);
 
 /* The work is steps stages in all, from the next begin on: the line then
  * starts with the stage's place, "[4/6] msm" (for work whose stages are
  * known but not counted in units, such as a proof's). */
-void cuzk_progress_steps(cuzk_progress_t *p, unsigned steps);
+void progress_steps(progress_t *p, unsigned steps);
 
 /* n more units of the stage done. */
-void cuzk_progress_advance(cuzk_progress_t *p, uint64_t n);
+void progress_advance(progress_t *p, uint64_t n);
 
 /* done units of the stage done in all (for work counted from outside,
  * e.g. a job's partitions from its status). */
-void cuzk_progress_set(cuzk_progress_t *p, uint64_t done);
+void progress_set(progress_t *p, uint64_t done);
 
 /* The work is over: the line, when one was drawn, is erased. */
-void cuzk_progress_end(cuzk_progress_t *p);
+void progress_end(progress_t *p);
 
 /*
  * The line for a stage with done of total units after elapsed seconds,
@@ -92,7 +92,7 @@ void cuzk_progress_end(cuzk_progress_t *p);
  * before a unit is done; unit NULL or "": the stage alone. Returns
  * strlen(buf).
  */
-size_t cuzk_progress_format(char *buf, size_t size, const char *stage, uint64_t done,
-                            uint64_t total, const char *unit, double elapsed);
+size_t progress_format(char *buf, size_t size, const char *stage, uint64_t done, uint64_t total,
+                       const char *unit, double elapsed);
 
 #endif

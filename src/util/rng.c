@@ -18,13 +18,13 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void cuzk_rng_seed(cuzk_rng_t *rng, uint64_t seed)
+void rng_seed(rng_t *rng, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
         rng->s[i] = splitmix64(&seed);
 }
 
-uint64_t cuzk_rng_next(cuzk_rng_t *rng)
+uint64_t rng_next(rng_t *rng)
 {
     uint64_t *s = rng->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -38,12 +38,12 @@ uint64_t cuzk_rng_next(cuzk_rng_t *rng)
     return result;
 }
 
-cuzk_status_t cuzk_random_bytes(cuzk_rng_t *rng, void *buf, size_t n)
+cuzk_status_t random_bytes(rng_t *rng, void *buf, size_t n)
 {
     unsigned char *p = buf;
     if (rng) {
         while (n > 0) {
-            uint64_t v = cuzk_rng_next(rng);
+            uint64_t v = rng_next(rng);
             size_t k = n < 8 ? n : 8;
             memcpy(p, &v, k);
             p += k;

@@ -2,8 +2,8 @@
  * Random bytes: the operating system's generator for anything secret, and a
  * seeded generator for reproducible tests and benchmarks.
  *
- * cuzk_rng_t is xoshiro256** (Blackman and Vigna): fast and statistically good,
- * and NOT cryptographic. Functions that take a `cuzk_rng_t *` use the
+ * rng_t is xoshiro256** (Blackman and Vigna): fast and statistically good,
+ * and NOT cryptographic. Functions that take a `rng_t *` use the
  * operating system's generator (getrandom) when it is NULL, and the seeded
  * stream otherwise. Production code paths always pass NULL.
  */
@@ -15,21 +15,21 @@
 
 #include "cuzk.h"
 
-typedef struct cuzk_rng {
+typedef struct rng {
     uint64_t s[4];
-} cuzk_rng_t;
+} rng_t;
 
 /* Seeds the stream; every seed (zero included) gives a valid state. */
-void cuzk_rng_seed(cuzk_rng_t *rng, uint64_t seed);
+void rng_seed(rng_t *rng, uint64_t seed);
 
 /* The next 64 bits of the seeded stream. */
-uint64_t cuzk_rng_next(cuzk_rng_t *rng);
+uint64_t rng_next(rng_t *rng);
 
 /*
  * Fills buf with n random bytes: from the seeded stream when rng is non-NULL,
  * from getrandom() otherwise (retrying on EINTR and short reads).
  * Returns CUZK_ERANDOM only when the operating system's generator fails.
  */
-cuzk_status_t cuzk_random_bytes(cuzk_rng_t *rng, void *buf, size_t n);
+cuzk_status_t random_bytes(rng_t *rng, void *buf, size_t n);
 
 #endif

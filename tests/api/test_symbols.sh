@@ -5,12 +5,16 @@
 #     fails);
 #   - `nm -D --defined-only` of the library shows exactly that list (an
 #     internal symbol that leaks, or a public one that is missing, fails);
-#   - the SONAME is libcuzk.so.MAJOR.
-#   tests/api/test_symbols.sh LIBCUZK_SO SOURCE_DIR MAJOR
+#   - the SONAME is libcuzk.so.MAJOR;
+#   - the prefix marks the boundary: no function or variable of the static
+#     library (libcuzk.a, which holds the internal code too) is named cuzk_*
+#     unless it is in the list.
+#   tests/api/test_symbols.sh LIBCUZK_SO SOURCE_DIR MAJOR LIBCUZK_A
 set -uo pipefail
 lib=$1
 src=$2
 major=$3
+archive=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -41,6 +45,13 @@ check "libcuzk.so exports exactly include/cuzk.sym" $? "$(head -n 40 "$work/diff
 soname=$(readelf -d "$lib" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ "$soname" = "libcuzk.so.$major" ]
 check "the SONAME is libcuzk.so.$major" $? "$soname"
+
+nm --defined-only "$archive" 2>/dev/null | awk 'NF == 3 {sub(/\..*/, "", $3); print $3}' | sort -u >"$work/defined"
+[ -s "$work/defined" ]
+check "nm lists the symbols of $archive" $?
+grep '^cuzk_' "$work/defined" | comm -23 - "$work/list" >"$work/internal"
+[ ! -s "$work/internal" ]
+check "no internal symbol carries the cuzk_ prefix" $? "$(head -n 20 "$work/internal" | tr '\n' ' ')"
 
 [ $failures -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
 [ $failures -eq 0 ]

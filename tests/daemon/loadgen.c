@@ -275,7 +275,7 @@ static int lg_baseline(const lg_args_t *a, double *out)
 {
     char err[IO_ERR_MAX];
     zkey_t k = {0};
-    cuzk_pool_t *pool = cuzk_pool_default();
+    pool_t *pool = pool_default();
     if (zkey_file_read(&k, a->zkey, pool, 0, err, sizeof err) != CUZK_OK) {
         fprintf(stderr, "cuzkd_loadgen: %s\n", err);
         return -1;
