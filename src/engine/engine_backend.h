@@ -1,8 +1,9 @@
 /*
  * The seam between the engine's scheduling (engine.c) and the code that
- * runs the stages of a proof: a backend. The CPU backend (engine_cpu.h)
- * implements it today; the GPU engine (issue 6) adds a CUDA backend behind
- * the same table, with device residency tiers.
+ * runs the stages of a proof: a backend. Two implement it: the CPU backend
+ * (engine_cpu.h) and the CUDA backend (engine_cuda.h), which adds a device
+ * copy of each key and hands the stages synth, h and msm to the device.
+ * Both prove a partition through engine_partition.h.
  *
  * Threads. The engine calls key_load and key_free from one thread at a
  * time (its loader); worker_new, prove and worker_free from the worker
