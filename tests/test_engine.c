@@ -1447,6 +1447,18 @@ static void test_cpu_backend_asgn_mem(void **state)
     cpu_files_free(&f);
 }
 
+/* The .params at path with its query arrays dropped: the verifying key
+ * and the counts alone, as a development key made on a device has them. */
+static void params_without_points(bp_params_t *q, const char *path)
+{
+    char err[IO_ERR_MAX];
+    assert_int_equal(bp_params_read(q, path, NULL, 0, err, sizeof err), CUZK_OK);
+    free(q->mem);
+    q->mem = NULL;
+    q->a = q->b_g1 = q->l = q->h = NULL;
+    q->b_g2 = NULL;
+}
+
 /* The Groth16 view of the CPU backend's keys (key_file_t, engine_cpu.h),
  * which the CUDA backend places on its devices: a zkey's is the snarkjs
  * convention over the loaded copy's counts and points, a .params' the
@@ -1509,11 +1521,7 @@ static void test_cpu_key_groth16(void **state)
     be.key_free(be.ctx, key);
 
     bp_params_t q;
-    assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
-    free(q.mem);
-    q.mem = NULL;
-    q.a = q.b_g1 = q.l = q.h = NULL;
-    q.b_g2 = NULL;
+    params_without_points(&q, f.params_path);
     assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
     v = cpu_key_view(key);
     expect_view(v, &want);
@@ -1560,11 +1568,7 @@ static void test_key_add(void **state)
                          i == 0 ? ENGINE_EEXIST : ENGINE_EINVAL);
     }
     /* without host points: only the verifying key and the counts */
-    assert_int_equal(bp_params_read(&q, f.params_path, NULL, 0, err, sizeof err), CUZK_OK);
-    free(q.mem);
-    q.mem = NULL;
-    q.a = q.b_g1 = q.l = q.h = NULL;
-    q.b_g2 = NULL;
+    params_without_points(&q, f.params_path);
     assert_int_equal(engine_cpu_key_from_params(&key, &bytes, &q), CUZK_OK);
     assert_false(key_file_has_points(key));
     assert_int_equal(

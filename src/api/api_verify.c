@@ -115,47 +115,39 @@ cuzk_status_t cuzk_vk_load(cuzk_vk_t **vk, const char *path)
     return vk_read(vk, convention, path, NULL, 0, path);
 }
 
-cuzk_status_t cuzk_vk_from_memory(cuzk_vk_t **vk, const void *data, size_t len, const char *name)
+/* The checks both readers from memory make; *name NULL gets a default. */
+static cuzk_status_t vk_memory_args(cuzk_vk_t **vk, const void *data, const char **name)
 {
     if (!vk)
         return api_null("vk");
     *vk = NULL;
     if (!data)
         return api_null("data");
-    if (!name)
-        name = "the verification key";
+    if (!*name)
+        *name = "the verification key";
+    return CUZK_OK;
+}
+
+cuzk_status_t cuzk_vk_from_memory(cuzk_vk_t **vk, const void *data, size_t len, const char *name)
+{
+    cuzk_status_t s = vk_memory_args(vk, data, &name);
+    if (s != CUZK_OK)
+        return s;
     cuzk_convention_t convention = CUZK_CONVENTION_SNARKJS;
-    cuzk_status_t s = vk_convention_of_kind(&convention, io_kind_sniff(data, len), name);
+    s = vk_convention_of_kind(&convention, io_kind_sniff(data, len), name);
     if (s != CUZK_OK)
         return s;
     return vk_read(vk, convention, NULL, data, len, name);
 }
 
-/* The bytes of the verifying key that the len bytes at data start with
- * (FORMATS.md section 8.2): the first block of a .params, whose IC count
- * says where it ends; all of them for a .vk or a file too short to say. */
-static size_t vk_bp_extent(const unsigned char *data, size_t len)
-{
-    if (len <= BP_VK_FIXED_BYTES + 4)
-        return len;
-    const unsigned char *q = data + BP_VK_FIXED_BYTES;
-    uint64_t n_ic = (uint64_t)q[0] << 24 | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 8 | q[3];
-    uint64_t size = BP_VK_FIXED_BYTES + 4 + BP_G1_BYTES * n_ic;
-    return size < len ? (size_t)size : len;
-}
-
 cuzk_status_t cuzk_vk_from_memory_as(cuzk_vk_t **vk, const void *data, size_t len, const char *name,
                                      cuzk_convention_t convention)
 {
-    if (!vk)
-        return api_null("vk");
-    *vk = NULL;
-    if (!data)
-        return api_null("data");
-    if (!name)
-        name = "the verification key";
+    cuzk_status_t s = vk_memory_args(vk, data, &name);
+    if (s != CUZK_OK)
+        return s;
     if (convention == CUZK_CONVENTION_BELLPERSON)
-        len = vk_bp_extent(data, len);
+        len = (size_t)bp_vk_extent(data, len);
     else if (convention != CUZK_CONVENTION_SNARKJS)
         return api_fail(CUZK_EINVAL, "convention %d is neither snarkjs nor bellperson",
                         (int)convention);

@@ -330,6 +330,15 @@ static cuzk_status_t bp_vk_decode_(bp_vk_t *vk, const unsigned char *data, const
     return bp_query_read_(vk->ic, data, l, 0, pool, flags, NULL, name, err, err_size, NULL);
 }
 
+uint64_t bp_vk_extent(const unsigned char *data, uint64_t size)
+{
+    if (size <= BP_VK_FIXED_BYTES + BP_LEN_BYTES)
+        return size;
+    uint64_t n_ic = bp_load_be32_(data + BP_VK_FIXED_BYTES);
+    uint64_t extent = BP_VK_FIXED_BYTES + BP_LEN_BYTES + BP_G1_BYTES * n_ic;
+    return extent < size ? extent : size;
+}
+
 cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
                           char *err, size_t err_size)
 {

@@ -150,6 +150,11 @@ cuzk_status_t bp_params_write(const char *path, const bp_params_t *p, char *err,
 cuzk_status_t bp_vk_read(bp_vk_t *vk, const char *path, char *err, size_t err_size);
 cuzk_status_t bp_vk_parse(bp_vk_t *vk, const unsigned char *data, uint64_t size, const char *name,
                           char *err, size_t err_size);
+/* The bytes of the verifying key that the size bytes at data start with:
+ * the first block of a .params, whose IC count says where it ends; all of
+ * them for a .vk, or for bytes too few to say (bp_vk_parse then names what
+ * is missing). */
+uint64_t bp_vk_extent(const unsigned char *data, uint64_t size);
 cuzk_status_t bp_vk_write_to(io_output_t *out, const bp_vk_t *vk, char *err, size_t err_size);
 cuzk_status_t bp_vk_write(const char *path, const bp_vk_t *vk, char *err, size_t err_size);
 /* Releases vk->ic and zeroes vk. */
