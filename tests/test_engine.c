@@ -935,7 +935,7 @@ static void test_hooks_restore_prune(void **state)
     hook_log.refuse_after = 0;
 
     /* an ended job comes back for lookup only, with its results */
-    engine_result_t r0 = {strdup("old proof"), strdup("[]"), NULL, 0};
+    engine_result_t r0 = {.proof_json = strdup("old proof"), .public_json = strdup("[]")};
     engine_result_t *res[2] = {&r0, NULL};
     engine_input_t in[2] = {{.kind = ENGINE_INPUT_WTNS_PATH, .path = "r.0"},
                             {.kind = ENGINE_INPUT_WTNS_PATH, .path = "r.1"}};
@@ -963,7 +963,7 @@ static void test_hooks_restore_prune(void **state)
     engine_job_unref(e, old);
 
     /* a live job resumes with the partitions it still lacks */
-    engine_result_t r1 = {strdup("kept"), strdup("[]"), NULL, 0};
+    engine_result_t r1 = {.proof_json = strdup("kept"), .public_json = strdup("[]")};
     res[0] = &r1;
     spec.id = "resume";
     spec.key = "k";
@@ -989,8 +989,8 @@ static void test_hooks_restore_prune(void **state)
     engine_job_unref(e, next);
 
     /* all done from the journal: ends at start */
-    engine_result_t r2 = {strdup("a"), strdup("[]"), NULL, 0},
-                    r3 = {strdup("b"), strdup("[]"), NULL, 0};
+    engine_result_t r2 = {.proof_json = strdup("a"), .public_json = strdup("[]")},
+                    r3 = {.proof_json = strdup("b"), .public_json = strdup("[]")};
     engine_result_t *all[2] = {&r2, &r3};
     spec.id = "complete";
     spec.seq = 0;
@@ -1003,7 +1003,7 @@ static void test_hooks_restore_prune(void **state)
     engine_job_unref(e, complete);
 
     /* journaled as done but a result is missing: it resumes */
-    engine_result_t r4 = {strdup("c"), strdup("[]"), NULL, 0};
+    engine_result_t r4 = {.proof_json = strdup("c"), .public_json = strdup("[]")};
     engine_result_t *half[2] = {&r4, NULL};
     spec.id = "half";
     engine_job_t *half_job;
@@ -1447,6 +1447,71 @@ static void test_cpu_backend_asgn_mem(void **state)
     cpu_files_free(&f);
 }
 
+/* Blinding scalars given with the input (engine_input_t's blind_r,
+ * blind_s) make the proof: two partitions given the same pair give the
+ * same bytes and the same points in the result, which also carries the
+ * proof itself; another s gives another proof, and every one verifies;
+ * half a pair is refused at submission. */
+static void test_given_blinding(void **state)
+{
+    (void)state;
+    cpu_files_t f;
+    memset(&f, 0, sizeof f);
+    cpu_files_make(&f);
+    char err[IO_ERR_MAX];
+    asgn_t mem;
+    assert_int_equal(asgn_file_read(&mem, f.asgn, err, sizeof err), CUZK_OK);
+    bls381_fr_t r, s, s2;
+    assert_int_equal(bls381_fr_random(&r, &test_rng), CUZK_OK);
+    assert_int_equal(bls381_fr_random(&s, &test_rng), CUZK_OK);
+    assert_int_equal(bls381_fr_random(&s2, &test_rng), CUZK_OK);
+
+    engine_cpu_t *cpu;
+    engine_backend_t be;
+    engine_t *e = cpu_engine_new(&cpu, &be, 2);
+    assert_int_equal(
+        engine_key_load(e, "bp", KEY_FORMAT_PARAMS, f.params_path, NULL, NULL, err, sizeof err),
+        ENGINE_OK);
+    engine_input_t in[3] = {
+        {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem, .blind_r = r.l, .blind_s = s.l},
+        {.kind = ENGINE_INPUT_ASGN_PATH, .path = f.asgn, .blind_r = r.l, .blind_s = s.l},
+        {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem, .blind_r = r.l, .blind_s = s2.l}};
+    engine_job_spec_t spec = {
+        .key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 3, .inputs = in};
+    engine_job_t *job, *no = NULL;
+    assert_int_equal(engine_job_submit(e, &spec, &job), ENGINE_OK);
+    engine_job_start(e, job);
+    engine_input_t half = {.kind = ENGINE_INPUT_ASGN_MEM, .asgn = &mem, .blind_r = r.l};
+    engine_job_spec_t bad = {
+        .key = "bp", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 1, .inputs = &half};
+    assert_int_equal(engine_job_submit(e, &bad, &no), ENGINE_EINVAL);
+    assert_null(no);
+    assert_true(engine_job_wait(e, job, 60));
+
+    engine_job_info_t info;
+    assert_int_equal(engine_job_info(e, job, &info), ENGINE_OK);
+    if (info.state != ENGINE_DONE)
+        fail_msg("given blinding: %s: %s", engine_state_name(info.state), info.error);
+    const engine_result_t *p0 = info.partitions[0].result, *p1 = info.partitions[1].result,
+                          *p2 = info.partitions[2].result;
+    for (int i = 0; i < 3; i++) {
+        assert_true(params_result_verifies(&f, info.partitions[i].result));
+        assert_int_equal(info.partitions[i].result->proof.curve, R1CS_CURVE_BLS12_381);
+    }
+    assert_int_equal(p0->proof_len, p1->proof_len);
+    assert_memory_equal(p0->proof_bytes, p1->proof_bytes, p0->proof_len);
+    assert_memory_equal(&p0->proof, &p1->proof, sizeof p0->proof);
+    assert_memory_not_equal(p0->proof_bytes, p2->proof_bytes, p0->proof_len);
+    /* A is r's alone: the same in the proof with the other s */
+    assert_memory_equal(&p0->proof.u.bls381.a, &p2->proof.u.bls381.a, sizeof p0->proof.u.bls381.a);
+    engine_job_info_free(&info);
+    engine_job_unref(e, job);
+    engine_free(e);
+    engine_cpu_free(cpu);
+    asgn_free(&mem);
+    cpu_files_free(&f);
+}
+
 /* The .params at path with its query arrays dropped: the verifying key
  * and the counts alone, as a development key made on a device has them. */
 static void params_without_points(bp_params_t *q, const char *path)
@@ -1843,6 +1908,7 @@ int main(void)
         cmocka_unit_test(test_cpu_backend),
         cmocka_unit_test(test_cpu_backend_cache),
         cmocka_unit_test(test_cpu_backend_asgn_mem),
+        cmocka_unit_test(test_given_blinding),
         cmocka_unit_test(test_cpu_key_groth16),
         cmocka_unit_test(test_key_add),
 #if CUZK_HAVE_CUDA

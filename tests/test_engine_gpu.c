@@ -83,12 +83,12 @@ static void zkey_case(r1cs_curve_t curve, uint32_t n, bool porep, engine_gpu_tie
     rng_seed(&ra, seed);
     rng_seed(&rb, seed);
     snarkjs_proof_t pc, pg;
-    groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
+    groth16_prove_opts_t cpu = {.rng = &ra};
     assert_int_equal(groth16_prove(&pc, &pub_cpu, &k, &w, &cpu, NULL, NULL, err, sizeof err),
                      CUZK_OK);
     engine_gpu_accel_t acc = {.slot = slot, .key = gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t gpu = {&rb, false, &table, NULL};
+    groth16_prove_opts_t gpu = {.rng = &rb, .accel = &table};
     groth16_timings_t t;
     if (groth16_prove(&pg, &pub_gpu, &k, &w, &gpu, &t, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("%s %u rows (%s, %s): %s", r1cs_curve_name(curve), n, porep ? "porep" : "random",
@@ -276,11 +276,11 @@ static void params_case(uint32_t n, bool porep, engine_gpu_tier_t tier, engine_g
     rng_seed(&ra, seed);
     rng_seed(&rb, seed);
     bp_proof_t pc, pg;
-    groth16_prove_opts_t cpu = {&ra, false, NULL, NULL};
+    groth16_prove_opts_t cpu = {.rng = &ra};
     assert_int_equal(groth16_bp_prove(&pc, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
     engine_gpu_accel_t acc = {.slot = slot, .key = f.gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t gpu = {&rb, false, &table, NULL};
+    groth16_prove_opts_t gpu = {.rng = &rb, .accel = &table};
     if (groth16_bp_prove(&pg, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("params %u rows (%s, %s): %s", n, porep ? "porep" : "random",
                  engine_gpu_tier_name(tier), err);
@@ -406,7 +406,7 @@ static void *mem_run(void *arg)
     for (int i = 0; i < r->rounds && r->status == CUZK_OK; i++) {
         rng_t rng;
         rng_seed(&rng, r->seed);
-        groth16_prove_opts_t gpu = {&rng, false, &table, NULL};
+        groth16_prove_opts_t gpu = {.rng = &rng, .accel = &table};
         bp_proof_t got;
         r->status = groth16_bp_prove(&got, r->p, r->a, &gpu, NULL, NULL, r->err, sizeof r->err);
         if (r->status == CUZK_OK && memcmp(&got, r->want, sizeof got) != 0)
@@ -426,7 +426,7 @@ static void test_device_memory(void **state)
     rng_t rc;
     rng_seed(&rc, seed);
     bp_proof_t want;
-    groth16_prove_opts_t cpu = {&rc, false, NULL, NULL};
+    groth16_prove_opts_t cpu = {.rng = &rc};
     assert_int_equal(groth16_bp_prove(&want, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err),
                      CUZK_OK);
 
@@ -475,7 +475,7 @@ static void test_device_memory(void **state)
     groth16_accel_t table = engine_gpu_accel(&acc);
     rng_t rg;
     rng_seed(&rg, seed);
-    groth16_prove_opts_t gpu = {&rg, false, &table, NULL};
+    groth16_prove_opts_t gpu = {.rng = &rg, .accel = &table};
     bp_proof_t got;
     assert_int_equal(groth16_bp_prove(&got, &f.p, &f.a, &gpu, NULL, NULL, err, sizeof err),
                      CUZK_ENOMEM);
@@ -548,7 +548,7 @@ static void test_key_refusals(void **state)
         fail_msg("device key: %s", err);
     engine_gpu_accel_t acc = {.slot = slot, .key = gk};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t gpu = {NULL, false, &table, NULL};
+    groth16_prove_opts_t gpu = {.accel = &table};
     snarkjs_proof_t pr;
     assert_int_equal(groth16_prove(&pr, &pub, &z, &w, &gpu, NULL, NULL, err, sizeof err),
                      CUZK_EINVAL);

@@ -120,7 +120,7 @@ static void setup_case(uint32_t n, bool porep, engine_gpu_slot_t *slot)
     bp_proof_t proof;
     engine_gpu_accel_t acc = {.slot = slot, .key = k};
     groth16_accel_t table = engine_gpu_accel(&acc);
-    groth16_prove_opts_t opts = {NULL, false, &table, NULL};
+    groth16_prove_opts_t opts = {.accel = &table};
     if (groth16_bp_prove(&proof, &pd, &ad, &opts, NULL, NULL, err, sizeof err) != CUZK_OK)
         fail_msg("%u rows: proving on the device key: %s", n, err);
     bls381_fr_t *in = malloc(ad.n_inputs * sizeof *in);

@@ -110,7 +110,7 @@ static void bls381_once(void)
     assert_int_equal(p.n_l, a.n_aux);
 
     char err[IO_ERR_MAX];
-    groth16_prove_opts_t opts = {&test_rng, false, NULL, NULL};
+    groth16_prove_opts_t opts = {.rng = &test_rng};
     groth16_timings_t t;
     bp_proof_t proof;
     cuzk_status_t s = groth16_bp_prove(&proof, &p, &a, &opts, &t, NULL, err, sizeof err);
@@ -225,7 +225,7 @@ static void test_bls381_batch(void **state)
     bls381_fr_t *in = malloc(N * (ni ? ni : 1) * sizeof *in);
     assert_non_null(in);
     bls381_fr_t *one = inputs_of(&a);
-    groth16_prove_opts_t opts = {&test_rng, false, NULL, NULL};
+    groth16_prove_opts_t opts = {.rng = &test_rng};
     char err[IO_ERR_MAX];
     for (int i = 0; i < N; i++) {
         assert_int_equal(groth16_bp_prove(&proofs[i], &p, &a, &opts, NULL, NULL, err, sizeof err),
@@ -283,8 +283,9 @@ static void test_bn254(void **state)
         for (int i = 0; i < 2; i++) {
             groth16_asgn_t g = asgn_groth16(&a);
             groth16_input_t in = {.asgn = &g};
-            cuzk_status_t s = bn254_groth16_prove(&proof[i], &key, &in, &test_rng, NULL, NULL, NULL,
-                                                  err, sizeof err);
+            groth16_blinding_t bl = {.rng = &test_rng};
+            cuzk_status_t s = bn254_groth16_prove(&proof[i], &key, &in, &bl, NULL, NULL, NULL, err,
+                                                  sizeof err);
             if (s != CUZK_OK)
                 fail_msg("%s", err);
         }

@@ -90,7 +90,7 @@ static uint64_t snarkjs_hash(r1cs_curve_t curve)
     zkey_t k;
     assert_int_equal(groth16_dev_setup(&k, &r, &rng, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
-    groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
+    groth16_prove_opts_t opts = {.rng = &rng};
     groth16_proof_t proof;
     groth16_key_t key = zkey_groth16_key(&k);
     groth16_input_t in = {.curve = curve,
@@ -124,7 +124,7 @@ static uint64_t bellperson_hash(void)
     assert_int_equal(groth16_bp_dev_setup(&p, &r, &rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
-    groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
+    groth16_prove_opts_t opts = {.rng = &rng};
     groth16_key_t key = bp_params_groth16_key(&p);
     groth16_asgn_t g = asgn_groth16(&a);
     groth16_input_t in = {.asgn = &g};
@@ -157,7 +157,7 @@ static uint64_t bellperson_bn254_hash(void)
     char err[IO_ERR_MAX];
     groth16_asgn_t g = asgn_groth16(&a);
     groth16_input_t in = {.asgn = &g};
-    groth16_prove_opts_t opts = {&rng, false, NULL, NULL};
+    groth16_prove_opts_t opts = {.rng = &rng};
     groth16_proof_t sp;
     r1cs_witness_t pub;
     cuzk_status_t s = groth16_prove_key(&sp, &pub, &key, &in, &opts, NULL, NULL, err, sizeof err);

@@ -326,7 +326,7 @@ int cli_prove_bp(int argc, char **argv)
         s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
     }
     read_s = clock_seconds() - t_start;
-    groth16_prove_opts_t opts = {NULL, a.no_verify, accel, NULL};
+    groth16_prove_opts_t opts = {.no_verify = a.no_verify, .accel = accel};
     groth16_key_t key = bp_params_groth16_key(&p);
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
         groth16_timings_t t;

@@ -188,7 +188,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
-    groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
+    groth16_prove_opts_t opts = {0};
     double t0 = clock_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
     if (s == CUZK_OK)
@@ -279,7 +279,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     bp_proof_t proof;
     groth16_timings_t t = {{0}};
     cli_backend_t *be = NULL;
-    groth16_prove_opts_t opts = {NULL, false, NULL, NULL};
+    groth16_prove_opts_t opts = {0};
     double t0 = clock_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
     if (s == CUZK_OK)

@@ -332,7 +332,8 @@ int cli_prove(int argc, char **argv)
     progress_steps(progress, accel ? PROVE_STEPS - 2 : PROVE_STEPS);
     progress_begin(progress, "read", 0, NULL);
     if (s == CUZK_OK) {
-        groth16_prove_opts_t opts = {NULL, a.no_verify, accel, progress};
+        groth16_prove_opts_t opts = {
+            .no_verify = a.no_verify, .accel = accel, .progress = progress};
         groth16_key_t key = zkey_groth16_key(&k);
         groth16_input_t in = {.curve = w.curve,
                               .w = w.curve == R1CS_CURVE_BN254 ? (const void *)w.v.bn254

@@ -267,7 +267,9 @@ static int job_copy_inputs(engine_job_t *job, const engine_job_spec_t *spec)
         const engine_input_t *in = &spec->inputs[i];
         engine_input_t *o = &job->inputs[i];
         o->kind = in->kind;
-        o->asgn = in->asgn; /* borrowed: the caller's until the job ends */
+        o->asgn = in->asgn; /* borrowed, as the blinding is: the caller's until the job ends */
+        o->blind_r = in->blind_r;
+        o->blind_s = in->blind_s;
         if (in->path && !(o->path = strdup(in->path)))
             return -1;
         if (in->bytes) {
@@ -293,7 +295,7 @@ static bool spec_inputs_valid(const engine_job_spec_t *spec)
                   : in->kind == ENGINE_INPUT_WTNS_PATH || in->kind == ENGINE_INPUT_ASGN_PATH
                       ? in->path != NULL
                       : false;
-        if (!ok)
+        if (!ok || !in->blind_r != !in->blind_s)
             return false;
     }
     return true;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "groth16/groth16_key.h"
 #include "io/key_file.h"
 
 /* Keys are loaded from the files io/key_file.h names (key_format_t). A key
@@ -57,7 +58,12 @@ typedef struct engine_input {
     const char *path;
     const unsigned char *bytes;
     size_t len;
-    const struct asgn *asgn; /* last, so that positional initialisers of the others stay valid */
+    const struct asgn *asgn; /* after the others, so that positional initialisers stay valid */
+    /* The proof's blinding scalars, given by an in-process caller that
+     * received them (an ABI whose callers draw r and s themselves): both
+     * or neither (NULL: drawn inside), groth16_blinding_t's contract,
+     * borrowed as asgn is. The daemon's journal does not record them. */
+    const uint64_t *blind_r, *blind_s;
 } engine_input_t;
 
 /* Whether kind is a bellperson assignment (proven with params keys). */
@@ -93,13 +99,17 @@ const char *engine_stage_name(engine_stage_t stage);
  * proof.json and public.json exactly as snarkjs writes them. params:
  * proof_bytes holds the 192-byte proof and public_json the inputs (ONE
  * excluded) as a public.json-style array. All malloc'd, released by
- * engine_result_free.
+ * engine_result_free. proof is the proof itself (affine, Montgomery
+ * form), for in-process callers that want the points; a result restored
+ * from a journal, which keeps only the encodings, has curve
+ * R1CS_CURVE_NONE there.
  */
 typedef struct engine_result {
     char *proof_json;
     char *public_json;
     unsigned char *proof_bytes;
     size_t proof_len;
+    groth16_proof_t proof;
 } engine_result_t;
 
 void engine_result_free(engine_result_t *r);

@@ -107,7 +107,7 @@ cuzk_status_t engine_partition_prove(const key_file_t *key, key_format_t format,
     }
     groth16_proof_t proof;
     groth16_timings_t t;
-    groth16_prove_opts_t opts = {NULL, false, accel, NULL};
+    groth16_prove_opts_t opts = {.accel = accel, .r = in->blind_r, .s = in->blind_s};
     s = groth16_prove_key(&proof, &pub, &key->key, &pin.in, &opts, &t, pool, err, err_size);
     if (s != CUZK_OK || !report_prover_stages(report, rctx, t1, &t))
         goto done;
@@ -117,6 +117,8 @@ cuzk_status_t engine_partition_prove(const key_file_t *key, key_format_t format,
     if (s != CUZK_OK)
         io_fail(err, err_size, s, "out of memory for the proof");
     else
+        out->proof = proof;
+    if (s == CUZK_OK)
         report(rctx, ENGINE_STAGE_ENCODE, t2, engine_now(), 0);
 done:
     r1cs_witness_free(&pub);

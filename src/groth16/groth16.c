@@ -92,7 +92,8 @@ cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_wit
  * of k and in, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_key_t *k,
                                          const groth16_input_t *in, const groth16_accel_t *accel,
-                                         rng_t *rng, progress_t *progress, groth16_timings_t *t,
+                                         const groth16_blinding_t *bl, progress_t *progress,
+                                         groth16_timings_t *t,
                                          char *err, size_t err_size)
 {
     groth16_msms_t m = {.curve = k->curve};
@@ -108,7 +109,7 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
     double t0 = clock_seconds();
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
-        s = bn254_groth16_finish_msms(&p, k, &m.u.bn254, rng);
+        s = bn254_groth16_finish_msms(&p, k, &m.u.bn254, bl);
         if (s == CUZK_OK) {
             proof->u.bn254.a = p.a;
             proof->u.bn254.b = p.b;
@@ -116,7 +117,7 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
         }
     } else {
         bls381_groth16_proof_t p;
-        s = bls381_groth16_finish_msms(&p, k, &m.u.bls381, rng);
+        s = bls381_groth16_finish_msms(&p, k, &m.u.bls381, bl);
         if (s == CUZK_OK) {
             proof->u.bls381.a = p.a;
             proof->u.bls381.b = p.b;
@@ -131,20 +132,51 @@ static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_k
     return CUZK_OK;
 }
 
+/* Whether v (EC_SCALAR_LIMBS limbs) is below the modulus of curve's Fr. */
+static bool groth16_fr_reduced(r1cs_curve_t curve, const uint64_t *v)
+{
+    if (curve == R1CS_CURVE_BN254) {
+        bn254_fr_t t;
+        return bn254_fr_from_canonical(&t, v);
+    }
+    bls381_fr_t t;
+    return bls381_fr_from_canonical(&t, v);
+}
+
+/* The given r and s of opts, if any: both or neither, each below r. */
+static cuzk_status_t groth16_check_blinding(const groth16_key_t *k,
+                                            const groth16_prove_opts_t *opts, char *err,
+                                            size_t err_size)
+{
+    if (!opts->r && !opts->s)
+        return CUZK_OK;
+    if (!opts->r || !opts->s)
+        return fail_with(err, err_size, CUZK_EINVAL,
+                         "the blinding scalars are given in part: %s without %s",
+                         opts->r ? "r" : "s", opts->r ? "s" : "r");
+    if (!groth16_fr_reduced(k->curve, opts->r))
+        return fail_with(err, err_size, CUZK_ENONCANONICAL,
+                         "the blinding scalar r is not below the scalar field's modulus");
+    if (!groth16_fr_reduced(k->curve, opts->s))
+        return fail_with(err, err_size, CUZK_ENONCANONICAL,
+                         "the blinding scalar s is not below the scalar field's modulus");
+    return CUZK_OK;
+}
+
 /* The proof of k and in, the stages timed; no verification. */
 static cuzk_status_t groth16_prove_curve(groth16_proof_t *proof, const groth16_key_t *k,
                                          const groth16_input_t *in,
                                          const groth16_prove_opts_t *opts, groth16_timings_t *t,
                                          pool_t *pool, char *err, size_t err_size)
 {
-    rng_t *rng = opts->rng;
+    const groth16_blinding_t bl = {opts->rng, opts->r, opts->s};
     if (opts->accel)
-        return groth16_prove_accel(proof, k, in, opts->accel, rng, opts->progress, t, err,
+        return groth16_prove_accel(proof, k, in, opts->accel, &bl, opts->progress, t, err,
                                    err_size);
     cuzk_status_t s;
     if (k->curve == R1CS_CURVE_BN254) {
         bn254_groth16_proof_t p;
-        s = bn254_groth16_prove(&p, k, in, rng, t, pool, opts->progress, err, err_size);
+        s = bn254_groth16_prove(&p, k, in, &bl, t, pool, opts->progress, err, err_size);
         if (s == CUZK_OK) {
             proof->u.bn254.a = p.a;
             proof->u.bn254.b = p.b;
@@ -152,7 +184,7 @@ static cuzk_status_t groth16_prove_curve(groth16_proof_t *proof, const groth16_k
         }
     } else {
         bls381_groth16_proof_t p;
-        s = bls381_groth16_prove(&p, k, in, rng, t, pool, opts->progress, err, err_size);
+        s = bls381_groth16_prove(&p, k, in, &bl, t, pool, opts->progress, err, err_size);
         if (s == CUZK_OK) {
             proof->u.bls381.a = p.a;
             proof->u.bls381.b = p.b;
@@ -187,7 +219,7 @@ cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, con
                                 const groth16_input_t *in, const groth16_prove_opts_t *opts,
                                 groth16_timings_t *t, pool_t *pool, char *err, size_t err_size)
 {
-    static const groth16_prove_opts_t defaults = {NULL, false, NULL, NULL};
+    static const groth16_prove_opts_t defaults = {0};
     if (!opts)
         opts = &defaults;
     memset(pub, 0, sizeof *pub);
@@ -195,7 +227,9 @@ cuzk_status_t groth16_prove_key(groth16_proof_t *proof, r1cs_witness_t *pub, con
     proof->curve = k->curve;
     if (t)
         memset(t, 0, sizeof *t);
-    cuzk_status_t s = groth16_prove_curve(proof, k, in, opts, t, pool, err, err_size);
+    cuzk_status_t s = groth16_check_blinding(k, opts, err, err_size);
+    if (s == CUZK_OK)
+        s = groth16_prove_curve(proof, k, in, opts, t, pool, err, err_size);
     if (s == CUZK_OK && (s = groth16_public_of(pub, k, in)) != CUZK_OK)
         fail_with(err, err_size, s, "out of memory for the public signals");
     if (s != CUZK_OK || opts->no_verify)

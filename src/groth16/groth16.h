@@ -28,6 +28,9 @@ typedef struct groth16_prove_opts {
     /* NULL: none; else an uncounted stage for each of synth, h, msm and verify
      * (one "synth, h, msm" for the accelerator's) */
     progress_t *progress;
+    /* r and s given (both, or neither: NULL draws them from rng); the
+     * contract of groth16_blinding_t, checked below the modulus */
+    const uint64_t *r, *s;
 } groth16_prove_opts_t;
 
 /* The verification key of k: its points and IC, borrowed from k. */

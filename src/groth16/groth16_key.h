@@ -20,6 +20,7 @@
 #include "ec/bn254_g1.h"
 #include "ec/bn254_g2.h"
 #include "r1cs/r1cs_shape.h"
+#include "util/rng.h"
 
 /* Where the evaluations a, b, c on the domain come from. */
 typedef enum groth16_synth {
@@ -213,6 +214,20 @@ static inline int groth16_bitmap_bit(const uint64_t *bitmap, uint64_t i)
 {
     return (int)(bitmap[i / 64] >> (i % 64) & 1);
 }
+
+/*
+ * Where a proof's blinding scalars r and s come from: given (r and s both
+ * non-NULL: EC_SCALAR_LIMBS limbs each, Montgomery form of the key's Fr,
+ * below its modulus), else drawn uniformly in Fr, r first, from rng (NULL:
+ * the operating system's generator; a seeded one only for reproducible
+ * tests). Given values are secrets the caller drew: a caller that gives
+ * them (an ABI that receives them, a test) must draw them uniformly and use
+ * each pair once, or the proof leaks the witness.
+ */
+typedef struct groth16_blinding {
+    rng_t *rng;
+    const uint64_t *r, *s;
+} groth16_blinding_t;
 
 /* A Groth16 proof: π_A, π_B, π_C, affine, Montgomery form; curve says
  * which member of u is live. Owns no memory. */

@@ -7,7 +7,7 @@
 
 /*
  * The assembly shared by both conventions (FORMATS.md §7 step 5 and §8.3):
- * draws r then s uniformly in Fr and sets
+ * takes r and s from bl (given, or drawn uniformly in Fr, r first) and sets
  *   π_A = Ã + α1 + r·δ1,  π_B = B̃2 + β2 + s·δ2,  B1 = B̃1 + β1 + s·δ1,
  *   π_C = C̃ + s·π_A + r·B1 − rs·δ1,
  * where C̃ is the sum of the C (or L) and H MSMs. Every product with r or s
@@ -17,12 +17,20 @@
 static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
                                     const G16G1A *beta1, const G16G1A *delta1, const G16G2A *beta2,
                                     const G16G2A *delta2, const G16G1J *msm_a, const G16G1J *msm_b1,
-                                    const G16G2J *msm_b2, const G16G1J *msm_ch, rng_t *rng)
+                                    const G16G2J *msm_b2, const G16G1J *msm_ch,
+                                    const groth16_blinding_t *bl)
 {
     G16FT r, s, rs;
-    cuzk_status_t status = G16F(random)(&r, rng);
-    if (status == CUZK_OK)
-        status = G16F(random)(&s, rng);
+    cuzk_status_t status = CUZK_OK;
+    if (bl && bl->r) {
+        memcpy(&r, bl->r, sizeof r);
+        memcpy(&s, bl->s, sizeof s);
+    } else {
+        rng_t *rng = bl ? bl->rng : NULL;
+        status = G16F(random)(&r, rng);
+        if (status == CUZK_OK)
+            status = G16F(random)(&s, rng);
+    }
     if (status != CUZK_OK)
         return status;
     G16F(mul)(&rs, &r, &s);
@@ -77,20 +85,20 @@ static cuzk_status_t G16N(assemble)(G16N(proof_t) * proof, const G16G1A *alpha1,
     return CUZK_OK;
 }
 
-cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, rng_t *rng)
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, const groth16_blinding_t *bl)
 {
     const G16KEY *k = &st->key->u.G16_CURVE;
     G16G1J ch;
     G16G1(jac_add)(&ch, &st->msm_l, &st->msm_h);
     return G16N(assemble)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2,
-                          &st->msm_a, &st->msm_b1, &st->msm_b2, &ch, rng);
+                          &st->msm_a, &st->msm_b1, &st->msm_b2, &ch, bl);
 }
 
 /* The assembly from an accelerator's XYZZ results (c: C̃ or L̃). */
 static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *alpha1,
                                          const G16G1A *beta1, const G16G1A *delta1,
                                          const G16G2A *beta2, const G16G2A *delta2, const G16MS *m,
-                                         rng_t *rng)
+                                         const groth16_blinding_t *bl)
 {
     G16G1J a, b1, c, h;
     G16G2J b2;
@@ -100,15 +108,15 @@ static cuzk_status_t G16N(assemble_msms)(G16N(proof_t) * proof, const G16G1A *al
     G16G1(xyzz_to_jac)(&h, &m->h);
     G16G2(xyzz_to_jac)(&b2, &m->b2);
     G16G1(jac_add)(&c, &c, &h);
-    return G16N(assemble)(proof, alpha1, beta1, delta1, beta2, delta2, &a, &b1, &b2, &c, rng);
+    return G16N(assemble)(proof, alpha1, beta1, delta1, beta2, delta2, &a, &b1, &b2, &c, bl);
 }
 
 cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
-                                rng_t *rng)
+                                const groth16_blinding_t *bl)
 {
     const G16KEY *k = &key->u.G16_CURVE;
     return G16N(assemble_msms)(proof, &k->alpha1, &k->beta1, &k->delta1, &k->beta2, &k->delta2, m,
-                               rng);
+                               bl);
 }
 
 /* Records the time since *t0 as stage's and restarts the clock. */
@@ -132,8 +140,9 @@ static cuzk_status_t G16N(stages_status)(cuzk_status_t s, char *err, size_t err_
 }
 
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
-                          const groth16_input_t *in, rng_t *rng, groth16_timings_t *t, pool_t *pool,
-                          progress_t *progress, char *err, size_t err_size)
+                          const groth16_input_t *in, const groth16_blinding_t *bl,
+                          groth16_timings_t *t, pool_t *pool, progress_t *progress, char *err,
+                          size_t err_size)
 {
     G16ST st;
     double t0 = clock_seconds();
@@ -150,7 +159,7 @@ cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
         s = G16N(msm)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_MSM, &t0);
     if (s == CUZK_OK)
-        s = G16N(finish)(&st, proof, rng);
+        s = G16N(finish)(&st, proof, bl);
     G16N(lap)(t, GROTH16_STAGE_FINISH, &t0);
     G16N(prover_free)(&st);
     return G16N(stages_status)(s, err, err_size);

@@ -104,8 +104,8 @@ cuzk_status_t G16N(h)(G16ST *st, pool_t *pool);
 cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool);
 
 /*
- * Stage finish: draws r then s uniformly in Fr (rng NULL: getrandom; a
- * seeded rng only for reproducible tests) and assembles, FORMATS.md §7
+ * Stage finish: takes r and s from bl (groth16_key.h: given, or drawn
+ * uniformly in Fr, r first; bl NULL: drawn from getrandom) and assembles, FORMATS.md §7
  * step 5 and §8.3,
  *   π_A = Ã + α1 + r·δ1,  π_B = B̃2 + β2 + s·δ2,  B1 = B̃1 + β1 + s·δ1,
  *   π_C = L̃ + H̃ + s·π_A + r·B1 − rs·δ1,
@@ -113,7 +113,7 @@ cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool);
  * with a secret operand by the complete jac_add. r and s are wiped.
  * CUZK_ERANDOM.
  */
-cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, rng_t *rng);
+cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, const groth16_blinding_t *bl);
 
 /*
  * Stage finish after an accelerator (groth16_accel_t) ran synth, h and msm
@@ -121,7 +121,7 @@ cuzk_status_t G16N(finish)(G16ST *st, G16N(proof_t) * proof, rng_t *rng);
  * results m (m's c is L̃). CUZK_ERANDOM.
  */
 cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key, const G16MS *m,
-                                rng_t *rng);
+                                const groth16_blinding_t *bl);
 
 /*
  * The four stages in order on a fresh state, each one's wall-clock time in
@@ -131,8 +131,9 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key,
  * state is released before returning.
  */
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
-                          const groth16_input_t *in, rng_t *rng, groth16_timings_t *t, pool_t *pool,
-                          progress_t *progress, char *err, size_t err_size);
+                          const groth16_input_t *in, const groth16_blinding_t *bl,
+                          groth16_timings_t *t, pool_t *pool, progress_t *progress, char *err,
+                          size_t err_size);
 
 /* Releases the arrays of st and zeroes it; a zeroed st is fine. */
 void G16N(prover_free)(G16ST *st);
