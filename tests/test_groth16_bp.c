@@ -284,8 +284,8 @@ static void test_bn254(void **state)
             groth16_asgn_t g = asgn_groth16(&a);
             groth16_input_t in = {.asgn = &g};
             groth16_blinding_t bl = {.rng = &test_rng};
-            cuzk_status_t s = bn254_groth16_prove(&proof[i], &key, &in, &bl, NULL, NULL, NULL, err,
-                                                  sizeof err);
+            cuzk_status_t s =
+                bn254_groth16_prove(&proof[i], &key, &in, &bl, NULL, NULL, NULL, err, sizeof err);
             if (s != CUZK_OK)
                 fail_msg("%s", err);
         }

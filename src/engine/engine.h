@@ -212,8 +212,9 @@ typedef struct engine_job_spec {
  * it is started (ENGINE_EEXIST: it is accepted) or aborted (the id is
  * free again and this submission goes ahead), so a duplicate never hears
  * of a job that the front end has not yet committed. ENGINE_EINVAL (id, priority, no inputs, an
- * input without its path, bytes or assignment, half a blinding pair), ENGINE_ENOKEY, ENGINE_EMISMATCH (an assignment for
- * a zkey or a witness for params), ENGINE_EFULL, ENGINE_EDRAINING, ENGINE_ENOMEM: *job = NULL.
+ * input without its path, bytes or assignment, half a blinding pair), ENGINE_ENOKEY,
+ * ENGINE_EMISMATCH (an assignment for a zkey or a witness for params), ENGINE_EFULL,
+ * ENGINE_EDRAINING, ENGINE_ENOMEM: *job = NULL.
  */
 engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine_job_t **job);
 

@@ -93,8 +93,7 @@ cuzk_status_t groth16_verify(bool *valid, const groth16_vk_t *vk, const r1cs_wit
 static cuzk_status_t groth16_prove_accel(groth16_proof_t *proof, const groth16_key_t *k,
                                          const groth16_input_t *in, const groth16_accel_t *accel,
                                          const groth16_blinding_t *bl, progress_t *progress,
-                                         groth16_timings_t *t,
-                                         char *err, size_t err_size)
+                                         groth16_timings_t *t, char *err, size_t err_size)
 {
     groth16_msms_t m = {.curve = k->curve};
     cuzk_status_t s = k->curve == R1CS_CURVE_BN254
