@@ -17,6 +17,11 @@ if [ "${1:-}" != "--build" ]; then
     # static checks: cppcheck, clang-tidy; fuzzers
     # (tests/fuzz/run.sh): clang and its libFuzzer and sanitizer runtimes
     packages+=(libgmp-dev libcmocka-dev curl python3 binutils bsdutils chromium cppcheck clang-tidy clang libclang-rt-14-dev)
+    # the Rust crate of contrib/rust/supraseal-c2 (its tests): Debian's cargo,
+    # unless a cargo is there already (rustup's, in ~/.cargo/bin)
+    if ! command -v cargo >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo" ]; then
+        packages+=(cargo)
+    fi
 fi
 
 missing=()

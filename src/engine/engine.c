@@ -636,6 +636,7 @@ engine_rc_t engine_job_info(engine_t *e, engine_job_t *job, engine_job_info_t *i
         o->started_at = p->started_at;
         o->finished_at = p->finished_at;
         o->result = p->state == ENGINE_DONE ? &p->result : NULL;
+        o->status = p->state == ENGINE_FAILED ? p->status : CUZK_OK;
     }
     pthread_mutex_unlock(&e->lock);
     return ENGINE_OK;
@@ -878,6 +879,7 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
     }
     if (s != CUZK_OK) {
         p->state = ENGINE_FAILED;
+        p->status = s;
         e->c.partitions_failed++;
         size_t len = strlen(err) + 128;
         char *msg = malloc(len);

@@ -262,6 +262,9 @@ typedef struct engine_partition_info {
     double seconds[ENGINE_STAGES];
     double started_at, finished_at; /* wall-clock seconds (0: not yet) */
     const engine_result_t *result;  /* DONE: valid while the job reference is held */
+    /* FAILED: the backend's status (CUZK_EWITNESS, ...); CUZK_OK when the
+     * partition failed for no status of its own (its result unrecorded). */
+    cuzk_status_t status;
 } engine_partition_info_t;
 
 typedef struct engine_job_info {

@@ -37,6 +37,7 @@ typedef struct engine_part {
     double seconds[ENGINE_STAGES];
     double started_at, finished_at;
     engine_result_t result; /* DONE */
+    cuzk_status_t status;   /* FAILED by its backend: why */
 } engine_part_t;
 
 struct engine_job {

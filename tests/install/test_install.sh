@@ -3,6 +3,7 @@
 #   - the default prefix (/usr/local, under DESTDIR) gives exactly the paths
 #     that contrib/cuzkd.service and README.md's "Install" name, and nothing
 #     else: the programs, libcuzk.so (with its SONAME link) and libcuzk.a, the
+#     two builds of supraseal-c2's ABI (libcuzk_supraseal.so, _curio.so), the
 #     public headers include/cuzk*.h, the CMake package, the unit where
 #     systemd looks (/usr/local/lib/systemd/system), /etc/cuzk/cuzkd.conf, the
 #     documents and the pkg-config file;
@@ -67,6 +68,8 @@ expected="$work/expected"
     echo "/usr/local/$libdir/libcuzk.so"
     echo "/usr/local/$libdir/libcuzk.so.${version%%.*}"
     echo "/usr/local/$libdir/libcuzk.so.$version"
+    echo "/usr/local/$libdir/libcuzk_supraseal.so"
+    echo "/usr/local/$libdir/libcuzk_supraseal_curio.so"
     echo "/usr/local/$libdir/pkgconfig/cuzk.pc"
     echo "/usr/local/$libdir/cmake/cuzk/cuzkConfig.cmake"
     echo "/usr/local/$libdir/cmake/cuzk/cuzkConfigVersion.cmake"
