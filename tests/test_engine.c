@@ -166,8 +166,16 @@ static cuzk_status_t fake_prove(void *ctx, void *wctx, const void *key, key_form
     return CUZK_OK;
 }
 
+/* Workers alternate between two devices: 0, 1, 0, 1, ... */
+static int fake_worker_device(void *ctx, unsigned worker)
+{
+    (void)ctx;
+    return (int)(worker % 2);
+}
+
 static const engine_backend_t fake_backend = {
     .name = "fake",
+    .worker_device = fake_worker_device,
     .key_load = fake_key_load,
     .key_free = fake_key_free,
     .partition_bytes = fake_partition_bytes,
@@ -392,6 +400,51 @@ static void test_urgent_worker(void **state)
     engine_job_info_free(&ni);
     engine_job_unref(e, n);
     engine_job_unref(e, cj);
+    engine_free(e);
+}
+
+/* A job that names a device runs on that device's workers only, and the
+ * partitions behind it in the queue go to the other workers meanwhile; a
+ * device no worker proves on is refused. */
+static void test_devices(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    engine_t *e = new_engine(4, 0, 0, NULL); /* devices 0, 1, 0, 1 */
+    load_key(e, "k", "/keys/k.zkey");
+    engine_input_t in[6];
+    char labels[6][16];
+    for (int i = 0; i < 6; i++) {
+        snprintf(labels[i], sizeof labels[i], "D.%d", i);
+        in[i] = (engine_input_t){.kind = ENGINE_INPUT_WTNS_PATH, .path = labels[i]};
+    }
+    engine_job_spec_t spec = {
+        .id = "D", .key = "k", .priority = ENGINE_PRIORITY_NORMAL, .n_inputs = 6, .inputs = in};
+    spec.devices = 1u << 3;
+    engine_job_t *d = NULL, *a;
+    assert_int_equal(engine_job_submit(e, &spec, &d), ENGINE_EINVAL);
+    assert_null(d);
+    spec.devices = 1u << 1;
+    assert_int_equal(engine_job_submit(e, &spec, &d), ENGINE_OK);
+    engine_job_start(e, d);
+    a = submit(e, "A", ENGINE_PRIORITY_NORMAL, 2);
+    fake_wait_waiting(4); /* D.0, D.1 on workers 1 and 3; A.0, A.1 on 0 and 2 */
+    fake_ungate();
+    assert_true(engine_job_wait(e, d, 10));
+    assert_true(engine_job_wait(e, a, 10));
+    engine_job_info_t di, ai;
+    assert_int_equal(engine_job_info(e, d, &di), ENGINE_OK);
+    assert_int_equal(engine_job_info(e, a, &ai), ENGINE_OK);
+    assert_int_equal(di.state, ENGINE_DONE);
+    assert_int_equal(ai.state, ENGINE_DONE);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(di.partitions[i].worker % 2, 1);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(ai.partitions[i].worker % 2, 0);
+    engine_job_info_free(&di);
+    engine_job_info_free(&ai);
+    engine_job_unref(e, d);
+    engine_job_unref(e, a);
     engine_free(e);
 }
 
@@ -1894,6 +1947,7 @@ int main(void)
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_critical_overtakes),
         cmocka_unit_test(test_urgent_worker),
+        cmocka_unit_test(test_devices),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_failure),

@@ -331,6 +331,7 @@ static engine_job_t *job_new(const engine_job_spec_t *spec)
         job->parts[i].worker = -1;
     snprintf(job->key_name, sizeof job->key_name, "%s", spec->key ? spec->key : "");
     job->priority = spec->priority;
+    job->devices = spec->devices;
     job->submitted_at = spec->submitted_at > 0 ? spec->submitted_at : engine_wall();
     job->submitted_mono = engine_now();
     job->refs = 1; /* the map's */
@@ -395,11 +396,23 @@ static void job_hold_locked(engine_t *e, engine_job_t *job, engine_key_t *key)
     e->c.jobs_held++;
 }
 
+/* Whether a worker proves on one of devices (0: any). */
+static bool devices_served(const engine_t *e, uint32_t devices)
+{
+    if (devices == 0)
+        return true;
+    for (unsigned i = 0; i < e->cfg.workers + e->cfg.urgent_workers; i++)
+        if (e->workers[i].device >= 0 && e->workers[i].device < 32 &&
+            (devices >> e->workers[i].device & 1))
+            return true;
+    return false;
+}
+
 engine_rc_t engine_job_submit(engine_t *e, const engine_job_spec_t *spec, engine_job_t **out)
 {
     *out = NULL;
     if ((spec->id && !engine_id_valid(spec->id)) || (unsigned)spec->priority >= ENGINE_PRIORITIES ||
-        !spec->key || !spec_inputs_valid(spec))
+        !spec->key || !spec_inputs_valid(spec) || !devices_served(e, spec->devices))
         return ENGINE_EINVAL;
     engine_job_t *job = job_new(spec);
     if (!job)
@@ -843,18 +856,31 @@ static bool engine_report(void *ctx, engine_stage_t stage, double start, double 
     return wanted;
 }
 
-/* Whether the queue's first partition may start now on worker w (locked):
- * not draining, urgent enough for w, and its working set (*need) reserved
- * in the host budget beside the keys and the running partitions (taken
- * over the budget when nothing runs: one partition always runs). The
- * queue's order is the budget's: only its head asks, without waiting. */
-static bool engine_next_ready(engine_t *e, const engine_worker_t *w, uint64_t *need)
+/* Whether worker ctx may take a partition of job: urgent workers take
+ * critical ones alone, and a job that names devices runs on theirs. */
+static bool worker_may_take(const engine_job_t *job, const void *ctx)
+{
+    const engine_worker_t *w = ctx;
+    if (w->urgent && job->priority != ENGINE_PRIORITY_CRITICAL)
+        return false;
+    return job->devices == 0 ||
+           (w->device >= 0 && w->device < 32 && (job->devices >> w->device & 1));
+}
+
+/* Whether the first partition in the queue that worker w may take (at
+ * *at) may start now (locked): not draining, and its working set (*need)
+ * reserved in the host budget beside the keys and the running partitions
+ * (taken over the budget when nothing runs: one partition always runs).
+ * The queue's order is the budget's: only that partition asks, without
+ * waiting. */
+static bool engine_next_ready(engine_t *e, const engine_worker_t *w, size_t *at, uint64_t *need)
 {
     if (e->draining || e->heap_n == 0)
         return false;
-    const engine_job_t *job = e->heap[0].job;
-    if (w->urgent && job->priority != ENGINE_PRIORITY_CRITICAL)
+    *at = engine_q_find(e, worker_may_take, w);
+    if (*at == e->heap_n)
         return false;
+    const engine_job_t *job = e->heap[*at].job;
     const engine_backend_t *be = e->cfg.backend;
     *need = be->partition_bytes ? be->partition_bytes(be->ctx, job->key->data) : 0;
     if (e->c.partitions_running == 0) {
@@ -929,9 +955,9 @@ static void engine_settle(engine_t *e, engine_run_t *r, cuzk_status_t s, engine_
 
 /* Takes the next partition (locked): marks it running. *first: it is the
  * first of its job to start. */
-static engine_qitem_t engine_take(engine_t *e, int worker, uint64_t reserve, bool *first)
+static engine_qitem_t engine_take(engine_t *e, int worker, size_t at, uint64_t reserve, bool *first)
 {
-    engine_qitem_t it = engine_q_pop(e);
+    engine_qitem_t it = engine_q_take(e, at);
     engine_job_t *job = it.job;
     engine_part_t *p = &job->parts[it.index];
     p->state = ENGINE_RUNNING;
@@ -986,12 +1012,13 @@ static void *engine_worker_main(void *arg)
     bool able = s == CUZK_OK && err;
     for (;;) {
         uint64_t need = 0;
-        while (!e->stop && !(able && engine_next_ready(e, w, &need)))
+        size_t at = 0;
+        while (!e->stop && !(able && engine_next_ready(e, w, &at, &need)))
             pthread_cond_wait(&e->work_cv, &e->lock);
         if (e->stop)
             break;
         bool first;
-        engine_qitem_t it = engine_take(e, (int)w->index, need, &first);
+        engine_qitem_t it = engine_take(e, (int)w->index, at, need, &first);
         engine_run_t run = {e, it.job, it.index, (int)w->index};
         const void *key = it.job->key->data;
         key_format_t format = it.job->format;
@@ -1093,6 +1120,9 @@ engine_t *engine_new(const engine_config_t *cfg, cuzk_status_t *st)
         w->e = e;
         w->index = i;
         w->urgent = i >= e->cfg.workers;
+        w->device = e->cfg.backend->worker_device
+                        ? e->cfg.backend->worker_device(e->cfg.backend->ctx, i)
+                        : 0;
         w->threads = e->cfg.threads / n_workers + (i < e->cfg.threads % n_workers);
         if (w->threads == 0)
             w->threads = 1;

@@ -200,6 +200,9 @@ typedef struct engine_job_spec {
     const engine_input_t *inputs;
     uint64_t seq;        /* arrival order (0: the next) */
     double submitted_at; /* wall-clock seconds (0: now) */
+    /* Bit d: the partitions may run on the workers of device d (the
+     * backend's worker_device); 0: on any worker. */
+    uint32_t devices;
 } engine_job_spec_t;
 
 /*
@@ -212,7 +215,8 @@ typedef struct engine_job_spec {
  * it is started (ENGINE_EEXIST: it is accepted) or aborted (the id is
  * free again and this submission goes ahead), so a duplicate never hears
  * of a job that the front end has not yet committed. ENGINE_EINVAL (id, priority, no inputs, an
- * input without its path, bytes or assignment, half a blinding pair), ENGINE_ENOKEY,
+ * input without its path, bytes or assignment, half a blinding pair, devices
+ * that no worker proves on), ENGINE_ENOKEY,
  * ENGINE_EMISMATCH (an assignment for a zkey or a witness for params), ENGINE_EFULL,
  * ENGINE_EDRAINING, ENGINE_ENOMEM: *job = NULL.
  */

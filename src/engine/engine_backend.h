@@ -145,6 +145,9 @@ typedef struct engine_backend {
      * the CPU threads. */
     cuzk_status_t (*worker_new)(void *ctx, unsigned worker, unsigned threads, void **wctx);
     void (*worker_free)(void *ctx, void *wctx);
+    /* The device worker proves on, 0 .. 31 (NULL: every worker is device
+     * 0), for jobs that name their devices (engine_job_spec_t). */
+    int (*worker_device)(void *ctx, unsigned worker);
 
     /*
      * One partition: the input against key, every stage reported through

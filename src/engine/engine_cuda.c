@@ -289,13 +289,20 @@ static const char *cuda_key_tier(void *ctx, const void *key)
 
 /* ---- workers --------------------------------------------------------------- */
 
+/* Worker i proves on device i mod devices. */
+static int cuda_worker_device(void *ctx, unsigned worker)
+{
+    const engine_cuda_t *c = ctx;
+    return (int)(worker % (unsigned)c->ndev);
+}
+
 static cuzk_status_t cuda_worker_new(void *ctx, unsigned worker, unsigned threads, void **wctx)
 {
     engine_cuda_t *c = ctx;
     cuda_worker_t *w = calloc(1, sizeof *w);
     if (!w)
         return CUZK_ENOMEM;
-    w->dev = (int)(worker % (unsigned)c->ndev);
+    w->dev = cuda_worker_device(c, worker);
     cuzk_status_t s;
     w->pool = pool_new(threads, &s);
     char err[IO_ERR_MAX];
@@ -418,6 +425,7 @@ engine_backend_t engine_cuda_backend(engine_cuda_t *c)
         .partition_bytes = cuda_partition_bytes,
         .worker_new = cuda_worker_new,
         .worker_free = cuda_worker_free,
+        .worker_device = cuda_worker_device,
         .prove = cuda_prove,
     };
     return be;

@@ -46,6 +46,7 @@ struct engine_job {
     engine_key_t *key; /* held while the job may still run a partition */
     key_format_t format;
     engine_priority_t priority;
+    uint32_t devices; /* engine_job_spec_t's: 0 any */
     uint64_t seq;
     uint32_t n;
     engine_input_t *inputs; /* copies */
@@ -75,6 +76,7 @@ typedef struct engine_worker {
     engine_t *e;
     unsigned index, threads;
     bool urgent; /* takes CRITICAL partitions only */
+    int device;  /* the backend's worker_device */
     pthread_t thread;
     void *wctx;
 } engine_worker_t;
@@ -126,7 +128,11 @@ int engine_map_insert(engine_t *e, engine_job_t *job); /* -1 on ENOMEM */
 void engine_map_remove(engine_t *e, engine_job_t *job);
 /* ... and the partitions waiting to run, first the one to run next. */
 int engine_q_push(engine_t *e, engine_job_t *job, uint32_t index); /* -1 on ENOMEM */
-engine_qitem_t engine_q_pop(engine_t *e);                          /* heap_n > 0 */
+/* The position of the first partition in queue order whose job passes ok
+ * (heap_n: none); the head when it does, else a scan. */
+size_t engine_q_find(const engine_t *e, bool (*ok)(const engine_job_t *job, const void *ctx),
+                     const void *ctx);
+engine_qitem_t engine_q_take(engine_t *e, size_t i); /* removes the item at i < heap_n */
 void engine_q_remove_job(engine_t *e, const engine_job_t *job);
 
 /* engine_keys.c: the loaded key named name (loading or not), or NULL; and

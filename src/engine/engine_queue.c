@@ -112,12 +112,28 @@ int engine_q_push(engine_t *e, engine_job_t *job, uint32_t index)
     return 0;
 }
 
-engine_qitem_t engine_q_pop(engine_t *e)
+size_t engine_q_find(const engine_t *e, bool (*ok)(const engine_job_t *job, const void *ctx),
+                     const void *ctx)
 {
-    engine_qitem_t top = e->heap[0];
-    e->heap[0] = e->heap[--e->heap_n];
-    q_sift_down(e, 0);
-    return top;
+    if (e->heap_n == 0 || ok(e->heap[0].job, ctx))
+        return 0;
+    size_t best = e->heap_n;
+    for (size_t i = 1; i < e->heap_n; i++)
+        if (ok(e->heap[i].job, ctx) && (best == e->heap_n || q_before(e->heap[i], e->heap[best])))
+            best = i;
+    return best;
+}
+
+/* Removes the item at i, the heap kept in order. */
+engine_qitem_t engine_q_take(engine_t *e, size_t i)
+{
+    engine_qitem_t it = e->heap[i];
+    e->heap[i] = e->heap[--e->heap_n];
+    if (i < e->heap_n) {
+        q_sift_up(e, i);
+        q_sift_down(e, i);
+    }
+    return it;
 }
 
 /* Removes every queued partition of job (a cancel or a failure: rare, so a

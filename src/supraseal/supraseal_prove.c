@@ -259,7 +259,7 @@ static supraseal_error_t blind_take(size_t i, const supraseal_fr_t *r, const sup
 /* Checks and takes over the circuits, then queues them as one job. */
 static supraseal_error_t start(const supraseal_assignment_t *provers, size_t n,
                                const supraseal_fr_t *r_s, const supraseal_fr_t *s_s,
-                               const supraseal_srs_t *srs, pending_t **out)
+                               const supraseal_srs_t *srs, int32_t device, pending_t **out)
 {
     *out = NULL;
     if (!provers || !r_s || !s_s || !srs)
@@ -319,6 +319,7 @@ static supraseal_error_t start(const supraseal_assignment_t *provers, size_t n,
         .priority = ENGINE_PRIORITY_NORMAL,
         .n_inputs = (uint32_t)n,
         .inputs = inputs,
+        .devices = device >= 0 ? 1u << device : 0,
     };
     engine_rc_t rc = engine_job_submit(p->e, &spec, &p->job);
     free(inputs);
@@ -406,12 +407,13 @@ static supraseal_error_t finish(pending_t *p, supraseal_proof_t *proofs)
 
 static supraseal_error_t prove(const supraseal_assignment_t *provers, size_t n,
                                const supraseal_fr_t *r_s, const supraseal_fr_t *s_s,
-                               supraseal_proof_t *proofs, const supraseal_srs_t *srs)
+                               supraseal_proof_t *proofs, const supraseal_srs_t *srs,
+                               int32_t device)
 {
     if (!proofs)
         return supraseal_fail(CUZK_EINVAL, "proofs is NULL");
     pending_t *p;
-    supraseal_error_t r = start(provers, n, r_s, s_s, srs, &p);
+    supraseal_error_t r = start(provers, n, r_s, s_s, srs, device, &p);
     return r.code ? r : finish(p, proofs);
 }
 
@@ -447,7 +449,7 @@ supraseal_error_t generate_groth16_proofs_c(const supraseal_assignment_t *prover
 {
     (void)gpu_mtx; /* the engine schedules the device */
     supraseal_error_t r = check_device(gpu_index);
-    return r.code ? r : prove(provers, num_circuits, r_s, s_s, proofs, srs);
+    return r.code ? r : prove(provers, num_circuits, r_s, s_s, proofs, srs, gpu_index);
 }
 
 supraseal_error_t generate_groth16_proofs_start_c(const supraseal_assignment_t *provers,
@@ -463,7 +465,7 @@ supraseal_error_t generate_groth16_proofs_start_c(const supraseal_assignment_t *
     supraseal_error_t r = check_device(gpu_index);
     pending_t *p = NULL;
     if (r.code == 0)
-        r = start(provers, num_circuits, r_s, s_s, srs, &p);
+        r = start(provers, num_circuits, r_s, s_s, srs, gpu_index, &p);
     *pending_out = p;
     return r;
 }
@@ -506,6 +508,6 @@ supraseal_error_t generate_groth16_proofs_c(const supraseal_assignment_t *prover
                                             const supraseal_fr_t *s_s, supraseal_proof_t *proofs,
                                             const supraseal_srs_t *srs)
 {
-    return prove(provers, num_circuits, r_s, s_s, proofs, srs);
+    return prove(provers, num_circuits, r_s, s_s, proofs, srs, -1);
 }
 #endif
