@@ -13,6 +13,8 @@
 int cli_selftest(int argc, char **argv);
 int cli_bench_arith(int argc, char **argv);
 int cli_bench_snarkjs(int argc, char **argv);
+/* cuzk bench supraseal (bench_supraseal.c): argv[0] is "supraseal". */
+int cli_bench_supraseal(int argc, char **argv);
 /* cuzk bench porep32|snap32|winning32|mixed (bench_porep.c); argv[1] names it. */
 int cli_bench_porep(int argc, char **argv);
 int cli_prove(int argc, char **argv);

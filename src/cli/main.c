@@ -43,6 +43,8 @@ static void usage(FILE *f)
             "  bench porep32   Filecoin-shaped proofs through the engine (also snap32,\n"
             "                  winning32, mixed): seconds per partition and per proof,\n"
             "                  device busy %%, stages\n"
+            "  bench supraseal porep-shaped proofs through supraseal-c2's C ABI as Curio\n"
+            "                  feeds it (docs/FILECOIN.md)\n"
             "  version         print the version\n"
             "\n"
             "options:\n"
@@ -61,7 +63,9 @@ static void bench_usage(FILE *f)
                "  porep32     Filecoin-shaped proofs through the engine; also snap32,\n"
                "  snap32      winning32 and mixed (a mix of the three)\n"
                "  winning32\n"
-               "  mixed\n");
+               "  mixed\n"
+               "  supraseal   porep-shaped partitions through supraseal-c2's C ABI, fed as\n"
+               "              Curio feeds them (docs/FILECOIN.md)\n");
 }
 
 static int bench(int argc, char **argv)
@@ -77,12 +81,14 @@ static int bench(int argc, char **argv)
         return cli_bench_arith(argc - 2, argv + 2);
     if (!strcmp(b, "snarkjs"))
         return cli_bench_snarkjs(argc - 2, argv + 2);
+    if (!strcmp(b, "supraseal"))
+        return cli_bench_supraseal(argc - 2, argv + 2);
     if (!strcmp(b, "porep32") || !strcmp(b, "snap32") || !strcmp(b, "winning32") ||
         !strcmp(b, "mixed"))
         return cli_bench_porep(argc - 1, argv + 1);
     return cli_usage_error("bench", NULL,
                            "unknown benchmark '%s' (available: arith, snarkjs, porep32, snap32, "
-                           "winning32, mixed)",
+                           "winning32, mixed, supraseal)",
                            b);
 }
 
