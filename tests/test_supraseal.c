@@ -203,10 +203,11 @@ static void check_proof(const fixture_t *f, const supraseal_proof_t *p, const su
     assert_int_equal(
         groth16_bp_prove(&want, &f->params, &f->asgn, &opts, NULL, NULL, err, sizeof err), CUZK_OK);
     assert_memory_equal(&got, &want, sizeof got);
-    uint64_t n_in = f->asgn.n_inputs - 1;
-    bls381_fr_t *in = calloc(n_in + 1, sizeof *in);
+    size_t n_in = (size_t)f->asgn.n_inputs - 1;
+    assert_true(n_in >= 1);
+    bls381_fr_t *in = calloc(n_in + (n_in == 0), sizeof *in); /* never 0 bytes */
     assert_non_null(in);
-    for (uint64_t i = 0; i < n_in; i++)
+    for (size_t i = 0; i < n_in; i++)
         assert_true(bls381_fr_from_canonical(&in[i], f->asgn.inputs[i + 1]));
     bool valid = false;
     assert_int_equal(
@@ -387,10 +388,11 @@ static void test_malformed(void **state)
     EXPECT_BAD(bad[0].b_aux_density = NULL, "b_aux_density is NULL");
     EXPECT_BAD(bad[0].inp_assignment_size = 0, "no input assignment");
     EXPECT_BAD(bad[0].abc_size = 0, "abc_size 0");
-    supraseal_fr_t *zero_first = calloc(good.inp_assignment_size, sizeof *zero_first);
+    size_t n_in = good.inp_assignment_size;
+    assert_true(n_in >= 2);
+    supraseal_fr_t *zero_first = calloc(n_in + (n_in == 0), sizeof *zero_first);
     assert_non_null(zero_first);
-    memcpy(zero_first + 1, good.inp_assignment_data + 1,
-           (good.inp_assignment_size - 1) * sizeof *zero_first);
+    memcpy(zero_first + 1, good.inp_assignment_data + 1, (n_in - 1) * sizeof *zero_first);
     EXPECT_BAD(bad[0].inp_assignment_data = zero_first, "inp_assignment_data[0] is not one");
     free(zero_first);
     /* a circuit the SRS has too few points for: caught where the key is */

@@ -256,56 +256,62 @@ static supraseal_error_t blind_take(size_t i, const supraseal_fr_t *r, const sup
 
 /* ---- the job ---------------------------------------------------------------- */
 
-/* Checks and takes over the circuits, then queues them as one job. */
-static supraseal_error_t start(const supraseal_assignment_t *provers, size_t n,
-                               const supraseal_fr_t *r_s, const supraseal_fr_t *s_s,
-                               const supraseal_srs_t *srs, int32_t device, pending_t **out)
+/* Checks and takes over the circuits, then queues them as one job: the
+ * pending proof, or NULL with *err. */
+static pending_t *start(const supraseal_assignment_t *provers, size_t n, const supraseal_fr_t *r_s,
+                        const supraseal_fr_t *s_s, const supraseal_srs_t *srs, int32_t device,
+                        supraseal_error_t *err)
 {
-    *out = NULL;
-    if (!provers || !r_s || !s_s || !srs)
-        return supraseal_fail(CUZK_EINVAL, "%s is NULL",
+    if (!provers || !r_s || !s_s || !srs) {
+        *err = supraseal_fail(CUZK_EINVAL, "%s is NULL",
                               !provers ? "provers"
                               : !r_s   ? "r_s"
                               : !s_s   ? "s_s"
                                        : "srs");
-    if (n == 0 || n > UINT32_MAX)
-        return supraseal_fail(CUZK_EINVAL, "num_circuits is %zu: from 1 to 2^32 - 1 circuits", n);
+        return NULL;
+    }
+    if (n == 0 || n > UINT32_MAX) {
+        *err = supraseal_fail(CUZK_EINVAL, "num_circuits is %zu: from 1 to 2^32 - 1 circuits", n);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++) {
-        supraseal_error_t r = check_circuit(i, &provers[i]);
-        if (r.code)
-            return r;
+        *err = check_circuit(i, &provers[i]);
+        if (err->code)
+            return NULL;
     }
     pending_t *p = calloc(1, sizeof *p);
+    engine_input_t *inputs = calloc(n, sizeof *inputs);
     if (p)
         p->circuits = calloc(n, sizeof *p->circuits);
-    if (!p || !p->circuits) {
+    if (!p || !p->circuits || !inputs) {
+        free(p ? p->circuits : NULL);
         free(p);
-        return supraseal_fail(CUZK_ENOMEM, "out of memory for %zu circuits", n);
+        free(inputs);
+        *err = supraseal_fail(CUZK_ENOMEM, "out of memory for %zu circuits", n);
+        return NULL;
     }
     p->n = n;
     p->params = supraseal_params_ref(srs);
-    char err[CUZK_ERR_MAX] = "";
-    cuzk_status_t s = supraseal_engine(&p->e, err, sizeof err);
-    supraseal_error_t r = supraseal_ok();
+    char why[CUZK_ERR_MAX] = "";
+    cuzk_status_t s = supraseal_engine(&p->e, why, sizeof why);
+    *err = supraseal_ok();
     if (!p->params)
-        r = supraseal_fail(CUZK_EINVAL, "srs is no live SRS handle (dropped, or not made by "
-                                        "create_SRS)");
+        *err = supraseal_fail(CUZK_EINVAL,
+                              "srs is no live SRS handle (dropped, or not made by create_SRS)");
     else if (s != CUZK_OK)
-        r = supraseal_fail(s, "%s", err);
-    for (size_t i = 0; r.code == 0 && i < n; i++)
-        r = blind_take(i, &r_s[i], &s_s[i], &p->circuits[i]);
-    if (r.code == 0) {
+        *err = supraseal_fail(s, "%s", why);
+    for (size_t i = 0; err->code == 0 && i < n; i++)
+        *err = blind_take(i, &r_s[i], &s_s[i], &p->circuits[i]);
+    if (err->code == 0) {
         pool_t *pool = supraseal_pool_take();
-        for (size_t i = 0; r.code == 0 && i < n; i++)
-            r = circuit_take(pool, i, &provers[i], &p->circuits[i]);
+        for (size_t i = 0; err->code == 0 && i < n; i++)
+            *err = circuit_take(pool, i, &provers[i], &p->circuits[i]);
         supraseal_pool_give();
     }
-    engine_input_t *inputs = r.code == 0 ? calloc(n, sizeof *inputs) : NULL;
-    if (r.code == 0 && !inputs)
-        r = supraseal_fail(CUZK_ENOMEM, "out of memory for %zu circuits", n);
-    if (r.code) {
+    if (err->code) {
+        free(inputs);
         pending_free(p);
-        return r;
+        return NULL;
     }
     for (size_t i = 0; i < n; i++)
         inputs[i] = (engine_input_t){
@@ -325,12 +331,12 @@ static supraseal_error_t start(const supraseal_assignment_t *provers, size_t n,
     free(inputs);
     if (rc != ENGINE_OK) {
         pending_free(p);
-        return supraseal_fail(rc == ENGINE_ENOMEM ? CUZK_ENOMEM : CUZK_EINVAL,
+        *err = supraseal_fail(rc == ENGINE_ENOMEM ? CUZK_ENOMEM : CUZK_EINVAL,
                               "the engine refused the circuits: %s", engine_rc_name(rc));
+        return NULL;
     }
     engine_job_start(p->e, p->job);
-    *out = p;
-    return supraseal_ok();
+    return p;
 }
 
 /* Whether a partition of info is still running. */
@@ -412,9 +418,9 @@ static supraseal_error_t prove(const supraseal_assignment_t *provers, size_t n,
 {
     if (!proofs)
         return supraseal_fail(CUZK_EINVAL, "proofs is NULL");
-    pending_t *p;
-    supraseal_error_t r = start(provers, n, r_s, s_s, srs, device, &p);
-    return r.code ? r : finish(p, proofs);
+    supraseal_error_t r;
+    pending_t *p = start(provers, n, r_s, s_s, srs, device, &r);
+    return p ? finish(p, proofs) : r;
 }
 
 /* ---- the exported functions -------------------------------------------------- */
@@ -463,10 +469,8 @@ supraseal_error_t generate_groth16_proofs_start_c(const supraseal_assignment_t *
         return supraseal_fail(CUZK_EINVAL, "pending_out is NULL");
     *pending_out = NULL;
     supraseal_error_t r = check_device(gpu_index);
-    pending_t *p = NULL;
     if (r.code == 0)
-        r = start(provers, num_circuits, r_s, s_s, srs, gpu_index, &p);
-    *pending_out = p;
+        *pending_out = start(provers, num_circuits, r_s, s_s, srs, gpu_index, &r);
     return r;
 }
 
