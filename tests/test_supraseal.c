@@ -330,11 +330,14 @@ static void test_srs(void **state)
     drop_SRS(&b);
     evict_SRS(&c);
     prove_and_check(&f, &c, 1); /* the clone keeps the parameters */
-    supraseal_srs_t d;
+    supraseal_srs_t d, d2;
     expect_ok(create_SRS(&d, f.params_path, false));
-    assert_ptr_not_equal(d.ptr, NULL);
-    prove_and_check(&f, &d, 1);
+    assert_ptr_equal(d.ptr, c.ptr); /* one key a path, cached or not */
     drop_SRS(&c);
+    expect_ok(create_SRS(&d2, f.params_path, false));
+    assert_ptr_equal(d2.ptr, d.ptr);
+    drop_SRS(&d2);
+    prove_and_check(&f, &d, 1);
     drop_SRS(&d);
     supraseal_fr_t r, s;
     supraseal_proof_t proof;

@@ -64,8 +64,12 @@ supraseal_error_t create_SRS(supraseal_srs_t *ret, const char *path, bool cache)
 
     pthread_mutex_lock(&table_lock);
     for (supraseal_params_t *p = table; p; p = p->next)
-        if (p->cached && !strcmp(p->path, real)) {
+        if (!strcmp(p->path, real)) {
             p->handles++;
+            if (cache && !p->cached) { /* the cache takes a reference of its own */
+                p->cached = true;
+                p->handles++;
+            }
             ret->ptr = p;
             pthread_mutex_unlock(&table_lock);
             free(real);
