@@ -55,14 +55,6 @@ static void to_mont(supraseal_fr_t *dst, const uint64_t (*src)[4], uint64_t n)
     }
 }
 
-static size_t popcount(const uint64_t *bits, uint64_t n)
-{
-    size_t c = 0;
-    for (uint64_t i = 0; i < n; i++)
-        c += (size_t)asgn_bit(bits, i);
-    return c;
-}
-
 #if CUZK_HAVE_CUDA
 static gpu_t gpu; /* opened by test_sizes_pinned */
 #endif
@@ -136,13 +128,13 @@ static void fixture_make(fixture_t *f, unsigned log, bool pinned)
     f->abi = (supraseal_assignment_t){
         .a_aux_density = f->bitmaps,
         .a_aux_bit_len = na,
-        .a_aux_popcount = popcount(f->bitmaps, na),
+        .a_aux_popcount = (size_t)groth16_bitmap_popcount(f->bitmaps, na),
         .b_inp_density = f->bitmaps + wa,
         .b_inp_bit_len = ni,
-        .b_inp_popcount = popcount(f->bitmaps + wa, ni),
+        .b_inp_popcount = (size_t)groth16_bitmap_popcount(f->bitmaps + wa, ni),
         .b_aux_density = f->bitmaps + wa + wi,
         .b_aux_bit_len = na,
-        .b_aux_popcount = popcount(f->bitmaps + wa + wi, na),
+        .b_aux_popcount = (size_t)groth16_bitmap_popcount(f->bitmaps + wa + wi, na),
         .a = f->scalars,
         .b = f->scalars + rows,
         .c = f->scalars + 2 * rows,

@@ -2,10 +2,13 @@
  * What is wrong with a command's arguments, said in one line: a missing or
  * extra argument (then a pointer to the command's --help), or an input
  * whose content is not what belongs where it was given (told by
- * io/io_kind.h, as cuzk inspect tells every file).
+ * io/io_kind.h, as cuzk inspect tells every file); and the count the
+ * benchmarks' options take.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -82,4 +85,25 @@ cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_
                                 a->path, io_kind_name(kind[bad[j]]), a->role);
     }
     return CUZK_EINVAL;
+}
+
+int cli_parse_count(uint32_t *out, const char *v, uint32_t min)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x;
+    if (!strncmp(v, "2^", 2)) {
+        unsigned long k = strtoul(v + 2, &end, 10);
+        if (errno || *end || end == v + 2 || k > 31)
+            return -1;
+        x = 1ull << k;
+    } else {
+        x = strtoull(v, &end, 10);
+        if (errno || *end || end == v || v[0] == '-')
+            return -1;
+    }
+    if (x < min || x > UINT32_MAX - 1)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
 }

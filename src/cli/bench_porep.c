@@ -108,27 +108,6 @@ static void bench_usage(FILE *f)
                "  -h, --help         this text\n");
 }
 
-static int parse_u32(uint32_t *out, const char *v, uint32_t min)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x;
-    if (!strncmp(v, "2^", 2)) {
-        unsigned long k = strtoul(v + 2, &end, 10);
-        if (errno || *end || end == v + 2 || k > 31)
-            return -1;
-        x = 1ull << k;
-    } else {
-        x = strtoull(v, &end, 10);
-        if (errno || *end || end == v || v[0] == '-')
-            return -1;
-    }
-    if (x < min || x > UINT32_MAX - 1)
-        return -1;
-    *out = (uint32_t)x;
-    return 0;
-}
-
 /* -1 when args are fine, else the exit status. */
 static int bench_parse(bench_args_t *a, int argc, char **argv)
 {
@@ -168,15 +147,15 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
         if (!strcmp(o, "--constraints") && !strcmp(v, "full"))
             a->full = true;
         else if (!strcmp(o, "--constraints"))
-            bad = parse_u32(&a->constraints, v, 2);
+            bad = cli_parse_count(&a->constraints, v, 2);
         else if (!strcmp(o, "--partitions"))
-            bad = parse_u32(&a->partitions, v, 1);
+            bad = cli_parse_count(&a->partitions, v, 1);
         else if (!strcmp(o, "--proofs"))
-            bad = parse_u32(&a->proofs, v, 1);
+            bad = cli_parse_count(&a->proofs, v, 1);
         else if (!strcmp(o, "--workers"))
-            bad = parse_u32(&a->workers, v, 1) || a->workers > 16;
+            bad = cli_parse_count(&a->workers, v, 1) || a->workers > 16;
         else if (!strcmp(o, "--urgent-workers")) {
-            bad = parse_u32(&a->urgent, v, 0) || a->urgent > 8;
+            bad = cli_parse_count(&a->urgent, v, 0) || a->urgent > 8;
             a->urgent_set = true;
         } else if (!strcmp(o, "--threads"))
             bad = cli_parse_threads(&a->threads, v);

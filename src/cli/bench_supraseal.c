@@ -81,27 +81,6 @@ static void usage(FILE *f)
                "The environment of docs/FILECOIN.md (CUZK_SUPRASEAL_BACKEND, ...) applies.\n");
 }
 
-static int parse_count(uint32_t *out, const char *v, uint32_t min)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x;
-    if (!strncmp(v, "2^", 2)) {
-        unsigned long k = strtoul(v + 2, &end, 10);
-        if (errno || *end || end == v + 2 || k > 31)
-            return -1;
-        x = 1ull << k;
-    } else {
-        x = strtoull(v, &end, 10);
-        if (errno || *end || end == v || v[0] == '-')
-            return -1;
-    }
-    if (x < min || x > UINT32_MAX - 1)
-        return -1;
-    *out = (uint32_t)x;
-    return 0;
-}
-
 /* -1: go on; else the exit status. */
 static int parse(sargs_t *a, int argc, char **argv)
 {
@@ -124,13 +103,13 @@ static int parse(sargs_t *a, int argc, char **argv)
         i++;
         int bad = 0;
         if (!strcmp(o, "--constraints"))
-            bad = parse_count(&a->constraints, v, 64);
+            bad = cli_parse_count(&a->constraints, v, 64);
         else if (!strcmp(o, "--partitions"))
-            bad = parse_count(&a->partitions, v, 1);
+            bad = cli_parse_count(&a->partitions, v, 1);
         else if (!strcmp(o, "--proofs"))
-            bad = parse_count(&a->proofs, v, 2);
+            bad = cli_parse_count(&a->proofs, v, 2);
         else if (!strcmp(o, "--callers"))
-            bad = parse_count(&a->callers, v, 1);
+            bad = cli_parse_count(&a->callers, v, 1);
         else if (!strcmp(o, "--memory")) {
             a->pageable = !strcmp(v, "pageable") || !strcmp(v, "both");
             a->pinned = !strcmp(v, "pinned") || !strcmp(v, "both");
@@ -240,24 +219,17 @@ static int feed_make(feed_t *f, const asgn_t *a, const uint64_t *bitmaps, bool p
             memcpy(f->scalars[off].l, x.l, sizeof x.l);
         }
     uint64_t wa = asgn_words(na), wi = asgn_words(ni);
-    size_t pa = 0, pi = 0, pb = 0;
-    for (uint64_t i = 0; i < na; i++) {
-        pa += (size_t)asgn_bit(bitmaps, i);
-        pb += (size_t)asgn_bit(bitmaps + wa + wi, i);
-    }
-    for (uint64_t i = 0; i < ni; i++)
-        pi += (size_t)asgn_bit(bitmaps + wa, i);
     supraseal_fr_t *s = f->scalars;
     f->abi = (supraseal_assignment_t){
         .a_aux_density = bitmaps,
         .a_aux_bit_len = na,
-        .a_aux_popcount = pa,
+        .a_aux_popcount = (size_t)groth16_bitmap_popcount(bitmaps, na),
         .b_inp_density = bitmaps + wa,
         .b_inp_bit_len = ni,
-        .b_inp_popcount = pi,
+        .b_inp_popcount = (size_t)groth16_bitmap_popcount(bitmaps + wa, ni),
         .b_aux_density = bitmaps + wa + wi,
         .b_aux_bit_len = na,
-        .b_aux_popcount = pb,
+        .b_aux_popcount = (size_t)groth16_bitmap_popcount(bitmaps + wa + wi, na),
         .a = s,
         .b = s + rows,
         .c = s + 2 * rows,

@@ -101,6 +101,10 @@ cuzk_status_t cli_input_unmap(io_map_t *m, cuzk_status_t s, const char *path, ch
 /* Whether argv[1 .. argc-1] holds the argument opt. */
 bool cli_has_arg(int argc, char **argv, const char *opt);
 
+/* *out = the count v, decimal or 2^K, from min to 2^32 - 2: 0, else -1
+ * (out untouched). */
+int cli_parse_count(uint32_t *out, const char *v, uint32_t min);
+
 /* *out = the thread count v (1 .. 4096): 0, else -1 (out untouched). */
 int cli_parse_threads(unsigned *out, const char *v);
 

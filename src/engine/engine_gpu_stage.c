@@ -56,17 +56,6 @@ static cuzk_status_t stage_witness(engine_gpu_slot_t *s, const engine_gpu_key_t 
     return CUZK_OK;
 }
 
-/* The set bits of bitmap below n. */
-static size_t bits_below(const uint64_t *bitmap, uint64_t n)
-{
-    size_t k = 0;
-    for (uint64_t w = 0; w < n / 64; w++)
-        k += (size_t)__builtin_popcountll(bitmap[w]);
-    if (n % 64)
-        k += (size_t)__builtin_popcountll(bitmap[n / 64] & ((1ull << (n % 64)) - 1));
-    return k;
-}
-
 /* One array of an assignment on its way to byte `at` of the slot's device
  * buffer: from src itself when it is pinned, else through the staging
  * buffer. */
@@ -119,7 +108,7 @@ static cuzk_status_t stage_asgn_queue(engine_gpu_slot_t *s, const engine_gpu_key
     size_t rows = a->n_constraints * FR_BYTES, pad = (l.m - a->n_constraints) * FR_BYTES;
     for (size_t v = 0; pad && v < 3; v++)
         CUZK_TRY(gpu_memset(g, dv + v * l.m * FR_BYTES + rows, 0, pad, s->copy));
-    size_t n_in = k->n_in, nb_in = bits_below(a->b_input_density, n_in);
+    size_t n_in = k->n_in, nb_in = (size_t)groth16_bitmap_popcount(a->b_input_density, n_in);
     void *scratch = dv + l.scratch;
     unsigned char *sa = dv + l.sa * FR_BYTES, *sb = dv + l.sb * FR_BYTES;
     const unsigned char *aux = dv + l.aux * FR_BYTES;
@@ -140,9 +129,9 @@ static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
 {
     assert(a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
            a->n_constraints <= ((size_t)1 << k->log2n));
-    assert(k->qn[Q_A] == k->n_in + bits_below(a->a_aux_density, a->n_aux) &&
-           k->qn[Q_B1] == bits_below(a->b_input_density, a->n_inputs) +
-                              bits_below(a->b_aux_density, a->n_aux));
+    assert(k->qn[Q_A] == k->n_in + (size_t)groth16_bitmap_popcount(a->a_aux_density, a->n_aux) &&
+           k->qn[Q_B1] == (size_t)groth16_bitmap_popcount(a->b_input_density, a->n_inputs) +
+                              (size_t)groth16_bitmap_popcount(a->b_aux_density, a->n_aux));
     double t0 = clock_seconds();
     s->key = NULL;
     gpu_t *g = &s->d->g;

@@ -215,6 +215,17 @@ static inline int groth16_bitmap_bit(const uint64_t *bitmap, uint64_t i)
     return (int)(bitmap[i / 64] >> (i % 64) & 1);
 }
 
+/* The set bits of bitmap below n. */
+static inline uint64_t groth16_bitmap_popcount(const uint64_t *bitmap, uint64_t n)
+{
+    uint64_t k = 0;
+    for (uint64_t w = 0; w < n / 64; w++)
+        k += (uint64_t)__builtin_popcountll(bitmap[w]);
+    if (n % 64)
+        k += (uint64_t)__builtin_popcountll(bitmap[n / 64] & ((1ull << (n % 64)) - 1));
+    return k;
+}
+
 /*
  * Where a proof's blinding scalars r and s come from: given (r and s both
  * non-NULL: EC_SCALAR_LIMBS limbs each, Montgomery form of the key's Fr,

@@ -60,17 +60,6 @@ static bool fr_below_r(const uint64_t x[4])
     return false;
 }
 
-/* Bits set among the first bits of bitmap. */
-static size_t popcount_bits(const uint64_t *bitmap, size_t bits)
-{
-    size_t n = 0;
-    for (size_t w = 0; w < bits / 64; w++)
-        n += (size_t)__builtin_popcountll(bitmap[w]);
-    if (bits % 64)
-        n += (size_t)__builtin_popcountll(bitmap[bits / 64] & ((1ULL << (bits % 64)) - 1));
-    return n;
-}
-
 /* ---- checks --------------------------------------------------------------- */
 
 static supraseal_error_t check_bitmap(size_t i, const char *name, const uint64_t *bitmap,
@@ -84,7 +73,7 @@ static supraseal_error_t check_bitmap(size_t i, const char *name, const uint64_t
     if (bit_len > 0 && !bitmap)
         return supraseal_fail(CUZK_EINVAL, "circuit %zu: %s_density is NULL for %zu bits", i, name,
                               bit_len);
-    size_t set = bit_len ? popcount_bits(bitmap, bit_len) : 0;
+    size_t set = bit_len ? (size_t)groth16_bitmap_popcount(bitmap, bit_len) : 0;
     if (set != popcount)
         return supraseal_fail(CUZK_EINVAL,
                               "circuit %zu: %s_popcount is %zu, but %s_density has %zu of its %zu "
