@@ -430,6 +430,25 @@ static void client_part_path(char *out, size_t size, const char *path, size_t i,
         snprintf(out, size, "%.*s.%zu%s", (int)(dot - path), path, i, dot);
 }
 
+/* A job of n > 1 partitions writes one file each, named after the path
+ * given as arg: refused when that path is written in place (a device, a
+ * FIFO, /dev/stdout), whose directory is not the user's to fill. */
+static cuzk_status_t client_check_family(const char *given, const char *arg, size_t n, char *err,
+                                         size_t err_size)
+{
+    bool file = false;
+    cuzk_status_t s = io_output_names_file(given, &file, err, err_size);
+    if (s != CUZK_OK || file)
+        return s;
+    char first[PATH_MAX];
+    client_part_path(first, sizeof first, given, 0, n);
+    return io_fail(err, err_size, CUZK_EINVAL,
+                   "%s %s: the job has %zu partitions, written as one file each (%s, ...) beside "
+                   "the path given, which must then name a regular file or a new one, not a "
+                   "device, FIFO or /dev/stdout",
+                   arg, given, n, first);
+}
+
 /* The paths --proof and --public can take (before the job's partitions are
  * known): CLIENT_OK, or CLIENT_EFAIL with the reason printed. */
 static int client_check_outputs(const client_t *c, const char *proof_path, const char *public_path)
@@ -493,7 +512,9 @@ static int client_write_result(const client_t *c, json_t *job, const char *proof
     for (size_t i = 0; i < 2 * n && s == CUZK_OK; i++) {
         const char *given = i % 2 ? public_path : proof_path;
         args[i] = i % 2 ? "--public" : "--proof";
-        if (given) {
+        if (given && n > 1 && i < 2)
+            s = client_check_family(given, args[i], n, err, sizeof err);
+        if (given && s == CUZK_OK) {
             client_part_path(names[i], sizeof *names, given, i / 2, n);
             paths[i] = names[i];
         }

@@ -227,6 +227,17 @@ cuzk_status_t io_output_check(const char *path, char *err, size_t err_size)
     return io_outputs_check(&path, NULL, 1, err, err_size);
 }
 
+cuzk_status_t io_output_names_file(const char *path, bool *file, char *err, size_t err_size)
+{
+    io_place_t_ *pl = malloc(sizeof *pl);
+    if (!pl)
+        return io_fail(err, err_size, CUZK_ENOMEM, "no memory to check %s", path);
+    cuzk_status_t s = io_place_(pl, path, err, err_size);
+    *file = s == CUZK_OK && pl->kind != IO_PLACE_IN_PLACE;
+    free(pl);
+    return s;
+}
+
 /* Creates o's temporary in o->dir_fd: O_EXCL under a random name, so that
  * nothing already there (a planted link) is opened. mode as open(2) takes
  * it (the umask applies). */

@@ -70,6 +70,15 @@ cuzk_status_t io_outputs_check(const char *const paths[], const char *const name
 cuzk_status_t io_output_check(const char *path, char *err, size_t err_size);
 
 /*
+ * *file = whether path leads to a regular file or to nothing yet (after its
+ * links), the paths a command may name other files after (p.json:
+ * p.0.json, p.1.json beside it); false for what is written in place (a
+ * device, a FIFO, /dev/stdout). The checks of io_output_check apply:
+ * CUZK_EINVAL or CUZK_EIO with a message, *file false.
+ */
+cuzk_status_t io_output_names_file(const char *path, bool *file, char *err, size_t err_size);
+
+/*
  * Opens o[i] for paths[i] for each i < n (a temporary, or the target in
  * place; a NULL path gives an output that takes and writes nothing). On
  * failure the ones already opened are discarded and a message names the
