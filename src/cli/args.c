@@ -29,6 +29,14 @@ int cli_usage_error(const char *cmd, const char *help, const char *fmt, ...)
     return CLI_EUSAGE;
 }
 
+bool cli_is_one_of(const char *o, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(o, names[i]))
+            return true;
+    return false;
+}
+
 int cli_missing(const char *cmd, const char *help, const char *const *names, size_t n)
 {
     char list[IO_ERR_MAX] = "";

@@ -31,6 +31,7 @@
 #include "io/params_file.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/io_output.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/r1cs_indexed.h"
 #include "util/clock.h"
@@ -124,10 +125,10 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             a->workload = i;
     if (!strcmp(argv[1], "mixed"))
         a->workload = -1;
-    if (a->workload == -2) {
-        fprintf(stderr, "cuzk bench: unknown workload '%s'\n", argv[1]);
-        return 2;
-    }
+    if (a->workload == -2)
+        return cli_usage_error("bench", NULL, "unknown workload '%s'", argv[1]);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "bench %s", argv[1]);
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -138,10 +139,14 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             a->quiet = true;
             continue;
         }
-        if (i + 1 == argc) {
-            fprintf(stderr, "cuzk bench: %s needs a value (try --help)\n", o);
-            return 2;
-        }
+        static const char *const valued[] = {"--constraints", "--partitions",     "--proofs",
+                                             "--workers",     "--urgent-workers", "--threads",
+                                             "--backend",     "--trace",          "--seed"};
+        if (!cli_is_one_of(o, valued, sizeof valued / sizeof *valued))
+            return cli_usage_error(cmd, NULL,
+                                   o[0] == '-' ? "unknown option '%s'" : "unexpected '%s'", o);
+        if (i + 1 == argc)
+            return cli_usage_error(cmd, NULL, "%s needs a value", o);
         const char *v = argv[++i];
         int bad = 0;
         if (!strcmp(o, "--constraints") && !strcmp(v, "full"))
@@ -169,14 +174,9 @@ static int bench_parse(bench_args_t *a, int argc, char **argv)
             a->seed = strtoull(v, &end, 0);
             bad = errno || *end || end == v;
             a->seeded = true;
-        } else {
-            fprintf(stderr, "cuzk bench: unknown option '%s' (try --help)\n", o);
-            return 2;
         }
-        if (bad) {
-            fprintf(stderr, "cuzk bench: %s: bad value '%s'\n", o, v);
-            return 2;
-        }
+        if (bad)
+            return cli_usage_error(cmd, NULL, "%s: bad value '%s'", o, v);
     }
     return -1;
 }
@@ -377,13 +377,17 @@ int cli_bench_porep(int argc, char **argv)
     int rc = bench_parse(&a, argc, argv);
     if (rc >= 0)
         return rc;
+    char err[IO_ERR_MAX] = "";
+    if (a.trace && io_output_check(a.trace, err, sizeof err) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench: --trace %s\n", err);
+        return 2;
+    }
     bool mixed = a.workload < 0;
     const workload_t *wl = &workloads[mixed ? W_POREP : a.workload];
     uint32_t n = a.full          ? wl->full
                  : a.constraints ? a.constraints
                                  : (wl->full <= DEFAULT_SCALED ? wl->full : DEFAULT_SCALED);
     uint32_t parts = a.partitions ? a.partitions : wl->partitions;
-    char err[IO_ERR_MAX] = "";
     cuzk_status_t s = CUZK_OK;
     rng_t rng;
     if (!a.seeded && random_bytes(NULL, &a.seed, sizeof a.seed) != CUZK_OK) {
@@ -563,10 +567,13 @@ int cli_bench_porep(int argc, char **argv)
             char *json = NULL;
             if (engine_timeline_chrome_json(engine_timeline(e), engine_started(e), &json) ==
                 CUZK_OK) {
-                FILE *f = fopen(a.trace, "w");
-                if (!f || fputs(json, f) < 0 || fclose(f) != 0)
-                    s = io_fail(err, sizeof err, CUZK_EIO, "%s: %s", a.trace, strerror(errno));
-                else
+                io_output_t out;
+                s = io_output_open(&out, a.trace, err, sizeof err);
+                if (s == CUZK_OK) {
+                    io_output_write(&out, json, strlen(json));
+                    s = io_output_close(&out, CUZK_OK, err, sizeof err);
+                }
+                if (s == CUZK_OK)
                     printf("\ntrace: %s (chrome://tracing, Perfetto)\n", a.trace);
             }
             free(json);

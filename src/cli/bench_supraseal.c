@@ -96,10 +96,14 @@ static int parse(sargs_t *a, int argc, char **argv)
             usage(stdout);
             return 0;
         }
-        if (!v) {
-            fprintf(stderr, "cuzk bench supraseal: %s needs a value\n", o);
-            return 2;
-        }
+        static const char *const valued[] = {"--constraints", "--partitions", "--proofs",
+                                             "--callers",     "--memory",     "--lib",
+                                             "--seed"};
+        if (!cli_is_one_of(o, valued, sizeof valued / sizeof *valued))
+            return cli_usage_error("bench supraseal", NULL,
+                                   o[0] == '-' ? "unknown option '%s'" : "unexpected '%s'", o);
+        if (!v)
+            return cli_usage_error("bench supraseal", NULL, "%s needs a value", o);
         i++;
         int bad = 0;
         if (!strcmp(o, "--constraints"))
@@ -122,14 +126,9 @@ static int parse(sargs_t *a, int argc, char **argv)
             a->seed = strtoull(v, &end, 0);
             a->seeded = true;
             bad = errno || *end || end == v;
-        } else {
-            fprintf(stderr, "cuzk bench supraseal: unknown option %s (--help lists them)\n", o);
-            return 2;
         }
-        if (bad) {
-            fprintf(stderr, "cuzk bench supraseal: %s %s is not a valid value\n", o, v);
-            return 2;
-        }
+        if (bad)
+            return cli_usage_error("bench supraseal", NULL, "%s: bad value '%s'", o, v);
     }
     return -1;
 }

@@ -60,6 +60,9 @@ int cli_usage_error(const char *cmd, const char *help, const char *fmt, ...)
  * "--out"), in order. */
 int cli_missing(const char *cmd, const char *help, const char *const *names, size_t n);
 
+/* Whether o is one of names[0..n). */
+bool cli_is_one_of(const char *o, const char *const *names, size_t n);
+
 /* An input file of a command: where it was given, and what belongs there. */
 typedef struct cli_input {
     const char *path; /* NULL: not given */

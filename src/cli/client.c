@@ -262,7 +262,7 @@ static int client_init(client_t *c, const char *cmd, int *argc, char **argv)
             continue;
         }
         if (i + 1 == *argc) {
-            fprintf(stderr, "cuzk %s: %s needs a value\n", cmd, argv[i]);
+            cli_usage_error(cmd, NULL, "%s needs a value", argv[i]);
             return -1;
         }
         if (server)
@@ -304,7 +304,7 @@ static bool client_opt(int argc, char **argv, int *i, const char *name, const ch
         return false;
     *value = NULL;
     if (*i + 1 == argc)
-        fprintf(stderr, "cuzk %s: %s needs a value\n", cmd, name);
+        cli_usage_error(cmd, NULL, "%s needs a value", name);
     else
         *value = argv[++*i];
     return true;
@@ -727,13 +727,15 @@ int cli_submit(int argc, char **argv)
                 json_array_append_new(inputs, in) != 0)
                 goto out;
         } else {
-            fprintf(stderr, "cuzk submit: unexpected '%s' (try cuzk submit --help)\n", o);
+            cli_usage_error("submit", NULL, "unexpected '%s'", o);
             goto out;
         }
     }
     const char *key = opt.key;
     if (!key || json_array_size(inputs) == 0) {
-        submit_usage(stderr);
+        cli_usage_error("submit", NULL, "missing %s",
+                        !key ? "--key NAME"
+                             : "a witness (--witness, --wtns-inline or --assignment)");
         goto out;
     }
     if (wait && client_check_outputs(&c, opt.proof, opt.public) != CLIENT_OK)
@@ -807,8 +809,7 @@ int cli_status(int argc, char **argv)
         } else if (argv[i][0] != '-' && !id) {
             id = argv[i];
         } else {
-            fprintf(stderr, "cuzk status: unexpected '%s'\n\n", argv[i]);
-            status_usage(stderr);
+            cli_usage_error("status", NULL, "unexpected '%s'", argv[i]);
             client_free(&c);
             return CLIENT_EFAIL;
         }
@@ -879,12 +880,12 @@ int cli_wait(int argc, char **argv)
         } else if (argv[i][0] != '-' && !id) {
             id = argv[i];
         } else {
-            fprintf(stderr, "cuzk wait: unexpected '%s' (try cuzk wait --help)\n", argv[i]);
+            cli_usage_error("wait", NULL, "unexpected '%s'", argv[i]);
             goto out;
         }
     }
     if (!id) {
-        wait_usage(stderr);
+        cli_usage_error("wait", NULL, "missing ID");
         goto out;
     }
     if (client_check_outputs(&c, opt.proof, opt.public) != CLIENT_OK)
@@ -919,7 +920,10 @@ int cli_cancel(int argc, char **argv)
         return CLIENT_OK;
     }
     if (argc != 2 || argv[1][0] == '-') {
-        cancel_usage(stderr);
+        if (argc < 2)
+            cli_usage_error("cancel", NULL, "missing ID");
+        else
+            cli_usage_error("cancel", NULL, "unexpected '%s'", argv[argv[1][0] == '-' ? 1 : 2]);
         client_free(&c);
         return CLIENT_EFAIL;
     }

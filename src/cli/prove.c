@@ -94,8 +94,7 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             a->quiet = true;
         } else if (!strcmp(o, "--r1cs") || !strcmp(o, "--threads") || !strcmp(o, "--backend")) {
             if (i + 1 == argc) {
-                fprintf(stderr, "cuzk prove: %s needs a value\n", o);
-                return PROVE_EFAIL;
+                return cli_usage_error("prove", NULL, "%s needs a value", o);
             }
             const char *v = argv[++i];
             if (!strcmp(o, "--r1cs")) {
@@ -104,15 +103,14 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
             }
             if (!strcmp(o, "--backend")) {
                 if (cli_parse_backend(&a->backend, v) != 0) {
-                    fprintf(stderr, "cuzk prove: --backend wants auto, cpu or cuda, not '%s'\n", v);
-                    return PROVE_EFAIL;
+                    return cli_usage_error("prove", NULL,
+                                           "--backend wants auto, cpu or cuda, not '%s'", v);
                 }
                 continue;
             }
             if (cli_parse_threads(&a->threads, v) != 0) {
-                fprintf(stderr, "cuzk prove: --threads wants a number from 1 to 4096, not '%s'\n",
-                        v);
-                return PROVE_EFAIL;
+                return cli_usage_error("prove", NULL,
+                                       "--threads wants a number from 1 to 4096, not '%s'", v);
             }
         } else if (o[0] == '-' && o[1] != '\0') {
             return cli_usage_error("prove", NULL, "unknown option '%s'", o);

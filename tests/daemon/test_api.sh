@@ -89,6 +89,17 @@ check "partition 2's proof verifies" $?
 check "several partitions: the number before the extension (m.0.json), no temporaries" $?
 "$CUZK" wait "$id" --proof "$work/m" >/dev/null && [ -f "$work/m.0" ] && [ -f "$work/m.2" ]
 check "several partitions, a name without extension: m.0, m.2" $?
+mkfifo "$work/fifo"
+ln -s fifo "$work/to-fifo"
+out=$(timeout 10 "$CUZK" wait "$id" --proof "$work/fifo" 2>&1 >/dev/null)
+rc=$?
+out2=$(timeout 10 "$CUZK" wait "$id" --public "$work/to-fifo" 2>&1 >/dev/null)
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] &&
+    [[ "$out" == *"--proof $work/fifo: the job has 3 partitions, written as one file each ($work/fifo.0, ...)"* ]] &&
+    [[ "$out2" == *"--public $work/to-fifo: the job has 3 partitions"* ]] &&
+    ! ls -A "$work" | grep -q 'fifo\.'
+check "several partitions: a FIFO (or a link to one) as --proof or --public is refused, no files beside it" $? "$out $out2"
 out=$("$CUZK" wait "$id" --proof "$work/same.json" --public "$work/./same.json" 2>&1 >/dev/null)
 [ $? -eq 2 ] && [[ "$out" == *"--proof $work/same.json and --public $work/./same.json"* ]] &&
     ! ls -A "$work" | grep -q 'same'

@@ -185,11 +185,41 @@ expect "bench arith: an argument" 2 \
     "$cuzk" bench arith x
 expect "selftest: an unknown option" 2 \
     "cuzk selftest: unknown option '--frob' (try 'cuzk selftest --help')" "$cuzk" selftest --frob
+expect "bench porep32: an unknown option" 2 \
+    "cuzk bench porep32: unknown option '--frob' (try 'cuzk bench porep32 --help')" \
+    "$cuzk" bench porep32 --frob
+expect "bench porep32: a stray word" 2 \
+    "cuzk bench porep32: unexpected 'extra' (try 'cuzk bench porep32 --help')" \
+    "$cuzk" bench porep32 extra
+expect "bench porep32: a value missing" 2 \
+    "cuzk bench porep32: --proofs needs a value (try 'cuzk bench porep32 --help')" \
+    "$cuzk" bench porep32 --proofs
+expect "bench porep32: --trace in no directory, before any work" 2 \
+    "cuzk bench: --trace nodir/t.json: the directory nodir does not exist" \
+    "$cuzk" bench porep32 --constraints 2^16 --trace nodir/t.json
+expect "bench supraseal: an unknown option" 2 \
+    "cuzk bench supraseal: unknown option '--frob' (try 'cuzk bench supraseal --help')" \
+    "$cuzk" bench supraseal --frob
+expect "prove: --backend without a value" 2 \
+    "cuzk prove: --backend needs a value (try 'cuzk prove --help')" "$cuzk" prove --backend
+expect "submit: no --key" 2 "cuzk submit: missing --key NAME (try 'cuzk submit --help')" \
+    "$cuzk" submit
+expect "submit: no witness" 2 \
+    "cuzk submit: missing a witness (--witness, --wtns-inline or --assignment) (try 'cuzk submit --help')" \
+    "$cuzk" submit --key k
+expect "submit: --witness without a value" 2 \
+    "cuzk submit: --witness needs a value (try 'cuzk submit --help')" "$cuzk" submit --witness
+expect "wait: no ID" 2 "cuzk wait: missing ID (try 'cuzk wait --help')" "$cuzk" wait
+expect "cancel: no ID" 2 "cuzk cancel: missing ID (try 'cuzk cancel --help')" "$cuzk" cancel
+expect "cancel: two IDs" 2 "cuzk cancel: unexpected 'b' (try 'cuzk cancel --help')" \
+    "$cuzk" cancel a b
+expect "status: two IDs" 2 "cuzk status: unexpected 'b' (try 'cuzk status --help')" \
+    "$cuzk" status a b
 
 # ---- --help and -h ---------------------------------------------------------------------
 for cmd in "" prove "prove --params" verify "verify --vk" gen setup assign inspect convert demo \
     selftest bench "bench arith" "bench snarkjs" "bench porep32" "bench snap32" \
-    "bench winning32" "bench mixed" version; do
+    "bench winning32" "bench mixed" "bench supraseal" version; do
     for h in --help -h; do
         # shellcheck disable=SC2086 # the words of $cmd are the command's
         run "$cuzk" $cmd $h
