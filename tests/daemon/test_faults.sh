@@ -9,7 +9,8 @@
 #   that does not parse: each repair logged with the file (and the byte
 #   offset), the files kept under damaged/, the repairs counted in
 #   /v1/status; a restored job whose witness is no longer in --allow fails,
-#   saying so;
+#   saying so; a journaled key whose directory is no longer in --allow is
+#   not reloaded, the log says why, and its jobs fail naming it;
 #   as root, the journal on a small full tmpfs: eight concurrent submits of
 #   one id are never told "existing" for a job that is not on disk; an
 #   inline witness is refused with "No space left on device"; /healthz
@@ -99,12 +100,16 @@ DPID=""
 
 # ---- a damaged journal ------------------------------------------------------------------
 journal=$work/journal
-start_daemon "$log" --allow "$fx" --journal "$journal" --workers 1 --threads 2
+# keysA/ is allowed now, not at the next start
+mkdir -p "$work/keysA"
+cp "$fx/keys/k.zkey" "$work/keysA/a.zkey"
+start_daemon "$log" --allow "$fx,$work/keysA" --journal "$journal" --workers 1 --threads 2
 api POST /v1/keys "{\"name\":\"k\",\"path\":\"$fx/keys/k.zkey\"}"
 "$CUZK" submit --key k --witness "$fx/w/w.wtns" --id kept --wait >/dev/null 2>&1
 check "a job done before the damage" $?
-# A queued job (the key is not loaded at the next start) whose witness is in w/.
-api POST /v1/keys "{\"name\":\"k2\",\"path\":\"$fx/other.zkey\"}"
+api POST /v1/keys "{\"name\":\"ka\",\"path\":\"$work/keysA/a.zkey\"}"
+[ "$HTTP" = 201 ]
+check "a key registered from keysA/" $? "$HTTP $BODY"
 stop_daemon
 jobs=$journal/jobs
 # damage: a torn last record on the done job, a damaged record in the middle
@@ -127,6 +132,13 @@ import json, sys
 first = json.loads(open(sys.argv[1]).readline())
 first["id"] = "moved"; first["seq"] = 99
 first["inputs"] = [{"wtns_path": sys.argv[3]}]
+open(sys.argv[2], "w").write(json.dumps(first) + "\n")
+EOF
+# a live job on the key from keysA/
+python3 - "$jobs/kept.job" "$jobs/on-ka.job" <<'EOF'
+import json, sys
+first = json.loads(open(sys.argv[1]).readline())
+first["id"] = "on-ka"; first["seq"] = 98; first["key"] = "ka"
 open(sys.argv[2], "w").write(json.dumps(first) + "\n")
 EOF
 : >"$log.2"
@@ -154,6 +166,15 @@ check "the done job kept its state and result" $? "$BODY"
 wait_job moved 30
 [ "$(jstr state)" = failed ] && printf '%s' "$BODY" | grep -q 'checked again at the restart'
 check "a restored job whose witness is outside --allow now fails, saying so" $? "$BODY"
+grep -q "key ka not loaded: $work/keysA/a.zkey is outside the allowed directories" "$log.2"
+check "a journaled key outside the narrowed --allow: the log says it is not reloaded, and why" \
+    $? "$(grep 'key ka' "$log.2")"
+api GET /v1/keys/ka
+expect_error "and the key is not loaded" 404 unknown_key
+wait_job on-ka 30
+[ "$(jstr state)" = failed ] &&
+    printf '%s' "$BODY" | grep -q "key 'ka' is not loaded after the restart"
+check "a restored job on that key fails, naming the key" $? "$(printf '%s' "$BODY" | cut -c1-300)"
 stop_daemon
 
 # ---- the journal on a full filesystem (root) ---------------------------------------------
