@@ -10,6 +10,8 @@
 #      full), never reset or left hanging; the slow connections that waited
 #      longest make room.
 #   3. /metrics counts the refusals and the header timeouts.
+#   4. Without --header-timeout, a connection that sends nothing is shut
+#      down after the default 5 s.
 #   tests/daemon/test_slowloris.sh CUZKD_BINARY CUZK_BINARY [LOADGEN]
 . "$(dirname "$0")/lib.sh"
 
@@ -144,4 +146,21 @@ check "a normal request is served afterwards" $? "$HTTP"
 
 stop_daemon
 check "cuzkd drains and exits 0" $?
+
+# 4. The default header timeout.
+start_daemon "$log" --allow "$work/allow"
+python3 - "$PORT" >"$work/idle" <<'EOF'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15)
+t0 = time.time()
+try:
+    s.recv(1)
+except OSError:
+    pass
+print(int(1000 * (time.time() - t0)))
+EOF
+idle_ms=$(cat "$work/idle")
+[ "${idle_ms:-0}" -ge 4500 ] && [ "${idle_ms:-0}" -lt 6500 ]
+check "by default a connection that sends no header is shut down after 5 s" $? "${idle_ms} ms"
+stop_daemon
 finish
