@@ -49,7 +49,7 @@ static const config_option_t config_options[] = {
     OPT("server", max_connections, "--max-connections", CONFIG_UINT, "256", 1, 65536,
         "connections served at once (a few more are answered 503)"),
     OPT("server", max_client_connections, "--max-client-connections", CONFIG_UINT, "64", 0, 65536,
-        "connections from one client host at once (0: no limit)"),
+        "connections from one client host at once (0: no limit; a few more are answered 503)"),
     /* A few seconds: a request header is a few hundred bytes, which any
      * client that means to send it sends at once; a slowloris connection
      * holds its thread no longer than this. */
