@@ -182,9 +182,11 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
         break;
     case ENGINE_EEXIST: http_error(resp, 409, "key_conflict", "%s", err); break;
     case ENGINE_ELOAD:
-        log_event(LOG_WARN, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name, err,
-                  cuzk_strerror(st));
-        http_error(resp, 400, "bad_key", "%s (%s)", err, cuzk_strerror(st));
+        /* The reader's message says what is wrong with which file; the
+         * status's generic words only stand in for a missing one. */
+        log_event(LOG_WARN, "key.load_failed", NULL, name, "key %s not loaded: %s", name,
+                  err[0] ? err : cuzk_strerror(st));
+        http_error(resp, 400, "bad_key", "%s", err[0] ? err : cuzk_strerror(st));
         break;
     case ENGINE_EBUDGET: http_error(resp, 409, "memory_budget", "%s", err); break;
     default: http_error(resp, 500, "internal", "%s", err[0] ? err : engine_rc_name(rc)); break;
