@@ -118,58 +118,26 @@ static void api_keys_list(cuzkd_t *d, http_response_t *resp)
     http_json(resp, 200, json_pack("{s:o}", "keys", keys));
 }
 
-/* The format named by the request, or inferred from the file's extension
- * (.zkey, .params; .cuzkkey for a key cache, which `cuzk convert` writes). */
-static int api_key_format(const char *format, const char *path, http_response_t *resp)
-{
-    if (!format) {
-        const char *dot = strrchr(path, '.');
-        format = !dot ? "" : !strcmp(dot, ".cuzkkey") ? "cache" : dot + 1;
-    }
-    int f = engine_key_format_from_name(format);
-    if (f < 0)
-        http_error(resp, 400, "invalid_request",
-                   "format: expected \"zkey\", \"params\" or \"cache\" (or a path ending in "
-                   ".zkey, .params or .cuzkkey), not '%s'",
-                   format);
-    return f;
-}
-
 static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
 {
     if (api_draining(d, resp))
         return;
-    json_t *root = api_body_object(req->body, req->body_len, resp);
-    if (!root)
+    api_key_request_t r;
+    if (api_key_request_parse(&r, req->body, req->body_len, resp))
         return;
-    const char *name, *path, *format;
+    const char *name = r.name;
+    key_format_t f = r.format;
     char resolved[API_PATH_MAX];
-    int f = -1;
-    if (api_string(root, "name", &name, "", resp) || api_string(root, "path", &path, "", resp) ||
-        api_string(root, "format", &format, "", resp))
-        goto out;
-    if (!name || !engine_id_valid(name)) {
-        http_error(resp, 400, "invalid_request",
-                   "name: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . "
-                   "or -)",
-                   ENGINE_ID_MAX);
-        goto out;
-    }
-    if (!path) {
-        http_error(resp, 400, "invalid_request", "path: required");
-        goto out;
-    }
-    if ((f = api_key_format(format, path, resp)) < 0 || api_path(d, path, resolved, "path", resp))
+    if (api_path(d, r.path, resolved, "path", resp))
         goto out;
 
     char err[API_ERR_MAX] = "";
     bool loaded = false;
     cuzk_status_t st;
     pthread_mutex_lock(&d->keys_lock);
-    engine_rc_t rc =
-        engine_key_load(d->engine, name, (key_format_t)f, resolved, &loaded, &st, err, sizeof err);
+    engine_rc_t rc = engine_key_load(d->engine, name, f, resolved, &loaded, &st, err, sizeof err);
     if (rc == ENGINE_OK && !loaded && d->journal &&
-        journal_key_add(d->journal, name, (key_format_t)f, resolved, err, sizeof err)) {
+        journal_key_add(d->journal, name, f, resolved, err, sizeof err)) {
         engine_key_evict(d->engine, name);
         rc = ENGINE_ENOMEM;
     }
@@ -192,7 +160,7 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
     default: http_error(resp, 500, "internal", "%s", err[0] ? err : engine_rc_name(rc)); break;
     }
 out:
-    json_decref(root);
+    api_key_request_free(&r);
 }
 
 static void api_key_delete(cuzkd_t *d, const char *name, http_response_t *resp)
