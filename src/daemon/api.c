@@ -341,8 +341,10 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     api_proof_request_t r;
     if (api_proof_request_parse(&r, req->body, req->body_len, resp))
         return;
+    /* The resolved paths, each as long as it is: a body of short paths
+     * costs little more memory than its own size. */
     engine_input_t *in = calloc(r.n, sizeof *in);
-    char(*paths)[API_PATH_MAX] = malloc(r.n * sizeof *paths);
+    char **paths = calloc(r.n, sizeof *paths);
     if (!in || !paths) {
         http_error(resp, 500, "internal", "out of memory");
         goto out;
@@ -356,8 +358,13 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
         char where[64];
         snprintf(where, sizeof where, "witness[%zu].%s", i,
                  x->kind == ENGINE_INPUT_WTNS_PATH ? "path" : "assignment_path");
-        if (api_path(d, x->path, paths[i], where, resp))
+        char resolved[API_PATH_MAX];
+        if (api_path(d, x->path, resolved, where, resp))
             goto out;
+        if (!(paths[i] = strdup(resolved))) {
+            http_error(resp, 500, "internal", "out of memory");
+            goto out;
+        }
         in[i] = (engine_input_t){.kind = x->kind, .path = paths[i]};
     }
 
@@ -389,6 +396,8 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     http_json(resp, 202, json_pack("{s:s}", "id", engine_job_id(job)));
     engine_job_unref(d->engine, job);
 out:
+    for (size_t i = 0; paths && i < r.n; i++)
+        free(paths[i]);
     free(paths);
     free(in);
     api_proof_request_free(&r);

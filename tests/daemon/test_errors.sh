@@ -10,6 +10,7 @@
 #   message alone), a .zkey loaded as a key cache, an assignment
 #   for a zkey, a truncated base64 witness, a truncated witness file, an
 #   unsatisfied witness, a witness of the other curve, a full queue (429),
+#   the memory a body of 1024 short paths costs,
 #   the bearer token (401), a Unix socket, and the configuration file with
 #   --check-config (a good file, an unknown option, a bad value, flags over
 #   the file).
@@ -28,6 +29,36 @@ check "cuzkd starts" $? "$(tail -n 3 "$log")"
 api POST /v1/keys "{\"name\":\"bn\",\"path\":\"$FX/bn/k.zkey\"}"
 api POST /v1/keys "{\"name\":\"slow\",\"path\":\"$FX/slow/k.zkey\"}"
 api POST /v1/keys "{\"name\":\"bp\",\"path\":\"$FX/bp/k.params\"}"
+
+# 1024 short witness paths (~46 KB of body) for a key that does not exist,
+# while nothing runs: every path is resolved before the key is looked up
+# (404). That costs far less memory than a page a path: the growth of the
+# daemon's peak resident memory (VmHWM, reset to the current size through
+# clear_refs) over that of the same body refused at once for its priority
+# (parsed, nothing resolved), after a warm-up request that makes the code
+# they run resident.
+hwm() { awk '/^VmHWM:/ { print $2 }' "/proc/$DPID/status"; }
+peak_growth() { # peak_growth BODY: GROWN = KiB the daemon's peak grows by answering BODY
+    echo 5 >"/proc/$DPID/clear_refs"
+    local before
+    before=$(hwm)
+    api POST /v1/proofs "$1"
+    GROWN=$(($(hwm) - before))
+}
+many=$(for _ in $(seq 1024); do printf '{"path":"%s"},' "$FX/bn/w.wtns"; done)
+api POST /v1/proofs "{\"key\":\"nokey\",\"witness\":[{\"path\":\"$FX/bn/w.wtns\"}]}"
+if ! { echo 5 >"/proc/$DPID/clear_refs"; } 2>/dev/null || [ -z "$(hwm)" ]; then
+    skip "the memory of 1024 witness paths" "no /proc/PID/clear_refs or VmHWM to measure it"
+else
+    peak_growth "{\"key\":\"nokey\",\"priority\":\"no\",\"witness\":[${many%,}]}"
+    parsed=$GROWN
+    refused=$HTTP
+    peak_growth "{\"key\":\"nokey\",\"witness\":[${many%,}]}"
+    resolved=$GROWN
+    [ "$refused" = 400 ] && [ "$HTTP" = 404 ] && [ $((resolved - parsed)) -lt 2048 ]
+    check "1024 witness paths resolved cost memory for what they are, not 4 KiB each" $? \
+        "peak +$resolved KiB, +$parsed KiB for the body alone; $refused, $HTTP $BODY"
+fi
 
 # ---- the request itself -------------------------------------------------------------
 api POST /v1/proofs '{"key": "bn", "witness": '
