@@ -2,9 +2,12 @@
  * the near misses that must not be taken for it. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -76,6 +79,56 @@ static void test_names(void **state)
     assert_string_equal(io_kind_name(IO_KIND_COUNT), io_kind_name(IO_KIND_UNKNOWN));
 }
 
+/* io_kind_misplaced on a file of bytes at path: whether it said what the
+ * file is. */
+static bool misplaced(const char *path, const char *bytes, unsigned kinds, cuzk_status_t s,
+                      char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, strlen(bytes), f), strlen(bytes));
+    assert_int_equal(fclose(f), 0);
+    return io_kind_misplaced(path, kinds, "a snarkjs .zkey (proving key)", s, err, err_size);
+}
+
+static void test_misplaced(void **state)
+{
+    (void)state;
+    char path[96], err[256], want[256];
+    snprintf(path, sizeof path, "/tmp/cuzk_test_kind_%ld", (long)getpid());
+    unsigned zkey = IO_KIND_BIT(IO_KIND_ZKEY);
+    /* a .wtns where a .zkey belongs: said once, with the file's name */
+    strcpy(err, "the reader's message");
+    assert_true(misplaced(path, "wtns\x02\0\0\0", zkey, CUZK_EBADFILE, err, sizeof err));
+    snprintf(want, sizeof want,
+             "%s is a snarkjs .wtns (witness), not a snarkjs .zkey (proving key)", path);
+    assert_string_equal(err, want);
+    assert_true(misplaced(path, "{\"pi_a\": []}", zkey, CUZK_EENCODING, err, sizeof err));
+    snprintf(want, sizeof want, "%s is a snarkjs proof.json, not a snarkjs .zkey (proving key)",
+             path);
+    assert_string_equal(err, want);
+    /* the reader's message stands: a kind that belongs there (a damaged
+     * .zkey), a kind cuzk cannot tell, a failure of the system */
+    static const struct {
+        const char *bytes;
+        cuzk_status_t s;
+    } stand[] = {{"zkey\x01\0\0\0", CUZK_EBADFILE},
+                 {"no kind at all", CUZK_EBADFILE},
+                 {"{\"x\": 1}", CUZK_EBADFILE},
+                 {"wtns\x02\0\0\0", CUZK_EIO},
+                 {"wtns\x02\0\0\0", CUZK_ENOMEM}};
+    for (size_t i = 0; i < sizeof stand / sizeof stand[0]; i++) {
+        strcpy(err, "the reader's message");
+        assert_false(misplaced(path, stand[i].bytes, zkey, stand[i].s, err, sizeof err));
+        assert_string_equal(err, "the reader's message");
+    }
+    unlink(path);
+    /* a file that cannot be read: nothing to tell */
+    strcpy(err, "the reader's message");
+    assert_false(io_kind_misplaced(path, zkey, "x", CUZK_EBADFILE, err, sizeof err));
+    assert_string_equal(err, "the reader's message");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -83,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bellperson_sizes),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_misplaced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,26 +46,10 @@ int cli_missing(const char *cmd, const char *help, const char *const *names, siz
     return cli_usage_error(cmd, help, "missing %s", list);
 }
 
-/* Whether a reader's status s can come from a file of another kind than
- * the reader's: the statuses of content, not of the system. */
-static bool args_content_status(cuzk_status_t s)
-{
-    return s == CUZK_EBADFILE || s == CUZK_EENCODING || s == CUZK_ENONCANONICAL ||
-           s == CUZK_ENOTONCURVE || s == CUZK_ENOTINSUBGROUP || s == CUZK_EUNSUPPORTED ||
-           s == CUZK_EINFINITY;
-}
-
-/* Whether kind names what a file is (not merely that cuzk cannot tell). */
-static bool args_kind_known(io_kind_t kind)
-{
-    return kind != IO_KIND_UNKNOWN && kind != IO_KIND_EMPTY && kind != IO_KIND_JSON &&
-           kind != IO_KIND_KEY_CACHE;
-}
-
 cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_t s, char *err,
                                    size_t err_size)
 {
-    if (!args_content_status(s))
+    if (!io_kind_content_status(s))
         return s;
     enum { ARGS_MAX = 8 };
     size_t bad[ARGS_MAX], n_bad = 0;
@@ -74,7 +58,7 @@ cuzk_status_t cli_inputs_misplaced(const cli_input_t *in, size_t n, cuzk_status_
         char why[IO_ERR_MAX];
         if (!in[i].path || io_kind_of_file(&kind[i], in[i].path, why, sizeof why) != CUZK_OK)
             kind[i] = IO_KIND_UNKNOWN;
-        if (args_kind_known(kind[i]) && !(in[i].kinds & IO_KIND_BIT(kind[i])))
+        if (io_kind_known(kind[i]) && !(in[i].kinds & IO_KIND_BIT(kind[i])))
             bad[n_bad++] = i;
     }
     if (n_bad == 0)

@@ -118,58 +118,26 @@ static void api_keys_list(cuzkd_t *d, http_response_t *resp)
     http_json(resp, 200, json_pack("{s:o}", "keys", keys));
 }
 
-/* The format named by the request, or inferred from the file's extension
- * (.zkey, .params; .cuzkkey for a key cache, which `cuzk convert` writes). */
-static int api_key_format(const char *format, const char *path, http_response_t *resp)
-{
-    if (!format) {
-        const char *dot = strrchr(path, '.');
-        format = !dot ? "" : !strcmp(dot, ".cuzkkey") ? "cache" : dot + 1;
-    }
-    int f = engine_key_format_from_name(format);
-    if (f < 0)
-        http_error(resp, 400, "invalid_request",
-                   "format: expected \"zkey\", \"params\" or \"cache\" (or a path ending in "
-                   ".zkey, .params or .cuzkkey), not '%s'",
-                   format);
-    return f;
-}
-
 static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t *resp)
 {
     if (api_draining(d, resp))
         return;
-    json_t *root = api_body_object(req->body, req->body_len, resp);
-    if (!root)
+    api_key_request_t r;
+    if (api_key_request_parse(&r, req->body, req->body_len, resp))
         return;
-    const char *name, *path, *format;
+    const char *name = r.name;
+    key_format_t f = r.format;
     char resolved[API_PATH_MAX];
-    int f = -1;
-    if (api_string(root, "name", &name, "", resp) || api_string(root, "path", &path, "", resp) ||
-        api_string(root, "format", &format, "", resp))
-        goto out;
-    if (!name || !engine_id_valid(name)) {
-        http_error(resp, 400, "invalid_request",
-                   "name: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . "
-                   "or -)",
-                   ENGINE_ID_MAX);
-        goto out;
-    }
-    if (!path) {
-        http_error(resp, 400, "invalid_request", "path: required");
-        goto out;
-    }
-    if ((f = api_key_format(format, path, resp)) < 0 || api_path(d, path, resolved, "path", resp))
+    if (api_path(d, r.path, resolved, "path", resp))
         goto out;
 
     char err[API_ERR_MAX] = "";
     bool loaded = false;
     cuzk_status_t st;
     pthread_mutex_lock(&d->keys_lock);
-    engine_rc_t rc =
-        engine_key_load(d->engine, name, (key_format_t)f, resolved, &loaded, &st, err, sizeof err);
+    engine_rc_t rc = engine_key_load(d->engine, name, f, resolved, &loaded, &st, err, sizeof err);
     if (rc == ENGINE_OK && !loaded && d->journal &&
-        journal_key_add(d->journal, name, (key_format_t)f, resolved, err, sizeof err)) {
+        journal_key_add(d->journal, name, f, resolved, err, sizeof err)) {
         engine_key_evict(d->engine, name);
         rc = ENGINE_ENOMEM;
     }
@@ -182,15 +150,17 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
         break;
     case ENGINE_EEXIST: http_error(resp, 409, "key_conflict", "%s", err); break;
     case ENGINE_ELOAD:
-        log_event(LOG_WARN, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name, err,
-                  cuzk_strerror(st));
-        http_error(resp, 400, "bad_key", "%s (%s)", err, cuzk_strerror(st));
+        /* The reader's message says what is wrong with which file; the
+         * status's generic words only stand in for a missing one. */
+        log_event(LOG_WARN, "key.load_failed", NULL, name, "key %s not loaded: %s", name,
+                  err[0] ? err : cuzk_strerror(st));
+        http_error(resp, 400, "bad_key", "%s", err[0] ? err : cuzk_strerror(st));
         break;
     case ENGINE_EBUDGET: http_error(resp, 409, "memory_budget", "%s", err); break;
     default: http_error(resp, 500, "internal", "%s", err[0] ? err : engine_rc_name(rc)); break;
     }
 out:
-    json_decref(root);
+    api_key_request_free(&r);
 }
 
 static void api_key_delete(cuzkd_t *d, const char *name, http_response_t *resp)
@@ -371,8 +341,10 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     api_proof_request_t r;
     if (api_proof_request_parse(&r, req->body, req->body_len, resp))
         return;
+    /* The resolved paths, each as long as it is: a body of short paths
+     * costs little more memory than its own size. */
     engine_input_t *in = calloc(r.n, sizeof *in);
-    char(*paths)[API_PATH_MAX] = malloc(r.n * sizeof *paths);
+    char **paths = calloc(r.n, sizeof *paths);
     if (!in || !paths) {
         http_error(resp, 500, "internal", "out of memory");
         goto out;
@@ -386,8 +358,13 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
         char where[64];
         snprintf(where, sizeof where, "witness[%zu].%s", i,
                  x->kind == ENGINE_INPUT_WTNS_PATH ? "path" : "assignment_path");
-        if (api_path(d, x->path, paths[i], where, resp))
+        char resolved[API_PATH_MAX];
+        if (api_path(d, x->path, resolved, where, resp))
             goto out;
+        if (!(paths[i] = strdup(resolved))) {
+            http_error(resp, 500, "internal", "out of memory");
+            goto out;
+        }
         in[i] = (engine_input_t){.kind = x->kind, .path = paths[i]};
     }
 
@@ -419,6 +396,8 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
     http_json(resp, 202, json_pack("{s:s}", "id", engine_job_id(job)));
     engine_job_unref(d->engine, job);
 out:
+    for (size_t i = 0; paths && i < r.n; i++)
+        free(paths[i]);
     free(paths);
     free(in);
     api_proof_request_free(&r);

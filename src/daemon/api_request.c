@@ -186,3 +186,58 @@ void api_proof_request_free(api_proof_request_t *r)
     json_decref(r->root);
     memset(r, 0, sizeof(*r));
 }
+
+/* The format named by the request, or inferred from the file's extension
+ * (.zkey, .params; .cuzkkey for a key cache, which `cuzk convert` writes);
+ * -1 after answering 400. */
+static int api_key_format(const char *format, const char *path, http_response_t *resp)
+{
+    if (!format) {
+        const char *dot = strrchr(path, '.');
+        format = !dot ? "" : !strcmp(dot, ".cuzkkey") ? "cache" : dot + 1;
+    }
+    int f = engine_key_format_from_name(format);
+    if (f < 0)
+        http_error(resp, 400, "invalid_request",
+                   "format: expected \"zkey\", \"params\" or \"cache\" (or a path ending in "
+                   ".zkey, .params or .cuzkkey), not '%s'",
+                   format);
+    return f;
+}
+
+int api_key_request_parse(api_key_request_t *r, const char *body, size_t len, http_response_t *resp)
+{
+    memset(r, 0, sizeof(*r));
+    if (!(r->root = api_body_object(body, len, resp)))
+        return -1;
+    const char *format;
+    int f;
+    if (api_string(r->root, "name", &r->name, "", resp) ||
+        api_string(r->root, "path", &r->path, "", resp) ||
+        api_string(r->root, "format", &format, "", resp))
+        goto fail;
+    if (!r->name || !engine_id_valid(r->name)) {
+        http_error(resp, 400, "invalid_request",
+                   "name: expected 1 to %d characters of A-Z a-z 0-9 . _ - (not starting with . "
+                   "or -)",
+                   ENGINE_ID_MAX);
+        goto fail;
+    }
+    if (!r->path) {
+        http_error(resp, 400, "invalid_request", "path: required");
+        goto fail;
+    }
+    if ((f = api_key_format(format, r->path, resp)) < 0)
+        goto fail;
+    r->format = (key_format_t)f;
+    return 0;
+fail:
+    api_key_request_free(r);
+    return -1;
+}
+
+void api_key_request_free(api_key_request_t *r)
+{
+    json_decref(r->root);
+    memset(r, 0, sizeof(*r));
+}

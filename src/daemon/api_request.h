@@ -1,12 +1,12 @@
 /*
  * The request bodies of cuzkd's routes (api.c), parsed and checked apart
  * from the server and the engine, so that what a client can send is one
- * function of the bytes (the fuzzer tests/fuzz/fuzz_proof_request.c calls
- * it as api.c does).
+ * function of the bytes (the fuzzers tests/fuzz/fuzz_proof_request.c and
+ * fuzz_key_request.c call them as api.c does).
  *
  * Each function answers a refusal itself: on failure it has set resp to
- * the 400 (or 500, out of memory) error body of http.h and returns NULL or
- * -1.
+ * the 400 (413 for a body of too many values, 500 out of memory) error
+ * body of http.h and returns NULL or -1.
  */
 #ifndef CUZK_DAEMON_API_REQUEST_H
 #define CUZK_DAEMON_API_REQUEST_H
@@ -59,5 +59,24 @@ int api_proof_request_parse(api_proof_request_t *r, const char *body, size_t len
 
 /* Releases what r holds and zeroes it; an empty r is fine. */
 void api_proof_request_free(api_proof_request_t *r);
+
+/* The body of POST /v1/keys (docs/DAEMON.md): {"name", "path", "format"?}. */
+typedef struct api_key_request {
+    json_t *root;        /* the body; name and path point into it */
+    const char *name;    /* engine_id_valid */
+    const char *path;    /* as the client gave it, not resolved */
+    key_format_t format; /* given, or told by the path's extension */
+} api_key_request_t;
+
+/* Parses and checks the len bytes of body into r (api_key_request_free):
+ * every member's type, the name's syntax, a path, and a format that is
+ * zkey, params or cache, or left out for a path ending in .zkey, .params
+ * or .cuzkkey. The path is left to the caller to resolve. -1 after
+ * answering (r empty). */
+int api_key_request_parse(api_key_request_t *r, const char *body, size_t len,
+                          http_response_t *resp);
+
+/* Releases what r holds and zeroes it; an empty r is fine. */
+void api_key_request_free(api_key_request_t *r);
 
 #endif

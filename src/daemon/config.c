@@ -49,8 +49,11 @@ static const config_option_t config_options[] = {
     OPT("server", max_connections, "--max-connections", CONFIG_UINT, "256", 1, 65536,
         "connections served at once (a few more are answered 503)"),
     OPT("server", max_client_connections, "--max-client-connections", CONFIG_UINT, "64", 0, 65536,
-        "connections from one client host at once (0: no limit)"),
-    OPT("server", header_timeout, "--header-timeout", CONFIG_SECONDS, "10", 0, 0,
+        "connections from one client host at once (0: no limit; a few more are answered 503)"),
+    /* A few seconds: a request header is a few hundred bytes, which any
+     * client that means to send it sends at once; a slowloris connection
+     * holds its thread no longer than this. */
+    OPT("server", header_timeout, "--header-timeout", CONFIG_SECONDS, "5", 0, 0,
         "seconds a connection has to send a request's header (0: no limit)"),
     OPT("server", max_wait, "--max-wait", CONFIG_SECONDS, "300", 0, 0,
         "longest ?wait= long-poll, seconds"),

@@ -109,10 +109,13 @@ static void cuzkd_load_key(void *ctx, const char *name, key_format_t format, con
     engine_rc_t rc = engine_key_load(d->engine, name, format, resolved, NULL, &st, err, sizeof err);
     if (rc == ENGINE_OK)
         log_event(LOG_INFO, "key.loaded", NULL, name, "key %s loaded from %s", name, resolved);
-    else
-        log_event(LOG_ERROR, "key.load_failed", NULL, name, "key %s not loaded: %s (%s)", name,
-                  err[0] ? err : engine_rc_name(rc),
-                  rc == ENGINE_ELOAD ? cuzk_strerror(st) : engine_rc_name(rc));
+    else {
+        /* The reader's message says what is wrong with which file. */
+        const char *why = err[0]               ? err
+                          : rc == ENGINE_ELOAD ? cuzk_strerror(st)
+                                               : engine_rc_name(rc);
+        log_event(LOG_ERROR, "key.load_failed", NULL, name, "key %s not loaded: %s", name, why);
+    }
 }
 
 /* journal_replay's check of a restored job's paths against --allow. */

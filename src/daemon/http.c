@@ -30,6 +30,10 @@ enum {
     /* Connections past max_connections that are still accepted, so that a
      * full server answers 503 at once instead of leaving clients unanswered. */
     HTTP_SPARE_CONNECTIONS = 16,
+    /* Connections past a client host's max_client_connections that are
+     * still accepted, to be answered 503 as soon as their header arrives;
+     * more than these are closed unanswered. */
+    HTTP_SPARE_CLIENT_CONNECTIONS = 4,
     /* libmicrohttpd's own limit lies this far above ours, for connections
      * the guard has shut down that are not closed yet. */
     HTTP_CLOSING_MARGIN = 16,
@@ -54,6 +58,7 @@ typedef struct http_peer {
     double since;    /* when the connection opened or its last answer went */
     bool in_request; /* the header arrived: a handler runs or a body flows */
     bool shut;       /* the guard shut it down */
+    bool over_host;  /* past its host's share: its request is answered 503 */
 } http_peer_t;
 
 struct http_server {
@@ -167,6 +172,19 @@ static void http_peer_mark(http_server_t *s, struct MHD_Connection *c, bool in_r
     pthread_mutex_unlock(&s->lock);
 }
 
+/* Whether c is past its client host's share of connections (see
+ * http_accept). */
+static bool http_peer_over_host(http_server_t *s, struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_peer_t *p = info ? info->socket_context : NULL;
+    pthread_mutex_lock(&s->lock);
+    bool over = p && p->over_host;
+    pthread_mutex_unlock(&s->lock);
+    return over;
+}
+
 /* Whether a and b are the same client host (the address without the port). */
 static bool http_same_host(const struct sockaddr *a, const http_peer_t *b)
 {
@@ -184,13 +202,15 @@ static bool http_same_host(const struct sockaddr *a, const http_peer_t *b)
 
 /*
  * libmicrohttpd's accept policy. A client host past its share of
- * connections is refused (the connection closed at once; Unix-socket
- * clients are one host and not limited). When max_connections plus the
- * spare ones are open, the connection that has waited longest for its
- * request header is shut down to make room: a client that sends its header
- * in time then always gets an answer, 503 at worst, however many slow
- * connections there are. Only when every open connection is in a request
- * is the new one refused.
+ * connections still gets a few more (HTTP_SPARE_CLIENT_CONNECTIONS), which
+ * http_notify_connection marks to be answered 503 at once; past those its
+ * connections are refused (closed at once; Unix-socket clients are one
+ * host and not limited). When max_connections plus the spare ones are
+ * open, the connection that has waited longest for its request header is
+ * shut down to make room: a client that sends its header in time then
+ * always gets an answer, 503 at worst, however many slow connections there
+ * are. Only when every open connection is in a request is the new one
+ * refused.
  */
 static enum MHD_Result http_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
@@ -209,7 +229,8 @@ static enum MHD_Result http_accept(void *cls, const struct sockaddr *addr, sockl
         if (!p->in_request && (!oldest || p->since < oldest->since))
             oldest = p;
     }
-    if (s->cfg.max_client_connections && same >= s->cfg.max_client_connections) {
+    if (s->cfg.max_client_connections &&
+        same >= s->cfg.max_client_connections + HTTP_SPARE_CLIENT_CONNECTIONS) {
         atomic_fetch_add(&s->refused_client, 1);
         rc = MHD_NO;
     } else if (live >= s->cfg.max_connections + HTTP_SPARE_CONNECTIONS) {
@@ -296,6 +317,14 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
             return MHD_NO;
         *con_cls = st;
         http_peer_mark(s, c, true);
+        if (http_peer_over_host(s, c)) {
+            http_error(&resp, 503, "busy",
+                       "this client host has its maximum of %u connections open; retry later",
+                       s->cfg.max_client_connections);
+            resp.retry_after = 1;
+            resp.close = true;
+            return http_send(s, c, &resp);
+        }
         if (atomic_load(&s->connections) > s->cfg.max_connections) {
             http_error(&resp, 503, "busy",
                        "cuzkd serves its maximum of %u connections; retry later",
@@ -394,6 +423,15 @@ static void http_notify_connection(void *cls, struct MHD_Connection *c, void **s
         }
         p->since = http_now();
         pthread_mutex_lock(&s->lock);
+        /* Past its host's share when the host's connections that are served
+         * (neither shut nor past the share themselves) fill it. */
+        unsigned served = 0;
+        for (const http_peer_t *q = s->peers; p->addr_len && q; q = q->next)
+            served += !q->shut && !q->over_host && http_same_host(addr->client_addr, q);
+        if (s->cfg.max_client_connections && served >= s->cfg.max_client_connections) {
+            p->over_host = true;
+            atomic_fetch_add(&s->refused_client, 1);
+        }
         p->next = s->peers;
         if (s->peers)
             s->peers->prev = p;

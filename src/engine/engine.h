@@ -149,7 +149,10 @@ void engine_free(engine_t *e);
  * first: its header says whether it proves as a zkey or as params (a file
  * that is no cache fails the load). A failed load is ENGINE_ELOAD with the
  * reader's message in err (and *status = its cuzk_status_t, NULL: not
- * wanted); a key that does not fit the budget ENGINE_EBUDGET. Loads run one
+ * wanted), or, for a file that is by content of a kind the format does not
+ * read (a .wtns, a proof.json, a key of another format), a message that
+ * says what it is instead (io_kind_misplaced; the status still the
+ * reader's); a key that does not fit the budget ENGINE_EBUDGET. Loads run one
  * at a time; a second caller for the same name waits for the first.
  */
 engine_rc_t engine_key_load(engine_t *e, const char *name, key_format_t format, const char *path,

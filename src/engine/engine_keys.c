@@ -8,7 +8,21 @@
 #include <string.h>
 
 #include "engine/engine_impl.h"
+#include "io/io_kind.h"
 #include "io/key_cache.h"
+
+/* What each key format reads: the kinds of file (io_kind.h), and the one
+ * whose name says so in a message about a file of another kind. */
+static const struct {
+    unsigned kinds;
+    io_kind_t named;
+} key_format_kinds[KEY_FORMATS] = {
+    [KEY_FORMAT_ZKEY] = {IO_KIND_BIT(IO_KIND_ZKEY), IO_KIND_ZKEY},
+    [KEY_FORMAT_PARAMS] = {IO_KIND_BIT(IO_KIND_BP_PARAMS), IO_KIND_BP_PARAMS},
+    [KEY_FORMAT_CACHE] = {IO_KIND_BIT(IO_KIND_KEY_CACHE_ZKEY) |
+                              IO_KIND_BIT(IO_KIND_KEY_CACHE_PARAMS),
+                          IO_KIND_KEY_CACHE},
+};
 
 engine_key_t *engine_key_find(engine_t *e, const char *name)
 {
@@ -114,6 +128,11 @@ engine_rc_t engine_key_load(engine_t *e, const char *name, key_format_t format, 
                                      err_size);
     double t1 = engine_now();
     pthread_mutex_unlock(&e->load_lock);
+    /* A file of another kind: the message says what it is; the status
+     * stays the reader's. */
+    if (s != CUZK_OK)
+        io_kind_misplaced(path, key_format_kinds[format].kinds,
+                          io_kind_name(key_format_kinds[format].named), s, err, err_size);
     engine_event_t ev = {.partition = 0,
                          .worker = ENGINE_TIMELINE_LOADER,
                          .stage = ENGINE_STAGE_LOAD,

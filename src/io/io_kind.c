@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "ec/bls381_g1.h"
+#include "io/io_error.h"
 #include "io/io_map.h"
 #include "io/key_cache.h"
 #include "io/params_file.h"
@@ -173,4 +174,29 @@ const char *io_kind_name(io_kind_t kind)
         [IO_KIND_BP_PROOFS] = "bellperson proofs (192 bytes each)",
     };
     return kind < IO_KIND_COUNT && names[kind] ? names[kind] : names[IO_KIND_UNKNOWN];
+}
+
+bool io_kind_content_status(cuzk_status_t s)
+{
+    return s == CUZK_EBADFILE || s == CUZK_EENCODING || s == CUZK_ENONCANONICAL ||
+           s == CUZK_ENOTONCURVE || s == CUZK_ENOTINSUBGROUP || s == CUZK_EUNSUPPORTED ||
+           s == CUZK_EINFINITY;
+}
+
+bool io_kind_known(io_kind_t kind)
+{
+    return kind != IO_KIND_UNKNOWN && kind != IO_KIND_EMPTY && kind != IO_KIND_JSON &&
+           kind != IO_KIND_KEY_CACHE && kind < IO_KIND_COUNT;
+}
+
+bool io_kind_misplaced(const char *path, unsigned kinds, const char *role, cuzk_status_t s,
+                       char *err, size_t err_size)
+{
+    io_kind_t kind;
+    char why[IO_ERR_MAX];
+    if (!io_kind_content_status(s) || io_kind_of_file(&kind, path, why, sizeof why) != CUZK_OK ||
+        !io_kind_known(kind) || (kinds & IO_KIND_BIT(kind)))
+        return false;
+    io_fail(err, err_size, s, "%s is %s, not %s", path, io_kind_name(kind), role);
+    return true;
 }

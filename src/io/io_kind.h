@@ -23,6 +23,7 @@
 #ifndef CUZK_IO_IO_KIND_H
 #define CUZK_IO_IO_KIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,5 +64,28 @@ cuzk_status_t io_kind_of_file(io_kind_t *kind, const char *path, char *err, size
 
 /* The kind for a message, with its article: "a snarkjs .wtns (witness)". */
 const char *io_kind_name(io_kind_t kind);
+
+/* Whether a reader's status s is a failure of content, which a file of
+ * another kind than the reader's can cause (CUZK_EBADFILE, CUZK_EENCODING,
+ * ...), not one of the system (CUZK_ENOFILE, CUZK_EIO, CUZK_ENOMEM). */
+bool io_kind_content_status(cuzk_status_t s);
+
+/* Whether kind names what a file is, not merely that cuzk cannot tell
+ * (unknown, empty, JSON of no known shape, a key cache whose header does
+ * not parse). */
+bool io_kind_known(io_kind_t kind);
+
+/*
+ * After reading the file at path as role ("a snarkjs .zkey (proving
+ * key)"), which takes the kinds in the set kinds (IO_KIND_BIT(k) | ...),
+ * failed with status s and the reader's message in err: when s is a
+ * failure of content and the file is, by content, a known kind not in
+ * kinds, err says what it is instead ("PATH is a snarkjs .wtns (witness),
+ * not a snarkjs .zkey (proving key)") and true is returned. Otherwise
+ * false, with err untouched (the reader's reason stands). The status is
+ * the caller's to keep or change.
+ */
+bool io_kind_misplaced(const char *path, unsigned kinds, const char *role, cuzk_status_t s,
+                       char *err, size_t err_size);
 
 #endif

@@ -5,9 +5,12 @@
 #   unknown key, job and route, a wrong method, oversized bodies (by
 #   Content-Length and chunked), paths outside the allowed directories
 #   (absolute, through "..", through a symbolic link), relative and missing
-#   paths, a file that is no key, a .zkey loaded as a key cache, an assignment
+#   paths, a file that is no key (a .wtns, a .r1cs, a verification_key.json:
+#   the message says what it is, once), a truncated .zkey (the reader's
+#   message alone), a .zkey loaded as a key cache, an assignment
 #   for a zkey, a truncated base64 witness, a truncated witness file, an
 #   unsatisfied witness, a witness of the other curve, a full queue (429),
+#   the memory a body of 1024 short paths costs,
 #   the bearer token (401), a Unix socket, and the configuration file with
 #   --check-config (a good file, an unknown option, a bad value, flags over
 #   the file).
@@ -26,6 +29,36 @@ check "cuzkd starts" $? "$(tail -n 3 "$log")"
 api POST /v1/keys "{\"name\":\"bn\",\"path\":\"$FX/bn/k.zkey\"}"
 api POST /v1/keys "{\"name\":\"slow\",\"path\":\"$FX/slow/k.zkey\"}"
 api POST /v1/keys "{\"name\":\"bp\",\"path\":\"$FX/bp/k.params\"}"
+
+# 1024 short witness paths (~46 KB of body) for a key that does not exist,
+# while nothing runs: every path is resolved before the key is looked up
+# (404). That costs far less memory than a page a path: the growth of the
+# daemon's peak resident memory (VmHWM, reset to the current size through
+# clear_refs) over that of the same body refused at once for its priority
+# (parsed, nothing resolved), after a warm-up request that makes the code
+# they run resident.
+hwm() { awk '/^VmHWM:/ { print $2 }' "/proc/$DPID/status"; }
+peak_growth() { # peak_growth BODY: GROWN = KiB the daemon's peak grows by answering BODY
+    echo 5 >"/proc/$DPID/clear_refs"
+    local before
+    before=$(hwm)
+    api POST /v1/proofs "$1"
+    GROWN=$(($(hwm) - before))
+}
+many=$(for _ in $(seq 1024); do printf '{"path":"%s"},' "$FX/bn/w.wtns"; done)
+api POST /v1/proofs "{\"key\":\"nokey\",\"witness\":[{\"path\":\"$FX/bn/w.wtns\"}]}"
+if ! { echo 5 >"/proc/$DPID/clear_refs"; } 2>/dev/null || [ -z "$(hwm)" ]; then
+    skip "the memory of 1024 witness paths" "no /proc/PID/clear_refs or VmHWM to measure it"
+else
+    peak_growth "{\"key\":\"nokey\",\"priority\":\"no\",\"witness\":[${many%,}]}"
+    parsed=$GROWN
+    refused=$HTTP
+    peak_growth "{\"key\":\"nokey\",\"witness\":[${many%,}]}"
+    resolved=$GROWN
+    [ "$refused" = 400 ] && [ "$HTTP" = 404 ] && [ $((resolved - parsed)) -lt 2048 ]
+    check "1024 witness paths resolved cost memory for what they are, not 4 KiB each" $? \
+        "peak +$resolved KiB, +$parsed KiB for the body alone; $refused, $HTTP $BODY"
+fi
 
 # ---- the request itself -------------------------------------------------------------
 api POST /v1/proofs '{"key": "bn", "witness": '
@@ -102,8 +135,32 @@ expect_error "a missing file" 400 bad_path
 # ---- keys and witnesses that are wrong -----------------------------------------------
 api POST /v1/keys "{\"name\":\"notakey\",\"path\":\"$FX/bn/w.wtns\",\"format\":\"zkey\"}"
 expect_error "a file that is not a key" 400 bad_key
-printf '%s' "$BODY" | grep -q "$FX/bn/w.wtns"
-check "the message names the file" $? "$BODY"
+[ "$(jstr message)" = "$FX/bn/w.wtns is a snarkjs .wtns (witness), not a snarkjs .zkey (proving key)" ]
+check "the message names the file and says once what it is" $? "$BODY"
+grep -q "key notakey not loaded: $FX/bn/w.wtns is a snarkjs .wtns (witness), not a snarkjs .zkey (proving key)$" "$log"
+check "and so does the log" $? "$(grep 'notakey' "$log")"
+out=$(cd "$FX/bn" && "$CUZK" submit --key k2 --key-path w.wtns --format zkey --witness w.wtns 2>&1)
+rc=$?
+[ $rc -eq 2 ] &&
+    [ "$out" = "cuzk submit: 400 bad_key: $FX/bn/w.wtns is a snarkjs .wtns (witness), not a snarkjs .zkey (proving key)" ]
+check "cuzk submit --key-path w.wtns --format zkey: the same one message" $? "$rc: $out"
+api POST /v1/keys "{\"name\":\"r1cs\",\"path\":\"$FX/bn/c.r1cs\",\"format\":\"params\"}"
+[ "$HTTP" = 400 ] &&
+    [ "$(jstr message)" = "$FX/bn/c.r1cs is a circom .r1cs (circuit), not bellperson .params (proving parameters)" ]
+check "a .r1cs given as params: said what it is" $? "$HTTP $BODY"
+api POST /v1/keys "{\"name\":\"vk\",\"path\":\"$FX/bn/vk.json\",\"format\":\"zkey\"}"
+[ "$HTTP" = 400 ] &&
+    [ "$(jstr message)" = "$FX/bn/vk.json is a snarkjs verification_key.json, not a snarkjs .zkey (proving key)" ]
+check "a verification_key.json given as zkey: said what it is" $? "$HTTP $BODY"
+head -c 3000 "$FX/bn/k.zkey" >"$FX/bn/cut.zkey"
+api POST /v1/keys "{\"name\":\"cut\",\"path\":\"$FX/bn/cut.zkey\"}"
+expect_error "a truncated .zkey" 400 bad_key
+case "$(jstr message)" in
+"$FX/bn/cut.zkey: section "*": truncated: "*"the file ends at 3000") ok=0 ;;
+*) ok=1 ;;
+esac
+printf '%s' "$BODY" | grep -q 'truncated, corrupt or unexpected file' && ok=1
+check "its message is the reader's, naming the section, without a generic suffix" $ok "$BODY"
 api POST /v1/keys "{\"name\":\"c\",\"path\":\"$FX/bn/k.zkey\",\"format\":\"cache\"}"
 expect_error "a .zkey loaded as a key cache" 400 bad_key
 printf '%s' "$BODY" | grep -q "not a cuzk key cache"

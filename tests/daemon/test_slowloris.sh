@@ -9,7 +9,11 @@
 #      from 127.0.0.1 are answered quickly (200, or 503 while the slots are
 #      full), never reset or left hanging; the slow connections that waited
 #      longest make room.
-#   3. /metrics counts the refusals and the header timeouts.
+#   3. A host (127.0.0.3) that holds its --max-client-connections: its
+#      next request is answered 503 busy at once, with Retry-After.
+#   4. /metrics counts the refusals and the header timeouts.
+#   5. Without --header-timeout, a connection that sends nothing is shut
+#      down after the default 5 s.
 #   tests/daemon/test_slowloris.sh CUZKD_BINARY CUZK_BINARY [LOADGEN]
 . "$(dirname "$0")/lib.sh"
 
@@ -125,7 +129,43 @@ check "requests while every slot is taken are answered (200 or 503), never reset
 [ "$slowest" -lt 1000 ]
 check "and quickly" $? "slowest ${slowest} ms"
 
-# 3. The counts.
+# 3. One host at its share: four connections from 127.0.0.3 that send
+# nothing yet, then a fifth with a whole request.
+python3 - "$PORT" >"$work/over" <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1])
+src = ("127.0.0.3", 0)
+held = [socket.create_connection(("127.0.0.1", port), timeout=3, source_address=src)
+        for _ in range(4)]
+t0 = time.time()
+s = socket.create_connection(("127.0.0.1", port), timeout=3, source_address=src)
+answer = b""
+try:
+    s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: x\r\n\r\n")
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        answer += b
+except OSError:
+    pass
+ms = int(1000 * (time.time() - t0))
+head, _, body = answer.partition(b"\r\n\r\n")
+lines = head.decode(errors="replace").split("\r\n")
+status = lines[0].split(" ")[1] if len(lines[0].split(" ")) > 1 else "000"
+retry = "retry-after" if "retry-after: 1" in [l.lower() for l in lines] else "-"
+print(status, ms, retry, body.decode(errors="replace"))
+EOF
+read -r over_status over_ms over_retry over_body <"$work/over"
+[ "$over_status" = 503 ] && [ "$over_retry" = retry-after ] &&
+    printf '%s' "$over_body" | grep -q '"code":"busy"' &&
+    printf '%s' "$over_body" | grep -q 'this client host has its maximum of 4 connections'
+check "a host over --max-client-connections: 503 busy with Retry-After, not a closed connection" \
+    $? "$(cat "$work/over")"
+[ "${over_ms:-9999}" -lt 1000 ]
+check "and quickly" $? "${over_ms} ms"
+
+# 4. The counts.
 api GET /metrics
 refused_client=$(printf '%s\n' "$BODY" | awk '/^cuzkd_http_connections_refused_total\{reason="client"\}/ { print $2 }')
 timeouts=$(printf '%s\n' "$BODY" | awk '/^cuzkd_http_slow_connections_total\{reason="header_timeout"\}/ { print $2 }')
@@ -144,4 +184,21 @@ check "a normal request is served afterwards" $? "$HTTP"
 
 stop_daemon
 check "cuzkd drains and exits 0" $?
+
+# 5. The default header timeout.
+start_daemon "$log" --allow "$work/allow"
+python3 - "$PORT" >"$work/idle" <<'EOF'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=15)
+t0 = time.time()
+try:
+    s.recv(1)
+except OSError:
+    pass
+print(int(1000 * (time.time() - t0)))
+EOF
+idle_ms=$(cat "$work/idle")
+[ "${idle_ms:-0}" -ge 4500 ] && [ "${idle_ms:-0}" -lt 6500 ]
+check "by default a connection that sends no header is shut down after 5 s" $? "${idle_ms} ms"
+stop_daemon
 finish

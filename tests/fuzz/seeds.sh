@@ -12,7 +12,7 @@ out=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for t in zkey wtns r1cs vk_json proof_json public_json params bp_vk bp_proofs asgn key_cache \
-    key_cache_sum base64 proof_request; do
+    key_cache_sum base64 proof_request key_request; do
     mkdir -p "$out/$t"
 done
 
@@ -77,4 +77,11 @@ printf '{"key":"k","priority":"low","witness":[{"assignment_path":"a.asgn"},{"as
 printf '{"key":"k","witness":[{"path":"a"},{"wtns_base64":"Zm9v"}]}' >"$out/proof_request/mixed.json"
 printf '{"key":"k","id":"-bad","witness":{}}' >"$out/proof_request/bad-id.json"
 printf '[1,2,3]' >"$out/proof_request/array.json"
+printf '{"name":"k","path":"/data/keys/k.zkey"}' >"$out/key_request/zkey.json"
+printf '{"name":"bp.1","path":"/data/keys/k.params","format":"params"}' >"$out/key_request/params.json"
+printf '{"name":"c","path":"/data/keys/k.cuzkkey"}' >"$out/key_request/cache.json"
+printf '{"name":"c","path":"/data/keys/k.bin","format":"zkey"}' >"$out/key_request/format.json"
+printf '{"name":"c","path":"/data/keys/k"}' >"$out/key_request/no-format.json"
+printf '{"name":"-bad","path":1,"format":"wtns"}' >"$out/key_request/bad.json"
+printf '{"name":"k","path":"/data/k.zkey","format":null}' >"$out/key_request/null-format.json"
 printf '{"public":["1","0x10"],"n":1}' >"$out/public_json/odd.json"
