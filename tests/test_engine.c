@@ -1739,8 +1739,9 @@ static void test_cpu_backend_cache(void **state)
     char zc[96], pc[96], err[IO_ERR_MAX];
     snprintf(zc, sizeof zc, "%s/k.cuzkkey", f.dir);
     snprintf(pc, sizeof pc, "%s/p.cuzkkey", f.dir);
-    assert_int_equal(key_cache_write_zkey(zc, &f.key, NULL, err, sizeof err), CUZK_OK);
-    assert_int_equal(key_cache_write_params(pc, &f.params, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(zc, &f.key, NULL, NULL, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(pc, &f.params, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
     cuzk_status_t st;
     engine_cpu_t *cpu;
     engine_backend_t be;

@@ -183,7 +183,8 @@ static void zkey_round_trip(r1cs_curve_t curve)
     r1cs_witness_t w;
     dev_zkey(&k, &w, curve);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
 
     counting_t count = {0};
     key_cache_alloc_t a = {counting_alloc, counting_free, &count};
@@ -266,7 +267,8 @@ static void test_params(void **state)
     assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(groth16_bp_assign(&asg, &mem, &r, &w, NULL), CUZK_OK);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
 
     key_cache_t kc;
     read_ok(&kc, NULL, KEY_CACHE_CHECK_POINTS);
@@ -329,7 +331,8 @@ static buf_t zkey_cache_bytes(r1cs_curve_t curve, key_cache_header_t *h)
     r1cs_witness_t w;
     dev_zkey(&k, &w, curve);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
     assert_int_equal(key_cache_probe(h, cache_path, err, sizeof err), CUZK_OK);
     zkey_free(&k);
     r1cs_witness_free(&w);
@@ -518,7 +521,8 @@ static void test_outside_subgroup(void **state)
     r1cs_witness_t w;
     dev_zkey_sized(&k, &w, R1CS_CURVE_BLS12_381, 1500, 2000);
     char err[IO_ERR_MAX];
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
     zkey_free(&k);
     r1cs_witness_free(&w);
     key_cache_header_t h;
@@ -594,27 +598,32 @@ static void test_writer_failures(void **state)
     /* A directory that does not exist: nothing is left anywhere. */
     char bad[160];
     snprintf(bad, sizeof bad, "%s.missing/key.cuzkkey", cache_path);
-    assert_int_equal(key_cache_write_zkey(bad, &k, NULL, err, sizeof err), CUZK_EIO);
+    assert_int_equal(key_cache_write_zkey(bad, &k, NULL, NULL, NULL, err, sizeof err), CUZK_EIO);
     assert_non_null(strstr(err, "does not exist"));
     /* A key the reader would refuse is not written. */
     zkey_t odd = k;
     odd.domain_size = 3;
-    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_EINVAL);
     assert_non_null(strstr(err, "domainSize = 3"));
     odd = k;
     odd.h = NULL;
-    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_zkey(cache_path, &odd, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_EINVAL);
     assert_non_null(strstr(err, "section h"));
     struct stat sb;
     assert_int_not_equal(stat(cache_path, &sb), 0);
     /* Writing over an existing cache replaces it whole. */
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
-    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
+    assert_int_equal(key_cache_write_zkey(cache_path, &k, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
     key_cache_t kc;
     read_ok(&kc, NULL, 0);
     key_cache_free(&kc);
     bp_params_t p = {0};
-    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, err, sizeof err), CUZK_EINVAL);
+    assert_int_equal(key_cache_write_params(cache_path, &p, NULL, NULL, NULL, err, sizeof err),
+                     CUZK_EINVAL);
     assert_non_null(strstr(err, "ic_len = 0"));
     zkey_free(&k);
     r1cs_witness_free(&w);

@@ -154,7 +154,7 @@ static void test_params(void **state)
     bp_params_t p;
     assert_int_equal(groth16_bp_dev_setup(&p, &r, &test_rng, NULL), CUZK_OK);
     assert_int_equal(bp_params_write(path, &p, err, sizeof err), CUZK_OK);
-    assert_int_equal(key_cache_write_params(cache, &p, NULL, err, sizeof err), CUZK_OK);
+    assert_int_equal(key_cache_write_params(cache, &p, NULL, NULL, NULL, err, sizeof err), CUZK_OK);
     asgn_t a;
     void *mem = NULL;
     assert_int_equal(groth16_bp_assign(&a, &mem, &r, &w, NULL), CUZK_OK);

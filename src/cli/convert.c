@@ -136,8 +136,10 @@ int cli_convert(int argc, char **argv)
                 in, io_error_reason(why, in));
     }
     if (st == CUZK_OK)
-        st = zk ? key_cache_write_zkey(out, &k, progress, err, sizeof err)
-                : key_cache_write_params(out, &p, progress, err, sizeof err);
+        st = zk ? key_cache_write_zkey(out, &k, &m, in, progress, err, sizeof err)
+                : key_cache_write_params(out, &p, &m, in, progress, err, sizeof err);
+    else
+        st = io_map_check(&m, st, in, err, sizeof err);
     double t2 = clock_seconds();
     progress_free(progress);
     zkey_free(&k);

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
 #include "io/io_file.h"
+#include "io/io_map.h"
 #include "io/io_output.h"
 #include "io/key_cache.h"
 #include "io/r1cs_file.h"
@@ -180,6 +182,28 @@ static void prove_json_string(const char *s)
 enum { PROVE_OUTPUTS = 2 };
 static const char *const prove_output_names[PROVE_OUTPUTS] = {"<proof.json>", "<public.json>"};
 
+/* s, unless the key file changed while its mapped bytes were in use (the
+ * key's points, read from the map all through the proof): then a proof
+ * made from other bytes than the key's, reported as an error naming the
+ * file rather than blamed on the witness. Told by the map's guard (the
+ * file shrank) or by the file's size, time or inode against at_load (it
+ * was overwritten in place). A key cache is read into memory: s as is. */
+static cuzk_status_t prove_key_unchanged(const prove_args_t *a, const zkey_t *k,
+                                         const struct stat *at_load, cuzk_status_t s, char *err,
+                                         size_t err_size)
+{
+    if (!k->map.data)
+        return s;
+    s = io_map_check(&k->map, s, a->zkey, err, err_size);
+    struct stat now;
+    if (s != CUZK_EIO &&
+        (stat(a->zkey, &now) != 0 || now.st_ino != at_load->st_ino ||
+         now.st_size != at_load->st_size || now.st_mtim.tv_sec != at_load->st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != at_load->st_mtim.tv_nsec))
+        s = io_fail(err, err_size, CUZK_EIO, "%s: the file changed while it was read", a->zkey);
+    return s;
+}
+
 /* Writes the proof and the public signals, committed together. */
 static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *proof,
                                  const r1cs_witness_t *pub, char *err, size_t err_size)
@@ -295,6 +319,9 @@ int cli_prove(int argc, char **argv)
     groth16_timings_t t = {{0}};
     double read_s = 0, write_s = 0;
 
+    struct stat key_at_load = {0};
+    if (s == CUZK_OK && a.zkey && stat(a.zkey, &key_at_load) != 0)
+        memset(&key_at_load, 0, sizeof key_at_load); /* the reader says why */
     if (s == CUZK_OK)
         s = cli_load_zkey(&k, &kc, a.zkey, pool, a.trusted ? ZKEY_TRUSTED : 0, false, err,
                           sizeof err);
@@ -338,6 +365,7 @@ int cli_prove(int argc, char **argv)
                                                                : (const void *)w.v.bls381,
                               .n = w.n};
         s = groth16_prove_key(&proof, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
+        s = prove_key_unchanged(&a, &k, &key_at_load, s, err, sizeof err);
         if (s == CUZK_EWITNESS)
             io_fail(err, sizeof err, s,
                     "%s does not satisfy the circuit of %s: the proof made from it does not "

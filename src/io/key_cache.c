@@ -896,8 +896,9 @@ static void kc_encode_header_(unsigned char page[KEY_CACHE_ALIGN], const key_cac
  * the file's bytes on progress. */
 static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
                                const void *const slots[KC_VK_POINTS],
-                               const void *const data[KEY_CACHE_MAX_SECTIONS], progress_t *progress,
-                               char *err, size_t err_size)
+                               const void *const data[KEY_CACHE_MAX_SECTIONS], const io_map_t *src,
+                               const char *src_path, progress_t *progress, char *err,
+                               size_t err_size)
 {
     static const unsigned char zeros[KEY_CACHE_ALIGN];
     unsigned char *page = malloc(KEY_CACHE_ALIGN);
@@ -922,7 +923,8 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
     }
     if (ok)
         kc_put_(&out, zeros, h->file_size - pos, progress);
-    return io_output_close(&out, CUZK_OK, err, err_size);
+    st = src ? io_map_check(src, CUZK_OK, src_path, err, err_size) : CUZK_OK;
+    return io_output_close(&out, st, err, err_size);
 }
 
 /* Writes the key whose kind, curve and counts h holds, its fixed points at
@@ -930,7 +932,8 @@ static cuzk_status_t kc_write_(const char *path, const key_cache_header_t *h,
 static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
                                    const void *const slots[KC_VK_POINTS],
                                    const void *const data[KEY_CACHE_MAX_SECTIONS],
-                                   progress_t *progress, char *err, size_t err_size)
+                                   const io_map_t *src, const char *src_path, progress_t *progress,
+                                   char *err, size_t err_size)
 {
     cuzk_status_t st = kc_check_counts_(h, path, CUZK_EINVAL, err, err_size);
     if (st != CUZK_OK)
@@ -940,11 +943,12 @@ static cuzk_status_t kc_write_key_(const char *path, key_cache_header_t *h,
         if (h->sections[i].bytes && !data[i])
             return io_fail(err, err_size, CUZK_EINVAL, "%s: section %s of the key has no data",
                            path, key_cache_section_name(h->kind, h->sections[i].id));
-    return kc_write_(path, h, slots, data, progress, err, err_size);
+    return kc_write_(path, h, slots, data, src, src_path, progress, err, err_size);
 }
 
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, progress_t *progress,
-                                   char *err, size_t err_size)
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, const io_map_t *src,
+                                   const char *src_path, progress_t *progress, char *err,
+                                   size_t err_size)
 {
     if (k->curve != R1CS_CURVE_BN254 && k->curve != R1CS_CURVE_BLS12_381)
         return io_fail(err, err_size, CUZK_EINVAL, "%s: the key has no curve", path);
@@ -958,11 +962,13 @@ cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, progress_t
     zkey_t copy = *k; /* kc_zkey_vk_slots_ takes a mutable key; it is only read here */
     void *slots[KC_VK_POINTS];
     kc_zkey_vk_slots_(&copy, slots);
-    return kc_write_key_(path, &h, (const void *const *)slots, data, progress, err, err_size);
+    return kc_write_key_(path, &h, (const void *const *)slots, data, src, src_path, progress, err,
+                         err_size);
 }
 
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, progress_t *progress,
-                                     char *err, size_t err_size)
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, const io_map_t *src,
+                                     const char *src_path, progress_t *progress, char *err,
+                                     size_t err_size)
 {
     key_cache_header_t h = {.kind = KEY_CACHE_PARAMS,
                             .curve = R1CS_CURVE_BLS12_381,
@@ -975,5 +981,6 @@ cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, pro
     bp_vk_t copy = p->vk; /* the same */
     void *slots[KC_VK_POINTS];
     kc_params_vk_slots_(&copy, slots);
-    return kc_write_key_(path, &h, (const void *const *)slots, data, progress, err, err_size);
+    return kc_write_key_(path, &h, (const void *const *)slots, data, src, src_path, progress, err,
+                         err_size);
 }

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "io/io_map.h"
 #include "io/params_file.h"
 #include "io/zkey_file.h"
 #include "util/pool.h"
@@ -198,11 +199,18 @@ uint64_t key_cache_checksum(const unsigned char *page);
  * CUZK_EINVAL, nothing written); its points are written as they are, not
  * validated. CUZK_EIO with the system's reason. progress (NULL: none) gets
  * a stage "write" of the file's bytes.
+ *
+ * src (NULL: none) is the map of the file src_path the key's arrays point
+ * into: when it is lost by the end (its file shrank under it, io_map.h),
+ * nothing is committed and the result is io_map_check's error naming
+ * src_path.
  */
-cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, progress_t *progress,
-                                   char *err, size_t err_size);
-cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, progress_t *progress,
-                                     char *err, size_t err_size);
+cuzk_status_t key_cache_write_zkey(const char *path, const zkey_t *k, const io_map_t *src,
+                                   const char *src_path, progress_t *progress, char *err,
+                                   size_t err_size);
+cuzk_status_t key_cache_write_params(const char *path, const bp_params_t *p, const io_map_t *src,
+                                     const char *src_path, progress_t *progress, char *err,
+                                     size_t err_size);
 
 /* "zkey" (snarkjs Groth16 key), "params" (bellperson parameters), "none". */
 const char *key_cache_kind_name(key_cache_kind_t kind);

@@ -32,8 +32,8 @@ static cuzk_status_t fuzz_key_cache_pass(const unsigned char *data, size_t n, co
         return st;
     FUZZ_CHECK(hs == CUZK_OK); /* a whole cache that reads has a header that does */
     st = kc.hdr.kind == KEY_CACHE_ZKEY
-             ? key_cache_write_zkey(path, &kc.zkey, NULL, err, sizeof err)
-             : key_cache_write_params(path, &kc.params, NULL, err, sizeof err);
+             ? key_cache_write_zkey(path, &kc.zkey, NULL, NULL, NULL, err, sizeof err)
+             : key_cache_write_params(path, &kc.params, NULL, NULL, NULL, err, sizeof err);
     FUZZ_CHECK(st == CUZK_OK);
     key_cache_free(&kc);
     *out = fuzz_file_bytes(path, out_n);

@@ -122,6 +122,32 @@ check "a witness truncated while inspect reads it: no crash" $?
 [ $seen -eq 1 ]
 check "... but 'the file changed (truncated) while it was read' (try $tries)" $?
 
+# ---- a key truncated while cuzk prove uses it ---------------------------------
+# Truncated as soon as prove has mapped it: the proof is never written nor
+# the witness blamed, with or without the self-verification.
+"$cuzk" gen --curve bn128 --constraints 60000 --seed 5 "$d/kt.r1cs" "$d/kt.wtns" >/dev/null 2>&1 &&
+    "$cuzk" setup --seed 6 "$d/kt.r1cs" "$d/kt.zkey" >/dev/null 2>&1
+check "the 60000-constraint key" $?
+for nv in "" --no-verify; do
+    cp "$d/kt.zkey" "$d/kbig.zkey"
+    rm -f "$d/kt.json" "$d/ktpub.json"
+    # shellcheck disable=SC2086 # $nv is one option or none
+    "$cuzk" prove --threads 1 --trusted $nv "$d/kbig.zkey" "$d/kt.wtns" "$d/kt.json" \
+        "$d/ktpub.json" >"$d/kt.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 20000); do
+        grep -qs "$d/kbig.zkey" "/proc/$pid/maps" && break
+        kill -0 $pid 2>/dev/null || break
+    done
+    truncate -s 4096 "$d/kbig.zkey"
+    wait $pid
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "kbig.zkey: the file changed (truncated) while it was read" "$d/kt.log" &&
+        [ ! -e "$d/kt.json" ] && [ ! -e "$d/ktpub.json" ]
+    check "prove ${nv:-(verifying)}: a key truncated under it is named, nothing written" $? \
+        "exit $rc: $(tail -n 1 "$d/kt.log")"
+done
+
 # ---- the .asgn's name, once ---------------------------------------------------
 cp "$d/a.asgn" "$d/bad.asgn"
 printf 'XXXXXXXX' | dd of="$d/bad.asgn" conv=notrunc status=none
