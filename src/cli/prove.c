@@ -192,7 +192,7 @@ static cuzk_status_t prove_key_unchanged(const prove_args_t *a, const zkey_t *k,
                                          const struct stat *at_load, cuzk_status_t s, char *err,
                                          size_t err_size)
 {
-    if (!k->map.data)
+    if (!k->map.data || !a->zkey)
         return s;
     s = io_map_check(&k->map, s, a->zkey, err, err_size);
     struct stat now;
