@@ -302,6 +302,18 @@ static bool http_open_path(const http_server_t *s, const char *method, const cha
     return false;
 }
 
+/* 503 "busy" for a connection over a limit ("WHO of LIMIT connections;
+ * retry later"), retried after a second on a new connection. */
+static enum MHD_Result http_send_busy(http_server_t *s, struct MHD_Connection *c, const char *who,
+                                      unsigned limit)
+{
+    http_response_t resp = {0};
+    http_error(&resp, 503, "busy", "%s of %u connections; retry later", who, limit);
+    resp.retry_after = 1;
+    resp.close = true;
+    return http_send(s, c, &resp);
+}
+
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const char *url,
                                    const char *method, const char *version, const char *upload_data,
                                    size_t *upload_data_size, void **con_cls)
@@ -317,22 +329,11 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
             return MHD_NO;
         *con_cls = st;
         http_peer_mark(s, c, true);
-        if (http_peer_over_host(s, c)) {
-            http_error(&resp, 503, "busy",
-                       "this client host has its maximum of %u connections open; retry later",
-                       s->cfg.max_client_connections);
-            resp.retry_after = 1;
-            resp.close = true;
-            return http_send(s, c, &resp);
-        }
-        if (atomic_load(&s->connections) > s->cfg.max_connections) {
-            http_error(&resp, 503, "busy",
-                       "cuzkd serves its maximum of %u connections; retry later",
-                       s->cfg.max_connections);
-            resp.retry_after = 1;
-            resp.close = true;
-            return http_send(s, c, &resp);
-        }
+        if (http_peer_over_host(s, c))
+            return http_send_busy(s, c, "this client host holds its maximum",
+                                  s->cfg.max_client_connections);
+        if (atomic_load(&s->connections) > s->cfg.max_connections)
+            return http_send_busy(s, c, "cuzkd serves its maximum", s->cfg.max_connections);
         if (!http_open_path(s, method, url) &&
             !http_authorized(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                             MHD_HTTP_HEADER_AUTHORIZATION))) {

@@ -159,7 +159,7 @@ EOF
 read -r over_status over_ms over_retry over_body <"$work/over"
 [ "$over_status" = 503 ] && [ "$over_retry" = retry-after ] &&
     printf '%s' "$over_body" | grep -q '"code":"busy"' &&
-    printf '%s' "$over_body" | grep -q 'this client host has its maximum of 4 connections'
+    printf '%s' "$over_body" | grep -q 'this client host holds its maximum of 4 connections'
 check "a host over --max-client-connections: 503 busy with Retry-After, not a closed connection" \
     $? "$(cat "$work/over")"
 [ "${over_ms:-9999}" -lt 1000 ]
