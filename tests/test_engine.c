@@ -706,13 +706,22 @@ static void test_ids_and_limits(void **state)
 
 /* A duplicate submit while the first is held (being journaled) waits for
  * its outcome: EEXIST once it is started, a fresh job once it is aborted;
- * never EEXIST for a job that then disappears. */
+ * never EEXIST for a job that then disappears. A lookup (GET, DELETE)
+ * waits the same: the job once started, none once aborted. */
 typedef struct {
     engine_t *e;
     engine_rc_t rc;
     engine_job_t *job;
     bool done;
 } dup_arg_t;
+
+static void *find_thread(void *arg)
+{
+    dup_arg_t *d = arg;
+    d->job = engine_job_find(d->e, "held");
+    __atomic_store_n(&d->done, true, __ATOMIC_SEQ_CST);
+    return NULL;
+}
 
 static void *dup_thread(void *arg)
 {
@@ -737,11 +746,13 @@ static void test_duplicate_while_held(void **state)
     for (int outcome = 0; outcome < 3; outcome++) { /* abort, start, cancel */
         engine_job_t *first = NULL;
         assert_int_equal(engine_job_submit(e, &spec, &first), ENGINE_OK);
-        dup_arg_t d = {e, ENGINE_OK, NULL, false};
-        pthread_t t;
+        dup_arg_t d = {e, ENGINE_OK, NULL, false}, f = {e, ENGINE_OK, NULL, false};
+        pthread_t t, tf;
         assert_int_equal(pthread_create(&t, NULL, dup_thread, &d), 0);
+        assert_int_equal(pthread_create(&tf, NULL, find_thread, &f), 0);
         usleep(50000);
         assert_false(__atomic_load_n(&d.done, __ATOMIC_SEQ_CST)); /* waits while held */
+        assert_false(__atomic_load_n(&f.done, __ATOMIC_SEQ_CST));
         if (outcome == 0)
             engine_job_abort(e, first);
         else if (outcome == 1)
@@ -758,6 +769,12 @@ static void test_duplicate_while_held(void **state)
             assert_int_equal(d.rc, ENGINE_EEXIST);
             assert_ptr_equal(d.job, first);
         }
+        pthread_join(tf, NULL);
+        /* aborted, the first is never found: the lookup finds none, or the
+         * duplicate's job once that is started */
+        assert_true(outcome == 0 ? f.job == NULL || f.job == d.job : f.job == first);
+        if (f.job)
+            engine_job_unref(e, f.job);
         assert_true(engine_job_wait(e, d.job, 10));
         engine_job_unref(e, d.job);
         engine_job_unref(e, first);

@@ -555,10 +555,36 @@ void engine_job_abort(engine_t *e, engine_job_t *job)
     pthread_mutex_unlock(&e->lock);
 }
 
+/* The CLOCK_MONOTONIC time secs (>= 0) from now, for the engine's waits. */
+static struct timespec engine_deadline(double secs)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_sec += (time_t)secs;
+    t.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
 engine_job_t *engine_job_find(engine_t *e, const char *id)
 {
+    if (!id)
+        return NULL;
+    struct timespec deadline = engine_deadline(ENGINE_HELD_WAIT_S);
     pthread_mutex_lock(&e->lock);
-    engine_job_t *job = id ? engine_map_find(e, id) : NULL;
+    engine_job_t *job = engine_map_find(e, id);
+    /* A held job is not accepted yet (its journal record may still fail):
+     * its outcome first, as for a duplicate submit. */
+    bool timed_out = false;
+    while (job && job->held && !job->ending && !timed_out) {
+        timed_out = pthread_cond_timedwait(&e->held_cv, &e->lock, &deadline) == ETIMEDOUT;
+        job = engine_map_find(e, id);
+    }
+    if (job && job->held && !job->ending)
+        job = NULL;
     if (job)
         job->refs++;
     pthread_mutex_unlock(&e->lock);
@@ -674,15 +700,7 @@ engine_rc_t engine_job_cancel(engine_t *e, engine_job_t *job)
 
 bool engine_job_wait(engine_t *e, engine_job_t *job, double timeout)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    double secs = timeout > 0 ? timeout : 0;
-    deadline.tv_sec += (time_t)secs;
-    deadline.tv_nsec += (long)((secs - (double)(time_t)secs) * 1e9);
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    struct timespec deadline = engine_deadline(timeout > 0 ? timeout : 0);
     pthread_mutex_lock(&e->lock);
     while (!engine_state_ended(job->state) && !e->waking && timeout > 0)
         if (pthread_cond_timedwait(&e->ended_cv, &e->lock, &deadline) == ETIMEDOUT)
@@ -1068,7 +1086,7 @@ static int engine_init_sync(engine_t *e)
     bad |= pthread_cond_init(&e->work_cv, NULL);
     bad |= pthread_cond_init(&e->ended_cv, &ca);
     bad |= pthread_cond_init(&e->idle_cv, NULL);
-    bad |= pthread_cond_init(&e->held_cv, NULL);
+    bad |= pthread_cond_init(&e->held_cv, &ca);
     pthread_condattr_destroy(&ca);
     return bad ? -1 : 0;
 }

@@ -245,7 +245,13 @@ engine_rc_t engine_job_restore(engine_t *e, const engine_job_spec_t *spec, engin
                                const char *error, double finished_at, engine_result_t **results,
                                engine_job_t **job);
 
-/* The job with this id, with a reference (engine_job_unref), or NULL. */
+/*
+ * The job with this id, with a reference (engine_job_unref), or NULL. A
+ * held job (see the top) is waited for, up to ENGINE_HELD_WAIT_S seconds:
+ * started, it is returned; aborted, or still held then, it is not found,
+ * so that no lookup sees a job its front end has not committed.
+ */
+enum { ENGINE_HELD_WAIT_S = 10 };
 engine_job_t *engine_job_find(engine_t *e, const char *id);
 void engine_job_ref(engine_t *e, engine_job_t *job);
 void engine_job_unref(engine_t *e, engine_job_t *job);

@@ -10,6 +10,8 @@
 #   - a large witness truncated by another process while cuzk inspect reads
 #     it: never "Bus error" (exit 135); "the file changed (truncated) while
 #     it was read" (exit 2);
+#   - a key truncated while cuzk prove (verifying or not) or cuzk convert
+#     uses it: the file is named, and no proof or key cache is written;
 #   - a corrupt .asgn given to cuzk prove --params: the message names the
 #     file once.
 #   tests/interop/test_files.sh CUZK_BINARY
@@ -86,6 +88,21 @@ with open(sys.argv[1], "wb") as f:
     f.truncate(f.tell() + 32 * (n - 1))
 PY
 }
+# truncated_under FILE LOG CMD...: runs CMD in the background (its output
+# in LOG), truncates FILE to 4 KiB as soon as CMD has mapped it (its
+# /proc/PID/maps names the file), and returns CMD's exit status.
+truncated_under() {
+    local file=$1 log=$2 pid
+    shift 2
+    "$@" >"$log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 20000); do
+        grep -qs "$file" "/proc/$pid/maps" && break
+        kill -0 $pid 2>/dev/null || break
+    done
+    truncate -s 4096 "$file"
+    wait $pid
+}
 make_big
 out=$("$cuzk" inspect "$big" 2>&1)
 rc=$?
@@ -98,14 +115,7 @@ seen=0 crashed=0 tries=0
 while [ $tries -lt 5 ] && [ $seen -eq 0 ] && [ $crashed -eq 0 ]; do
     tries=$((tries + 1))
     make_big
-    "$cuzk" inspect "$big" >"$d/inspect.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 20000); do
-        grep -qs "$big" "/proc/$pid/maps" && break
-        kill -0 $pid 2>/dev/null || break
-    done
-    truncate -s 4096 "$big"
-    wait $pid
+    truncated_under "$big" "$d/inspect.log" "$cuzk" inspect "$big"
     rc=$?
     if [ $rc -ge 128 ]; then
         crashed=$((crashed + 1))
@@ -132,21 +142,26 @@ for nv in "" --no-verify; do
     cp "$d/kt.zkey" "$d/kbig.zkey"
     rm -f "$d/kt.json" "$d/ktpub.json"
     # shellcheck disable=SC2086 # $nv is one option or none
-    "$cuzk" prove --threads 1 --trusted $nv "$d/kbig.zkey" "$d/kt.wtns" "$d/kt.json" \
-        "$d/ktpub.json" >"$d/kt.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 20000); do
-        grep -qs "$d/kbig.zkey" "/proc/$pid/maps" && break
-        kill -0 $pid 2>/dev/null || break
-    done
-    truncate -s 4096 "$d/kbig.zkey"
-    wait $pid
+    truncated_under "$d/kbig.zkey" "$d/kt.log" "$cuzk" prove --threads 1 --trusted $nv \
+        "$d/kbig.zkey" "$d/kt.wtns" "$d/kt.json" "$d/ktpub.json"
     rc=$?
     [ $rc -eq 2 ] && grep -q "kbig.zkey: the file changed (truncated) while it was read" "$d/kt.log" &&
         [ ! -e "$d/kt.json" ] && [ ! -e "$d/ktpub.json" ]
     check "prove ${nv:-(verifying)}: a key truncated under it is named, nothing written" $? \
         "exit $rc: $(tail -n 1 "$d/kt.log")"
 done
+
+# The same for cuzk convert: no key cache is left from the lost bytes.
+cp "$d/kt.zkey" "$d/kbig.zkey"
+rm -f "$d/kt.cuzkkey"
+truncated_under "$d/kbig.zkey" "$d/kc.log" "$cuzk" convert --threads 1 "$d/kbig.zkey" \
+    "$d/kt.cuzkkey"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] &&
+    grep -q "kbig.zkey: the file changed (truncated) while it was read" "$d/kc.log" &&
+    [ -z "$(find "$d" -maxdepth 1 -name 'kt.cuzkkey*')" ]
+check "convert: a key truncated under it is named, no key cache written" $? \
+    "exit $rc: $(tail -n 1 "$d/kc.log")"
 
 # ---- the .asgn's name, once ---------------------------------------------------
 cp "$d/a.asgn" "$d/bad.asgn"
