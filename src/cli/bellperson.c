@@ -29,6 +29,7 @@
 #include "io/snarkjs_json.h"
 #include "io/wtns_file.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/clock.h"
 
 enum { BP_OK = 0, BP_INVALID = 1, BP_EFAIL = 2 };
@@ -169,6 +170,8 @@ static void bp_prove_usage(FILE *f)
                "                     when there is one, else the CPU; the default), cpu, cuda\n"
                "  --json             print the result and the stage timings as JSON\n"
                "  --no-verify        skip the verification of the proofs\n"
+               "  --quiet            no progress line on stderr (shown on a terminal for\n"
+               "                     proofs that take more than a quarter second)\n"
                "  -h, --help         this text\n");
 }
 
@@ -178,7 +181,7 @@ typedef struct bp_prove_args {
     size_t n_asgn;
     unsigned threads;
     cli_backend_kind_t backend;
-    bool json, no_verify, trusted;
+    bool json, no_verify, trusted, quiet;
 } bp_prove_args_t;
 
 /* Returns -1 when args are fine, else the exit status. */
@@ -198,6 +201,8 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
             a->no_verify = true;
         } else if (!strcmp(o, "--trusted")) {
             a->trusted = true;
+        } else if (!strcmp(o, "--quiet")) {
+            a->quiet = true;
         } else if (!strcmp(o, "--params") || !strcmp(o, "--assignment") || !strcmp(o, "--out") ||
                    !strcmp(o, "--inputs-out") || !strcmp(o, "--threads") ||
                    !strcmp(o, "--backend")) {
@@ -279,6 +284,9 @@ int cli_prove_bp(int argc, char **argv)
     char err[IO_ERR_MAX] = "";
     const char *outputs[BP_OUTPUTS] = {a.out, a.inputs_out};
     cuzk_status_t s = io_outputs_check(outputs, bp_output_names, BP_OUTPUTS, err, sizeof err);
+    progress_t *progress = progress_stderr("cuzk prove", a.quiet);
+    progress_steps(progress, cli_prove_steps(false, a.no_verify, a.n_asgn));
+    progress_begin(progress, "read", 0, NULL);
     pool_t *pool = NULL;
     if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
         io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
@@ -326,7 +334,11 @@ int cli_prove_bp(int argc, char **argv)
         s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
     }
     read_s = clock_seconds() - t_start;
-    groth16_prove_opts_t opts = {.no_verify = a.no_verify, .accel = accel};
+    if (accel) { /* read again as step 1 of the accelerator's shorter count */
+        progress_steps(progress, cli_prove_steps(true, a.no_verify, a.n_asgn));
+        progress_begin(progress, "read", 0, NULL);
+    }
+    groth16_prove_opts_t opts = {.no_verify = a.no_verify, .accel = accel, .progress = progress};
     groth16_key_t key = bp_params_groth16_key(&p);
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
         groth16_timings_t t;
@@ -357,9 +369,11 @@ int cli_prove_bp(int argc, char **argv)
     }
     if (s == CUZK_OK) {
         double t0 = clock_seconds();
+        progress_begin(progress, "write", 0, NULL);
         s = bp_prove_write(&a, proofs, as, err, sizeof err);
         write_s = clock_seconds() - t0;
     }
+    progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json) {

@@ -43,6 +43,14 @@ void cli_verify_report_json(int rc, const char *err, cuzk_curve_t curve, const c
 /* The bellperson forms of prove and verify (bellperson.c), which cli_prove
  * and cli_verify hand over to when they see --params or --vk. */
 int cli_prove_bp(int argc, char **argv);
+
+/* The stages of cuzk prove's progress line (prove.c) for proofs of
+ * partitions circuits: read, then each one's synth, h and msm (an
+ * accelerator's one stage in place of those three) and verify unless
+ * no_verify, then write. Like every line, it is drawn only for work that
+ * outlasts its interval: keys of some 2^20 constraints and more, whose
+ * proofs take seconds on the CPU. */
+unsigned cli_prove_steps(bool accel, bool no_verify, size_t partitions);
 int cli_verify_bp(int argc, char **argv);
 
 /* ---- what is wrong with the arguments (args.c) ---- */

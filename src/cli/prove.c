@@ -29,10 +29,10 @@
 /* Exit statuses: the witness does not satisfy the circuit, or anything else. */
 enum { PROVE_OK = 0, PROVE_EWITNESS = 1, PROVE_EFAIL = 2 };
 
-/* The progress line's stages: read, synth, h, msm, verify, write; shown for
- * keys above 2^20 constraints (a domain above 2^20), whose proofs take
- * seconds on the CPU, where smaller ones end before a line would help. */
-enum { PROVE_STEPS = 6, PROVE_PROGRESS_DOMAIN = 1u << 20 };
+unsigned cli_prove_steps(bool accel, bool no_verify, size_t partitions)
+{
+    return 2 + (unsigned)partitions * ((accel ? 1 : 3) + (no_verify ? 0 : 1));
+}
 
 typedef struct prove_args {
     const char *zkey, *wtns, *proof, *public, *r1cs;
@@ -62,8 +62,8 @@ static void prove_usage(FILE *f)
             "                there is one, else the CPU; the default), cpu, or cuda\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
             "  --no-verify   skip the verification of the proof before writing it\n"
-            "  --quiet       no progress line on stderr (shown on a terminal for keys above\n"
-            "                2^20 constraints)\n"
+            "  --quiet       no progress line on stderr (shown on a terminal for proofs\n"
+            "                that take more than a quarter second)\n"
             "  -h, --help    this text\n"
             "\n"
             "proof.json and public.json must be two different files in directories that\n"
@@ -307,7 +307,7 @@ int cli_prove(int argc, char **argv)
     const char *outputs[PROVE_OUTPUTS] = {a.proof, a.public};
     cuzk_status_t s = io_outputs_check(outputs, prove_output_names, PROVE_OUTPUTS, err, sizeof err);
     progress_t *progress = progress_stderr("cuzk prove", a.quiet);
-    progress_steps(progress, PROVE_STEPS);
+    progress_steps(progress, cli_prove_steps(false, a.no_verify, 1));
     progress_begin(progress, "read", 0, NULL);
     pool_t *pool = NULL;
     if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
@@ -349,13 +349,10 @@ int cli_prove(int argc, char **argv)
         s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
     }
     read_s = clock_seconds() - t_start;
-    if (k.domain_size <= PROVE_PROGRESS_DOMAIN) { /* done before a line would help */
-        progress_free(progress);
-        progress = NULL;
+    if (accel) { /* read again as step 1 of the accelerator's shorter count */
+        progress_steps(progress, cli_prove_steps(true, a.no_verify, 1));
+        progress_begin(progress, "read", 0, NULL);
     }
-    /* the accelerator runs synth, h and msm as one stage */
-    progress_steps(progress, accel ? PROVE_STEPS - 2 : PROVE_STEPS);
-    progress_begin(progress, "read", 0, NULL);
     if (s == CUZK_OK) {
         groth16_prove_opts_t opts = {
             .no_verify = a.no_verify, .accel = accel, .progress = progress};

@@ -59,7 +59,7 @@ static cuzk_status_t G16N(msm_g1)(G16G1J *r, groth16_points_t p,
     return s;
 }
 
-cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool)
+cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool, progress_t *progress)
 {
     typedef const uint64_t(*scalars_t)[EC_SCALAR_LIMBS];
     const groth16_key_t *key = st->key;
@@ -68,20 +68,29 @@ cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool)
     scalars_t sb = density ? (scalars_t)st->sb : (scalars_t)st->w;
     scalars_t sl =
         key->conv.l == GROTH16_L_AUX ? st->asgn->aux : (scalars_t)st->w + key->n_public + 1;
+    progress_begin(progress, "msm",
+                   (uint64_t)key->a.count + key->b1.count + key->l.count + key->h.count +
+                       key->b2.count,
+                   "points");
     G16N(copy_buf_t) cb = {NULL, 0};
     cuzk_status_t s = G16N(msm_g1)(&st->msm_a, key->a, sa, key->a.count, &cb, pool);
+    progress_advance(progress, key->a.count);
     if (s == CUZK_OK)
         s = G16N(msm_g1)(&st->msm_b1, key->b1, sb, key->b1.count, &cb, pool);
+    progress_advance(progress, key->b1.count);
     if (s == CUZK_OK)
         s = G16N(msm_g1)(&st->msm_l, key->l, sl, key->l.count, &cb, pool);
+    progress_advance(progress, key->l.count);
     if (s == CUZK_OK)
         s = G16N(msm_g1)(&st->msm_h, key->h, (scalars_t)st->h, key->h.count, &cb, pool);
+    progress_advance(progress, key->h.count);
     if (s == CUZK_OK) {
         const void *bases;
         s = G16N(points)(&bases, &cb, key->b2, sizeof(G16G2A), pool);
         if (s == CUZK_OK)
             s = G16G2(msm_canonical_vartime)(&st->msm_b2, bases, sb, key->b2.count, pool);
     }
+    progress_advance(progress, key->b2.count);
     free(cb.buf);
     return s;
 }

@@ -154,9 +154,8 @@ cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
     progress_begin(progress, "h", 0, NULL);
     s = G16N(h)(&st, pool);
     G16N(lap)(t, GROTH16_STAGE_H, &t0);
-    progress_begin(progress, "msm", 0, NULL);
     if (s == CUZK_OK)
-        s = G16N(msm)(&st, pool);
+        s = G16N(msm)(&st, pool, progress);
     G16N(lap)(t, GROTH16_STAGE_MSM, &t0);
     if (s == CUZK_OK)
         s = G16N(finish)(&st, proof, bl);

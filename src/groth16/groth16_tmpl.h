@@ -100,8 +100,10 @@ cuzk_status_t G16N(h)(G16ST *st, pool_t *pool);
 
 /* Stage msm: the five MSMs with plain scalars, each query with the
  * scalars the convention gives it (w, or sa/sb and the aux values; h).
- * Misaligned query vectors are copied first. CUZK_ENOMEM. */
-cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool);
+ * Misaligned query vectors are copied first. progress (NULL: none) gets
+ * the stage "msm" counted in query points, advanced as each MSM ends.
+ * CUZK_ENOMEM. */
+cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool, progress_t *progress);
 
 /*
  * Stage finish: takes r and s from bl (groth16_key.h: given, or drawn
@@ -127,7 +129,8 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key,
  * The four stages in order on a fresh state, each one's wall-clock time in
  * t (stages synth .. finish; t may be NULL); arguments and failures as the
  * stages', each with a one-line message in err. progress (NULL: none) gets
- * an uncounted stage for synth, h and msm (finish runs within msm's). The
+ * an uncounted stage for synth and h and msm's counted one (finish runs
+ * within msm's). The
  * state is released before returning.
  */
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,

@@ -10,7 +10,8 @@
 #   checked by `cuzk verify --vk`; a client id submitted twice is one job;
 #   cancel (a queued job and a running one: its partition is discarded);
 #   priorities (a critical job submitted behind many normal ones finishes
-#   first); /v1/status sections, /metrics, /v1/timeline, TIMELINE log lines (debug).
+#   first); /v1/status sections, /metrics, /v1/timeline, TIMELINE log lines (debug);
+#   cuzk wait's progress line on a terminal, and none off it or with --quiet.
 #   tests/daemon/test_api.sh CUZKD CUZK
 . "$(dirname "$0")/lib.sh"
 
@@ -87,6 +88,23 @@ check "partition 2's proof verifies" $?
 [ -f "$work/m.0.json" ] && [ -f "$work/m.1.json" ] && [ -f "$work/mpub.1.json" ] &&
     [ ! -e "$work/m.json" ] && [ ! -e "$work/m.json.0" ] && ! ls -A "$work" | grep -q '\.cuzk-'
 check "several partitions: the number before the extension (m.0.json), no temporaries" $?
+# cuzk wait's progress line: the job's partitions on a terminal (script(1),
+# a line at every answer with CUZK_PROGRESS_INTERVAL_MS=0), none with
+# stderr to a file or with --quiet.
+if command -v script >/dev/null; then
+    on_tty() { CUZK_PROGRESS_INTERVAL_MS=0 TERM=xterm script -qefc "$(printf '%q ' "$@")" /dev/null; }
+    out=$(on_tty "$CUZK" wait "$id" 2>&1)
+    grep -aqE $'\r''cuzk wait: done +100% 3/3 partitions ' <<<"$out"
+    check "cuzk wait on a terminal: the job's partitions (done 100% 3/3 partitions)" $? \
+        "$(tr '\r' '\n' <<<"$out" | tail -n 3 | tr '\n' '|')"
+    out=$(on_tty "$CUZK" wait "$id" --quiet 2>&1)
+    err=$(CUZK_PROGRESS_INTERVAL_MS=0 "$CUZK" wait "$id" 2>&1 >/dev/null)
+    ! grep -aqE '% [0-9]+/[0-9]+ partitions' <<<"$out" &&
+        ! grep -aqE '% [0-9]+/[0-9]+ partitions' <<<"$err"
+    check "cuzk wait: no progress line with --quiet, nor with stderr to a file" $? "$out|$err"
+else
+    echo "SKIP: cuzk wait's progress line (script(1), util-linux, is not installed)"
+fi
 "$CUZK" wait "$id" --proof "$work/m" >/dev/null && [ -f "$work/m.0" ] && [ -f "$work/m.2" ]
 check "several partitions, a name without extension: m.0, m.2" $?
 mkfifo "$work/fifo"
