@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks that the repository's documents point only at what the repository has.
 
-    scripts/check_md_links.py [ROOT]
+    scripts/check_md_links.py [--links-only] [ROOT]
 
 ROOT (default: the folder above this script) is the repository. The documents
-are ROOT/README.md and ROOT/docs/*.md. In each:
+are every *.md file under ROOT (README.md, docs/, contrib/, ...; not build
+folders, .git or node_modules). In each:
 
   - every Markdown link [text](target) and reference definition [id]: target
     whose target has no scheme (http:, https:, mailto:, ...) must name a file
@@ -18,6 +19,11 @@ are ROOT/README.md and ROOT/docs/*.md. In each:
     name (ntt.c, gpu-check.sh) must be the name of some file in ROOT;
   - nothing may leave ROOT (../shared/DESIGN.md and the like).
 
+A path in a code span may also be relative to the document's own folder (a
+crate's README names its src/lib.rs). With --links-only only the links and
+their anchors are checked: for the documents as installed (ROOT is then the
+install's doc folder, README.md beside docs/), where the sources are not.
+
 Fenced code blocks are not read. Prints one line per broken reference, with
 the document and the line; exits 1 when there is one, 0 otherwise.
 """
@@ -28,7 +34,7 @@ import re
 import sys
 import unicodedata
 
-SKIP_DIRS = {".git", "build", "node_modules", ".cache"}
+SKIP_DIRS = {".git", "build", "node_modules", ".cache", "target"}
 # Bare names with these endings are file names the documents cite.
 SOURCE_ENDINGS = (".c", ".h", ".cu", ".cuh", ".sh", ".py", ".md", ".in", ".service", ".conf")
 
@@ -90,8 +96,9 @@ def strip_fences(lines):
 
 
 class Checker:
-    def __init__(self, root):
+    def __init__(self, root, links_only=False):
         self.root = os.path.realpath(root)
+        self.links_only = links_only
         self.top = set(os.listdir(self.root)) - SKIP_DIRS
         src = os.path.join(self.root, "src")
         self.src_dirs = set(os.listdir(src)) if os.path.isdir(src) else set()
@@ -137,6 +144,8 @@ class Checker:
             return
         if not PATHLIKE.match(text) or text.startswith("."):
             return
+        if "/" in text and self.exists(os.path.join(os.path.dirname(doc), text)):
+            return  # relative to the document (a crate's README)
         first = text.split("/")[0]
         if "/" in text or first in self.top:
             if first in self.top:
@@ -166,23 +175,30 @@ class Checker:
             m = REFDEF.match(prose)
             if m:
                 self.check_link(doc, line, m.group(1))
+            if self.links_only:
+                continue
             for span in spans:
                 self.check_path(doc, line, span)
             if "../shared" in text:
                 self.error(doc, line, "names ../shared, which is outside the repository")
 
     def docs(self):
-        found = [os.path.join(self.root, "README.md")]
-        found += sorted(glob.glob(os.path.join(self.root, "docs", "*.md")))
-        return [d for d in found if os.path.isfile(d)]
+        found = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(("build", ".")))
+            found += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".md")]
+        return found
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    checker = Checker(root)
+    args = argv[1:]
+    links_only = "--links-only" in args
+    args = [a for a in args if a != "--links-only"]
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    checker = Checker(root, links_only)
     docs = checker.docs()
     if not docs:
-        print("check_md_links: no README.md or docs/*.md under %s" % checker.root)
+        print("check_md_links: no *.md document under %s" % checker.root)
         return 1
     for doc in docs:
         checker.check_doc(doc)

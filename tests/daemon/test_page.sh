@@ -5,8 +5,9 @@
 # and dumps the DOM it built. The DOM must hold the job ids, their states,
 # the key names and the devices, and a failed job's message (its witness
 # path is full of < > &) as text, escaped, never as markup. With a token the
-# page itself is served without it. Skipped (exit 77) without chromium.
-# CUZKD_PAGE_SCREENSHOT=FILE.png also saves a screenshot of the page there.
+# page itself is served without it. The memory line matches /v1/status, and
+# chromium's screenshot of the page is drawn, not blank. Skipped (exit 77)
+# without chromium. CUZKD_PAGE_SCREENSHOT=FILE.png keeps the screenshot.
 #   tests/daemon/test_page.sh CUZKD CUZK
 . "$(dirname "$0")/lib.sh"
 
@@ -102,10 +103,72 @@ assert re.search(r'id="queue">\d+ jobs? queued', dom), "no queue line"
 assert 'id="problem"></div>' in dom, "the page reports a problem: " + dom[dom.find('id="problem"'):][:200]
 EOF
 check "the DOM: ids, states, keys, devices, queue; the failure's message escaped" $? "$(head -c 3000 "$work/dom.html")"
-if [ -n "${CUZKD_PAGE_SCREENSHOT:-}" ]; then
-    browser --virtual-time-budget=3000 --window-size=1200,1400 --screenshot="$CUZKD_PAGE_SCREENSHOT" "$U/" >/dev/null
-    check "a screenshot in $CUZKD_PAGE_SCREENSHOT" $?
-fi
+# The memory line says what /v1/status says, in the page's units.
+api GET /v1/status
+python3 - "$work/dom.html" "$BODY" <<'EOF'
+import json, re, sys
+dom, st = open(sys.argv[1]).read(), json.loads(sys.argv[2])
+
+def size(n):
+    units, u = ["B", "KiB", "MiB", "GiB", "TiB"], 0
+    while n >= 1024 and u < len(units) - 1:
+        n, u = n / 1024, u + 1
+    return ("%.1f" % n if u else str(n)) + " " + units[u]
+
+m = re.search(r'id="memory">keys ([^,]+), running partitions ([^,]+), budget ([^<]+)<', dom)
+assert m, "no memory line: " + dom[dom.find('id="memory"'):][:200]
+mem = st["memory"]
+assert mem["host_key_bytes"] > 0, mem
+assert m.group(1) == size(mem["host_key_bytes"]), (m.group(1), mem)
+assert m.group(3) == (size(mem["host_budget"]) if mem["host_budget"] else "none"), (m.group(3), mem)
+assert re.fullmatch(r"[0-9.]+ (B|KiB|MiB|GiB|TiB)", m.group(2)), m.group(2)
+EOF
+check "the DOM: the memory line (keys, running partitions, budget) as /v1/status has it" $? \
+    "$(grep -o 'id="memory">[^<]*' "$work/dom.html") | $BODY"
+# What a person sees: chromium's screenshot of the page (CUZKD_PAGE_SCREENSHOT=FILE.png
+# keeps it), a 1200x1400 PNG with text and tables drawn on it, not a blank one.
+shot=${CUZKD_PAGE_SCREENSHOT:-$work/page.png}
+browser --virtual-time-budget=3000 --window-size=1200,1400 --screenshot="$shot" "$U/" >/dev/null
+python3 - "$shot" <<'EOF'
+import struct, sys, zlib
+png = open(sys.argv[1], "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+width, height, depth, color = struct.unpack(">IIBB", png[16:26])
+assert (width, height, depth) == (1200, 1400, 8) and color in (2, 6), (width, height, depth, color)
+idat, pos = b"", 8
+while pos < len(png):
+    n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+    if kind == b"IDAT":
+        idat += png[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+bpp = 3 if color == 2 else 4
+stride = width * bpp
+# Undo each row's filter (PNG: none, sub, up, average, Paeth), then count
+# the samples that differ from the page's background (the top-left pixel).
+prev, marked, bg = bytearray(stride), 0, None
+for y in range(height):
+    f, cur = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = cur[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            cur[i] = (cur[i] + a) & 255
+        elif f == 2:
+            cur[i] = (cur[i] + b) & 255
+        elif f == 3:
+            cur[i] = (cur[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    bg = bg or bytes(cur[:bpp])
+    marked += sum(1 for x in range(0, width, 2) if cur[x * bpp:(x + 1) * bpp] != bg)
+    prev = cur
+assert marked > 500, "the screenshot is nearly blank: %d marked samples" % marked
+EOF
+check "chromium's screenshot of the page: 1200x1400, drawn (not blank)" $? "$shot"
 stop_daemon
 
 # With a token: the page is served without it, the API is not, and the page says so.

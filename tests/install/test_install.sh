@@ -6,7 +6,8 @@
 #     two builds of supraseal-c2's ABI (libcuzk_supraseal.so, _curio.so), the
 #     public headers include/cuzk*.h, the CMake package, the unit where
 #     systemd looks (/usr/local/lib/systemd/system), /etc/cuzk/cuzkd.conf, the
-#     documents and the pkg-config file;
+#     documents (README.md beside docs/, every link between them resolving)
+#     and the pkg-config file;
 #   - the installed unit's ExecStartPre, ExecStart and Documentation name the
 #     installed binary, configuration and DAEMON.md, for that prefix and for
 #     --prefix /opt/cuzk, where the configuration stays inside the prefix;
@@ -78,8 +79,11 @@ expected="$work/expected"
     done
     echo /usr/local/lib/systemd/system/cuzkd.service
     echo /etc/cuzk/cuzkd.conf
-    for f in README.md LICENSE-MIT LICENSE-APACHE "$src"/docs/*.md; do
-        echo "/usr/local/share/doc/cuzk/$(basename "$f")"
+    for f in README.md LICENSE-MIT LICENSE-APACHE; do
+        echo "/usr/local/share/doc/cuzk/$f"
+    done
+    for f in "$src"/docs/*.md; do
+        echo "/usr/local/share/doc/cuzk/docs/$(basename "$f")"
     done
 } | sort >"$expected"
 (cd "$d" && find . -type f -o -type l | sed 's#^\.##' | sort) >"$work/got"
@@ -90,7 +94,7 @@ unit="$d/usr/local/lib/systemd/system/cuzkd.service"
 grep -qx 'ExecStart=/usr/local/bin/cuzkd --config /etc/cuzk/cuzkd.conf' "$unit"
 check "the installed unit starts /usr/local/bin/cuzkd with /etc/cuzk/cuzkd.conf" $? \
     "$(grep ^Exec "$unit")"
-grep -qx 'Documentation=file:///usr/local/share/doc/cuzk/DAEMON.md' "$unit"
+grep -qx 'Documentation=file:///usr/local/share/doc/cuzk/docs/DAEMON.md' "$unit"
 check "the installed unit's documentation is the installed DAEMON.md" $?
 missing=""
 for p in $(unit_paths "$unit"); do
@@ -109,6 +113,10 @@ for p in /usr/local/bin/cuzkd /etc/cuzk/cuzkd.conf /usr/local/lib/systemd/system
     grep -qF "$p" "$src/README.md" && [ -e "$d$p" ]
     check "README.md names $p and the install has it" $?
 done
+
+# The installed documents keep working links (README.md beside docs/).
+out=$(python3 "$src/scripts/check_md_links.py" --links-only "$d/usr/local/share/doc/cuzk" 2>&1)
+check "the installed README.md and docs/*.md: every link and anchor resolves" $? "$out"
 
 # ---- an edited configuration survives ---------------------------------------------
 conf="$d/etc/cuzk/cuzkd.conf"
@@ -134,7 +142,7 @@ unit="$o/opt/cuzk/lib/systemd/system/cuzkd.service"
 grep -qx 'ExecStartPre=/opt/cuzk/bin/cuzkd --config /opt/cuzk/etc/cuzk/cuzkd.conf --check-config' \
     "$unit" &&
     grep -qx 'ExecStart=/opt/cuzk/bin/cuzkd --config /opt/cuzk/etc/cuzk/cuzkd.conf' "$unit" &&
-    grep -qx 'Documentation=file:///opt/cuzk/share/doc/cuzk/DAEMON.md' "$unit"
+    grep -qx 'Documentation=file:///opt/cuzk/share/doc/cuzk/docs/DAEMON.md' "$unit"
 check "the /opt/cuzk unit names /opt/cuzk's binary, configuration and documents" $? \
     "$(grep -e ^Exec -e ^Doc "$unit")"
 missing=""
