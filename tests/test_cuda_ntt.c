@@ -99,9 +99,9 @@ typedef struct {
     static void C##_h_(const void *d, bool bp, void *a, void *b, void *c, const void *g)           \
     {                                                                                              \
         if (bp)                                                                                    \
-            C##_ntt_h_bellperson(d, a, b, c, g, NULL);                                             \
+            C##_ntt_h_bellperson(d, a, b, c, g, NULL, NULL);                                       \
         else                                                                                       \
-            C##_ntt_h_snarkjs(d, a, b, c, g, NULL);                                                \
+            C##_ntt_h_snarkjs(d, a, b, c, g, NULL, NULL);                                          \
     }                                                                                              \
     static void C##_from_u64_(void *x, uint64_t v)                                                 \
     {                                                                                              \

@@ -341,8 +341,8 @@ static void TN(threads)(void **state)
             switch (op) {
             case 0: TNN(forward)(d, a, pool); break;
             case 1: TNN(coset_inverse)(d, a, &shift, pool); break;
-            case 2: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pool); break;
-            default: TNN(h_snarkjs)(d, a, a + n, a + 2 * n, &shift, pool); break;
+            case 2: TNN(h_bellperson)(d, a, a + n, a + 2 * n, &shift, pool, NULL); break;
+            default: TNN(h_snarkjs)(d, a, a + n, a + 2 * n, &shift, pool, NULL); break;
             }
             if (p == 0)
                 memcpy(ref, a, 3 * n * sizeof(TNT));
@@ -406,7 +406,7 @@ static void TN(h_snarkjs)(void **state)
             TNT *h = TN(vec_dup)(ev, 3 * n);
             if (tamper)
                 TNF(add)(&h[2 * n], &h[2 * n], &one); /* c_0 + 1: row 0 unsatisfied */
-            TNN(h_snarkjs)(d, h, h + n, h + 2 * n, &w2n, pool);
+            TNN(h_snarkjs)(d, h, h + n, h + 2 * n, &w2n, pool, NULL);
             if (!tamper) {
                 /* H_j = (A·B - C)(ω_2n^(2j+1)), every j for small n, some for larger. */
                 size_t checks = n <= 256 ? n : 16;
@@ -452,7 +452,7 @@ static void TN(h_bellperson)(void **state)
             TNT *cot = TN(vec_dup)(co, 3 * n);
             memcpy(cot + 2 * n, h + 2 * n, n * sizeof(TNT));
             TNN(inverse)(d, cot + 2 * n, pool);
-            TNN(h_bellperson)(d, h, h + n, h + 2 * n, &g, pool);
+            TNN(h_bellperson)(d, h, h + n, h + 2 * n, &g, pool, NULL);
             /* h·Z = A·B - C at random points: holds for every point when
              * satisfied, fails at a random point when not. */
             bool all = true;

@@ -607,9 +607,9 @@ static void bench_ntt(const curve_t *C, const unsigned *logs, int nlogs)
             exit(1);                                                                               \
         }                                                                                          \
         if (bp)                                                                                    \
-            C##_ntt_h_bellperson(d, a, b, c, g, pool);                                             \
+            C##_ntt_h_bellperson(d, a, b, c, g, pool, NULL);                                       \
         else                                                                                       \
-            C##_ntt_h_snarkjs(d, a, b, c, g, pool);                                                \
+            C##_ntt_h_snarkjs(d, a, b, c, g, pool, NULL);                                          \
         C##_ntt_domain_free(d);                                                                    \
     }
 

@@ -15,8 +15,9 @@ static void G16N(canonical_task)(void *ctx, size_t begin, size_t end, unsigned w
     }
 }
 
-cuzk_status_t G16N(h)(G16ST *st, pool_t *pool)
+cuzk_status_t G16N(h)(G16ST *st, pool_t *pool, progress_t *progress)
 {
+    progress_begin(progress, "h", 6, "transforms");
     unsigned k = G16N(log2)(st->key->domain_size);
     bool coset = st->key->conv.h == GROTH16_H_COSET_COEFFS;
     unsigned gen = coset ? G16N(BP_GENERATOR) : G16N(SNARKJS_GENERATOR);
@@ -27,14 +28,14 @@ cuzk_status_t G16N(h)(G16ST *st, pool_t *pool)
     G16FT shift;
     if (coset) {
         G16F(from_u64)(&shift, gen);
-        G16C(ntt_h_bellperson)(d, st->a, st->b, st->c, &shift, pool);
+        G16C(ntt_h_bellperson)(d, st->a, st->b, st->c, &shift, pool, progress);
     } else {
         /* ω_2n = w[k+1]; on the largest domain snarkjs shifts by Fr.shift. */
         if (k < G16F(two_adicity)())
             G16F(root_of_unity)(&shift, k + 1, gen);
         else
             G16F(from_u64)(&shift, G16N(SNARKJS_SHIFT));
-        G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool);
+        G16C(ntt_h_snarkjs)(d, st->a, st->b, st->c, &shift, pool, progress);
     }
     G16C(ntt_domain_free)(d);
     pool_for(pool, st->key->domain_size, 0, G16N(canonical_task), st);

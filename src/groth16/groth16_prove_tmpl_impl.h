@@ -146,13 +146,11 @@ cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,
 {
     G16ST st;
     double t0 = clock_seconds();
-    progress_begin(progress, "synth", 0, NULL);
-    cuzk_status_t s = G16N(synth)(&st, key, in, pool, err, err_size);
+    cuzk_status_t s = G16N(synth)(&st, key, in, pool, progress, err, err_size);
     if (s != CUZK_OK)
         return s;
     G16N(lap)(t, GROTH16_STAGE_SYNTH, &t0);
-    progress_begin(progress, "h", 0, NULL);
-    s = G16N(h)(&st, pool);
+    s = G16N(h)(&st, pool, progress);
     G16N(lap)(t, GROTH16_STAGE_H, &t0);
     if (s == CUZK_OK)
         s = G16N(msm)(&st, pool, progress);

@@ -36,13 +36,18 @@ static void G16N(product_task)(void *ctx, size_t begin, size_t end, unsigned wor
  * with A and B on a thread each (each streaming the whole list) and 0.072 s
  * with the rows split in halves.
  */
-static void G16N(evaluate)(G16ST *st)
+static void G16N(evaluate)(G16ST *st, progress_t *progress)
 {
     const groth16_key_t *key = st->key;
-    enum { SYNTH_BATCH = 256 };
+    enum { SYNTH_BATCH = 256, SYNTH_REPORT = 1 << 16 };
     G16FT v[SYNTH_BATCH], x[SYNTH_BATCH], *dst[SYNTH_BATCH];
     size_t k = 0;
+    uint32_t counted = 0; /* coefficients reported to progress */
     for (uint32_t i = 0; i <= key->n_coeffs; i++) {
+        if (i - counted == SYNTH_REPORT) {
+            progress_advance(progress, SYNTH_REPORT);
+            counted = i;
+        }
         if (k == SYNTH_BATCH || (i == key->n_coeffs && k > 0)) {
             G16FS(mul)(v, v, x, k);
             for (size_t j = 0; j < k; j++)
@@ -59,6 +64,7 @@ static void G16N(evaluate)(G16ST *st)
         memcpy(&x[k], xw, sizeof x[k]);
         dst[k++] = e.m == 0 ? &st->a[e.c] : &st->b[e.c];
     }
+    progress_advance(progress, key->n_coeffs - counted);
 }
 
 static uint64_t G16N(popcount)(const uint64_t *bits, uint64_t n)
@@ -130,10 +136,16 @@ cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t 
     return CUZK_OK;
 }
 
+typedef struct {
+    G16ST *st;
+    progress_t *progress;
+} G16N(load_ctx_t);
+
 static void G16N(load_task)(void *ctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
-    G16ST *st = ctx;
+    const G16N(load_ctx_t) *l = ctx;
+    G16ST *st = l->st;
     const groth16_asgn_t *as = st->asgn;
     for (size_t i = begin; i < end; i++) {
         /* The reader has checked that the values are below r. */
@@ -141,6 +153,7 @@ static void G16N(load_task)(void *ctx, size_t begin, size_t end, unsigned worker
         (void)G16F(from_canonical)(&st->b[i], as->b[i]);
         (void)G16F(from_canonical)(&st->c[i], as->c[i]);
     }
+    progress_advance(l->progress, end - begin);
 }
 
 /* out = the inputs, then the aux values whose bit is set in aux_bits;
@@ -158,7 +171,7 @@ static void G16N(select)(uint64_t (*out)[EC_SCALAR_LIMBS], const groth16_asgn_t 
 }
 
 cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
-                          pool_t *pool, char *err, size_t err_size)
+                          pool_t *pool, progress_t *progress, char *err, size_t err_size)
 {
     memset(st, 0, sizeof *st);
     cuzk_status_t s = G16N(check_input)(key, in, err, err_size);
@@ -187,11 +200,14 @@ cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_inp
         return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
     }
     if (given) {
-        pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), st);
+        progress_begin(progress, "synth", in->asgn->n_constraints, "constraints");
+        G16N(load_ctx_t) lc = {st, progress};
+        pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), &lc);
     } else {
+        progress_begin(progress, "synth", key->n_coeffs, "coefficients");
         G16N(plain_ctx_t) pc = {st, in->w};
         pool_for(pool, in->n, 0, G16N(plain_task), &pc);
-        G16N(evaluate)(st);
+        G16N(evaluate)(st, progress);
         pool_for(pool, dn, 0, G16N(product_task), st);
     }
     if (key->conv.ab == GROTH16_AB_DENSITY) {

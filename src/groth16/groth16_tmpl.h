@@ -76,11 +76,13 @@ typedef struct {
  * w[s] over the coefficient records (v the "double Montgomery"
  * coefficient, ⊗ the Montgomery product), C_ev = A_ev·B_ev.
  * GROTH16_SYNTH_GIVEN: a, b, c loaded in Montgomery form. With
- * GROTH16_AB_DENSITY the A and B scalars are selected. CUZK_ENOMEM. On
- * failure st holds nothing to free but may be freed.
+ * GROTH16_AB_DENSITY the A and B scalars are selected. progress (NULL:
+ * none) gets the stage "synth" counted in coefficient records (or the
+ * given constraints). CUZK_ENOMEM. On failure st holds nothing to free but
+ * may be freed.
  */
 cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
-                          pool_t *pool, char *err, size_t err_size);
+                          pool_t *pool, progress_t *progress, char *err, size_t err_size);
 
 /*
  * The checks of synth alone: in fits key (curve, counts; with
@@ -95,8 +97,9 @@ cuzk_status_t G16N(check_input)(const groth16_key_t *key, const groth16_input_t 
  * C(s_j) on the odd coset s_j = ω_2n·ω_n^j (NAME_ntt_h_snarkjs);
  * GROTH16_H_COSET_COEFFS, the coefficients of (A·B − C)/Z over the coset
  * g·⟨ω_m⟩ (g = 7 on BLS12-381, 5 on BN254; NAME_ntt_h_bellperson). Stored
- * canonical in st->h. CUZK_ENOMEM. */
-cuzk_status_t G16N(h)(G16ST *st, pool_t *pool);
+ * canonical in st->h. progress (NULL: none) gets the stage "h" counted in
+ * its six transforms. CUZK_ENOMEM. */
+cuzk_status_t G16N(h)(G16ST *st, pool_t *pool, progress_t *progress);
 
 /* Stage msm: the five MSMs with plain scalars, each query with the
  * scalars the convention gives it (w, or sa/sb and the aux values; h).
@@ -129,8 +132,7 @@ cuzk_status_t G16N(finish_msms)(G16N(proof_t) * proof, const groth16_key_t *key,
  * The four stages in order on a fresh state, each one's wall-clock time in
  * t (stages synth .. finish; t may be NULL); arguments and failures as the
  * stages', each with a one-line message in err. progress (NULL: none) gets
- * an uncounted stage for synth and h and msm's counted one (finish runs
- * within msm's). The
+ * the stages synth, h and msm, each counted (finish runs within msm's). The
  * state is released before returning.
  */
 cuzk_status_t G16N(prove)(G16N(proof_t) * proof, const groth16_key_t *key,

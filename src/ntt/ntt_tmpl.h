@@ -48,6 +48,7 @@
 #include "cuzk.h"
 #include "ntt/ntt_common.h"
 #include "util/pool.h"
+#include "util/progress.h"
 
 #include "ntt/ntt_tmpl_names.h"
 
@@ -122,9 +123,11 @@ void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool);
  * FORMATS.md §1).
  * Out: a_j = H_j = A(s_j)·B(s_j) - C(s_j) with s_j = shift·ω^j (the odd
  * powers ω_2n^(2j+1)); b and c are overwritten with B(s_j) and C(s_j).
- * Cost: 3 inverse + 3 forward transforms.
+ * Cost: 3 inverse + 3 forward transforms; progress (NULL: none) is
+ * advanced by one as each ends.
  */
-void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool);
+void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool,
+                    progress_t *progress);
 
 /*
  * The H scalars of the bellperson/supraseal prover (FORMATS.md §8.3).
@@ -140,6 +143,8 @@ void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, 
  * inverse transform of c: C has degree < n, so the coset inverse of
  * (A·B - C)(g·ω^j) is that of A·B less C's coefficients, and C need not go
  * to the coset and back (bellperson's 7 transforms). The division is
- * folded into the final powers of g^-1.
+ * folded into the final powers of g^-1. progress (NULL: none) is advanced
+ * by one as each of the six transforms ends.
  */
-void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool);
+void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool,
+                       progress_t *progress);

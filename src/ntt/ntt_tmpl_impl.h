@@ -456,24 +456,35 @@ void NTN(coset_inverse)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
     NTN(permute_)(d, a, NULL, pool);
 }
 
-void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
+/* evals_to_coset, advancing progress by one for each of its two transforms. */
+static void NTN(evals_to_coset_counted_)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool,
+                                         progress_t *progress)
 {
     /* dif(INVERSE): position p = n·A_rev(p); times c^rev(p)/n: the
      * coefficients of A(c·x) in bit-reversed order; dit: natural evaluations. */
     NTN(dif)(d, a, CUZK_NTT_INVERSE, pool);
+    progress_advance(progress, 1);
     NTN(mul_powers_)(d, a, c, &d->n_inv, true, pool);
     NTN(dit)(d, a, CUZK_NTT_FORWARD, pool);
+    progress_advance(progress, 1);
 }
 
-void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool)
+void NTN(evals_to_coset)(const NTD *d, NTFT *a, const NTFT *c, pool_t *pool)
 {
-    NTN(evals_to_coset)(d, a, shift, pool);
-    NTN(evals_to_coset)(d, b, shift, pool);
-    NTN(evals_to_coset)(d, c, shift, pool);
+    NTN(evals_to_coset_counted_)(d, a, c, pool, NULL);
+}
+
+void NTN(h_snarkjs)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *shift, pool_t *pool,
+                    progress_t *progress)
+{
+    NTN(evals_to_coset_counted_)(d, a, shift, pool, progress);
+    NTN(evals_to_coset_counted_)(d, b, shift, pool, progress);
+    NTN(evals_to_coset_counted_)(d, c, shift, pool, progress);
     NTN(ab_minus_c_)(d, a, b, c, pool);
 }
 
-void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool)
+void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, pool_t *pool,
+                       progress_t *progress)
 {
     /* Z(g·ω^j) = g^n - 1 for every j: one constant, folded with 1/n into
      * the final powers of g^-1. */
@@ -486,15 +497,17 @@ void NTN(h_bellperson)(const NTD *d, NTFT *a, NTFT *b, NTFT *c, const NTFT *g, p
     NTF(mul)(&f, &z_inv, &d->n_inv);
     NTF(inv_vartime)(&g_inv, g);
 
-    NTN(evals_to_coset)(d, a, g, pool);
-    NTN(evals_to_coset)(d, b, g, pool);
+    NTN(evals_to_coset_counted_)(d, a, g, pool, progress);
+    NTN(evals_to_coset_counted_)(d, b, g, pool, progress);
     NTN(ab_minus_c_)(d, a, b, NULL, pool);
     /* C has degree < n: the coset inverse of (A·B - C)(g·ω^j) is that of
      * A·B (see coset_inverse) less C's coefficients, which the inverse dif
      * of c leaves at the same bit-reversed positions (times n). */
     NTN(dif)(d, a, CUZK_NTT_INVERSE, pool);
+    progress_advance(progress, 1);
     NTN(mul_powers_)(d, a, &g_inv, &f, true, pool);
     NTN(dif)(d, c, CUZK_NTT_INVERSE, pool);
+    progress_advance(progress, 1);
     NTN(sub_scaled_)(d, a, c, &f, pool);
     NTN(permute_)(d, a, NULL, pool);
 }

@@ -6,7 +6,7 @@
 #   - on the terminal, stderr shows the command's stage and a percentage
 #     (cuzk setup of a .zkey and of a .params, cuzk convert's checks and
 #     write, cuzk inspect's checks of a .zkey, a .params and a key cache,
-#     cuzk prove's stages with its MSMs counted in points, for a .zkey and
+#     cuzk prove's stages, each counted (synth, h, msm), for a .zkey and
 #     for two assignments of a .params, cuzk bench porep32's partitions);
 #   - with stderr to a file, and with --quiet on the terminal, there is no
 #     progress at all (no stage name, no carriage return).
@@ -97,10 +97,15 @@ out=$(on_tty "$cuzk" inspect "$work/bn.zkey" 2>&1)
 [[ "$(tail -n 1 <<<"$out")" == $'valid\r' || "$(tail -n 1 <<<"$out")" == valid ]]
 check "inspect: the verdict on a line of its own" $? "$(tail -n 1 <<<"$out" | od -c | head -3)"
 
-# cuzk prove: its stages counted ([4/6] msm, the MSMs in query points), and
-# with --no-verify one stage fewer; prove --params the same per assignment.
+# cuzk prove: its stages counted (synth in coefficient records, h in
+# transforms, msm in query points), with --no-verify one stage fewer;
+# prove --params the same per assignment, synth in constraints.
+prove=("$cuzk" prove --backend cpu "$work/bn.zkey" "$work/bn.wtns" "$work/p.json" "$work/pub.json")
+shows "prove: synth's coefficients" \
+    'cuzk prove: \[2/6\] synth +[0-9]+% [0-9.kM]+/[0-9.kM]+ coefficients ' "${prove[@]}"
+shows "prove: h's transforms" 'cuzk prove: \[3/6\] h +50% 3/6 transforms ' "${prove[@]}"
 shows "prove: the MSMs' points" 'cuzk prove: \[4/6\] msm +[0-9]+% [0-9.kM]+/[0-9.kM]+ points ' \
-    "$cuzk" prove --backend cpu "$work/bn.zkey" "$work/bn.wtns" "$work/p.json" "$work/pub.json"
+    "${prove[@]}"
 shows "prove --no-verify: five stages" 'cuzk prove: \[5/5\] write' \
     "$cuzk" prove --backend cpu --no-verify "$work/bn.zkey" "$work/bn.wtns" "$work/p.json" \
     "$work/pub.json"
@@ -110,6 +115,8 @@ silent "prove" "$cuzk" prove --backend cpu "$work/bn.zkey" "$work/bn.wtns" "$wor
 check "assign the BLS12-381 witness" $?
 bp=("$cuzk" prove --backend cpu --params "$work/bls.params" --assignment "$work/bls.asgn"
     --assignment "$work/bls.asgn" --out "$work/bp.bin")
+shows "prove --params: the second assignment's constraints" \
+    'cuzk prove: \[6/10\] synth +[0-9]+% [0-9.kM]+/[0-9.kM]+ constraints ' "${bp[@]}"
 shows "prove --params: the second assignment's MSMs" \
     'cuzk prove: \[8/10\] msm +[0-9]+% [0-9.kM]+/[0-9.kM]+ points ' "${bp[@]}"
 silent "prove --params" "${bp[@]}"
