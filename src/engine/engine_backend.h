@@ -1,5 +1,5 @@
 /*
- * The seam between the engine's scheduling (engine.c) and the code that
+ * The seam between the engine's scheduling (engine_worker.c) and the code that
  * runs the stages of a proof: a backend. Two implement it: the CPU backend
  * (engine_cpu.h) and the CUDA backend (engine_cuda.h), which adds a device
  * copy of each key and hands the stages synth, h and msm to the device.

@@ -1,6 +1,8 @@
 /*
  * The engine's internals, shared by its files and by nothing else:
- *   engine.c        jobs, workers, the engine's life, counters
+ *   engine.c        names and helpers, the engine's life, counters
+ *   engine_job.c    jobs: submit, hold, start, restore, end, lookups
+ *   engine_worker.c the workers: take, prove, settle
  *   engine_keys.c   the key registry
  *   engine_queue.c  the id map and the partition queue (a binary heap)
  * One mutex (engine_t.lock) guards every field below that is not marked
@@ -134,6 +136,18 @@ size_t engine_q_find(const engine_t *e, bool (*ok)(const engine_job_t *job, cons
                      const void *ctx);
 engine_qitem_t engine_q_take(engine_t *e, size_t i); /* removes the item at i < heap_n */
 void engine_q_remove_job(engine_t *e, const engine_job_t *job);
+
+/* engine_job.c, for the workers and the engine: a job's release (its
+ * memory, once no reference is left), the drop of a reference, the
+ * release of its key, and its end (state, error taken) with the engine's
+ * mutex held. */
+void job_destroy(engine_job_t *job);
+void job_unref_locked(engine_job_t *job);
+void job_release_key_locked(engine_job_t *job);
+void job_end_locked(engine_t *e, engine_job_t *job, engine_state_t state, char *error);
+
+/* engine_worker.c: a worker's thread (arg: its engine_worker_t). */
+void *engine_worker_main(void *arg);
 
 /* engine_keys.c: the loaded key named name (loading or not), or NULL; and
  * the release of a key no longer in the registry (no lock needed). */

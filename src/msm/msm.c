@@ -8,7 +8,7 @@
  * buckets (8M + 2S) and reduce them with add-2008-s (12M + 2S); the
  * batch-affine windows take an entry of the batch (IFMA: ~60 ns with the
  * bookkeeping) and reduce by segments (msm_reduce_affine_ in
- * msm_tmpl_impl.h), 2.4 a bucket pair counted as 2^c: fitted to BN254 G1
+ * msm_pass_tmpl_impl.h), 2.4 a bucket pair counted as 2^c: fitted to BN254 G1
  * 2^18 uniform on 2 threads, forced c = 15 and 16 (0.1265, 0.1225 s). The
  * model then picks, against the best forced c (s): 2^18 uniform 15 (0.127;
  * 16: 0.123; the old model's 13: 0.159), 2^16 uniform 15 (0.040, best),

@@ -53,7 +53,7 @@ enum { CUZK_MSM_WINDOW_MAX = 24, CUZK_MSM_WINDOW_AUTO_MAX = 16 };
 
 /* Windows of at least CUZK_MSM_BATCH_MIN_WINDOW bits fill affine buckets in
  * batches of up to CUZK_MSM_BATCH_MAX additions sharing one inversion
- * (msm_tmpl_impl.h); smaller ones have too few buckets for a batch to find
+ * (msm_pass_tmpl_impl.h); smaller ones have too few buckets for a batch to find
  * distinct ones, and keep XYZZ buckets. */
 enum { CUZK_MSM_BATCH_MIN_WINDOW = 10, CUZK_MSM_BATCH_MAX = 1024 };
 
@@ -72,7 +72,7 @@ static inline size_t msm_batch_size(size_t nb)
 }
 
 /* Its running sums run in S = nb/16 segments (at most a batch) of nb/S
- * buckets each (msm_reduce_affine_ in msm_tmpl_impl.h). */
+ * buckets each (msm_reduce_affine_ in msm_pass_tmpl_impl.h). */
 static inline size_t msm_segment_count(size_t nb)
 {
     size_t s = nb / 16, m = msm_batch_size(nb);
@@ -81,7 +81,7 @@ static inline size_t msm_segment_count(size_t nb)
 
 /* Montgomery-form scalars are converted to canonical limbs once, by the
  * classification pass, into a copy of 32 bytes a scalar that every window
- * then reads (msm_tmpl_impl.h), up to this many scalars (1 GiB); past it, or
+ * then reads (msm_pass_tmpl_impl.h), up to this many scalars (1 GiB); past it, or
  * when the copy cannot be allocated, each window converts as it goes (one
  * Fr multiplication a scalar a window). */
 #define CUZK_MSM_CANON_MAX ((size_t)1 << 25)

@@ -3,7 +3,7 @@
  * AVX-512 IFMA (ff/fpv_tmpl.h). x86-64 only; call only when
  * cpu_has_ifma (util/cpu.h) is set.
  *
- * One call finishes a batch the MSM has prepared (msm_tmpl_impl.h,
+ * One call finishes a batch the MSM has prepared (msm_pass_tmpl_impl.h,
  * msm_batch_flush_): for e < k, with λ = num[e]/den[e],
  *     x3 = λ^2 - b[e].x - x2[e],  y3 = λ(b[e].x - x3) - b[e].y,
  *     b[e] = (x3, y3).
