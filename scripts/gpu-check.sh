@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check in one command: build the CUDA backend for sm_90 (H100/H200),
-# run the GPU tests (tests/test_cuda_*.c and test_engine_gpu.c, GPU against
-# CPU), prove end to end with `cuzk prove` on both, then the benchmarks
-# (cuzk_gpu_bench), and print a short table last.
+# run the GPU tests (tests/test_cuda_*.c, test_engine_gpu.c and the public
+# API's provers in test_api_calls.c: GPU against CPU), prove end to end with
+# `cuzk prove` on both, then the benchmarks (cuzk_gpu_bench), and print a
+# short table last.
 #
 #   scripts/gpu-check.sh [options] [-- bench arguments]
 #     --prefix DIR   libraries the build needs (jansson, cmocka, GMP) unpacked
@@ -84,7 +85,7 @@ t0=$(date +%s)
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
 gpu_tests=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine_gpu_setup
-    test_engine test_supraseal test_supraseal_curio)
+    test_engine test_supraseal test_supraseal_curio test_api_calls)
 targets=("${gpu_tests[@]}" cuzk_gpu_bench cuzk_cli)
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40

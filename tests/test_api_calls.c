@@ -275,6 +275,129 @@ static void test_prove_verify(void **state)
     free(w);
 }
 
+/* A prover's calls: the stages in order, the counted ones to their total. */
+typedef struct {
+    char stages[8][24];
+    int n_stages, calls;
+    uint64_t msm_done, msm_total;
+} progress_log_t;
+
+static void progress_record(void *ctx, const char *stage, uint64_t done, uint64_t total,
+                            const char *unit)
+{
+    progress_log_t *l = ctx;
+    l->calls++;
+    if ((l->n_stages == 0 || strcmp(l->stages[l->n_stages - 1], stage)) && l->n_stages < 8)
+        snprintf(l->stages[l->n_stages++], sizeof l->stages[0], "%s", stage);
+    if (!strcmp(stage, "msm")) {
+        assert_string_equal(unit, "points");
+        l->msm_done = done;
+        l->msm_total = total;
+    }
+}
+
+/* Provers: the CPU with threads of its own, timings and progress; a
+ * prover refused for another key and for bad arguments; the GPU (where
+ * there is one) giving the same proof as the CPU for the same r and s,
+ * and AUTO saying why it proves on the CPU where there is none. The
+ * first version's options (without the prover's fields) still work. */
+static void test_prover(void **state)
+{
+    (void)state;
+    cuzk_key_t *k = load("bn.zkey"), *other = load("bls.params");
+    size_t len;
+    unsigned char *w = slurp(fx("bn.wtns"), &len);
+    cuzk_prover_t *cpu = NULL, *bad = NULL;
+    assert_int_equal(cuzk_prover_new(&cpu, k, CUZK_BACKEND_CPU, 2), CUZK_OK);
+    assert_string_equal(cuzk_prover_backend(cpu), "cpu");
+    assert_null(cuzk_prover_note(cpu));
+    assert_int_equal(cuzk_prover_new(&bad, k, (cuzk_backend_t)7, 0), CUZK_EINVAL);
+    assert_non_null(strstr(cuzk_last_error(), "backend 7"));
+    assert_int_equal(cuzk_prover_new(&bad, NULL, CUZK_BACKEND_CPU, 0), CUZK_EINVAL);
+    assert_int_equal(cuzk_prover_new(&bad, k, CUZK_BACKEND_CPU, 5000), CUZK_EINVAL);
+    assert_null(bad);
+
+    cuzk_proof_t plain, p, g;
+    cuzk_scalar_t pub[2];
+    cuzk_prove_options_t opts = {
+        .size = sizeof opts, .flags = CUZK_PROVE_INSECURE_TEST_SEED, .test_seed = 11};
+    assert_int_equal(cuzk_prove_wtns(&plain, pub, k, w, len, &opts), CUZK_OK);
+    progress_log_t log = {0};
+    cuzk_prove_timings_t t = {-1, -1, -1, -1, -1};
+    opts.prover = cpu;
+    opts.timings = &t;
+    opts.progress = progress_record;
+    opts.progress_ctx = &log;
+    assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_OK);
+    assert_memory_equal(&p, &plain, sizeof p); /* the same r and s, the same proof */
+    assert_true(t.synth >= 0 && t.h > 0 && t.msm > 0 && t.finish >= 0 && t.verify > 0);
+    assert_int_equal(log.n_stages, 4);
+    assert_string_equal(log.stages[0], "synth");
+    assert_string_equal(log.stages[1], "h");
+    assert_string_equal(log.stages[2], "msm");
+    assert_string_equal(log.stages[3], "verify");
+    assert_true(log.msm_total > 0 && log.msm_done == log.msm_total);
+    opts.flags |= CUZK_PROVE_NO_VERIFY;
+    assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_OK);
+    assert_true(t.verify == 0 && t.msm > 0);
+    opts.flags &= ~(unsigned)CUZK_PROVE_NO_VERIFY;
+
+    /* A prover of another key; the first version's options. */
+    cuzk_prover_t *bls = NULL;
+    assert_int_equal(cuzk_prover_new(&bls, other, CUZK_BACKEND_CPU, 0), CUZK_OK);
+    opts.prover = bls;
+    assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_EINVAL);
+    assert_non_null(strstr(cuzk_last_error(), "another key"));
+    cuzk_prover_free(bls);
+    opts.prover = NULL;
+    opts.size = offsetof(cuzk_prove_options_t, prover); /* the rest unknown: defaults */
+    log = (progress_log_t){0};
+    assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_OK);
+    assert_memory_equal(&p, &plain, sizeof p);
+    assert_int_equal(log.calls, 0);
+    opts.size = offsetof(cuzk_prove_options_t, prover) - 1;
+    assert_int_equal(cuzk_prove_wtns(&p, pub, k, w, len, &opts), CUZK_EINVAL);
+    opts.size = sizeof opts;
+
+    /* The GPU, or why there is none. */
+    cuzk_prover_t *gpu = NULL, *aut = NULL;
+    cuzk_status_t s = cuzk_prover_new(&gpu, k, CUZK_BACKEND_CUDA, 0);
+    char why[512];
+    snprintf(why, sizeof why, "%s", s == CUZK_OK ? "" : cuzk_last_error());
+    assert_int_equal(cuzk_prover_new(&aut, k, CUZK_BACKEND_AUTO, 0), CUZK_OK);
+    if (s == CUZK_OK) {
+        assert_non_null(strstr(cuzk_prover_backend(gpu), "cuda: "));
+        assert_non_null(strstr(cuzk_prover_backend(aut), "cuda: "));
+        assert_null(cuzk_prover_note(aut));
+        log = (progress_log_t){0};
+        opts.prover = gpu;
+        opts.timings = &t;
+        assert_int_equal(cuzk_prove_wtns(&g, pub, k, w, len, &opts), CUZK_OK);
+        assert_memory_equal(&g, &plain, sizeof g); /* GPU = CPU for the same r and s */
+        assert_true(t.msm > 0 && t.verify > 0);
+        assert_string_equal(log.stages[0], "synth, h, msm");
+        cuzk_prover_free(gpu);
+    } else {
+        printf("SKIP: the GPU prover (%s)\n", why);
+        assert_int_equal(s, CUZK_EDEVICE);
+        assert_null(gpu);
+        assert_string_equal(cuzk_prover_backend(aut), "cpu");
+        const char *note = cuzk_prover_note(aut);
+        /* a build with CUDA says why it fell back; one without has nothing to fall back from */
+        assert_true(note == NULL ? strstr(why, "without CUDA") != NULL
+                                 : strstr(note, "no GPU is usable") != NULL);
+        opts.prover = aut;
+        assert_int_equal(cuzk_prove_wtns(&g, pub, k, w, len, &opts), CUZK_OK);
+        assert_memory_equal(&g, &plain, sizeof g);
+    }
+    cuzk_prover_free(aut);
+    cuzk_prover_free(cpu);
+    cuzk_prover_free(NULL);
+    free(w);
+    cuzk_key_free(other);
+    cuzk_key_free(k);
+}
+
 static void test_decoders(void **state)
 {
     (void)state;
@@ -598,7 +721,7 @@ int main(void)
         cmocka_unit_test(test_key_errors),   cmocka_unit_test(test_prove_errors),
         cmocka_unit_test(test_prove_verify), cmocka_unit_test(test_decoders),
         cmocka_unit_test(test_bellperson),   cmocka_unit_test(test_last_error_per_thread),
-        cmocka_unit_test(test_engine),
+        cmocka_unit_test(test_engine),       cmocka_unit_test(test_prover),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -236,12 +236,67 @@ static void test_threads(void **state)
     fclose(f);
 }
 
+/* progress_calls: the sink hears what a line would show, in order, and
+ * nothing is written anywhere. */
+typedef struct {
+    int calls;
+    char last_stage[32], last_unit[32];
+    uint64_t last_done, last_total, max_done;
+} sink_log_t;
+
+static void sink_record(void *ctx, const char *stage, uint64_t done, uint64_t total,
+                        const char *unit)
+{
+    sink_log_t *l = ctx;
+    l->calls++;
+    snprintf(l->last_stage, sizeof l->last_stage, "%s", stage);
+    snprintf(l->last_unit, sizeof l->last_unit, "%s", unit);
+    l->last_done = done;
+    l->last_total = total;
+    if (done > l->max_done)
+        l->max_done = done;
+}
+
+static void test_calls(void **state)
+{
+    (void)state;
+    sink_log_t l = {0};
+    progress_t *p = progress_calls(sink_record, &l, 0);
+    assert_non_null(p);
+    progress_begin(p, "synth", 0, NULL);
+    assert_int_equal(l.calls, 1);
+    assert_string_equal(l.last_stage, "synth");
+    assert_string_equal(l.last_unit, "");
+    progress_begin(p, "msm", 1000, "points");
+    progress_advance(p, 400);
+    progress_advance(p, 600);
+    assert_int_equal(l.calls, 4);
+    assert_string_equal(l.last_stage, "msm");
+    assert_string_equal(l.last_unit, "points");
+    assert_int_equal(l.last_done, 1000);
+    assert_int_equal(l.last_total, 1000);
+    progress_end(p); /* no call, nothing to erase */
+    progress_advance(p, 1);
+    assert_int_equal(l.calls, 4);
+    progress_free(p);
+
+    /* with an interval, only due calls: none for work shorter than it */
+    sink_log_t m = {0};
+    p = progress_calls(sink_record, &m, 3600);
+    assert_non_null(p);
+    progress_begin(p, "msm", 10, "points");
+    progress_advance(p, 10);
+    progress_free(p);
+    assert_int_equal(m.calls, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format),          cmocka_unit_test(test_interval),
         cmocka_unit_test(test_quiet_until_due), cmocka_unit_test(test_steps),
         cmocka_unit_test(test_width),           cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

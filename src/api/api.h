@@ -41,6 +41,19 @@ struct cuzk_key {
     key_file_t file;
 };
 
+/* The most threads a prover or an engine takes. */
+enum { API_MAX_THREADS = 4096 };
+
+/* A prover (api_prover.c): the key it was made for, where its proofs run
+ * (engine/engine_accel.h) and its own pool (NULL: the process's). */
+struct engine_accel;
+struct pool;
+struct cuzk_prover {
+    const cuzk_key_t *key;
+    struct engine_accel *accel;
+    struct pool *pool;
+};
+
 /* ---- conversions (api_proof.c) ------------------------------------------- */
 
 /* The internal proof of a public one, every point checked (canonical, on

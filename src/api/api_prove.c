@@ -1,12 +1,14 @@
 /* Proving one partition synchronously (cuzk_prove.h) through the Groth16
- * layer's CPU provers. */
+ * layer's prover, on the CPU or a prover's accelerator. */
 #include "api/api.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
+#include "engine/engine_accel.h"
 #include "groth16/groth16.h"
 #include "io/params_file.h"
 #include "io/zkey_file.h"
@@ -14,30 +16,72 @@
 #include "io/io_error.h"
 #include "io/wtns_file.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "util/rng.h"
 
-/* The Groth16 layer's options for the caller's opts (NULL: defaults); rng
- * is the seeded generator's storage. */
-static cuzk_status_t prove_opts(groth16_prove_opts_t *g, rng_t *rng,
-                                const cuzk_prove_options_t *opts)
+/* One call's options in the Groth16 layer's terms: g (with rng, the
+ * seeded generator's storage, and a progress reporter for the caller's
+ * callback), the pool the proof runs on, and where its timings go. */
+typedef struct {
+    groth16_prove_opts_t g;
+    rng_t rng;
+    pool_t *pool;
+    groth16_timings_t t;
+    cuzk_prove_timings_t *timings;
+} prove_call_t;
+
+/* c for the caller's opts (NULL: defaults) under key; on failure nothing
+ * to release. */
+static cuzk_status_t prove_begin(prove_call_t *c, const cuzk_key_t *key,
+                                 const cuzk_prove_options_t *opts)
 {
-    memset(g, 0, sizeof *g);
+    memset(c, 0, sizeof *c);
+    c->pool = pool_default();
     if (!opts)
         return CUZK_OK;
-    if (opts->size < sizeof(cuzk_prove_options_t))
+    const size_t first = offsetof(cuzk_prove_options_t, prover);
+    if (opts->size < first)
         return api_fail(CUZK_EINVAL,
-                        "opts->size is %zu, below the %zu bytes of cuzk_prove_options_t: set it "
-                        "to sizeof(cuzk_prove_options_t)",
-                        opts->size, sizeof(cuzk_prove_options_t));
-    if (opts->flags & ~(unsigned)(CUZK_PROVE_NO_VERIFY | CUZK_PROVE_INSECURE_TEST_SEED))
+                        "opts->size is %zu, below the %zu bytes of the first "
+                        "cuzk_prove_options_t: set it to sizeof(cuzk_prove_options_t)",
+                        opts->size, first);
+    /* The fields the caller knows; the defaults (zero) for the rest. */
+    cuzk_prove_options_t o;
+    memset(&o, 0, sizeof o);
+    memcpy(&o, opts, opts->size < sizeof o ? opts->size : sizeof o);
+    if (o.flags & ~(unsigned)(CUZK_PROVE_NO_VERIFY | CUZK_PROVE_INSECURE_TEST_SEED))
         return api_fail(CUZK_EINVAL, "opts->flags 0x%x hold bits that are no CUZK_PROVE_* flag",
-                        opts->flags);
-    g->no_verify = opts->flags & CUZK_PROVE_NO_VERIFY;
-    if (opts->flags & CUZK_PROVE_INSECURE_TEST_SEED) {
-        rng_seed(rng, opts->test_seed);
-        g->rng = rng;
+                        o.flags);
+    if (o.prover && o.prover->key != key)
+        return api_fail(CUZK_EINVAL,
+                        "opts->prover was made for another key (cuzk_prover_new with this one)");
+    c->g.no_verify = o.flags & CUZK_PROVE_NO_VERIFY;
+    if (o.flags & CUZK_PROVE_INSECURE_TEST_SEED) {
+        rng_seed(&c->rng, o.test_seed);
+        c->g.rng = &c->rng;
     }
+    if (o.prover) {
+        c->g.accel = engine_accel_table(o.prover->accel);
+        if (o.prover->pool)
+            c->pool = o.prover->pool;
+    }
+    c->timings = o.timings;
+    if (o.progress && !(c->g.progress = progress_calls(o.progress, o.progress_ctx, 0)))
+        return api_fail(CUZK_ENOMEM, "out of memory for the progress reporter");
     return CUZK_OK;
+}
+
+/* Releases c, the stages' times written out first; returns s. */
+static cuzk_status_t prove_end(prove_call_t *c, cuzk_status_t s)
+{
+    progress_free(c->g.progress);
+    if (c->timings)
+        *c->timings = (cuzk_prove_timings_t){.synth = c->t.seconds[GROTH16_STAGE_SYNTH],
+                                             .h = c->t.seconds[GROTH16_STAGE_H],
+                                             .msm = c->t.seconds[GROTH16_STAGE_MSM],
+                                             .finish = c->t.seconds[GROTH16_STAGE_FINISH],
+                                             .verify = c->t.seconds[GROTH16_STAGE_VERIFY]};
+    return s;
 }
 
 static cuzk_status_t prove_args(cuzk_proof_t *proof, const cuzk_key_t *key, cuzk_convention_t needs)
@@ -59,22 +103,21 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
                                 const cuzk_key_t *key, const r1cs_witness_t *w,
                                 const cuzk_prove_options_t *opts)
 {
-    groth16_prove_opts_t g;
-    rng_t rng;
-    cuzk_status_t s = prove_opts(&g, &rng, opts);
+    prove_call_t c;
+    cuzk_status_t s = prove_begin(&c, key, opts);
     if (s != CUZK_OK)
         return s;
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
     r1cs_witness_t pub = {0};
-    s = groth16_prove(&p, &pub, key->file.zkey, w, &g, NULL, pool_default(), err, sizeof err);
+    s = groth16_prove(&p, &pub, key->file.zkey, w, &c.g, &c.t, c.pool, err, sizeof err);
     if (s != CUZK_OK)
-        return api_fail_err(s, err);
+        return prove_end(&c, api_fail_err(s, err));
     api_proof_from_snarkjs(proof, &p);
     if (public_out)
         api_scalars_from_witness(public_out, &pub);
     r1cs_witness_free(&pub);
-    return CUZK_OK;
+    return prove_end(&c, CUZK_OK);
 }
 
 cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out, const cuzk_key_t *key,
@@ -253,19 +296,18 @@ cuzk_status_t cuzk_prove_assignment(cuzk_proof_t *proof, cuzk_scalar_t *public_o
         return api_null("asg");
     if ((s = api_asgn_check(asg)) != CUZK_OK)
         return s;
-    groth16_prove_opts_t g;
-    rng_t rng;
-    if ((s = prove_opts(&g, &rng, opts)) != CUZK_OK)
+    prove_call_t c;
+    if ((s = prove_begin(&c, key, opts)) != CUZK_OK)
         return s;
     asgn_t a;
     api_asgn_view(&a, asg);
     char err[IO_ERR_MAX] = "";
     bp_proof_t p;
-    s = groth16_bp_prove(&p, key->file.params, &a, &g, NULL, pool_default(), err, sizeof err);
+    s = groth16_bp_prove(&p, key->file.params, &a, &c.g, &c.t, c.pool, err, sizeof err);
     if (s != CUZK_OK)
-        return api_fail_err(s, err);
+        return prove_end(&c, api_fail_err(s, err));
     api_proof_from_bp(proof, &p);
     if (public_out)
         memcpy(public_out, asg->inputs + 1, (asg->n_inputs - 1) * sizeof *public_out);
-    return CUZK_OK;
+    return prove_end(&c, CUZK_OK);
 }

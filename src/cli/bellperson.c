@@ -180,7 +180,7 @@ typedef struct bp_prove_args {
     const char *asgn[BP_MAX_PARTITIONS];
     size_t n_asgn;
     unsigned threads;
-    cli_backend_kind_t backend;
+    engine_accel_kind_t backend;
     bool json, no_verify, trusted, quiet;
 } bp_prove_args_t;
 
@@ -327,11 +327,12 @@ int cli_prove_bp(int argc, char **argv)
         const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
         s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
     }
-    cli_backend_t *be = NULL;
+    engine_accel_t *be = NULL;
     const groth16_accel_t *accel = NULL;
     if (s == CUZK_OK) {
         groth16_key_t gk = bp_params_groth16_key(&p);
-        s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
+        s = cli_accel_new(&be, a.backend, &gk, err, sizeof err);
+        accel = engine_accel_table(be);
     }
     read_s = clock_seconds() - t_start;
     if (accel) { /* read again as step 1 of the accelerator's shorter count */
@@ -379,7 +380,7 @@ int cli_prove_bp(int argc, char **argv)
     if (a.json) {
         printf("{\"status\": \"%s\", \"backend\": \"%s\", \"partitions\": %zu, \"verified\": "
                "%s, \"timings\": {\"read\": %.6f",
-               s == CUZK_OK ? "ok" : cuzk_strerror(s), cli_backend_name(be), a.n_asgn,
+               s == CUZK_OK ? "ok" : cuzk_strerror(s), engine_accel_name(be), a.n_asgn,
                s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
         for (int k = 0; k < GROTH16_STAGES; k++)
             printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
@@ -389,7 +390,7 @@ int cli_prove_bp(int argc, char **argv)
         asgn_free(&as[i]);
     free(as);
     free(proofs);
-    cli_backend_free(be);
+    engine_accel_free(be);
     if (kc.body)
         key_cache_free(&kc);
     else

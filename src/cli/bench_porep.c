@@ -66,7 +66,7 @@ typedef struct bench_args {
     int workload; /* W_*, or -1: mixed */
     uint32_t constraints;
     uint32_t partitions, proofs;
-    cli_backend_kind_t backend;
+    engine_accel_kind_t backend;
     unsigned workers, threads, urgent;
     bool urgent_set;
     const char *trace;
@@ -405,7 +405,7 @@ int cli_bench_porep(int argc, char **argv)
     unsigned workers = 1, urgent = 0;
     int ndev = 0;
 #if CUZK_HAVE_CUDA
-    if (a.backend != CLI_BACKEND_CPU) {
+    if (a.backend != ENGINE_ACCEL_CPU) {
         engine_cuda_options_t co = {.cpu = {.trusted_keys = true}, .workers_per_device = a.workers};
         char why[IO_ERR_MAX];
         b.cuda = engine_cuda_new(&co, &s, why, sizeof why);
@@ -416,7 +416,7 @@ int cli_bench_porep(int argc, char **argv)
             urgent = (a.urgent_set ? a.urgent : 1) * (unsigned)ndev;
             for (int i = 0; i < ndev; i++)
                 printf("device %d: %s\n", i, engine_cuda_device_name(b.cuda, i));
-        } else if (a.backend == CLI_BACKEND_CUDA) {
+        } else if (a.backend == ENGINE_ACCEL_CUDA) {
             io_fail(err, sizeof err, s, "--backend cuda: %s", why);
         } else {
             printf("%s; proving on the CPU\n", why);
@@ -424,7 +424,7 @@ int cli_bench_porep(int argc, char **argv)
         }
     }
 #else
-    if (a.backend == CLI_BACKEND_CUDA)
+    if (a.backend == ENGINE_ACCEL_CUDA)
         s = io_fail(err, sizeof err, CUZK_EDEVICE, "--backend cuda: built without CUDA");
 #endif
     if (s == CUZK_OK && ndev == 0) {

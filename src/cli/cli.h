@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cuzk.h"
+#include "engine/engine_accel.h"
 #include "io/io_kind.h"
 #include "io/io_map.h"
 #include "r1cs/r1cs_shape.h"
@@ -153,33 +154,13 @@ cuzk_status_t cli_load_zkey(struct zkey *k, struct key_cache *kc, const char *pa
                             struct pool *pool, unsigned flags, bool check_points, char *err,
                             size_t err_size);
 
-/* Where a proof's stages run (backend.c): --backend auto|cpu|cuda. */
-typedef enum cli_backend_kind {
-    CLI_BACKEND_AUTO, /* the first GPU when there is one (and CUDA was built), else the CPU */
-    CLI_BACKEND_CPU,
-    CLI_BACKEND_CUDA, /* the first GPU, or an error */
-} cli_backend_kind_t;
+/* *out = the kind named v by --backend auto|cpu|cuda: 0, else -1. */
+int cli_parse_backend(engine_accel_kind_t *out, const char *v);
 
-/* *out = the kind named v: 0, else -1. */
-int cli_parse_backend(cli_backend_kind_t *out, const char *v);
-
-typedef struct cli_backend cli_backend_t;
-
-/*
- * The backend of kind for key (the Groth16 layer's view of a loaded key,
- * whose arrays must outlive *b; the struct itself may go on return):
- * *accel = the accelerator to put in groth16_prove_opts_t (NULL: the
- * CPU). The key is placed on the device here (engine_gpu_key_new: its
- * queries resident when they fit). Fails (CUZK_EDEVICE with the reason)
- * when kind is CUDA and no device can be used, or when the device fails;
- * AUTO falls back to the CPU only when there is no device at all.
- */
-cuzk_status_t cli_backend_new(cli_backend_t **b, cli_backend_kind_t kind,
-                              const struct groth16_key *key, const struct groth16_accel **accel,
-                              char *err, size_t err_size);
-/* "cpu", or "cuda: NVIDIA H200 (device 0, 139.8 GiB), key device-resident". */
-const char *cli_backend_name(const cli_backend_t *b);
-void cli_backend_free(cli_backend_t *b);
+/* engine_accel_new for a command: an AUTO that falls back to the CPU says
+ * why on stderr, once a process (cuzk demo proves several times). */
+cuzk_status_t cli_accel_new(engine_accel_t **out, engine_accel_kind_t kind,
+                            const struct groth16_key *key, char *err, size_t err_size);
 
 /*
  * vk = the verification key of the key k, with vk_alphabeta_12 = e(alpha1,

@@ -75,7 +75,7 @@ typedef struct demo_result {
     double seconds[DEMO_STEPS];
     uint32_t n_wires, n_public, domain_size;
     bool verified, tamper_rejected;
-    char backend[400]; /* where the prover ran (cli_backend_name) */
+    char backend[400]; /* where the prover ran (engine_accel_name) */
 } demo_result_t;
 
 /* The prover's stage times into their rows. */
@@ -180,14 +180,14 @@ static cuzk_status_t demo_setup(const demo_paths_t *p, demo_result_t *res, char 
     return s;
 }
 
-static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_backend_kind_t kind,
+static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, engine_accel_kind_t kind,
                                 pool_t *pool, char *err, size_t err_size)
 {
     zkey_t k = {0};
     r1cs_witness_t w = {0}, pub = {0};
     snarkjs_proof_t proof;
     groth16_timings_t t = {{0}};
-    cli_backend_t *be = NULL;
+    engine_accel_t *be = NULL;
     groth16_prove_opts_t opts = {0};
     double t0 = clock_seconds();
     cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
@@ -195,9 +195,10 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
         s = wtns_file_read(&w, p->wtns, err, err_size);
     if (s == CUZK_OK) {
         groth16_key_t gk = zkey_groth16_key(&k);
-        s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
+        s = cli_accel_new(&be, kind, &gk, err, err_size);
+        opts.accel = engine_accel_table(be);
     }
-    snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
+    snprintf(res->backend, sizeof res->backend, "%s", engine_accel_name(be));
     res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, err_size);
@@ -208,7 +209,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, cli_b
     if (s == CUZK_OK)
         s = snarkjs_public_write(p->pub, &pub, err, err_size);
     res->seconds[DEMO_WRITE] = clock_seconds() - t0;
-    cli_backend_free(be);
+    engine_accel_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
     zkey_free(&k);
@@ -271,14 +272,14 @@ static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, ch
 }
 
 static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
-                                   cli_backend_kind_t kind, pool_t *pool, char *err,
+                                   engine_accel_kind_t kind, pool_t *pool, char *err,
                                    size_t err_size)
 {
     bp_params_t k = {0};
     asgn_t a = {0};
     bp_proof_t proof;
     groth16_timings_t t = {{0}};
-    cli_backend_t *be = NULL;
+    engine_accel_t *be = NULL;
     groth16_prove_opts_t opts = {0};
     double t0 = clock_seconds();
     cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
@@ -286,9 +287,10 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
         s = asgn_file_read(&a, p->asgn, err, err_size);
     if (s == CUZK_OK) {
         groth16_key_t gk = bp_params_groth16_key(&k);
-        s = cli_backend_new(&be, kind, &gk, &opts.accel, err, err_size);
+        s = cli_accel_new(&be, kind, &gk, err, err_size);
+        opts.accel = engine_accel_table(be);
     }
-    snprintf(res->backend, sizeof res->backend, "%s", cli_backend_name(be));
+    snprintf(res->backend, sizeof res->backend, "%s", engine_accel_name(be));
     res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK)
         s = groth16_bp_prove(&proof, &k, &a, &opts, &t, pool, err, err_size);
@@ -297,7 +299,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     if (s == CUZK_OK)
         s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
     res->seconds[DEMO_WRITE] = clock_seconds() - t0;
-    cli_backend_free(be);
+    engine_accel_free(be);
     asgn_free(&a);
     bp_params_free(&k);
     return s;
@@ -382,7 +384,7 @@ int cli_demo(int argc, char **argv)
 {
     uint64_t n = 65000, seed = 1;
     const char *dir = NULL;
-    cli_backend_kind_t backend = CLI_BACKEND_AUTO;
+    engine_accel_kind_t backend = ENGINE_ACCEL_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {

@@ -37,7 +37,7 @@ unsigned cli_prove_steps(bool accel, bool no_verify, size_t partitions)
 typedef struct prove_args {
     const char *zkey, *wtns, *proof, *public, *r1cs;
     unsigned threads;
-    cli_backend_kind_t backend;
+    engine_accel_kind_t backend;
     bool json, no_verify, trusted, quiet;
 } prove_args_t;
 
@@ -342,11 +342,12 @@ int cli_prove(int argc, char **argv)
                     w.n, a.zkey, k.n_vars);
     if (s == CUZK_OK && a.r1cs)
         s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
-    cli_backend_t *be = NULL;
+    engine_accel_t *be = NULL;
     const groth16_accel_t *accel = NULL;
     if (s == CUZK_OK) {
         groth16_key_t gk = zkey_groth16_key(&k);
-        s = cli_backend_new(&be, a.backend, &gk, &accel, err, sizeof err);
+        s = cli_accel_new(&be, a.backend, &gk, err, sizeof err);
+        accel = engine_accel_table(be);
     }
     read_s = clock_seconds() - t_start;
     if (accel) { /* read again as step 1 of the accelerator's shorter count */
@@ -379,10 +380,10 @@ int cli_prove(int argc, char **argv)
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json)
-        prove_report_json(&a, &k, cli_backend_name(be), s, err, &t, read_s, write_s,
+        prove_report_json(&a, &k, engine_accel_name(be), s, err, &t, read_s, write_s,
                           clock_seconds() - t_start);
 
-    cli_backend_free(be);
+    engine_accel_free(be);
     r1cs_witness_free(&pub);
     r1cs_witness_free(&w);
     if (kc.body)

@@ -25,8 +25,8 @@ typedef struct groth16_prove_opts {
     rng_t *rng;     /* NULL (production): r and s from getrandom; seeded: tests only */
     bool no_verify; /* skip the self-verification */
     const groth16_accel_t *accel; /* NULL: every stage on the CPU; else synth, h, msm there */
-    /* NULL: none; else an uncounted stage for each of synth, h, msm and verify
-     * (one "synth, h, msm" for the accelerator's) */
+    /* NULL: none; else the stages synth, h and msm, each counted (one
+     * uncounted "synth, h, msm" for the accelerator's), and verify */
     progress_t *progress;
     /* r and s given (both, or neither: NULL draws them from rng); the
      * contract of groth16_blinding_t, checked below the modulus */

@@ -18,6 +18,8 @@
 
 struct progress {
     FILE *out;
+    progress_sink_t sink; /* progress_calls: instead of out */
+    void *sink_ctx;
     char prefix[CUZK_PROGRESS_TEXT];
     double interval;
     unsigned width;
@@ -101,9 +103,13 @@ size_t progress_format(char *buf, size_t size, const char *stage, uint64_t done,
     return (size_t)n < size ? (size_t)n : size - 1;
 }
 
-/* The line for the stage at now; under p->lock. */
+/* The line for the stage at now (or the sink's call); under p->lock. */
 static void progress_draw_(progress_t *p, double now)
 {
+    if (p->sink) {
+        p->sink(p->sink_ctx, p->stage, atomic_load(&p->done), p->total, p->unit);
+        return;
+    }
     char line[256], body[200], step[32] = "";
     progress_format(body, sizeof body, p->stage, atomic_load(&p->done), p->total, p->unit,
                     now - p->start);
@@ -156,6 +162,16 @@ progress_t *progress_new(FILE *out, const char *prefix, double interval, unsigne
     p->origin = progress_now_(p);
     atomic_init(&p->done, 0);
     atomic_init(&p->next_due_ns, progress_ns_(p->interval));
+    return p;
+}
+
+progress_t *progress_calls(progress_sink_t sink, void *sink_ctx, double interval)
+{
+    progress_t *p = progress_new(NULL, NULL, interval, 0, NULL, NULL);
+    if (p) {
+        p->sink = sink;
+        p->sink_ctx = sink_ctx;
+    }
     return p;
 }
 

@@ -38,6 +38,12 @@ typedef struct progress progress_t;
 /* Seconds since an arbitrary fixed point (clock_seconds, or a test's). */
 typedef double (*progress_clock_t)(void *ctx);
 
+/* Where a reporter made by progress_calls sends what a line would show:
+ * the stage, its units done and total (0: unknown) and the unit ("" for a
+ * stage that is not counted). */
+typedef void (*progress_sink_t)(void *ctx, const char *stage, uint64_t done, uint64_t total,
+                                const char *unit);
+
 /*
  * A reporter writing its lines to out, each prefixed "prefix: " (prefix
  * copied; NULL: none), at most once every interval seconds, cut to
@@ -56,6 +62,15 @@ progress_t *progress_new(FILE *out, const char *prefix, double interval, unsigne
  * from 0 to 60000 (tests use 0: a line at every begin and advance).
  */
 progress_t *progress_stderr(const char *prefix, bool quiet);
+
+/*
+ * A reporter that calls sink(sink_ctx, ...) where a line would be drawn,
+ * at most once every interval seconds (0: at every begin, advance and
+ * set; the first call is due an interval after the reporter was made),
+ * one call at a time, on whichever thread advanced; it draws nothing and
+ * end erases nothing. NULL when out of memory.
+ */
+progress_t *progress_calls(progress_sink_t sink, void *sink_ctx, double interval);
 
 /* Erases the line (as end) and releases p. */
 void progress_free(progress_t *p);
