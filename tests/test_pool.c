@@ -3,6 +3,7 @@
  * aligned to the chunk, worker indices in range, results independent of the
  * thread count, many back-to-back loops, the NULL and default pools.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -88,6 +89,56 @@ static unsigned check_loop(pool_t *pool, size_t n, size_t chunk)
     free(ctx->visits);
     free(ctx);
     return active;
+}
+
+/* Loops started on one pool from several threads at once take turns: each
+ * caller's loop covers its own indices exactly once. */
+typedef struct {
+    pool_t *pool;
+    size_t n;
+    atomic_uint *visits;
+} caller_t;
+
+enum { CALLER_LOOPS = 200, CALLERS = 4 };
+
+static void visit_fn(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    atomic_uint *visits = ctx;
+    for (size_t i = begin; i < end; i++)
+        atomic_fetch_add(&visits[i], 1);
+}
+
+static void *caller_main(void *arg)
+{
+    caller_t *c = arg;
+    for (int l = 0; l < CALLER_LOOPS; l++)
+        pool_for(c->pool, c->n, 0, visit_fn, c->visits);
+    return NULL;
+}
+
+static void test_pool_callers(void **state)
+{
+    (void)state;
+    pool_t *pool = pool_new(4, NULL);
+    assert_non_null(pool);
+    caller_t c[CALLERS];
+    pthread_t t[CALLERS];
+    for (int k = 0; k < CALLERS; k++) {
+        c[k] = (caller_t){pool, 10007 + (size_t)k, NULL};
+        c[k].visits = calloc(c[k].n, sizeof *c[k].visits);
+        assert_non_null(c[k].visits);
+        assert_int_equal(pthread_create(&t[k], NULL, caller_main, &c[k]), 0);
+    }
+    for (int k = 0; k < CALLERS; k++) {
+        assert_int_equal(pthread_join(t[k], NULL), 0);
+        for (size_t i = 0; i < c[k].n; i++)
+            if (atomic_load(&c[k].visits[i]) != CALLER_LOOPS)
+                fail_msg("caller %d: index %zu visited %u times, not %d", k, i,
+                         atomic_load(&c[k].visits[i]), CALLER_LOOPS);
+        free(c[k].visits);
+    }
+    pool_free(pool);
 }
 
 static const size_t sizes[] = {0, 1, 2, 3, 5, 6, 7, 8, 13, 100, 1000, 65537, 1000003};
@@ -193,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_pool_2),
         cmocka_unit_test(test_pool_7),
         cmocka_unit_test(test_pool_many_loops),
+        cmocka_unit_test(test_pool_callers),
         cmocka_unit_test(test_pool_helpers_work),
         cmocka_unit_test(test_pool_null_and_default),
     };

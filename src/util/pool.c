@@ -18,10 +18,13 @@
  * `done`; the caller waits for pending = 0 before it returns. Because the
  * caller always waits for every helper, each helper sees every generation
  * exactly once and the job fields never change under a running helper.
+ * Callers on several threads take turns through `loop`, held for the whole
+ * of a loop, so that the job fields have one writer at a time.
  */
 struct pool {
     unsigned nthreads; /* workers, the caller included */
     pthread_t *helpers;
+    pthread_mutex_t loop; /* held by the caller whose loop runs */
     pthread_mutex_t lock;
     pthread_cond_t wake;
     pthread_cond_t done;
@@ -36,8 +39,13 @@ struct pool {
     size_t chunk;
     size_t nchunks;
     atomic_size_t next; /* the next unclaimed chunk */
-    atomic_bool busy;   /* a loop is running (checks the one-at-a-time rule) */
+    atomic_bool busy;   /* a loop is running (checked by pool_free) */
 };
+
+/* The pool whose fn this thread is running (NULL: none), so that a loop
+ * started from inside a loop of the same pool, which would wait for
+ * itself, is caught. */
+static _Thread_local const pool_t *pool_inside_;
 
 typedef struct {
     pool_t *pool;
@@ -53,7 +61,10 @@ static void pool_run_chunks(pool_t *pool, unsigned worker)
             return;
         size_t begin = c * pool->chunk;
         size_t end = pool->n - begin < pool->chunk ? pool->n : begin + pool->chunk;
+        const pool_t *outer = pool_inside_;
+        pool_inside_ = pool;
         pool->fn(pool->ctx, begin, end, worker);
+        pool_inside_ = outer;
     }
 }
 
@@ -116,6 +127,7 @@ pool_t *pool_new(unsigned nthreads, cuzk_status_t *st)
     }
     pool->nthreads = nthreads;
     pool->helpers = helpers;
+    pthread_mutex_init(&pool->loop, NULL);
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->done, NULL);
@@ -153,6 +165,7 @@ void pool_free(pool_t *pool)
     pthread_cond_destroy(&pool->done);
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->lock);
+    pthread_mutex_destroy(&pool->loop);
     free(pool->helpers);
     free(pool);
 }
@@ -178,9 +191,9 @@ void pool_for(pool_t *pool, size_t n, size_t chunk, pool_fn_t fn, void *ctx)
         return;
     }
 
-    bool was_busy = atomic_exchange(&pool->busy, true);
-    assert(!was_busy && "pool_for: one loop at a time per pool");
-    (void)was_busy;
+    assert(pool_inside_ != pool && "pool_for: called from inside a loop of the same pool");
+    pthread_mutex_lock(&pool->loop);
+    atomic_store(&pool->busy, true);
 
     pthread_mutex_lock(&pool->lock);
     pool->fn = fn;
@@ -202,6 +215,7 @@ void pool_for(pool_t *pool, size_t n, size_t chunk, pool_fn_t fn, void *ctx)
     pthread_mutex_unlock(&pool->lock);
 
     atomic_store(&pool->busy, false);
+    pthread_mutex_unlock(&pool->loop);
 }
 
 typedef struct {

@@ -17,9 +17,11 @@
  *  - pool_for returns after every call of fn has returned, and the
  *    writes fn made are visible to the caller (the completion handshake goes
  *    through the pool's mutex).
- *  - One loop at a time: pool_for must not be called on the same pool
- *    from two threads at once, nor from inside fn (that would deadlock);
- *    debug builds assert it. Different pools are independent.
+ *  - One loop at a time: pool_for may be called on the same pool from
+ *    several threads at once, and their loops take turns (each runs on all
+ *    of the pool's threads); it must not be called from inside fn on the
+ *    same pool (that loop would wait for itself): debug builds assert it.
+ *    Different pools are independent, and fn may run a loop on another.
  *  - No allocation per loop: the pool allocates only in pool_new.
  *  - A NULL pool is valid everywhere and means "run on the caller alone",
  *    so that code taking a pool works before any pool exists.
