@@ -154,6 +154,66 @@ static void bls381_once(void)
     r1cs_witness_free(&w);
 }
 
+/* The scalars of a in Montgomery form (one allocation, *mem), as
+ * bellperson holds them and supraseal-c2's ABI hands them over. */
+static asgn_t montgomery_copy(const asgn_t *a, void **mem)
+{
+    uint64_t counts[5] = {a->n_constraints, a->n_constraints, a->n_constraints, a->n_inputs,
+                          a->n_aux};
+    const uint64_t(*src[5])[4] = {a->a, a->b, a->c, a->inputs, a->aux};
+    uint64_t total = 0;
+    for (int k = 0; k < 5; k++)
+        total += counts[k];
+    bls381_fr_t *v = malloc((total ? total : 1) * sizeof *v);
+    assert_non_null(v);
+    *mem = v;
+    asgn_t m = *a;
+    const uint64_t(*dst[5])[4];
+    for (int k = 0; k < 5; k++) {
+        dst[k] = (const uint64_t(*)[4])v;
+        for (uint64_t i = 0; i < counts[k]; i++)
+            assert_true(bls381_fr_from_canonical(v++, src[k][i]));
+    }
+    m.a = dst[0];
+    m.b = dst[1];
+    m.c = dst[2];
+    m.inputs = dst[3];
+    m.aux = dst[4];
+    m.montgomery = true;
+    return m;
+}
+
+/* An assignment in Montgomery form gives the proof of the same assignment
+ * in plain values, for the same r and s. */
+static void test_montgomery(void **state)
+{
+    (void)state;
+    r1cs_t r;
+    r1cs_witness_t w;
+    random_circuit(&r, &w, R1CS_CURVE_BLS12_381);
+    bp_params_t p;
+    asgn_t a;
+    void *mem, *mont_mem;
+    key_and_assignment(&p, &a, &mem, &r, &w);
+    asgn_t m = montgomery_copy(&a, &mont_mem);
+    char err[IO_ERR_MAX];
+    bp_proof_t plain, mont;
+    rng_t rng;
+    groth16_prove_opts_t opts = {.rng = &rng};
+    rng_seed(&rng, 41);
+    assert_int_equal(groth16_bp_prove(&plain, &p, &a, &opts, NULL, NULL, err, sizeof err), CUZK_OK);
+    rng_seed(&rng, 41);
+    cuzk_status_t s = groth16_bp_prove(&mont, &p, &m, &opts, NULL, NULL, err, sizeof err);
+    if (s != CUZK_OK)
+        fail_msg("%s", err);
+    assert_memory_equal(&plain, &mont, sizeof plain);
+    free(mont_mem);
+    free(mem);
+    bp_params_free(&p);
+    r1cs_free(&r);
+    r1cs_witness_free(&w);
+}
+
 static void test_bls381_prove_verify(void **state)
 {
     (void)state;
@@ -323,6 +383,7 @@ int main(void)
     test_seed_init("test_groth16_bp");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bls381_prove_verify),
+        cmocka_unit_test(test_montgomery),
         cmocka_unit_test(test_mismatch),
         cmocka_unit_test(test_bls381_batch),
         cmocka_unit_test(test_bn254),

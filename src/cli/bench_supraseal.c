@@ -10,8 +10,8 @@
  * do. The development key is made on the CPU and written as a .params
  * file, which create_SRS loads. Every proof is checked by batch
  * verification. Prints seconds per proof and per partition in steady
- * state and the callers' time inside the start call (the intake: checks
- * and the conversion out of Montgomery form).
+ * state and the callers' time inside the start call (the intake: the
+ * checks and the copy of a, b and c).
  */
 #include <dlfcn.h>
 #include <errno.h>

@@ -175,6 +175,7 @@ struct engine_gpu_slot {
     size_t h_size;
     dbuf_t in;
     const engine_gpu_key_t *key; /* the staged partition's key (NULL: none) */
+    bool montgomery;             /* its assignment's scalars are in Montgomery form */
     pool_t *threads;             /* the staging's threads: also the mapped tier's copies */
     double stage_s;
     uint64_t h2d;

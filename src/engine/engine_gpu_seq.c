@@ -229,8 +229,10 @@ static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t 
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
     CUZK_TRY(gpu_event_record(g, s->ev[EV_START], d->stream));
-    /* synth: everything to Montgomery form, the classes of sa, sb, aux */
-    CUZK_TRY(gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
+    /* synth: everything to Montgomery form (unless it came so), the
+     * classes of sa, sb, aux */
+    if (!s->montgomery)
+        CUZK_TRY(gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
     CUZK_TRY(split_vectors(s, k, v, 3));
     CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
     /* h: H's scalars in a */

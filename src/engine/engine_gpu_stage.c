@@ -51,6 +51,7 @@ static cuzk_status_t stage_witness(engine_gpu_slot_t *s, const engine_gpu_key_t 
         return engine_gpu_fail(g, st, err, err_size, "uploading the witness");
     }
     s->key = k;
+    s->montgomery = false;
     s->h2d = bytes;
     s->stage_s = clock_seconds() - t0;
     return CUZK_OK;
@@ -169,6 +170,7 @@ static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
         return engine_gpu_fail(g, st, err, err_size, "uploading the assignment");
     }
     s->key = k;
+    s->montgomery = a->montgomery;
     s->h2d = sent;
     s->stage_s = clock_seconds() - t0;
     return CUZK_OK;

@@ -200,6 +200,12 @@ static cuzk_status_t groth16_public_of(r1cs_witness_t *pub, const groth16_key_t 
     cuzk_status_t s = r1cs_witness_alloc(pub, k->curve, k->n_public);
     if (s != CUZK_OK)
         return s;
+    if (in->asgn && in->asgn->montgomery) {
+        unsigned char *pv =
+            k->curve == R1CS_CURVE_BN254 ? (void *)pub->v.bn254 : (void *)pub->v.bls381;
+        memcpy(pv, in->asgn->inputs + 1, sizeof in->asgn->inputs[0] * k->n_public);
+        return CUZK_OK;
+    }
     if (in->asgn) {
         for (uint32_t i = 0; i < k->n_public; i++)
             if (k->curve == R1CS_CURVE_BLS12_381)

@@ -191,10 +191,13 @@ static inline groth16_coeff_t groth16_key_coeff(const groth16_key_t *k, uint32_t
 /*
  * A bellperson-style synthesizer's output for one partition (FORMATS.md
  * §8.3): the evaluations a, b, c of n_constraints rows, the n_inputs input
- * values (inputs[0] = 1) and n_aux aux values, all plain (canonical) Fr
- * values of curve below r, four 64-bit limbs least significant first; the
- * density bitmaps (LSB first, bits above the counts clear) select the A
- * and B query points. Borrowed arrays.
+ * values (inputs[0] = 1) and n_aux aux values, all Fr values of curve
+ * below r, four 64-bit limbs least significant first: plain (canonical)
+ * values, or with montgomery set in Montgomery form (x·2^256 mod r, the
+ * field layer's own form and blst's, as bellperson holds them in memory),
+ * which the provers use without converting a, b and c. The density bitmaps
+ * (LSB first, bits above the counts clear) select the A and B query
+ * points. Borrowed arrays.
  */
 typedef struct groth16_asgn {
     r1cs_curve_t curve;
@@ -202,6 +205,7 @@ typedef struct groth16_asgn {
     const uint64_t (*a)[4], (*b)[4], (*c)[4];
     const uint64_t (*inputs)[4], (*aux)[4];
     const uint64_t *a_aux_density, *b_input_density, *b_aux_density;
+    bool montgomery;
 } groth16_asgn_t;
 
 /* Words of a bitmap of n bits, and bit i of one. */

@@ -66,8 +66,9 @@ cuzk_status_t G16N(msm)(G16ST *st, pool_t *pool, progress_t *progress)
     bool density = key->conv.ab == GROTH16_AB_DENSITY;
     scalars_t sa = density ? (scalars_t)st->sa : (scalars_t)st->w;
     scalars_t sb = density ? (scalars_t)st->sb : (scalars_t)st->w;
-    scalars_t sl =
-        key->conv.l == GROTH16_L_AUX ? st->asgn->aux : (scalars_t)st->w + key->n_public + 1;
+    scalars_t sl = key->conv.l != GROTH16_L_AUX ? (scalars_t)st->w + key->n_public + 1
+                   : st->aux                    ? (scalars_t)st->aux
+                                                : st->asgn->aux;
     progress_begin(progress, "msm",
                    (uint64_t)key->a.count + key->b1.count + key->l.count + key->h.count +
                        key->b2.count,

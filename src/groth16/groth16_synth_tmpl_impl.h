@@ -147,13 +147,45 @@ static void G16N(load_task)(void *ctx, size_t begin, size_t end, unsigned worker
     const G16N(load_ctx_t) *l = ctx;
     G16ST *st = l->st;
     const groth16_asgn_t *as = st->asgn;
-    for (size_t i = begin; i < end; i++) {
-        /* The reader has checked that the values are below r. */
-        (void)G16F(from_canonical)(&st->a[i], as->a[i]);
-        (void)G16F(from_canonical)(&st->b[i], as->b[i]);
-        (void)G16F(from_canonical)(&st->c[i], as->c[i]);
+    if (as->montgomery) {
+        size_t n = (end - begin) * sizeof st->a[0];
+        memcpy(&st->a[begin], as->a[begin], n);
+        memcpy(&st->b[begin], as->b[begin], n);
+        memcpy(&st->c[begin], as->c[begin], n);
+    } else {
+        for (size_t i = begin; i < end; i++) {
+            /* The reader has checked that the values are below r. */
+            (void)G16F(from_canonical)(&st->a[i], as->a[i]);
+            (void)G16F(from_canonical)(&st->b[i], as->b[i]);
+            (void)G16F(from_canonical)(&st->c[i], as->c[i]);
+        }
     }
     progress_advance(l->progress, end - begin);
+}
+
+/* The canonical form of a Montgomery-form assignment's aux values. */
+static void G16N(aux_task)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    G16ST *st = ctx;
+    for (size_t j = begin; j < end; j++) {
+        G16FT v;
+        memcpy(&v, st->asgn->aux[j], sizeof v);
+        G16F(to_canonical)(st->aux[j], &v);
+    }
+}
+
+/* out = v, a scalar of as, in canonical form. */
+static void G16N(canonical)(uint64_t out[EC_SCALAR_LIMBS], const groth16_asgn_t *as,
+                            const uint64_t v[4])
+{
+    if (!as->montgomery) {
+        memcpy(out, v, EC_SCALAR_LIMBS * sizeof out[0]);
+        return;
+    }
+    G16FT x;
+    memcpy(&x, v, sizeof x);
+    G16F(to_canonical)(out, &x);
 }
 
 /* out = the inputs, then the aux values whose bit is set in aux_bits;
@@ -164,10 +196,10 @@ static void G16N(select)(uint64_t (*out)[EC_SCALAR_LIMBS], const groth16_asgn_t 
     size_t k = 0;
     for (uint64_t i = 0; i < as->n_inputs; i++)
         if (!in_bits || groth16_bitmap_bit(in_bits, i))
-            memcpy(out[k++], as->inputs[i], sizeof out[0]);
+            G16N(canonical)(out[k++], as, as->inputs[i]);
     for (uint64_t j = 0; j < as->n_aux; j++)
         if (groth16_bitmap_bit(aux_bits, j))
-            memcpy(out[k++], as->aux[j], sizeof out[0]);
+            G16N(canonical)(out[k++], as, as->aux[j]);
 }
 
 cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_input_t *in,
@@ -195,6 +227,11 @@ cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_inp
         st->sb = malloc((n_b ? n_b : 1) * sizeof *st->sb);
         ok = ok && st->sa && st->sb;
     }
+    bool aux_copy = given && in->asgn->montgomery && key->conv.l == GROTH16_L_AUX;
+    if (aux_copy) {
+        st->aux = malloc((in->asgn->n_aux ? in->asgn->n_aux : 1) * sizeof *st->aux);
+        ok = ok && st->aux;
+    }
     if (!ok) {
         G16N(prover_free)(st);
         return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the prover's vectors");
@@ -203,6 +240,8 @@ cuzk_status_t G16N(synth)(G16ST *st, const groth16_key_t *key, const groth16_inp
         progress_begin(progress, "synth", in->asgn->n_constraints, "constraints");
         G16N(load_ctx_t) lc = {st, progress};
         pool_for(pool, in->asgn->n_constraints, 0, G16N(load_task), &lc);
+        if (aux_copy)
+            pool_for(pool, in->asgn->n_aux, 0, G16N(aux_task), st);
     } else {
         progress_begin(progress, "synth", key->n_coeffs, "coefficients");
         G16N(plain_ctx_t) pc = {st, in->w};
@@ -222,6 +261,7 @@ void G16N(prover_free)(G16ST *st)
     free(st->w);
     free(st->sa);
     free(st->sb);
+    free(st->aux);
     free(st->a);
     free(st->b);
     free(st->c);

@@ -47,6 +47,9 @@ typedef struct {
     const groth16_asgn_t *asgn;
     uint64_t (*w)[EC_SCALAR_LIMBS];
     uint64_t (*sa)[EC_SCALAR_LIMBS], (*sb)[EC_SCALAR_LIMBS];
+    /* the aux values in canonical form, for L, when the assignment's are
+     * in Montgomery form (else NULL: L takes them where they lie) */
+    uint64_t (*aux)[EC_SCALAR_LIMBS];
     G16FT *a, *b, *c;
     uint64_t (*h)[EC_SCALAR_LIMBS];
     G16G1J msm_a, msm_b1, msm_l, msm_h;
@@ -75,7 +78,8 @@ typedef struct {
  * numbers). GROTH16_SYNTH_COEFFS: the plain witness and X_ev[c] = Σ v ⊗
  * w[s] over the coefficient records (v the "double Montgomery"
  * coefficient, ⊗ the Montgomery product), C_ev = A_ev·B_ev.
- * GROTH16_SYNTH_GIVEN: a, b, c loaded in Montgomery form. With
+ * GROTH16_SYNTH_GIVEN: a, b, c loaded in Montgomery form (copied when
+ * they are in it already). With
  * GROTH16_AB_DENSITY the A and B scalars are selected. progress (NULL:
  * none) gets the stage "synth" counted in coefficient records (or the
  * given constraints). CUZK_ENOMEM. On failure st holds nothing to free but

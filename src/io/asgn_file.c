@@ -259,6 +259,10 @@ cuzk_status_t asgn_file_write_to(io_output_t *out, const asgn_t *a, char *err, s
     if (a->n_inputs == 0)
         return io_fail(err, err_size, CUZK_EINVAL,
                        "%s: n_inputs = 0, but the inputs hold at least the constant ONE", path);
+    if (a->montgomery)
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s: the assignment is in Montgomery form; the file holds plain values",
+                       path);
     uint64_t counts[ASGN_SECTIONS];
     asgn_counts_(a, counts);
     const void *p[ASGN_SECTIONS] = {a->a,
@@ -311,7 +315,8 @@ groth16_asgn_t asgn_groth16(const asgn_t *a)
                         a->aux,
                         a->a_aux_density,
                         a->b_input_density,
-                        a->b_aux_density};
+                        a->b_aux_density,
+                        a->montgomery};
     return g;
 }
 
@@ -331,5 +336,6 @@ asgn_t asgn_from_groth16(const groth16_asgn_t *g)
     a.a_aux_density = g->a_aux_density;
     a.b_input_density = g->b_input_density;
     a.b_aux_density = g->b_aux_density;
+    a.montgomery = g->montgomery;
     return a;
 }

@@ -62,6 +62,11 @@ typedef struct asgn {
     const uint64_t (*a)[4], (*b)[4], (*c)[4];
     const uint64_t (*inputs)[4], (*aux)[4];
     const uint64_t *a_aux_density, *b_input_density, *b_aux_density;
+    /* The scalars are in Montgomery form (groth16_asgn_t): assignments in
+     * memory only, such as those handed over through supraseal-c2's ABI; a
+     * file holds plain values (the reader sets false, the writer refuses
+     * true). */
+    bool montgomery;
     io_map_t map;
 } asgn_t;
 

@@ -6,10 +6,12 @@
  * Intake. Every field of every Assignment is checked first (sizes, bit
  * lengths, popcounts, pointers, each scalar below r, the constant one), so
  * that a malformed struct gets a message naming circuit and field. The
- * scalars are then converted from Montgomery form into canonical values
- * owned by the pending proof, on every core: after the start call returns,
- * nothing of the caller's is read (a, b, c may go back to a pool; inputs
- * and aux too, which the ABI would allow to be read until finalize).
+ * scalars stay in the Montgomery form they come in: the provers take them
+ * so (the GPU skips its own conversion, the CPU copies a, b, c as they
+ * are). The split form copies a, b and c on every core, in the same pass
+ * as their check, since the caller may reuse them once the start call
+ * returns; inputs and aux are read where they lie until finalize, as the
+ * ABI allows, and the one-call form copies nothing.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,11 +23,12 @@
 #include "io/asgn_file.h"
 #include "supraseal/supraseal_impl.h"
 
-/* The scalars of one circuit in canonical form, and its bitmaps. */
+/* One circuit: its a, b, c (a copy in the split form, else NULL), its
+ * bitmaps, r and s, and the view the engine proves. */
 typedef struct circuit {
-    uint64_t (*scalars)[4]; /* a, b, c, inputs, aux: one allocation */
-    uint64_t *bitmaps;      /* a_aux, b_inp, b_aux */
-    uint64_t blind[2][4];   /* r, s */
+    uint64_t (*abc)[4];   /* a, b, c: one allocation */
+    uint64_t *bitmaps;    /* a_aux, b_inp, b_aux */
+    uint64_t blind[2][4]; /* r, s */
     asgn_t view;
 } circuit_t;
 
@@ -42,7 +45,7 @@ static void pending_free(pending_t *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->n; i++) {
-        free(p->circuits[i].scalars);
+        free(p->circuits[i].abc);
         free(p->circuits[i].bitmaps);
     }
     free(p->circuits);
@@ -123,20 +126,21 @@ static supraseal_error_t check_circuit(size_t i, const supraseal_assignment_t *a
     return r;
 }
 
-/* ---- conversion ------------------------------------------------------------ */
+/* ---- intake ------------------------------------------------------------------ */
 
-/* One array's conversion on the pool: dst = src out of Montgomery form;
- * bad = the lowest index of a value not below r (SIZE_MAX: none). */
-typedef struct convert {
+/* One array's pass on the pool: each value checked below r and, when dst
+ * is set, copied there; bad = the lowest index of a value that is not
+ * (SIZE_MAX: none). */
+typedef struct intake {
     const supraseal_fr_t *src;
     uint64_t (*dst)[4];
     _Atomic size_t bad;
-} convert_t;
+} intake_t;
 
-static void convert_range(void *ctx, size_t begin, size_t end, unsigned worker)
+static void intake_range(void *ctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
-    convert_t *c = ctx;
+    intake_t *c = ctx;
     for (size_t k = begin; k < end; k++) {
         if (!fr_below_r(c->src[k].l)) {
             size_t cur = atomic_load(&c->bad);
@@ -144,17 +148,19 @@ static void convert_range(void *ctx, size_t begin, size_t end, unsigned worker)
                 ;
             return;
         }
-        bls381_fr_to_canonical(c->dst[k], (const bls381_fr_t *)&c->src[k]);
     }
+    if (c->dst)
+        memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
 }
 
-/* Converts n scalars of the array name of circuit i. */
-static supraseal_error_t convert_array(pool_t *pool, size_t i, const char *name,
-                                       const supraseal_fr_t *src, size_t n, uint64_t (*dst)[4])
+/* Checks (and copies into dst, when not NULL) n scalars of the array name
+ * of circuit i. */
+static supraseal_error_t intake_array(pool_t *pool, size_t i, const char *name,
+                                      const supraseal_fr_t *src, size_t n, uint64_t (*dst)[4])
 {
-    convert_t c = {.src = src, .dst = dst};
+    intake_t c = {.src = src, .dst = dst};
     atomic_init(&c.bad, SIZE_MAX);
-    pool_for(pool, n, 0, convert_range, &c);
+    pool_for(pool, n, 0, intake_range, &c);
     size_t bad = atomic_load(&c.bad);
     if (bad != SIZE_MAX)
         return supraseal_fail(CUZK_ENONCANONICAL,
@@ -174,38 +180,41 @@ static void bitmap_copy(uint64_t *dst, const uint64_t *src, size_t bits)
         dst[words - 1] &= (1ULL << (bits % 64)) - 1;
 }
 
-/* Takes over circuit i into c: its canonical scalars, bitmaps and view. */
+_Static_assert(sizeof(supraseal_fr_t) == sizeof(uint64_t[4]) &&
+                   sizeof(supraseal_fr_t) == sizeof(bls381_fr_t),
+               "blst's Fr is the field layer's, in Montgomery form with R = 2^256");
+
+/* Takes circuit i into c: its scalars checked (a, b, c copied when
+ * copy_abc), its bitmaps copied, its view over the caller's inputs and aux. */
 static supraseal_error_t circuit_take(pool_t *pool, size_t i, const supraseal_assignment_t *a,
-                                      circuit_t *c)
+                                      bool copy_abc, circuit_t *c)
 {
     size_t rows = a->abc_size, ni = a->inp_assignment_size, na = a->aux_assignment_size;
     size_t wi = (size_t)asgn_words(ni), wa = (size_t)asgn_words(na);
-    c->scalars = malloc((3 * rows + ni + na) * sizeof *c->scalars);
-    c->bitmaps = malloc((2 * wa + wi + 1) * sizeof *c->bitmaps);
-    if (!c->scalars || !c->bitmaps)
-        return supraseal_fail(CUZK_ENOMEM, "circuit %zu: out of memory for its %zu scalars", i,
-                              3 * rows + ni + na);
-    uint64_t(*s)[4] = c->scalars;
+    if (copy_abc && !(c->abc = malloc(3 * rows * sizeof *c->abc)))
+        return supraseal_fail(CUZK_ENOMEM, "circuit %zu: out of memory for a copy of its %zu rows",
+                              i, rows);
+    if (!(c->bitmaps = malloc((2 * wa + wi + 1) * sizeof *c->bitmaps)))
+        return supraseal_fail(CUZK_ENOMEM, "circuit %zu: out of memory for its bitmaps", i);
     const struct {
         const char *name;
         const supraseal_fr_t *src;
         size_t n;
+        uint64_t (*dst)[4];
     } arrays[] = {
-        {"a", a->a, rows},
-        {"b", a->b, rows},
-        {"c", a->c, rows},
-        {"inp_assignment_data", a->inp_assignment_data, ni},
-        {"aux_assignment_data", a->aux_assignment_data, na},
+        {"a", a->a, rows, c->abc},
+        {"b", a->b, rows, c->abc ? c->abc + rows : NULL},
+        {"c", a->c, rows, c->abc ? c->abc + 2 * rows : NULL},
+        {"inp_assignment_data", a->inp_assignment_data, ni, NULL},
+        {"aux_assignment_data", a->aux_assignment_data, na, NULL},
     };
-    size_t off = 0;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
         supraseal_error_t r =
-            convert_array(pool, i, arrays[k].name, arrays[k].src, arrays[k].n, s + off);
+            intake_array(pool, i, arrays[k].name, arrays[k].src, arrays[k].n, arrays[k].dst);
         if (r.code)
             return r;
-        off += arrays[k].n;
     }
-    if (s[3 * rows][0] != 1 || s[3 * rows][1] || s[3 * rows][2] || s[3 * rows][3])
+    if (memcmp(a->inp_assignment_data[0].l, &bls381_fr_ONE, sizeof bls381_fr_ONE) != 0)
         return supraseal_fail(CUZK_EINVAL,
                               "circuit %zu: inp_assignment_data[0] is not one (R mod r in "
                               "Montgomery form): the constant one is input 0",
@@ -214,19 +223,21 @@ static supraseal_error_t circuit_take(pool_t *pool, size_t i, const supraseal_as
     bitmap_copy(bits, a->a_aux_density, na);
     bitmap_copy(bits + wa, a->b_inp_density, ni);
     bitmap_copy(bits + wa + wi, a->b_aux_density, na);
+    typedef const uint64_t(*scalars_t)[4];
     c->view = (asgn_t){
         .curve = R1CS_CURVE_BLS12_381,
         .n_constraints = rows,
         .n_inputs = ni,
         .n_aux = na,
-        .a = (const uint64_t(*)[4])s,
-        .b = (const uint64_t(*)[4])(s + rows),
-        .c = (const uint64_t(*)[4])(s + 2 * rows),
-        .inputs = (const uint64_t(*)[4])(s + 3 * rows),
-        .aux = (const uint64_t(*)[4])(s + 3 * rows + ni),
+        .a = c->abc ? (scalars_t)c->abc : (scalars_t)a->a,
+        .b = c->abc ? (scalars_t)(c->abc + rows) : (scalars_t)a->b,
+        .c = c->abc ? (scalars_t)(c->abc + 2 * rows) : (scalars_t)a->c,
+        .inputs = (scalars_t)a->inp_assignment_data,
+        .aux = (scalars_t)a->aux_assignment_data,
         .a_aux_density = bits,
         .b_input_density = bits + wa,
         .b_aux_density = bits + wa + wi,
+        .montgomery = true,
     };
     return supraseal_ok();
 }
@@ -245,11 +256,12 @@ static supraseal_error_t blind_take(size_t i, const supraseal_fr_t *r, const sup
 
 /* ---- the job ---------------------------------------------------------------- */
 
-/* Checks and takes over the circuits, then queues them as one job: the
- * pending proof, or NULL with *err. */
+/* Checks and takes over the circuits (a, b, c copied when copy_abc: the
+ * split form's caller may reuse them once this returns), then queues them
+ * as one job: the pending proof, or NULL with *err. */
 static pending_t *start(const supraseal_assignment_t *provers, size_t n, const supraseal_fr_t *r_s,
                         const supraseal_fr_t *s_s, const supraseal_srs_t *srs, int32_t device,
-                        supraseal_error_t *err)
+                        bool copy_abc, supraseal_error_t *err)
 {
     if (!provers || !r_s || !s_s || !srs) {
         *err = supraseal_fail(CUZK_EINVAL, "%s is NULL",
@@ -294,7 +306,7 @@ static pending_t *start(const supraseal_assignment_t *provers, size_t n, const s
     if (err->code == 0) {
         pool_t *pool = supraseal_pool_take();
         for (size_t i = 0; err->code == 0 && i < n; i++)
-            *err = circuit_take(pool, i, &provers[i], &p->circuits[i]);
+            *err = circuit_take(pool, i, &provers[i], copy_abc, &p->circuits[i]);
         supraseal_pool_give();
     }
     if (err->code) {
@@ -408,7 +420,7 @@ static supraseal_error_t prove(const supraseal_assignment_t *provers, size_t n,
     if (!proofs)
         return supraseal_fail(CUZK_EINVAL, "proofs is NULL");
     supraseal_error_t r;
-    pending_t *p = start(provers, n, r_s, s_s, srs, device, &r);
+    pending_t *p = start(provers, n, r_s, s_s, srs, device, false, &r);
     return p ? finish(p, proofs) : r;
 }
 
@@ -459,7 +471,7 @@ supraseal_error_t generate_groth16_proofs_start_c(const supraseal_assignment_t *
     *pending_out = NULL;
     supraseal_error_t r = check_device(gpu_index);
     if (r.code == 0)
-        *pending_out = start(provers, num_circuits, r_s, s_s, srs, gpu_index, &r);
+        *pending_out = start(provers, num_circuits, r_s, s_s, srs, gpu_index, true, &r);
     return r;
 }
 
