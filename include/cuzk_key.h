@@ -46,12 +46,21 @@ typedef enum cuzk_convention {
 enum {
     CUZK_KEY_TRUSTED = 1u << 0,      /* skip the subgroup checks of the query points */
     CUZK_KEY_CHECK_POINTS = 1u << 1, /* a key cache: check its query points too */
+    /* cuzk_key_load of a .zkey: map the file instead of copying it (no
+     * second copy in memory, no time spent copying). Its points are then
+     * read from the file during every proof, so the file must not change
+     * while the key lives: a proof during which it was truncated or
+     * overwritten fails with CUZK_EIO naming the file (never a crash, never
+     * a proof from other bytes). .params and key caches are read into
+     * memory whatever this flag says. */
+    CUZK_KEY_MAP = 1u << 2,
 };
 
 /*
  * *key = the key in the file at path, of format (CUZK_KEY_AUTO: as its
  * content says), checked as flags say (above). The key holds its own copy
- * (a file replaced or truncated later does not affect it). On failure *key
+ * (a file replaced or truncated later does not affect it), unless flags
+ * hold CUZK_KEY_MAP. On failure *key
  * = NULL: CUZK_ENOFILE (path names no readable file), CUZK_EBADFILE and the
  * point and field codes of the checks, CUZK_EUNSUPPORTED (a later format
  * version, another protocol or curve), CUZK_EINVAL (NULL arguments, unknown

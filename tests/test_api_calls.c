@@ -196,6 +196,107 @@ static void test_prove_errors(void **state)
 
 /* Proves bn.wtns, checks the proof through every encoding, and that it no
  * longer verifies with a flipped byte or a changed public input. */
+/* CUZK_KEY_MAP: the key reads its file during every proof, so a file
+ * rewritten in place or truncated after the load fails the proof naming
+ * the file; a copied key (the default) keeps proving. */
+static void test_key_map(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *w = slurp(fx("bn.wtns"), &len);
+    const char *map_path = fx("map.zkey"), *copy_path = fx("copy.zkey");
+    run("cp %s %s && cp %s %s", fx("bn.zkey"), map_path, fx("bn.zkey"), copy_path);
+    cuzk_key_t *mapped = NULL, *copied = NULL;
+    assert_int_equal(cuzk_key_load(&mapped, map_path, CUZK_KEY_ZKEY, CUZK_KEY_MAP), CUZK_OK);
+    assert_int_equal(cuzk_key_load(&copied, copy_path, CUZK_KEY_ZKEY, 0), CUZK_OK);
+    cuzk_proof_t p;
+    assert_int_equal(cuzk_prove_wtns(&p, NULL, mapped, w, len, NULL), CUZK_OK);
+
+    /* Rewritten in place (its time changes), then put back as it was. */
+    struct stat st;
+    assert_int_equal(stat(map_path, &st), 0);
+    struct timespec times[2] = {st.st_atim, {.tv_sec = st.st_mtim.tv_sec - 60}};
+    assert_int_equal(utimensat(AT_FDCWD, map_path, times, 0), 0);
+    assert_int_equal(cuzk_prove_wtns(&p, NULL, mapped, w, len, NULL), CUZK_EIO);
+    assert_non_null(strstr(cuzk_last_error(), "map.zkey: the file changed while it was read"));
+    times[1] = st.st_mtim;
+    assert_int_equal(utimensat(AT_FDCWD, map_path, times, 0), 0);
+    assert_int_equal(cuzk_prove_wtns(&p, NULL, mapped, w, len, NULL), CUZK_OK);
+
+    /* Truncated: never a crash, never a proof from the lost bytes. */
+    assert_int_equal(truncate(map_path, 4096), 0);
+    assert_int_equal(truncate(copy_path, 4096), 0);
+    assert_int_equal(cuzk_prove_wtns(&p, NULL, mapped, w, len, NULL), CUZK_EIO);
+    assert_non_null(strstr(cuzk_last_error(), "map.zkey: the file changed"));
+    cuzk_scalar_t pub[2];
+    assert_int_equal(cuzk_prove_wtns(&p, pub, copied, w, len, NULL), CUZK_OK);
+    cuzk_vk_t *vk = NULL;
+    int valid = -1;
+    assert_int_equal(cuzk_vk_load(&vk, fx("bn_vk.json")), CUZK_OK);
+    assert_int_equal(cuzk_verify(&valid, vk, &p, pub, 2), CUZK_OK);
+    assert_int_equal(valid, 1);
+    cuzk_vk_free(vk);
+    cuzk_key_free(mapped);
+    cuzk_key_free(copied);
+    free(w);
+}
+
+/* Several threads proving with one key at once, each on the process's
+ * pool (the default options) or through one CPU prover of its own pool:
+ * every proof verifies. */
+typedef struct {
+    const cuzk_key_t *key;
+    const cuzk_vk_t *vk;
+    const cuzk_prover_t *prover;
+    const unsigned char *wtns;
+    size_t len;
+    int ok;
+} prove_thread_t;
+
+static void *prove_thread(void *arg)
+{
+    prove_thread_t *t = arg;
+    cuzk_prove_options_t opts = {.size = sizeof opts, .prover = t->prover};
+    for (int i = 0; i < 8; i++) {
+        cuzk_proof_t p;
+        cuzk_scalar_t pub[2];
+        int valid = 0;
+        if (cuzk_prove_wtns(&p, pub, t->key, t->wtns, t->len, &opts) == CUZK_OK &&
+            cuzk_verify(&valid, t->vk, &p, pub, 2) == CUZK_OK && valid)
+            t->ok++;
+    }
+    return NULL;
+}
+
+static void test_prove_threads(void **state)
+{
+    (void)state;
+    cuzk_key_t *k = load("bn.zkey");
+    cuzk_vk_t *vk = NULL;
+    assert_int_equal(cuzk_vk_from_key(&vk, k), CUZK_OK);
+    cuzk_prover_t *prover = NULL;
+    assert_int_equal(cuzk_prover_new(&prover, k, CUZK_BACKEND_CPU, 2), CUZK_OK);
+    size_t len;
+    unsigned char *w = slurp(fx("bn.wtns"), &len);
+    enum { THREADS = 4 };
+    for (int with_prover = 0; with_prover < 2; with_prover++) {
+        prove_thread_t t[THREADS];
+        pthread_t id[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            t[i] = (prove_thread_t){k, vk, with_prover ? prover : NULL, w, len, 0};
+            assert_int_equal(pthread_create(&id[i], NULL, prove_thread, &t[i]), 0);
+        }
+        for (int i = 0; i < THREADS; i++) {
+            assert_int_equal(pthread_join(id[i], NULL), 0);
+            assert_int_equal(t[i].ok, 8);
+        }
+    }
+    free(w);
+    cuzk_prover_free(prover);
+    cuzk_vk_free(vk);
+    cuzk_key_free(k);
+}
+
 static void test_prove_verify(void **state)
 {
     (void)state;
@@ -287,7 +388,7 @@ static void progress_record(void *ctx, const char *stage, uint64_t done, uint64_
 {
     progress_log_t *l = ctx;
     l->calls++;
-    if ((l->n_stages == 0 || strcmp(l->stages[l->n_stages - 1], stage)) && l->n_stages < 8)
+    if ((l->n_stages == 0 || strcmp(l->stages[l->n_stages - 1], stage) != 0) && l->n_stages < 8)
         snprintf(l->stages[l->n_stages++], sizeof l->stages[0], "%s", stage);
     if (!strcmp(stage, "msm")) {
         assert_string_equal(unit, "points");
@@ -718,10 +819,20 @@ static void test_engine(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_key_errors),   cmocka_unit_test(test_prove_errors),
-        cmocka_unit_test(test_prove_verify), cmocka_unit_test(test_decoders),
-        cmocka_unit_test(test_bellperson),   cmocka_unit_test(test_last_error_per_thread),
-        cmocka_unit_test(test_engine),       cmocka_unit_test(test_prover),
+        /* First: cmocka puts its own SIGBUS handler over the library's at
+         * the start of every test, and the library installs its guard of
+         * mapped files (io/io_map.h) once, at the process's first map; so
+         * the test that truncates a mapped key must make the first map. */
+        cmocka_unit_test(test_key_map),
+        cmocka_unit_test(test_key_errors),
+        cmocka_unit_test(test_prove_errors),
+        cmocka_unit_test(test_prove_verify),
+        cmocka_unit_test(test_decoders),
+        cmocka_unit_test(test_bellperson),
+        cmocka_unit_test(test_last_error_per_thread),
+        cmocka_unit_test(test_engine),
+        cmocka_unit_test(test_prover),
+        cmocka_unit_test(test_prove_threads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -73,9 +73,9 @@ void api_scalars_from_witness(cuzk_scalar_t *out, const r1cs_witness_t *w);
 /* ---- assignments (api_prove.c) ------------------------------------------- */
 
 /* Checks what asgn_file_parse checks of a file, for an assignment in
- * memory: curve, counts, pointers, values below r, inputs[0] = 1, bitmap
- * bits above the counts clear. */
-cuzk_status_t api_asgn_check(const cuzk_assignment_t *a);
+ * memory: curve, counts, pointers, values below r (on pool's threads),
+ * inputs[0] = 1, bitmap bits above the counts clear. */
+cuzk_status_t api_asgn_check(const cuzk_assignment_t *a, struct pool *pool);
 
 /* The asgn_t view of a checked public assignment: the same arrays. */
 void api_asgn_view(asgn_t *out, const cuzk_assignment_t *a);

@@ -12,6 +12,7 @@
 #include "engine/engine_cpu.h"
 #include "io/io_error.h"
 #include "io/io_kind.h"
+#include "util/pool.h"
 #if CUZK_HAVE_CUDA
 #include "engine/engine_cuda.h"
 #endif
@@ -310,7 +311,7 @@ static cuzk_status_t submit_inputs(engine_input_t *out, asgn_t **views, const cu
         case CUZK_INPUT_ASGN_MEMORY: {
             if (!p->assignment)
                 return api_fail(CUZK_EINVAL, "inputs[%zu]: an assignment input without it", i);
-            cuzk_status_t s = api_asgn_check(p->assignment);
+            cuzk_status_t s = api_asgn_check(p->assignment, pool_default());
             if (s != CUZK_OK)
                 return api_fail(s, "inputs[%zu]: %s", i, cuzk_last_error());
             if (!*views && !(*views = calloc(n, sizeof **views)))

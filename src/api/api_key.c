@@ -1,5 +1,6 @@
 /* Proving keys (cuzk_key.h) over the readers of src/io. */
 #include "api/api.h"
+#include "api/api_view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static cuzk_status_t key_check_args(cuzk_key_t **key, cuzk_key_format_t format, 
     *key = NULL;
     if ((unsigned)format > CUZK_KEY_CACHE)
         return api_fail(CUZK_EINVAL, "format %d is not a cuzk_key_format_t", (int)format);
-    if (flags & ~(unsigned)(CUZK_KEY_TRUSTED | CUZK_KEY_CHECK_POINTS))
+    if (flags & ~(unsigned)(CUZK_KEY_TRUSTED | CUZK_KEY_CHECK_POINTS | CUZK_KEY_MAP))
         return api_fail(CUZK_EINVAL, "flags 0x%x hold bits that are no CUZK_KEY_* flag", flags);
     return CUZK_OK;
 }
@@ -45,7 +46,8 @@ static key_format_t key_file_format(cuzk_key_format_t format)
 static unsigned key_file_flags(unsigned flags)
 {
     return (flags & CUZK_KEY_TRUSTED ? KEY_FILE_TRUSTED : 0) |
-           (flags & CUZK_KEY_CHECK_POINTS ? KEY_FILE_CHECK_POINTS : 0);
+           (flags & CUZK_KEY_CHECK_POINTS ? KEY_FILE_CHECK_POINTS : 0) |
+           (flags & CUZK_KEY_MAP ? KEY_FILE_MAP : 0);
 }
 
 static cuzk_status_t key_finish(cuzk_key_t **key, cuzk_key_t *k, cuzk_status_t s, const char *err)
@@ -156,4 +158,9 @@ uint64_t cuzk_key_public_inputs(const cuzk_key_t *key)
 uint64_t cuzk_key_wires(const cuzk_key_t *key)
 {
     return key ? key->file.key.n_vars : 0;
+}
+
+const struct groth16_key *api_key_groth16(const cuzk_key_t *key)
+{
+    return &key->file.key;
 }

@@ -2,6 +2,7 @@
  * layer's prover, on the CPU or a prover's accelerator. */
 #include "api/api.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,8 +112,11 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     snarkjs_proof_t p;
     r1cs_witness_t pub = {0};
     s = groth16_prove(&p, &pub, key->file.zkey, w, &c.g, &c.t, c.pool, err, sizeof err);
-    if (s != CUZK_OK)
+    s = key_file_check(&key->file, s, err, sizeof err);
+    if (s != CUZK_OK) {
+        r1cs_witness_free(&pub);
         return prove_end(&c, api_fail_err(s, err));
+    }
     api_proof_from_snarkjs(proof, &p);
     if (public_out)
         api_scalars_from_witness(public_out, &pub);
@@ -216,7 +220,37 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     return s;
 }
 
-cuzk_status_t api_asgn_check(const cuzk_assignment_t *a)
+/* The scan of one array for its first value not below r (BLS12-381). */
+typedef struct {
+    const cuzk_scalar_t *v;
+    _Atomic uint64_t first_bad;
+} unreduced_scan_t;
+
+static void unreduced_scan(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    unreduced_scan_t *u = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (!scalar_reduced(R1CS_CURVE_BLS12_381, &u->v[i])) {
+            uint64_t seen = atomic_load(&u->first_bad);
+            while (i < seen && !atomic_compare_exchange_weak(&u->first_bad, &seen, i))
+                ;
+            return;
+        }
+    }
+}
+
+/* The index of the first of v's n values not below r, n when there is
+ * none; on pool's threads (an assignment of a full-size partition holds
+ * gigabytes of scalars). */
+static uint64_t first_unreduced(const cuzk_scalar_t *v, uint64_t n, pool_t *pool)
+{
+    unreduced_scan_t u = {.v = v, .first_bad = n};
+    pool_for(pool, n, 1u << 16, unreduced_scan, &u);
+    return atomic_load(&u.first_bad);
+}
+
+cuzk_status_t api_asgn_check(const cuzk_assignment_t *a, pool_t *pool)
 {
     if (a->curve != CUZK_CURVE_BLS12_381)
         return api_fail(CUZK_EINVAL, "the assignment is over %s; bellperson keys are BLS12-381",
@@ -241,12 +275,12 @@ cuzk_status_t api_asgn_check(const cuzk_assignment_t *a)
         if (arrays[k].n && !arrays[k].v)
             return api_fail(CUZK_EINVAL, "assignment %s is NULL with %llu values", arrays[k].name,
                             (unsigned long long)arrays[k].n);
-        for (uint64_t i = 0; i < arrays[k].n; i++)
-            if (!scalar_reduced(R1CS_CURVE_BLS12_381, &arrays[k].v[i]))
-                return api_fail(CUZK_ENONCANONICAL,
-                                "assignment %s[%llu] is not below the BLS12-381 scalar field's "
-                                "modulus r",
-                                arrays[k].name, (unsigned long long)i);
+        uint64_t bad = first_unreduced(arrays[k].v, arrays[k].n, pool);
+        if (bad < arrays[k].n)
+            return api_fail(CUZK_ENONCANONICAL,
+                            "assignment %s[%llu] is not below the BLS12-381 scalar field's "
+                            "modulus r",
+                            arrays[k].name, (unsigned long long)bad);
     }
     if (!scalar_is_one(R1CS_CURVE_BLS12_381, &a->inputs[0], CUZK_FORM_CANONICAL))
         return api_fail(CUZK_EINVAL, "assignment inputs[0] is not 1 (the variable ONE)");
@@ -294,11 +328,11 @@ cuzk_status_t cuzk_prove_assignment(cuzk_proof_t *proof, cuzk_scalar_t *public_o
         return s;
     if (!asg)
         return api_null("asg");
-    if ((s = api_asgn_check(asg)) != CUZK_OK)
-        return s;
     prove_call_t c;
     if ((s = prove_begin(&c, key, opts)) != CUZK_OK)
         return s;
+    if ((s = api_asgn_check(asg, c.pool)) != CUZK_OK)
+        return prove_end(&c, s);
     asgn_t a;
     api_asgn_view(&a, asg);
     char err[IO_ERR_MAX] = "";

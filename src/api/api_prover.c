@@ -39,9 +39,7 @@ cuzk_status_t cuzk_prover_new(cuzk_prover_t **prover, const cuzk_key_t *key, cuz
     if (s != CUZK_OK) {
         pool_free(p->pool);
         free(p);
-        return api_fail(s, "%s: %s",
-                        backend == CUZK_BACKEND_AUTO ? "CUZK_BACKEND_AUTO" : "CUZK_BACKEND_CUDA",
-                        err);
+        return api_fail_err(s, err);
     }
     *prover = p;
     return CUZK_OK;

@@ -165,7 +165,7 @@ static void bp_prove_usage(FILE *f)
                "  --inputs-out FILE  also write the public inputs (JSON, for cuzk verify)\n"
                "  --trusted          skip the subgroup check of the parameters' query points\n"
                "                     (for parameters that were checked before)\n"
-               "  --threads N        worker threads (default: one per processor)\n"
+               "  --threads N        threads of the proofs (default: one per processor)\n"
                "  --backend B        where synth, h and the MSMs run: auto (the first GPU\n"
                "                     when there is one, else the CPU; the default), cpu, cuda\n"
                "  --json             print the result and the stage timings as JSON\n"
@@ -258,8 +258,11 @@ static int bp_prove_parse(bp_prove_args_t *a, int argc, char **argv)
 enum { BP_OUTPUTS = 2 };
 static const char *const bp_output_names[BP_OUTPUTS] = {"--out", "--inputs-out"};
 
+/* One proof's 192 bytes, as cuzk_proof_to_bellperson writes them. */
+typedef unsigned char bp_proof_bytes_t[CUZK_BELLPERSON_PROOF_BYTES];
+
 /* Writes the proofs (and the inputs), committed together. */
-static cuzk_status_t bp_prove_write(const bp_prove_args_t *a, const bp_proof_t *proofs,
+static cuzk_status_t bp_prove_write(const bp_prove_args_t *a, const bp_proof_bytes_t *proofs,
                                     const asgn_t *as, char *err, size_t err_size)
 {
     const char *paths[BP_OUTPUTS] = {a->out, a->inputs_out};
@@ -267,10 +270,85 @@ static cuzk_status_t bp_prove_write(const bp_prove_args_t *a, const bp_proof_t *
     cuzk_status_t s = io_outputs_open(out, paths, BP_OUTPUTS, err, err_size);
     if (s != CUZK_OK)
         return s;
-    s = bp_proofs_write_to(&out[0], proofs, a->n_asgn, err, err_size);
-    if (s == CUZK_OK && a->inputs_out)
+    io_output_write(&out[0], proofs, a->n_asgn * sizeof *proofs);
+    if (a->inputs_out)
         s = bp_inputs_write_to(&out[1], as, a->n_asgn, err, err_size);
     return io_outputs_close(out, BP_OUTPUTS, s, err, err_size);
+}
+
+/* The bellperson key at a->params (.params, or its key cache), refusing a
+ * cache of a zkey; a file of another kind named as such. */
+static cuzk_status_t bp_load_key(cuzk_key_t **key, const bp_prove_args_t *a, char *err,
+                                 size_t err_size)
+{
+    bool cache = cli_is_key_cache(a->params);
+    /* A cache's query points were checked when cuzk convert wrote it. */
+    cuzk_status_t s = cuzk_key_load(key, a->params, cache ? CUZK_KEY_CACHE : CUZK_KEY_PARAMS,
+                                    a->trusted ? CUZK_KEY_TRUSTED : 0);
+    if (s != CUZK_OK) {
+        io_fail(err, err_size, s, "%s", cuzk_last_error());
+        if (cache)
+            return s;
+        const cli_input_t in[2] = {
+            {a->params, "bellperson parameters (.params or their key cache)",
+             IO_KIND_BIT(IO_KIND_BP_PARAMS) | IO_KIND_BIT(IO_KIND_KEY_CACHE_PARAMS)},
+            {a->asgn[0], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)}};
+        return cli_inputs_misplaced(in, 2, s, err, err_size);
+    }
+    if (cuzk_key_convention(*key) != CUZK_CONVENTION_BELLPERSON) {
+        cuzk_key_free(*key);
+        *key = NULL;
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s is a key cache of a snarkjs zkey: prove with cuzk prove KEY WITNESS "
+                       "PROOF PUBLIC",
+                       a->params);
+    }
+    return CUZK_OK;
+}
+
+/* Proves the n assignments as[] under key through prover into proofs[],
+ * their stage times summed into total; a failure names its file. */
+static cuzk_status_t bp_prove_all(bp_proof_bytes_t *proofs, cuzk_prove_timings_t *total,
+                                  const bp_prove_args_t *a, const asgn_t *as, const cuzk_key_t *key,
+                                  const cuzk_prover_t *prover, progress_t *progress, char *err,
+                                  size_t err_size)
+{
+    cli_progress_t line = {.line = progress};
+    cuzk_prove_timings_t t;
+    cuzk_prove_options_t opts = {.size = sizeof opts,
+                                 .flags = a->no_verify ? CUZK_PROVE_NO_VERIFY : 0,
+                                 .prover = prover,
+                                 .timings = &t,
+                                 .progress = progress ? cli_progress_fn : NULL,
+                                 .progress_ctx = &line};
+    for (size_t i = 0; i < a->n_asgn; i++) {
+        cuzk_status_t s;
+        cuzk_proof_t pr;
+        if (as[i].curve != R1CS_CURVE_BLS12_381) {
+            s = io_fail(err, err_size, CUZK_EINVAL,
+                        "%s: the assignment is over %s but bellperson parameters are over "
+                        "BLS12-381",
+                        a->asgn[i], r1cs_curve_name(as[i].curve));
+            return s;
+        }
+        cuzk_assignment_t view = cli_assignment(&as[i]);
+        cli_progress_next_proof(&line);
+        s = cuzk_prove_assignment(&pr, NULL, key, &view, &opts);
+        if (s == CUZK_OK)
+            s = cuzk_proof_to_bellperson(proofs[i], &pr);
+        if (s != CUZK_OK) {
+            char why[IO_ERR_MAX];
+            snprintf(why, sizeof why, "%s", cuzk_last_error());
+            return io_fail(err, err_size, s, "%s: %s", a->asgn[i],
+                           io_error_reason(why, a->asgn[i]));
+        }
+        total->synth += t.synth;
+        total->h += t.h;
+        total->msm += t.msm;
+        total->finish += t.finish;
+        total->verify += t.verify;
+    }
+    return CUZK_OK;
 }
 
 int cli_prove_bp(int argc, char **argv)
@@ -287,39 +365,17 @@ int cli_prove_bp(int argc, char **argv)
     progress_t *progress = progress_stderr("cuzk prove", a.quiet);
     progress_steps(progress, cli_prove_steps(false, a.no_verify, a.n_asgn));
     progress_begin(progress, "read", 0, NULL);
-    pool_t *pool = NULL;
-    if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
-        io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
-    bp_params_t p = {0};
     asgn_t *as = calloc(a.n_asgn, sizeof *as);
-    bp_proof_t *proofs = calloc(a.n_asgn, sizeof *proofs);
-    groth16_timings_t total = {{0}};
+    bp_proof_bytes_t *proofs = calloc(a.n_asgn, sizeof *proofs);
+    cuzk_prove_timings_t total = {0};
     double read_s = 0, write_s = 0;
     if (s == CUZK_OK && (!as || !proofs)) {
         s = CUZK_ENOMEM;
         io_fail(err, sizeof err, s, "out of memory");
     }
-    key_cache_t kc = {0};
-    const cli_input_t params_in[2] = {
-        {a.params, "bellperson parameters (.params or their key cache)",
-         IO_KIND_BIT(IO_KIND_BP_PARAMS) | IO_KIND_BIT(IO_KIND_KEY_CACHE_PARAMS)},
-        {a.asgn[0], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)}};
-    if (s == CUZK_OK && cli_is_key_cache(a.params)) {
-        /* its query points were checked when cuzk convert wrote it */
-        s = key_cache_read(&kc, a.params, NULL, pool, 0, err, sizeof err);
-        if (s == CUZK_OK && kc.hdr.kind != KEY_CACHE_PARAMS) {
-            key_cache_free(&kc);
-            s = io_fail(err, sizeof err, CUZK_EINVAL,
-                        "%s is a key cache of a snarkjs zkey: prove with cuzk prove KEY WITNESS "
-                        "PROOF PUBLIC",
-                        a.params);
-        }
-        if (s == CUZK_OK)
-            p = kc.params;
-    } else if (s == CUZK_OK) {
-        s = bp_params_read(&p, a.params, pool, a.trusted ? BP_PARAMS_TRUSTED : 0, err, sizeof err);
-        s = cli_inputs_misplaced(params_in, 2, s, err, sizeof err);
-    }
+    cuzk_key_t *key = NULL;
+    if (s == CUZK_OK)
+        s = bp_load_key(&key, &a, err, sizeof err);
     /* Every input is read before the backend is chosen, so that a bad one
      * fails before anything about the device is said. */
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
@@ -327,47 +383,17 @@ int cli_prove_bp(int argc, char **argv)
         const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
         s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
     }
-    engine_accel_t *be = NULL;
-    const groth16_accel_t *accel = NULL;
-    if (s == CUZK_OK) {
-        groth16_key_t gk = bp_params_groth16_key(&p);
-        s = cli_accel_new(&be, a.backend, &gk, err, sizeof err);
-        accel = engine_accel_table(be);
-    }
+    cuzk_prover_t *prover = NULL;
+    if (s == CUZK_OK)
+        s = cli_prover_new(&prover, key, a.backend, a.threads, err, sizeof err);
     read_s = clock_seconds() - t_start;
-    if (accel) { /* read again as step 1 of the accelerator's shorter count */
+    if (prover && strcmp(cuzk_prover_backend(prover), "cpu") != 0) {
+        /* read again as step 1 of the accelerator's shorter count */
         progress_steps(progress, cli_prove_steps(true, a.no_verify, a.n_asgn));
         progress_begin(progress, "read", 0, NULL);
     }
-    groth16_prove_opts_t opts = {.no_verify = a.no_verify, .accel = accel, .progress = progress};
-    groth16_key_t key = bp_params_groth16_key(&p);
-    for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
-        groth16_timings_t t;
-        groth16_asgn_t g = asgn_groth16(&as[i]);
-        groth16_input_t in = {.asgn = &g};
-        groth16_proof_t pr;
-        r1cs_witness_t pub;
-        if (as[i].curve != R1CS_CURVE_BLS12_381) {
-            s = CUZK_EINVAL;
-            io_fail(err, sizeof err, s,
-                    "the assignment is over %s but bellperson parameters are over BLS12-381",
-                    r1cs_curve_name(as[i].curve));
-        } else {
-            s = groth16_prove_key(&pr, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
-        }
-        if (s == CUZK_OK) {
-            r1cs_witness_free(&pub);
-            proofs[i] = (bp_proof_t){pr.u.bls381.a, pr.u.bls381.b, pr.u.bls381.c};
-        }
-        if (s != CUZK_OK) {
-            char why[IO_ERR_MAX];
-            snprintf(why, sizeof why, "%s", err);
-            io_fail(err, sizeof err, s, "%s: %s", a.asgn[i], io_error_reason(why, a.asgn[i]));
-            break;
-        }
-        for (int k = 0; k < GROTH16_STAGES; k++)
-            total.seconds[k] += t.seconds[k];
-    }
+    if (s == CUZK_OK)
+        s = bp_prove_all(proofs, &total, &a, as, key, prover, progress, err, sizeof err);
     if (s == CUZK_OK) {
         double t0 = clock_seconds();
         progress_begin(progress, "write", 0, NULL);
@@ -378,24 +404,18 @@ int cli_prove_bp(int argc, char **argv)
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json) {
-        printf("{\"status\": \"%s\", \"backend\": \"%s\", \"partitions\": %zu, \"verified\": "
-               "%s, \"timings\": {\"read\": %.6f",
-               s == CUZK_OK ? "ok" : cuzk_strerror(s), engine_accel_name(be), a.n_asgn,
-               s == CUZK_OK && !a.no_verify ? "true" : "false", read_s);
-        for (int k = 0; k < GROTH16_STAGES; k++)
-            printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)k), total.seconds[k]);
-        printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, clock_seconds() - t_start);
+        printf("{\"status\": \"%s\", \"backend\": \"%s\", \"partitions\": %zu, \"verified\": %s",
+               s == CUZK_OK ? "ok" : cuzk_strerror(s), cuzk_prover_backend(prover), a.n_asgn,
+               s == CUZK_OK && !a.no_verify ? "true" : "false");
+        cli_timings_json(read_s, &total, write_s, clock_seconds() - t_start);
+        printf("}\n");
     }
     for (size_t i = 0; as && i < a.n_asgn; i++)
         asgn_free(&as[i]);
     free(as);
     free(proofs);
-    engine_accel_free(be);
-    if (kc.body)
-        key_cache_free(&kc);
-    else
-        bp_params_free(&p);
-    pool_free(pool);
+    cuzk_prover_free(prover);
+    cuzk_key_free(key);
     return s == CUZK_OK ? BP_OK : s == CUZK_EWITNESS ? BP_INVALID : BP_EFAIL;
 }
 

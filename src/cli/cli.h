@@ -143,24 +143,36 @@ cuzk_status_t cli_setup_params(const struct r1cs *r, const char *r1cs_path, cons
  * when it cannot be read: the format's own reader then says why). */
 bool cli_is_key_cache(const char *path);
 
-struct key_cache;
-struct pool;
-/* The key at path (prove.c): a .zkey, or the key cache of one (then read
- * into *kc, which *k views: free *kc with key_cache_free, not *k); *kc is
- * zeroed otherwise. flags: ZKEY_TRUSTED or 0 (for a .zkey); check_points
- * re-checks a cache's query points. A cache of bellperson parameters is
- * refused naming --params. */
-cuzk_status_t cli_load_zkey(struct zkey *k, struct key_cache *kc, const char *path,
-                            struct pool *pool, unsigned flags, bool check_points, char *err,
-                            size_t err_size);
-
 /* *out = the kind named v by --backend auto|cpu|cuda: 0, else -1. */
 int cli_parse_backend(engine_accel_kind_t *out, const char *v);
 
-/* engine_accel_new for a command: an AUTO that falls back to the CPU says
- * why on stderr, once a process (cuzk demo proves several times). */
-cuzk_status_t cli_accel_new(engine_accel_t **out, engine_accel_kind_t kind,
-                            const struct groth16_key *key, char *err, size_t err_size);
+/* cuzk_prover_new for a command, on key with threads (0: one a
+ * processor): a failure names the --backend; an AUTO that falls back to
+ * the CPU says why on stderr, once a process (cuzk demo proves several
+ * times). */
+cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_accel_kind_t kind,
+                             unsigned threads, char *err, size_t err_size);
+
+/* A command's progress line fed by the public API's progress callback:
+ * pass cli_progress_fn with a cli_progress_t as cuzk_prove_options_t's
+ * progress and progress_ctx. Each new stage the callback names begins a
+ * step of the line; cli_progress_next_proof before each proof of several,
+ * so that a stage that ends one proof and begins the next counts twice. */
+typedef struct cli_progress {
+    struct progress *line; /* NULL: no line (the callback does nothing) */
+    char stage[64];        /* the stage the line shows */
+} cli_progress_t;
+void cli_progress_fn(void *ctx, const char *stage, uint64_t done, uint64_t total, const char *unit);
+void cli_progress_next_proof(cli_progress_t *c);
+
+struct asgn;
+/* The public API's view of an assignment read from an .asgn file (the same
+ * arrays: canonical scalars either way), valid while a lives. */
+cuzk_assignment_t cli_assignment(const struct asgn *a);
+
+/* Prints `, "timings": {...}` of cuzk prove --json: read, the proof's
+ * stages (t), write and total, in seconds. */
+void cli_timings_json(double read_s, const cuzk_prove_timings_t *t, double write_s, double total_s);
 
 /*
  * vk = the verification key of the key k, with vk_alphabeta_12 = e(alpha1,

@@ -9,6 +9,8 @@
  * rejected. Prints a table of timings; exit 0 when everything held, 1 when
  * a proof was wrong, 2 on any other failure.
  *
+ * The prove and verify steps go through the public API (include/cuzk.h)
+ * as a program embedding cuzk would, and as cuzk prove and cuzk verify do.
  * The one difference from the commands: the key is read back as trusted
  * (this process has just written it), so the prove step skips the
  * subgroup check of every key point that `cuzk prove` does. The prove step
@@ -27,6 +29,7 @@
 #include "groth16/groth16.h"
 #include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "io/io_output.h"
 #include "io/params_file.h"
 #include "io/r1cs_file.h"
 #include "io/snarkjs_json.h"
@@ -75,17 +78,64 @@ typedef struct demo_result {
     double seconds[DEMO_STEPS];
     uint32_t n_wires, n_public, domain_size;
     bool verified, tamper_rejected;
-    char backend[400]; /* where the prover ran (engine_accel_name) */
+    char backend[400]; /* where the prover ran (cuzk_prover_backend) */
 } demo_result_t;
 
 /* The prover's stage times into their rows. */
-static void demo_stage_times(demo_result_t *res, const groth16_timings_t *t)
+static void demo_stage_times(demo_result_t *res, const cuzk_prove_timings_t *t)
 {
-    res->seconds[DEMO_SYNTH] = t->seconds[GROTH16_STAGE_SYNTH];
-    res->seconds[DEMO_H] = t->seconds[GROTH16_STAGE_H];
-    res->seconds[DEMO_MSM] = t->seconds[GROTH16_STAGE_MSM];
-    res->seconds[DEMO_FINISH] = t->seconds[GROTH16_STAGE_FINISH];
-    res->seconds[DEMO_SELF_VERIFY] = t->seconds[GROTH16_STAGE_VERIFY];
+    res->seconds[DEMO_SYNTH] = t->synth;
+    res->seconds[DEMO_H] = t->h;
+    res->seconds[DEMO_MSM] = t->msm;
+    res->seconds[DEMO_FINISH] = t->finish;
+    res->seconds[DEMO_SELF_VERIFY] = t->verify;
+}
+
+/* s, with cuzk_last_error() in err when it failed. */
+static cuzk_status_t demo_api(cuzk_status_t s, char *err, size_t err_size)
+{
+    return s == CUZK_OK ? s : io_fail(err, err_size, s, "%s", cuzk_last_error());
+}
+
+/* Writes n bytes at data to path, whole or not at all. */
+static cuzk_status_t demo_write(const char *path, const void *data, size_t n, char *err,
+                                size_t err_size)
+{
+    io_output_t out;
+    cuzk_status_t s = io_output_open(&out, path, err, err_size);
+    if (s != CUZK_OK)
+        return s;
+    io_output_write(&out, data, n);
+    return io_output_close(&out, CUZK_OK, err, err_size);
+}
+
+/* The first public input changed (v - 1, or 1 for 0: a value that stays
+ * below r), for the check that a tampered input is rejected. */
+static void demo_tamper(cuzk_scalar_t *v)
+{
+    bool zero = !v->limb[0] && !v->limb[1] && !v->limb[2] && !v->limb[3];
+    if (zero) {
+        v->limb[0] = 1;
+        return;
+    }
+    for (int i = 0; i < 4 && v->limb[i]-- == 0; i++)
+        ;
+}
+
+/* Verifies proof against pub (n inputs) under vk, then again with the
+ * first input tampered. */
+static cuzk_status_t demo_check(demo_result_t *res, const cuzk_vk_t *vk, const cuzk_proof_t *proof,
+                                cuzk_scalar_t *pub, size_t n, char *err, size_t err_size)
+{
+    int valid = 0;
+    cuzk_status_t s = demo_api(cuzk_verify(&valid, vk, proof, pub, n), err, err_size);
+    res->verified = valid;
+    if (s == CUZK_OK && n > 0) {
+        demo_tamper(&pub[0]);
+        s = demo_api(cuzk_verify(&valid, vk, proof, pub, n), err, err_size);
+        res->tamper_rejected = !valid;
+    }
+    return s;
 }
 
 /* The paths of one curve's files in dir. */
@@ -180,72 +230,89 @@ static cuzk_status_t demo_setup(const demo_paths_t *p, demo_result_t *res, char 
     return s;
 }
 
+/* Proves through the public API (include/cuzk.h) as a program embedding
+ * cuzk would: the key loaded (mapped), a prover where --backend says, the
+ * .wtns handed over as its bytes, the proof and public signals encoded as
+ * snarkjs writes them. */
 static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, engine_accel_kind_t kind,
-                                pool_t *pool, char *err, size_t err_size)
+                                char *err, size_t err_size)
 {
-    zkey_t k = {0};
-    r1cs_witness_t w = {0}, pub = {0};
-    snarkjs_proof_t proof;
-    groth16_timings_t t = {{0}};
-    engine_accel_t *be = NULL;
-    groth16_prove_opts_t opts = {0};
+    cuzk_key_t *key = NULL;
+    cuzk_prover_t *prover = NULL;
+    cuzk_scalar_t *pub = NULL;
+    char *proof_json = NULL, *public_json = NULL;
+    cuzk_proof_t proof;
+    cuzk_prove_timings_t t = {0};
+    io_map_t m = {0};
+    const void *wtns = NULL;
     double t0 = clock_seconds();
-    cuzk_status_t s = zkey_file_read(&k, p->zkey, pool, ZKEY_TRUSTED, err, err_size);
+    cuzk_status_t s =
+        demo_api(cuzk_key_load(&key, p->zkey, CUZK_KEY_ZKEY, CUZK_KEY_TRUSTED | CUZK_KEY_MAP), err,
+                 err_size);
     if (s == CUZK_OK)
-        s = wtns_file_read(&w, p->wtns, err, err_size);
-    if (s == CUZK_OK) {
-        groth16_key_t gk = zkey_groth16_key(&k);
-        s = cli_accel_new(&be, kind, &gk, err, err_size);
-        opts.accel = engine_accel_table(be);
-    }
-    snprintf(res->backend, sizeof res->backend, "%s", engine_accel_name(be));
+        s = cli_input_map(&m, &wtns, p->wtns, err, err_size);
+    if (s == CUZK_OK)
+        s = cli_prover_new(&prover, key, kind, 0, err, err_size);
+    snprintf(res->backend, sizeof res->backend, "%s", cuzk_prover_backend(prover));
+    size_t n_pub = key ? cuzk_key_public_inputs(key) : 0;
+    if (s == CUZK_OK && !(pub = malloc((n_pub ? n_pub : 1) * sizeof *pub)))
+        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the public signals");
     res->seconds[DEMO_READ] = clock_seconds() - t0;
-    if (s == CUZK_OK)
-        s = groth16_prove(&proof, &pub, &k, &w, &opts, &t, pool, err, err_size);
+    if (s == CUZK_OK) {
+        cuzk_prove_options_t opts = {.size = sizeof opts, .prover = prover, .timings = &t};
+        s = cli_input_unmap(&m, cuzk_prove_wtns(&proof, pub, key, wtns, m.size, &opts), p->wtns,
+                            err, err_size);
+        wtns = NULL;
+    }
+    if (wtns)
+        io_map_close(&m);
     demo_stage_times(res, &t);
     t0 = clock_seconds();
     if (s == CUZK_OK)
-        s = snarkjs_proof_write(p->proof, &proof, err, err_size);
+        s = demo_api(cuzk_proof_to_snarkjs_json(&proof_json, &proof), err, err_size);
     if (s == CUZK_OK)
-        s = snarkjs_public_write(p->pub, &pub, err, err_size);
+        s = demo_api(cuzk_public_to_snarkjs_json(&public_json, cuzk_key_curve(key), pub, n_pub),
+                     err, err_size);
+    if (s == CUZK_OK)
+        s = demo_write(p->proof, proof_json, strlen(proof_json), err, err_size);
+    if (s == CUZK_OK)
+        s = demo_write(p->pub, public_json, strlen(public_json), err, err_size);
     res->seconds[DEMO_WRITE] = clock_seconds() - t0;
-    engine_accel_free(be);
-    r1cs_witness_free(&pub);
-    r1cs_witness_free(&w);
-    zkey_free(&k);
+    cuzk_free(proof_json);
+    cuzk_free(public_json);
+    free(pub);
+    cuzk_prover_free(prover);
+    cuzk_key_free(key);
     return s;
 }
 
-/* Verifies from the files, then again with the first public signal plus one. */
-static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, pool_t *pool, char *err,
+/* Verifies from the files (through the public API, as cuzk verify does),
+ * then again with the first public signal changed. */
+static cuzk_status_t demo_verify(const demo_paths_t *p, demo_result_t *res, char *err,
                                  size_t err_size)
 {
-    snarkjs_vk_t vk = {0};
-    r1cs_witness_t pub = {0};
-    snarkjs_proof_t proof;
+    cuzk_vk_t *vk = NULL;
+    cuzk_scalar_t *pub = NULL;
+    size_t n_pub = 0;
+    cuzk_proof_t proof;
+    io_map_t m;
+    const void *data;
     double t0 = clock_seconds();
-    cuzk_status_t s = snarkjs_vk_read(&vk, p->vk, R1CS_CURVE_NONE, err, err_size);
+    cuzk_status_t s = demo_api(cuzk_vk_load(&vk, p->vk), err, err_size);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, p->pub, err, err_size)) == CUZK_OK)
+        s = cli_input_unmap(&m,
+                            cuzk_public_from_snarkjs_json_named(&pub, &n_pub, cuzk_vk_curve(vk),
+                                                                cuzk_vk_public_inputs(vk), data,
+                                                                m.size, p->pub),
+                            p->pub, err, err_size);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, p->proof, err, err_size)) == CUZK_OK)
+        s = cli_input_unmap(&m, cuzk_proof_from_snarkjs_json_named(&proof, data, m.size, p->proof),
+                            p->proof, err, err_size);
     if (s == CUZK_OK)
-        s = snarkjs_public_read(&pub, p->pub, vk.curve, vk.n_public, err, err_size);
-    if (s == CUZK_OK)
-        s = snarkjs_proof_read(&proof, p->proof, vk.curve, err, err_size);
-    groth16_vk_t gvk = {0};
-    if (s == CUZK_OK)
-        gvk = snarkjs_vk_groth16(&vk);
-    if (s == CUZK_OK)
-        s = groth16_verify(&res->verified, &gvk, &pub, &proof, pool, err, err_size);
+        s = demo_check(res, vk, &proof, pub, n_pub, err, err_size);
     res->seconds[DEMO_VERIFY] = clock_seconds() - t0;
-    if (s == CUZK_OK && pub.n > 0) {
-        bool valid = true;
-        if (pub.curve == R1CS_CURVE_BN254)
-            bn254_fr_add(&pub.v.bn254[0], &pub.v.bn254[0], &bn254_fr_ONE);
-        else
-            bls381_fr_add(&pub.v.bls381[0], &pub.v.bls381[0], &bls381_fr_ONE);
-        s = groth16_verify(&valid, &gvk, &pub, &proof, pool, err, err_size);
-        res->tamper_rejected = !valid;
-    }
-    r1cs_witness_free(&pub);
-    snarkjs_vk_free(&vk);
+    cuzk_free(pub);
+    cuzk_vk_free(vk);
     return s;
 }
 
@@ -271,75 +338,79 @@ static cuzk_status_t demo_bp_setup(const demo_paths_t *p, demo_result_t *res, ch
     return s;
 }
 
+/* The bellperson column's proof through the public API: the .params, the
+ * .asgn's arrays handed over where they lie, the proof as 192 bytes. */
 static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
-                                   engine_accel_kind_t kind, pool_t *pool, char *err,
-                                   size_t err_size)
+                                   engine_accel_kind_t kind, char *err, size_t err_size)
 {
-    bp_params_t k = {0};
+    cuzk_key_t *key = NULL;
+    cuzk_prover_t *prover = NULL;
     asgn_t a = {0};
-    bp_proof_t proof;
-    groth16_timings_t t = {{0}};
-    engine_accel_t *be = NULL;
-    groth16_prove_opts_t opts = {0};
+    cuzk_proof_t proof;
+    unsigned char bytes[CUZK_BELLPERSON_PROOF_BYTES];
+    cuzk_prove_timings_t t = {0};
     double t0 = clock_seconds();
-    cuzk_status_t s = bp_params_read(&k, p->params, pool, BP_PARAMS_TRUSTED, err, err_size);
+    cuzk_status_t s =
+        demo_api(cuzk_key_load(&key, p->params, CUZK_KEY_PARAMS, CUZK_KEY_TRUSTED), err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
-    if (s == CUZK_OK) {
-        groth16_key_t gk = bp_params_groth16_key(&k);
-        s = cli_accel_new(&be, kind, &gk, err, err_size);
-        opts.accel = engine_accel_table(be);
-    }
-    snprintf(res->backend, sizeof res->backend, "%s", engine_accel_name(be));
-    res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK)
-        s = groth16_bp_prove(&proof, &k, &a, &opts, &t, pool, err, err_size);
+        s = cli_prover_new(&prover, key, kind, 0, err, err_size);
+    snprintf(res->backend, sizeof res->backend, "%s", cuzk_prover_backend(prover));
+    res->seconds[DEMO_READ] = clock_seconds() - t0;
+    if (s == CUZK_OK) {
+        cuzk_prove_options_t opts = {.size = sizeof opts, .prover = prover, .timings = &t};
+        cuzk_assignment_t view = cli_assignment(&a);
+        s = demo_api(cuzk_prove_assignment(&proof, NULL, key, &view, &opts), err, err_size);
+    }
     demo_stage_times(res, &t);
     t0 = clock_seconds();
     if (s == CUZK_OK)
-        s = bp_proofs_write(p->bin, &proof, 1, err, err_size);
+        s = demo_api(cuzk_proof_to_bellperson(bytes, &proof), err, err_size);
+    if (s == CUZK_OK)
+        s = demo_write(p->bin, bytes, sizeof bytes, err, err_size);
     res->seconds[DEMO_WRITE] = clock_seconds() - t0;
-    engine_accel_free(be);
+    cuzk_prover_free(prover);
     asgn_free(&a);
-    bp_params_free(&k);
+    cuzk_key_free(key);
     return s;
 }
 
 /* Verifies from the .vk, the proof file and the inputs of the assignment,
- * then again with the first input plus one. */
-static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, pool_t *pool,
-                                    char *err, size_t err_size)
+ * then again with the first input changed. */
+static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, char *err,
+                                    size_t err_size)
 {
-    bp_vk_t vk = {0};
-    asgn_t a = {0};
-    bp_proof_t *proofs = NULL;
+    cuzk_vk_t *vk = NULL;
+    cuzk_proof_t *proofs = NULL;
+    cuzk_scalar_t *in = NULL;
     size_t n = 0;
-    bls381_fr_t *in = NULL;
+    asgn_t a = {0};
+    io_map_t m;
+    const void *data;
     double t0 = clock_seconds();
-    cuzk_status_t s = bp_vk_read(&vk, p->bvk, err, err_size);
-    if (s == CUZK_OK)
-        s = bp_proofs_read(&proofs, &n, p->bin, err, err_size);
+    cuzk_status_t s = demo_api(cuzk_vk_load(&vk, p->bvk), err, err_size);
+    if (s == CUZK_OK && (s = cli_input_map(&m, &data, p->bin, err, err_size)) == CUZK_OK)
+        s = cli_input_unmap(&m, cuzk_proofs_from_bellperson(&proofs, &n, data, m.size, p->bin),
+                            p->bin, err, err_size);
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, err, err_size);
-    if (s == CUZK_OK && (a.n_inputs != vk.n_ic || n != 1))
+    if (s == CUZK_OK && (a.n_inputs - 1 != cuzk_vk_public_inputs(vk) || n != 1))
         s = io_fail(err, err_size, CUZK_EINVAL, "%s does not fit %s", p->asgn, p->bvk);
-    if (s == CUZK_OK && !(in = malloc(a.n_inputs * sizeof *in)))
-        s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
-    for (uint64_t i = 1; s == CUZK_OK && i < a.n_inputs; i++)
-        (void)bls381_fr_from_canonical(&in[i - 1], a.inputs[i]);
-    if (s == CUZK_OK)
-        s = groth16_bp_verify(&res->verified, &vk, in, proofs, 1, NULL, pool, err, err_size);
-    res->seconds[DEMO_VERIFY] = clock_seconds() - t0;
-    if (s == CUZK_OK && a.n_inputs > 1) {
-        bool valid = true;
-        bls381_fr_add(&in[0], &in[0], &bls381_fr_ONE);
-        s = groth16_bp_verify(&valid, &vk, in, proofs, 1, NULL, pool, err, err_size);
-        res->tamper_rejected = !valid;
+    if (s == CUZK_OK) {
+        if (!(in = malloc(a.n_inputs * sizeof *in))) {
+            s = io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the inputs");
+        } else {
+            cuzk_assignment_t view = cli_assignment(&a);
+            memcpy(in, view.inputs + 1, (a.n_inputs - 1) * sizeof *in);
+            s = demo_check(res, vk, &proofs[0], in, a.n_inputs - 1, err, err_size);
+        }
     }
+    res->seconds[DEMO_VERIFY] = clock_seconds() - t0;
     free(in);
-    free(proofs);
+    cuzk_free(proofs);
     asgn_free(&a);
-    bp_vk_free(&vk);
+    cuzk_vk_free(vk);
     return s;
 }
 
@@ -451,11 +522,11 @@ int cli_demo(int argc, char **argv)
                    : demo_setup(&p, &res[c], err, sizeof err);
         res[c].seconds[DEMO_SETUP] = clock_seconds() - t0;
         if (s == CUZK_OK)
-            s = bp ? demo_bp_prove(&p, &res[c], backend, pool, err, sizeof err)
-                   : demo_prove(&p, &res[c], backend, pool, err, sizeof err);
+            s = bp ? demo_bp_prove(&p, &res[c], backend, err, sizeof err)
+                   : demo_prove(&p, &res[c], backend, err, sizeof err);
         if (s == CUZK_OK)
-            s = bp ? demo_bp_verify(&p, &res[c], pool, err, sizeof err)
-                   : demo_verify(&p, &res[c], pool, err, sizeof err);
+            s = bp ? demo_bp_verify(&p, &res[c], err, sizeof err)
+                   : demo_verify(&p, &res[c], err, sizeof err);
         if (tmp[0])
             demo_paths_remove(&p);
     }

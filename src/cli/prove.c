@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "api/api_view.h"
 #include "cli/cli.h"
 #include "groth16/groth16.h"
 #include "io/io_error.h"
@@ -57,7 +58,7 @@ static void prove_usage(FILE *f)
             "                name the first difference or the first failing constraint\n"
             "  --trusted     skip the subgroup check of the key's query points (for keys\n"
             "                that were checked before)\n"
-            "  --threads N   worker threads (default: one per processor)\n"
+            "  --threads N   threads of the proof (default: one per processor)\n"
             "  --backend B   where synth, h and the MSMs run: auto (the first GPU when\n"
             "                there is one, else the CPU; the default), cpu, or cuda\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
@@ -130,30 +131,6 @@ static int prove_parse(prove_args_t *a, int argc, char **argv)
     return -1;
 }
 
-/*
- * The key at path into *k: a .zkey, or a cuzk key cache of a zkey (told by
- * its magic) read into *kc, whose zkey *k then views. A cache's query
- * points are trusted (cuzk convert checked them, docs/KEYCACHE.md) unless
- * check_points; a .zkey's are checked unless flags hold ZKEY_TRUSTED.
- */
-cuzk_status_t cli_load_zkey(zkey_t *k, key_cache_t *kc, const char *path, pool_t *pool,
-                            unsigned flags, bool check_points, char *err, size_t err_size)
-{
-    memset(kc, 0, sizeof *kc);
-    if (!cli_is_key_cache(path))
-        return zkey_file_read(k, path, pool, flags, err, err_size);
-    cuzk_status_t s = key_cache_read(kc, path, NULL, pool,
-                                     check_points ? KEY_CACHE_CHECK_POINTS : 0, err, err_size);
-    if (s == CUZK_OK && kc->hdr.kind != KEY_CACHE_ZKEY) {
-        key_cache_free(kc);
-        s = io_fail(err, err_size, CUZK_EINVAL,
-                    "%s is a key cache of bellperson parameters: prove with --params", path);
-    }
-    if (s == CUZK_OK)
-        *k = kc->zkey;
-    return s;
-}
-
 bool cli_is_key_cache(const char *path)
 {
     unsigned char head[KEY_CACHE_MAGIC_BYTES];
@@ -182,57 +159,36 @@ static void prove_json_string(const char *s)
 enum { PROVE_OUTPUTS = 2 };
 static const char *const prove_output_names[PROVE_OUTPUTS] = {"<proof.json>", "<public.json>"};
 
-/* s, unless the key file changed while its mapped bytes were in use (the
- * key's points, read from the map all through the proof): then a proof
- * made from other bytes than the key's, reported as an error naming the
- * file rather than blamed on the witness. Told by the map's guard (the
- * file shrank) or by the file's size, time or inode against at_load (it
- * was overwritten in place). A key cache is read into memory: s as is. */
-static cuzk_status_t prove_key_unchanged(const prove_args_t *a, const zkey_t *k,
-                                         const struct stat *at_load, cuzk_status_t s, char *err,
-                                         size_t err_size)
-{
-    if (!k->map.data || !a->zkey)
-        return s;
-    s = io_map_check(&k->map, s, a->zkey, err, err_size);
-    struct stat now;
-    if (s != CUZK_EIO &&
-        (stat(a->zkey, &now) != 0 || now.st_ino != at_load->st_ino ||
-         now.st_size != at_load->st_size || now.st_mtim.tv_sec != at_load->st_mtim.tv_sec ||
-         now.st_mtim.tv_nsec != at_load->st_mtim.tv_nsec))
-        s = io_fail(err, err_size, CUZK_EIO, "%s: the file changed while it was read", a->zkey);
-    return s;
-}
-
-/* Writes the proof and the public signals, committed together. */
-static cuzk_status_t prove_write(const prove_args_t *a, const snarkjs_proof_t *proof,
-                                 const r1cs_witness_t *pub, char *err, size_t err_size)
+/* Writes the proof and the public signals (texts), committed together. */
+static cuzk_status_t prove_write(const prove_args_t *a, const char *proof_json,
+                                 const char *public_json, char *err, size_t err_size)
 {
     const char *paths[PROVE_OUTPUTS] = {a->proof, a->public};
+    const char *texts[PROVE_OUTPUTS] = {proof_json, public_json};
     io_output_t out[PROVE_OUTPUTS];
     cuzk_status_t s = io_outputs_open(out, paths, PROVE_OUTPUTS, err, err_size);
     if (s != CUZK_OK)
         return s;
-    s = snarkjs_proof_write_to(&out[0], proof, err, err_size);
-    if (s == CUZK_OK)
-        s = snarkjs_public_write_to(&out[1], pub, err, err_size);
+    for (int i = 0; i < PROVE_OUTPUTS; i++)
+        io_output_write(&out[i], texts[i], texts[i] ? strlen(texts[i]) : 0);
     return io_outputs_close(out, PROVE_OUTPUTS, s, err, err_size);
 }
 
 /* With --r1cs: the key against the circuit (the first difference named),
  * then the witness against the circuit, naming the first failing
  * constraint. */
-static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
-                                      const r1cs_witness_t *w, pool_t *pool, char *err,
-                                      size_t err_size)
+static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const groth16_key_t *key,
+                                      const r1cs_witness_t *w, char *err, size_t err_size)
 {
     r1cs_t r = {0};
     cuzk_status_t s = r1cs_file_read(&r, a->r1cs, err, err_size);
     if (s != CUZK_OK)
         return s;
     uint32_t bad = 0;
-    groth16_key_t key = zkey_groth16_key(k);
-    s = groth16_key_matches_r1cs(&key, &r, a->zkey, a->r1cs, err, err_size);
+    s = groth16_key_matches_r1cs(key, &r, a->zkey, a->r1cs, err, err_size);
+    pool_t *pool = NULL;
+    if (s == CUZK_OK && !(pool = pool_new(a->threads, &s)))
+        io_fail(err, err_size, s, "cannot start %u threads", a->threads);
     if (s != CUZK_OK) {
         r1cs_free(&r);
         return s;
@@ -248,12 +204,13 @@ static cuzk_status_t prove_check_r1cs(const prove_args_t *a, const zkey_t *k,
                 bad);
     else if (s != CUZK_OK)
         io_fail(err, err_size, s, "%s: checking the witness failed", a->r1cs);
+    pool_free(pool);
     r1cs_free(&r);
     return s;
 }
 
-static void prove_report_json(const prove_args_t *a, const zkey_t *k, const char *backend,
-                              cuzk_status_t s, const char *err, const groth16_timings_t *t,
+static void prove_report_json(const prove_args_t *a, const groth16_key_t *k, const char *backend,
+                              cuzk_status_t s, const char *err, const cuzk_prove_timings_t *t,
                               double read_s, double write_s, double total_s)
 {
     printf("{\"status\": ");
@@ -264,14 +221,13 @@ static void prove_report_json(const prove_args_t *a, const zkey_t *k, const char
         printf(", \"error\": ");
         prove_json_string(err);
     }
-    if (k->curve != R1CS_CURVE_NONE)
+    if (k)
         printf(", \"curve\": \"%s\", \"n_vars\": %u, \"n_public\": %u, \"domain_size\": %u",
                snarkjs_curve_name(k->curve), k->n_vars, k->n_public, k->domain_size);
     printf(", \"verified\": %s", s == CUZK_OK && !a->no_verify ? "true" : "false");
-    printf(", \"timings\": {\"read\": %.6f", read_s);
-    for (int i = 0; i < GROTH16_STAGES; i++)
-        printf(", \"%s\": %.6f", groth16_stage_name((groth16_stage_t)i), t->seconds[i]);
-    printf(", \"write\": %.6f, \"total\": %.6f}}\n", write_s, total_s);
+    cli_timings_json(read_s, t, write_s, total_s);
+    putchar('}');
+    putchar('\n');
 }
 
 int cli_parse_threads(unsigned *out, const char *v)
@@ -293,6 +249,75 @@ bool cli_has_arg(int argc, char **argv, const char *opt)
     return false;
 }
 
+/* The witness against the key (curve and length, naming both files), then
+ * with --r1cs both against the circuit. */
+static cuzk_status_t prove_check_witness(const prove_args_t *a, const groth16_key_t *k,
+                                         const r1cs_witness_t *w, char *err, size_t err_size)
+{
+    if (w->curve != k->curve)
+        return io_fail(err, err_size, CUZK_EINVAL, "%s is over %s but %s over %s", a->zkey,
+                       r1cs_curve_name(k->curve), a->wtns, r1cs_curve_name(w->curve));
+    if (w->n != k->n_vars)
+        return io_fail(err, err_size, CUZK_EINVAL, "%s has %u values but %s has %u wires", a->wtns,
+                       w->n, a->zkey, k->n_vars);
+    return a->r1cs ? prove_check_r1cs(a, k, w, err, err_size) : CUZK_OK;
+}
+
+/* The key at a->zkey (a .zkey mapped, not copied: a command proves once;
+ * or its key cache), refusing a cache of bellperson parameters. */
+static cuzk_status_t prove_load_key(cuzk_key_t **key, const prove_args_t *a, char *err,
+                                    size_t err_size)
+{
+    cuzk_status_t s =
+        cuzk_key_load(key, a->zkey, cli_is_key_cache(a->zkey) ? CUZK_KEY_CACHE : CUZK_KEY_ZKEY,
+                      CUZK_KEY_MAP | (a->trusted ? CUZK_KEY_TRUSTED : 0));
+    if (s != CUZK_OK)
+        return io_fail(err, err_size, s, "%s", cuzk_last_error());
+    if (cuzk_key_convention(*key) != CUZK_CONVENTION_SNARKJS) {
+        cuzk_key_free(*key);
+        *key = NULL;
+        return io_fail(err, err_size, CUZK_EINVAL,
+                       "%s is a key cache of bellperson parameters: prove with --params", a->zkey);
+    }
+    return CUZK_OK;
+}
+
+/* The proof of w under key through prover, and its texts. */
+static cuzk_status_t prove_witness(char **proof_json, char **public_json, const prove_args_t *a,
+                                   const cuzk_key_t *key, const cuzk_prover_t *prover,
+                                   const r1cs_witness_t *w, progress_t *progress,
+                                   cuzk_prove_timings_t *t, char *err, size_t err_size)
+{
+    cli_progress_t line = {.line = progress};
+    cuzk_prove_options_t opts = {.size = sizeof opts,
+                                 .flags = a->no_verify ? CUZK_PROVE_NO_VERIFY : 0,
+                                 .prover = prover,
+                                 .timings = t,
+                                 .progress = progress ? cli_progress_fn : NULL,
+                                 .progress_ctx = &line};
+    size_t n_pub = cuzk_key_public_inputs(key);
+    cuzk_scalar_t *pub = malloc((n_pub ? n_pub : 1) * sizeof *pub);
+    if (!pub)
+        return io_fail(err, err_size, CUZK_ENOMEM, "out of memory for the public signals");
+    cuzk_proof_t proof;
+    const void *v =
+        w->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
+    cuzk_status_t s = cuzk_prove_witness(&proof, pub, key, cuzk_key_curve(key), v, w->n,
+                                         CUZK_FORM_MONTGOMERY, &opts);
+    if (s == CUZK_EWITNESS)
+        io_fail(err, err_size, s,
+                "%s does not satisfy the circuit of %s: the proof made from it does not verify",
+                a->wtns, a->zkey);
+    else if (s != CUZK_OK)
+        io_fail(err, err_size, s, "%s", cuzk_last_error());
+    if (s == CUZK_OK && ((s = cuzk_proof_to_snarkjs_json(proof_json, &proof)) != CUZK_OK ||
+                         (s = cuzk_public_to_snarkjs_json(public_json, cuzk_key_curve(key), pub,
+                                                          n_pub)) != CUZK_OK))
+        io_fail(err, err_size, s, "%s", cuzk_last_error());
+    free(pub);
+    return s;
+}
+
 int cli_prove(int argc, char **argv)
 {
     if (cli_has_arg(argc, argv, "--params"))
@@ -309,24 +334,14 @@ int cli_prove(int argc, char **argv)
     progress_t *progress = progress_stderr("cuzk prove", a.quiet);
     progress_steps(progress, cli_prove_steps(false, a.no_verify, 1));
     progress_begin(progress, "read", 0, NULL);
-    pool_t *pool = NULL;
-    if (s == CUZK_OK && !(pool = pool_new(a.threads, &s)))
-        io_fail(err, sizeof err, s, "cannot start %u threads", a.threads);
-    zkey_t k = {0};
-    key_cache_t kc;
-    r1cs_witness_t w = {0}, pub = {0};
-    snarkjs_proof_t proof;
-    groth16_timings_t t = {{0}};
+    cuzk_key_t *key = NULL;
+    r1cs_witness_t w = {0};
+    char *proof_json = NULL, *public_json = NULL;
+    cuzk_prove_timings_t t = {0};
     double read_s = 0, write_s = 0;
 
-    struct stat key_at_load = {0};
-    if (s == CUZK_OK && a.zkey && stat(a.zkey, &key_at_load) != 0)
-        memset(&key_at_load, 0, sizeof key_at_load); /* the reader says why */
     if (s == CUZK_OK)
-        s = cli_load_zkey(&k, &kc, a.zkey, pool, a.trusted ? ZKEY_TRUSTED : 0, false, err,
-                          sizeof err);
-    else
-        memset(&kc, 0, sizeof kc);
+        s = prove_load_key(&key, &a, err, sizeof err);
     if (s == CUZK_OK)
         s = wtns_file_read(&w, a.wtns, err, sizeof err);
     const cli_input_t inputs[2] = {
@@ -334,62 +349,37 @@ int cli_prove(int argc, char **argv)
          IO_KIND_BIT(IO_KIND_ZKEY) | IO_KIND_BIT(IO_KIND_KEY_CACHE_ZKEY)},
         {a.wtns, "a witness (.wtns)", IO_KIND_BIT(IO_KIND_WTNS)}};
     s = cli_inputs_misplaced(inputs, 2, s, err, sizeof err);
-    if (s == CUZK_OK && w.curve != k.curve)
-        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s is over %s but %s over %s", a.zkey,
-                    r1cs_curve_name(k.curve), a.wtns, r1cs_curve_name(w.curve));
-    if (s == CUZK_OK && w.n != k.n_vars)
-        s = io_fail(err, sizeof err, CUZK_EINVAL, "%s has %u values but %s has %u wires", a.wtns,
-                    w.n, a.zkey, k.n_vars);
-    if (s == CUZK_OK && a.r1cs)
-        s = prove_check_r1cs(&a, &k, &w, pool, err, sizeof err);
-    engine_accel_t *be = NULL;
-    const groth16_accel_t *accel = NULL;
-    if (s == CUZK_OK) {
-        groth16_key_t gk = zkey_groth16_key(&k);
-        s = cli_accel_new(&be, a.backend, &gk, err, sizeof err);
-        accel = engine_accel_table(be);
-    }
+    if (s == CUZK_OK)
+        s = prove_check_witness(&a, api_key_groth16(key), &w, err, sizeof err);
+    cuzk_prover_t *prover = NULL;
+    if (s == CUZK_OK)
+        s = cli_prover_new(&prover, key, a.backend, a.threads, err, sizeof err);
     read_s = clock_seconds() - t_start;
-    if (accel) { /* read again as step 1 of the accelerator's shorter count */
+    if (prover && strcmp(cuzk_prover_backend(prover), "cpu") != 0) {
+        /* read again as step 1 of the accelerator's shorter count */
         progress_steps(progress, cli_prove_steps(true, a.no_verify, 1));
         progress_begin(progress, "read", 0, NULL);
     }
-    if (s == CUZK_OK) {
-        groth16_prove_opts_t opts = {
-            .no_verify = a.no_verify, .accel = accel, .progress = progress};
-        groth16_key_t key = zkey_groth16_key(&k);
-        groth16_input_t in = {.curve = w.curve,
-                              .w = w.curve == R1CS_CURVE_BN254 ? (const void *)w.v.bn254
-                                                               : (const void *)w.v.bls381,
-                              .n = w.n};
-        s = groth16_prove_key(&proof, &pub, &key, &in, &opts, &t, pool, err, sizeof err);
-        s = prove_key_unchanged(&a, &k, &key_at_load, s, err, sizeof err);
-        if (s == CUZK_EWITNESS)
-            io_fail(err, sizeof err, s,
-                    "%s does not satisfy the circuit of %s: the proof made from it does not "
-                    "verify",
-                    a.wtns, a.zkey);
-    }
+    if (s == CUZK_OK)
+        s = prove_witness(&proof_json, &public_json, &a, key, prover, &w, progress, &t, err,
+                          sizeof err);
     if (s == CUZK_OK) {
         double t0 = clock_seconds();
         progress_begin(progress, "write", 0, NULL);
-        s = prove_write(&a, &proof, &pub, err, sizeof err);
+        s = prove_write(&a, proof_json, public_json, err, sizeof err);
         write_s = clock_seconds() - t0;
     }
     progress_free(progress);
     if (s != CUZK_OK)
         fprintf(stderr, "cuzk prove: %s\n", err);
     if (a.json)
-        prove_report_json(&a, &k, engine_accel_name(be), s, err, &t, read_s, write_s,
-                          clock_seconds() - t_start);
+        prove_report_json(&a, key ? api_key_groth16(key) : NULL, cuzk_prover_backend(prover), s,
+                          err, &t, read_s, write_s, clock_seconds() - t_start);
 
-    engine_accel_free(be);
-    r1cs_witness_free(&pub);
+    cuzk_free(proof_json);
+    cuzk_free(public_json);
+    cuzk_prover_free(prover);
     r1cs_witness_free(&w);
-    if (kc.body)
-        key_cache_free(&kc);
-    else
-        zkey_free(&k);
-    pool_free(pool);
+    cuzk_key_free(key);
     return s == CUZK_OK ? PROVE_OK : s == CUZK_EWITNESS ? PROVE_EWITNESS : PROVE_EFAIL;
 }

@@ -1,14 +1,17 @@
 /*
- * Where a command's proofs run (--backend auto|cpu|cuda): the engine's
- * one-proof-at-a-time accelerator (engine/engine_accel.h), and the note a
- * command prints when "auto" finds no usable GPU.
+ * Where a command's proofs run (--backend auto|cpu|cuda) and how they show
+ * their progress: the commands prove through the public API's prover
+ * (cuzk_prover_t, include/cuzk_prove.h), and its progress callback drives
+ * the command's line on the terminal (util/progress.h).
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/asgn_file.h"
 #include "io/io_error.h"
+#include "util/progress.h"
 
 int cli_parse_backend(engine_accel_kind_t *out, const char *v)
 {
@@ -26,19 +29,66 @@ int cli_parse_backend(engine_accel_kind_t *out, const char *v)
     return -1;
 }
 
-cuzk_status_t cli_accel_new(engine_accel_t **out, engine_accel_kind_t kind,
-                            const struct groth16_key *key, char *err, size_t err_size)
+cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_accel_kind_t kind,
+                             unsigned threads, char *err, size_t err_size)
 {
-    char why[IO_ERR_MAX] = "";
-    cuzk_status_t s = engine_accel_new(out, kind, key, why, sizeof why);
-    if (s != CUZK_OK)
+    cuzk_backend_t backend = kind == ENGINE_ACCEL_CPU    ? CUZK_BACKEND_CPU
+                             : kind == ENGINE_ACCEL_CUDA ? CUZK_BACKEND_CUDA
+                                                         : CUZK_BACKEND_AUTO;
+    cuzk_status_t s = cuzk_prover_new(out, key, backend, threads);
+    if (s != CUZK_OK) {
+        if (backend == CUZK_BACKEND_CPU)
+            return io_fail(err, err_size, s, "%s", cuzk_last_error());
         return io_fail(err, err_size, s, "--backend %s: %s",
-                       kind == ENGINE_ACCEL_AUTO ? "auto" : "cuda", why);
+                       backend == CUZK_BACKEND_AUTO ? "auto" : "cuda", cuzk_last_error());
+    }
     static bool told;
-    const char *note = engine_accel_note(*out);
+    const char *note = cuzk_prover_note(*out);
     if (note && !told) {
         fprintf(stderr, "cuzk: %s; proving on the CPU\n", note);
         told = true;
     }
     return CUZK_OK;
+}
+
+void cli_progress_fn(void *ctx, const char *stage, uint64_t done, uint64_t total, const char *unit)
+{
+    cli_progress_t *c = ctx;
+    if (strcmp(c->stage, stage) != 0) {
+        snprintf(c->stage, sizeof c->stage, "%s", stage);
+        progress_begin(c->line, stage, total, unit);
+    }
+    progress_set(c->line, done);
+}
+
+void cli_progress_next_proof(cli_progress_t *c)
+{
+    c->stage[0] = '\0';
+}
+
+void cli_timings_json(double read_s, const cuzk_prove_timings_t *t, double write_s, double total_s)
+{
+    printf(", \"timings\": {\"read\": %.6f, \"synth\": %.6f, \"h\": %.6f, \"msm\": %.6f, "
+           "\"finish\": %.6f, \"verify\": %.6f, \"write\": %.6f, \"total\": %.6f}",
+           read_s, t->synth, t->h, t->msm, t->finish, t->verify, write_s, total_s);
+}
+
+_Static_assert(sizeof(cuzk_scalar_t) == sizeof(uint64_t[4]),
+               "an .asgn's scalars are the public API's, in place");
+
+cuzk_assignment_t cli_assignment(const struct asgn *a)
+{
+    return (cuzk_assignment_t){.curve = a->curve == R1CS_CURVE_BN254 ? CUZK_CURVE_BN254
+                                                                     : CUZK_CURVE_BLS12_381,
+                               .n_constraints = a->n_constraints,
+                               .n_inputs = a->n_inputs,
+                               .n_aux = a->n_aux,
+                               .a = (const cuzk_scalar_t *)a->a,
+                               .b = (const cuzk_scalar_t *)a->b,
+                               .c = (const cuzk_scalar_t *)a->c,
+                               .inputs = (const cuzk_scalar_t *)a->inputs,
+                               .aux = (const cuzk_scalar_t *)a->aux,
+                               .a_aux_density = a->a_aux_density,
+                               .b_input_density = a->b_input_density,
+                               .b_aux_density = a->b_aux_density};
 }

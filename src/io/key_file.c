@@ -9,6 +9,7 @@
 #include "ec/bn254_g1.h"
 #include "ec/bn254_g2.h"
 #include "io/io_error.h"
+#include "io/io_map.h"
 #include "io/snarkjs_json.h"
 
 /* Points k->zkey or k->params at whichever member the load filled and
@@ -31,6 +32,43 @@ static void key_file_settle(key_file_t *k, key_format_t format)
     k->zkey = z;
     k->params = p;
     k->key = z ? zkey_groth16_key(z) : bp_params_groth16_key(p);
+}
+
+/* The .zkey at path mapped into k->zkey_own, with the file's path and
+ * identity kept for key_file_check. */
+static cuzk_status_t key_file_map_zkey(key_file_t *k, const char *path, pool_t *pool, bool trusted,
+                                       char *err, size_t err_size)
+{
+    memset(k, 0, sizeof *k);
+    /* The identity first: a file replaced between this and the map is
+     * told apart by key_file_check, never mistaken for the one read. */
+    if (stat(path, &k->mapped_at_load) != 0)
+        memset(&k->mapped_at_load, 0, sizeof k->mapped_at_load); /* the reader says why */
+    cuzk_status_t s =
+        zkey_file_read(&k->zkey_own, path, pool, trusted ? ZKEY_TRUSTED : 0, err, err_size);
+    if (s == CUZK_OK && !(k->mapped_path = strdup(path))) {
+        zkey_free(&k->zkey_own);
+        s = io_fail(err, err_size, CUZK_ENOMEM, "%s: out of memory", path);
+    }
+    if (s == CUZK_OK)
+        key_file_settle(k, KEY_FORMAT_ZKEY);
+    return s;
+}
+
+cuzk_status_t key_file_check(const key_file_t *k, cuzk_status_t s, char *err, size_t err_size)
+{
+    if (!k->mapped_path)
+        return s;
+    const char *path = k->mapped_path;
+    s = io_map_check(&k->zkey_own.map, s, path, err, err_size);
+    const struct stat *then = &k->mapped_at_load;
+    struct stat now;
+    if (s != CUZK_EIO &&
+        (stat(path, &now) != 0 || now.st_ino != then->st_ino || now.st_size != then->st_size ||
+         now.st_mtim.tv_sec != then->st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != then->st_mtim.tv_nsec))
+        s = io_fail(err, err_size, CUZK_EIO, "%s: the file changed while it was read", path);
+    return s;
 }
 
 static cuzk_status_t key_file_load(key_file_t *k, key_format_t format, const char *path,
@@ -70,6 +108,8 @@ static cuzk_status_t key_file_load(key_file_t *k, key_format_t format, const cha
 cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, pool_t *pool,
                             unsigned flags, char *err, size_t err_size)
 {
+    if (format == KEY_FORMAT_ZKEY && (flags & KEY_FILE_MAP))
+        return key_file_map_zkey(k, path, pool, flags & KEY_FILE_TRUSTED, err, err_size);
     return key_file_load(k, format, path, NULL, 0, path, pool, flags, err, err_size);
 }
 
@@ -90,6 +130,7 @@ void key_file_adopt_params(key_file_t *k, bp_params_t *p)
 
 void key_file_free(key_file_t *k)
 {
+    free(k->mapped_path);
     if (k->zkey || k->params) {
         if (k->format == KEY_FORMAT_CACHE)
             key_cache_free(&k->cache);

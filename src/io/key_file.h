@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "cuzk.h"
 #include "groth16/groth16_key.h"
@@ -38,6 +39,11 @@ enum {
     KEY_FILE_TRUSTED = 1u << 0,
     /* A key cache's points are checked too (KEY_CACHE_CHECK_POINTS). */
     KEY_FILE_CHECK_POINTS = 1u << 1,
+    /* key_file_read maps a .zkey instead of copying it: no second copy in
+     * memory and no time spent copying, but the points are read from the
+     * file all through each proof, and key_file_check says whether the
+     * file changed under them. Other formats are read into memory. */
+    KEY_FILE_MAP = 1u << 2,
 };
 
 /*
@@ -57,17 +63,30 @@ typedef struct key_file {
     zkey_t zkey_own;
     bp_params_t params_own;
     key_cache_t cache;
+
+    /* KEY_FILE_MAP of a .zkey: the file's path and identity at load. */
+    char *mapped_path;
+    struct stat mapped_at_load;
 } key_file_t;
 
 /*
  * Reads the key at path, of format, into k with pool's threads (NULL: the
- * caller's alone). A .zkey is copied into memory, not mapped: a loaded key
- * may be kept for days while its file is replaced or truncated. A key
+ * caller's alone). A .zkey is copied into memory, not mapped (unless
+ * flags hold KEY_FILE_MAP): a loaded key may be kept for days while its
+ * file is replaced or truncated. A key
  * cache is read with one sequential pass. Failures leave k empty, with a
  * message naming path.
  */
 cuzk_status_t key_file_read(key_file_t *k, key_format_t format, const char *path, pool_t *pool,
                             unsigned flags, char *err, size_t err_size);
+
+/* s, unless k is a mapped .zkey (KEY_FILE_MAP) whose file changed while
+ * its bytes were in use (a proof read them from the map): then CUZK_EIO
+ * naming the file, so that a proof made from other bytes than the key's
+ * is reported as the file's fault, not blamed on the witness. Told by the
+ * map's guard (the file shrank) or by the file's inode, size or time
+ * against those at load (it was overwritten in place). */
+cuzk_status_t key_file_check(const key_file_t *k, cuzk_status_t s, char *err, size_t err_size);
 
 /* The same over size bytes at data, which k borrows (they must outlive k
  * and stay unchanged); name stands for the file in messages. */
