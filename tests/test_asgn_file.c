@@ -158,7 +158,7 @@ static void expect_asgn_(const buf_t *b, cuzk_status_t status, const char *const
 {
     char err[IO_ERR_MAX] = "";
     asgn_t a;
-    cuzk_status_t st = asgn_file_parse(&a, b->p, b->n, BAD, err, sizeof(err));
+    cuzk_status_t st = asgn_file_parse(&a, b->p, b->n, BAD, NULL, err, sizeof(err));
     if (st != status)
         fail_msg("status %d (%s), expected %d; message: %s", st, cuzk_strerror(st), status, err);
     assert_int_equal(a.curve, R1CS_CURVE_NONE);
@@ -209,7 +209,7 @@ static void test_round_trip(void **state)
         if (asgn_file_write(tmp_path, &t.a, err, sizeof(err)) != CUZK_OK)
             fail_msg("%s", err);
         asgn_t a;
-        if (asgn_file_read(&a, tmp_path, err, sizeof(err)) != CUZK_OK)
+        if (asgn_file_read(&a, tmp_path, NULL, err, sizeof(err)) != CUZK_OK)
             fail_msg("%s", err);
         assert_same_asgn(&a, &t.a);
         /* Pointers into the mapping, 8-byte aligned. */
@@ -409,7 +409,7 @@ static void test_corrupt_values(void **state)
             store_u64(c.p + at[4] + 8 * j, r_of(curve)[j] - (j == 0));
         asgn_t a;
         char err[IO_ERR_MAX];
-        assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, err, sizeof(err)), CUZK_OK);
+        assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, NULL, err, sizeof(err)), CUZK_OK);
         asgn_free(&a);
         free(c.p);
         /* In a BN254 file, BN254's r is out of range though BLS12-381's
@@ -419,7 +419,7 @@ static void test_corrupt_values(void **state)
             for (int j = 0; j < 4; j++)
                 store_u64(c.p + at[0] + 8 * j, bn254_fr_MODULUS[j]);
             store_u32(c.p + 12, R1CS_CURVE_BLS12_381);
-            assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, err, sizeof(err)), CUZK_OK);
+            assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, NULL, err, sizeof(err)), CUZK_OK);
             asgn_free(&a);
             free(c.p);
         }
@@ -452,7 +452,7 @@ static void test_corrupt_values(void **state)
             /* The last real bit is fine either way. */
             c = buf_copy(&b, b.n);
             c.p[at[s] + (nbits[k] - 1) / 8] ^= (unsigned char)(1u << ((nbits[k] - 1) % 8));
-            assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, err, sizeof(err)), CUZK_OK);
+            assert_int_equal(asgn_file_parse(&a, c.p, c.n, BAD, NULL, err, sizeof(err)), CUZK_OK);
             asgn_free(&a);
             free(c.p);
         }
@@ -482,12 +482,13 @@ static void test_write_errors(void **state)
     assert_non_null(strstr(err, "b_aux_density"));
     assert_int_equal(access(tmp_path, F_OK), -1);
     assert_int_equal(asgn_file_write("/nonexistent/dir/x.asgn", &t.a, err, sizeof(err)), CUZK_EIO);
-    assert_int_equal(asgn_file_read(&a, "/nonexistent/dir/x.asgn", err, sizeof(err)), CUZK_ENOFILE);
+    assert_int_equal(asgn_file_read(&a, "/nonexistent/dir/x.asgn", NULL, err, sizeof(err)),
+                     CUZK_ENOFILE);
     assert_string_equal(err, "/nonexistent/dir/x.asgn: no such file");
     assert_int_equal(a.curve, R1CS_CURVE_NONE);
     /* An empty file is a truncated header. */
     file_put(tmp_path, &(buf_t){(unsigned char *)"", 0});
-    assert_int_equal(asgn_file_read(&a, tmp_path, err, sizeof(err)), CUZK_EBADFILE);
+    assert_int_equal(asgn_file_read(&a, tmp_path, NULL, err, sizeof(err)), CUZK_EBADFILE);
     assert_non_null(strstr(err, "section header: truncated"));
     unlink(tmp_path);
     tasgn_free(&t);

@@ -1426,15 +1426,16 @@ static void test_cpu_backend_asgn_mem(void **state)
     cpu_files_make(&f);
     char err[IO_ERR_MAX];
     asgn_t file, mem, bad;
-    assert_int_equal(asgn_file_read(&file, f.asgn, err, sizeof err), CUZK_OK);
+    assert_int_equal(asgn_file_read(&file, f.asgn, NULL, err, sizeof err), CUZK_OK);
     size_t len = file.map.size;
     unsigned char *bytes = malloc(len), *changed = malloc(len);
     assert_true(bytes && changed);
     memcpy(bytes, file.map.data, len);
     memcpy(changed, file.map.data, len);
     asgn_free(&file);
-    assert_int_equal(asgn_file_parse(&mem, bytes, len, "the assignment", err, sizeof err), CUZK_OK);
-    assert_int_equal(asgn_file_parse(&bad, changed, len, "the changed one", err, sizeof err),
+    assert_int_equal(asgn_file_parse(&mem, bytes, len, "the assignment", NULL, err, sizeof err),
+                     CUZK_OK);
+    assert_int_equal(asgn_file_parse(&bad, changed, len, "the changed one", NULL, err, sizeof err),
                      CUZK_OK);
     /* a's first row: 0 if it was not, else 1 (both below r) */
     uint64_t row[4];
@@ -1530,7 +1531,7 @@ static void test_given_blinding(void **state)
     cpu_files_make(&f);
     char err[IO_ERR_MAX];
     asgn_t mem;
-    assert_int_equal(asgn_file_read(&mem, f.asgn, err, sizeof err), CUZK_OK);
+    assert_int_equal(asgn_file_read(&mem, f.asgn, NULL, err, sizeof err), CUZK_OK);
     bls381_fr_t r, s, s2;
     assert_int_equal(bls381_fr_random(&r, &test_rng), CUZK_OK);
     assert_int_equal(bls381_fr_random(&s, &test_rng), CUZK_OK);
@@ -1909,11 +1910,12 @@ static void test_cuda_backend(void **state)
     assert_true(found);
     asgn_t file, mem;
     void *pinned = NULL;
-    assert_int_equal(asgn_file_read(&file, f.asgn, err, sizeof err), CUZK_OK);
+    assert_int_equal(asgn_file_read(&file, f.asgn, NULL, err, sizeof err), CUZK_OK);
     assert_int_equal(gpu_host_alloc(&g, &pinned, file.map.size), CUZK_OK);
     memcpy(pinned, file.map.data, file.map.size);
     assert_int_equal(
-        asgn_file_parse(&mem, pinned, file.map.size, "the assignment", err, sizeof err), CUZK_OK);
+        asgn_file_parse(&mem, pinned, file.map.size, "the assignment", NULL, err, sizeof err),
+        CUZK_OK);
     asgn_free(&file);
     assert_int_equal(engine_key_load(e, "bn", KEY_FORMAT_ZKEY, f.zkey, NULL, NULL, err, sizeof err),
                      ENGINE_OK);

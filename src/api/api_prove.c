@@ -2,13 +2,13 @@
  * layer's prover, on the CPU or a prover's accelerator. */
 #include "api/api.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
+#include "ff/fr_scan.h"
 #include "engine/engine_accel.h"
 #include "groth16/groth16.h"
 #include "io/params_file.h"
@@ -220,36 +220,6 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     return s;
 }
 
-/* The scan of one array for its first value not below r (BLS12-381). */
-typedef struct {
-    const cuzk_scalar_t *v;
-    _Atomic uint64_t first_bad;
-} unreduced_scan_t;
-
-static void unreduced_scan(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    unreduced_scan_t *u = ctx;
-    for (size_t i = begin; i < end; i++) {
-        if (!scalar_reduced(R1CS_CURVE_BLS12_381, &u->v[i])) {
-            uint64_t seen = atomic_load(&u->first_bad);
-            while (i < seen && !atomic_compare_exchange_weak(&u->first_bad, &seen, i))
-                ;
-            return;
-        }
-    }
-}
-
-/* The index of the first of v's n values not below r, n when there is
- * none; on pool's threads (an assignment of a full-size partition holds
- * gigabytes of scalars). */
-static uint64_t first_unreduced(const cuzk_scalar_t *v, uint64_t n, pool_t *pool)
-{
-    unreduced_scan_t u = {.v = v, .first_bad = n};
-    pool_for(pool, n, 1u << 16, unreduced_scan, &u);
-    return atomic_load(&u.first_bad);
-}
-
 cuzk_status_t api_asgn_check(const cuzk_assignment_t *a, pool_t *pool)
 {
     if (a->curve != CUZK_CURVE_BLS12_381)
@@ -275,7 +245,8 @@ cuzk_status_t api_asgn_check(const cuzk_assignment_t *a, pool_t *pool)
         if (arrays[k].n && !arrays[k].v)
             return api_fail(CUZK_EINVAL, "assignment %s is NULL with %llu values", arrays[k].name,
                             (unsigned long long)arrays[k].n);
-        uint64_t bad = first_unreduced(arrays[k].v, arrays[k].n, pool);
+        uint64_t bad =
+            fr_scan(NULL, (const uint64_t(*)[4])arrays[k].v, arrays[k].n, bls381_fr_MODULUS, pool);
         if (bad < arrays[k].n)
             return api_fail(CUZK_ENONCANONICAL,
                             "assignment %s[%llu] is not below the BLS12-381 scalar field's "

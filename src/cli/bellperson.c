@@ -379,7 +379,7 @@ int cli_prove_bp(int argc, char **argv)
     /* Every input is read before the backend is chosen, so that a bad one
      * fails before anything about the device is said. */
     for (size_t i = 0; i < a.n_asgn && s == CUZK_OK; i++) {
-        s = asgn_file_read(&as[i], a.asgn[i], err, sizeof err);
+        s = asgn_file_read(&as[i], a.asgn[i], pool_default(), err, sizeof err);
         const cli_input_t asgn_in = {a.asgn[i], "an assignment (.asgn)", IO_KIND_BIT(IO_KIND_ASGN)};
         s = cli_inputs_misplaced(&asgn_in, 1, s, err, sizeof err);
     }

@@ -353,7 +353,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     cuzk_status_t s =
         demo_api(cuzk_key_load(&key, p->params, CUZK_KEY_PARAMS, CUZK_KEY_TRUSTED), err, err_size);
     if (s == CUZK_OK)
-        s = asgn_file_read(&a, p->asgn, err, err_size);
+        s = asgn_file_read(&a, p->asgn, pool_default(), err, err_size);
     if (s == CUZK_OK)
         s = cli_prover_new(&prover, key, kind, 0, err, err_size);
     snprintf(res->backend, sizeof res->backend, "%s", cuzk_prover_backend(prover));
@@ -394,7 +394,7 @@ static cuzk_status_t demo_bp_verify(const demo_paths_t *p, demo_result_t *res, c
         s = cli_input_unmap(&m, cuzk_proofs_from_bellperson(&proofs, &n, data, m.size, p->bin),
                             p->bin, err, err_size);
     if (s == CUZK_OK)
-        s = asgn_file_read(&a, p->asgn, err, err_size);
+        s = asgn_file_read(&a, p->asgn, pool_default(), err, err_size);
     if (s == CUZK_OK && (a.n_inputs - 1 != cuzk_vk_public_inputs(vk) || n != 1))
         s = io_fail(err, err_size, CUZK_EINVAL, "%s does not fit %s", p->asgn, p->bvk);
     if (s == CUZK_OK) {

@@ -275,7 +275,8 @@ static int inspect_asgn(inspect_t *in)
 {
     printf("kind: cuzk .asgn (assignment, docs/ASSIGNMENT.md)\n");
     asgn_t a;
-    cuzk_status_t st = asgn_file_parse(&a, in->data, in->size, in->path, in->err, sizeof in->err);
+    cuzk_status_t st =
+        asgn_file_parse(&a, in->data, in->size, in->path, in->pool, in->err, sizeof in->err);
     if (st != CUZK_OK)
         return inspect_verdict(in, st);
     printf("curve: %s\n", r1cs_curve_name(a.curve));

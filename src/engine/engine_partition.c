@@ -23,10 +23,11 @@ static void partition_input_free(partition_input_t *p)
     asgn_free(&p->file);
 }
 
-/* Reads in into p. A witness's bytes count 32 a value, as in the file; an
- * assignment's the file's size (one in memory is not read: 0). */
-static cuzk_status_t partition_input_read(partition_input_t *p, const engine_input_t *in, char *err,
-                                          size_t err_size)
+/* Reads in into p (an .asgn's scalars checked on pool's threads). A
+ * witness's bytes count 32 a value, as in the file; an assignment's the
+ * file's size (one in memory is not read: 0). */
+static cuzk_status_t partition_input_read(partition_input_t *p, const engine_input_t *in,
+                                          pool_t *pool, char *err, size_t err_size)
 {
     memset(p, 0, sizeof *p);
     cuzk_status_t s = CUZK_OK;
@@ -48,7 +49,7 @@ static cuzk_status_t partition_input_read(partition_input_t *p, const engine_inp
     case ENGINE_INPUT_ASGN_MEM: {
         const asgn_t *a = in->asgn;
         if (in->kind == ENGINE_INPUT_ASGN_PATH) {
-            if ((s = asgn_file_read(&p->file, in->path, err, err_size)) != CUZK_OK)
+            if ((s = asgn_file_read(&p->file, in->path, pool, err, err_size)) != CUZK_OK)
                 return s;
             a = &p->file;
             p->bytes = p->file.map.size;
@@ -92,7 +93,7 @@ cuzk_status_t engine_partition_prove(const key_file_t *key, key_format_t format,
                        "key made on the device): the CPU cannot prove with it");
     double t0 = engine_now();
     partition_input_t pin;
-    cuzk_status_t s = partition_input_read(&pin, in, err, err_size);
+    cuzk_status_t s = partition_input_read(&pin, in, pool, err, err_size);
     double t1 = engine_now();
     if (s != CUZK_OK)
         return s;

@@ -7,6 +7,7 @@
 
 #include "ff/bls381_fr.h"
 #include "ff/bn254_fr.h"
+#include "ff/fr_scan.h"
 #include "io/io_cursor.h"
 #include "io/io_error.h"
 #include "io/io_writer.h"
@@ -65,16 +66,6 @@ static void asgn_counts_(const asgn_t *a, uint64_t counts[ASGN_SECTIONS])
 static const uint64_t *asgn_r_(r1cs_curve_t curve)
 {
     return curve == R1CS_CURVE_BN254 ? bn254_fr_MODULUS : bls381_fr_MODULUS;
-}
-
-/* Whether the plain scalar v is below r (limbs compared from the top; most
- * values of a real assignment are small, so the first limb decides). */
-static bool asgn_below_(const uint64_t v[4], const uint64_t r[4])
-{
-    for (int i = 3; i >= 0; i--)
-        if (v[i] != r[i])
-            return v[i] < r[i];
-    return false;
 }
 
 /* The header: magic, version, curve, counts. */
@@ -156,16 +147,17 @@ static cuzk_status_t asgn_layout_(asgn_layout_t_ *l, const asgn_t *a, uint64_t s
 
 /* Every scalar below r, inputs[0] = 1, no bit at or above a bitmap's count. */
 static cuzk_status_t asgn_values_(const asgn_t *a, const asgn_layout_t_ *l, const char *name,
-                                  char *err, size_t err_size)
+                                  pool_t *pool, char *err, size_t err_size)
 {
     const uint64_t(*scalars[ASGN_SCALAR_SECTIONS])[4] = {a->a, a->b, a->c, a->inputs, a->aux};
     const uint64_t *r = asgn_r_(a->curve);
-    for (int s = 0; s < ASGN_SCALAR_SECTIONS; s++)
-        for (uint64_t i = 0; i < l->count[s]; i++)
-            if (!asgn_below_(scalars[s][i], r))
-                return io_fail(err, err_size, CUZK_ENONCANONICAL,
-                               "%s: section %s: scalar %" PRIu64 " is not below r of %s", name,
-                               asgn_names_[s], i, r1cs_curve_name(a->curve));
+    for (int s = 0; s < ASGN_SCALAR_SECTIONS; s++) {
+        uint64_t i = fr_scan(NULL, scalars[s], l->count[s], r, pool);
+        if (i < l->count[s])
+            return io_fail(err, err_size, CUZK_ENONCANONICAL,
+                           "%s: section %s: scalar %" PRIu64 " is not below r of %s", name,
+                           asgn_names_[s], i, r1cs_curve_name(a->curve));
+    }
     const uint64_t *one = a->inputs[0];
     if (one[0] != 1 || one[1] || one[2] || one[3])
         return io_fail(err, err_size, CUZK_EBADFILE,
@@ -196,7 +188,7 @@ static cuzk_status_t asgn_values_(const asgn_t *a, const asgn_layout_t_ *l, cons
 }
 
 cuzk_status_t asgn_file_parse(asgn_t *a, const unsigned char *data, uint64_t size, const char *name,
-                              char *err, size_t err_size)
+                              pool_t *pool, char *err, size_t err_size)
 {
     memset(a, 0, sizeof(*a));
     assert(size == 0 || ((uintptr_t)data & 7) == 0);
@@ -222,19 +214,19 @@ cuzk_status_t asgn_file_parse(asgn_t *a, const unsigned char *data, uint64_t siz
     a->a_aux_density = p[5];
     a->b_input_density = p[6];
     a->b_aux_density = p[7];
-    if ((st = asgn_values_(a, &l, name, err, err_size)) != CUZK_OK)
+    if ((st = asgn_values_(a, &l, name, pool, err, err_size)) != CUZK_OK)
         memset(a, 0, sizeof(*a));
     return st;
 }
 
-cuzk_status_t asgn_file_read(asgn_t *a, const char *path, char *err, size_t err_size)
+cuzk_status_t asgn_file_read(asgn_t *a, const char *path, pool_t *pool, char *err, size_t err_size)
 {
     memset(a, 0, sizeof(*a));
     io_map_t m;
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = io_map_check(&m, asgn_file_parse(a, m.data, m.size, path, err, err_size), path, err,
+    st = io_map_check(&m, asgn_file_parse(a, m.data, m.size, path, pool, err, err_size), path, err,
                       err_size);
     if (st != CUZK_OK) {
         memset(a, 0, sizeof(*a));

@@ -42,6 +42,7 @@
 #include "io/io_map.h"
 #include "io/io_output.h"
 #include "r1cs/r1cs_shape.h"
+#include "util/pool.h"
 
 enum {
     ASGN_VERSION = 1,
@@ -88,13 +89,15 @@ static inline int asgn_bit(const uint64_t *bitmap, uint64_t i)
 groth16_asgn_t asgn_groth16(const asgn_t *a);
 asgn_t asgn_from_groth16(const groth16_asgn_t *g);
 
-/* Maps and validates the .asgn at path (above). On failure a is empty. */
-cuzk_status_t asgn_file_read(asgn_t *a, const char *path, char *err, size_t err_size);
+/* Maps and validates the .asgn at path (above), the scalars checked on
+ * pool's threads (NULL: the caller alone; a full-size partition's file
+ * holds 17 GB of them). On failure a is empty. */
+cuzk_status_t asgn_file_read(asgn_t *a, const char *path, pool_t *pool, char *err, size_t err_size);
 
 /* The same over size bytes at data, which a borrows (8-byte aligned; they
  * must outlive a); name stands for the file in messages. */
 cuzk_status_t asgn_file_parse(asgn_t *a, const unsigned char *data, uint64_t size, const char *name,
-                              char *err, size_t err_size);
+                              pool_t *pool, char *err, size_t err_size);
 
 /* Writes a in the layout above. The values are written as they are (not
  * validated); a must have a curve, n_inputs >= 1 and an array behind every

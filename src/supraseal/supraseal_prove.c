@@ -14,12 +14,12 @@
  * ABI allows, and the one-call form copies nothing.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ff/bls381_fr.h"
+#include "ff/fr_scan.h"
 #include "io/asgn_file.h"
 #include "supraseal/supraseal_impl.h"
 
@@ -128,45 +128,17 @@ static supraseal_error_t check_circuit(size_t i, const supraseal_assignment_t *a
 
 /* ---- intake ------------------------------------------------------------------ */
 
-/* One array's pass on the pool: each value checked below r and, when dst
- * is set, copied there; bad = the lowest index of a value that is not
- * (SIZE_MAX: none). */
-typedef struct intake {
-    const supraseal_fr_t *src;
-    uint64_t (*dst)[4];
-    _Atomic size_t bad;
-} intake_t;
-
-static void intake_range(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    intake_t *c = ctx;
-    for (size_t k = begin; k < end; k++) {
-        if (!fr_below_r(c->src[k].l)) {
-            size_t cur = atomic_load(&c->bad);
-            while (k < cur && !atomic_compare_exchange_weak(&c->bad, &cur, k))
-                ;
-            return;
-        }
-    }
-    if (c->dst)
-        memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
-}
-
 /* Checks (and copies into dst, when not NULL) n scalars of the array name
  * of circuit i. */
 static supraseal_error_t intake_array(pool_t *pool, size_t i, const char *name,
                                       const supraseal_fr_t *src, size_t n, uint64_t (*dst)[4])
 {
-    intake_t c = {.src = src, .dst = dst};
-    atomic_init(&c.bad, SIZE_MAX);
-    pool_for(pool, n, 0, intake_range, &c);
-    size_t bad = atomic_load(&c.bad);
-    if (bad != SIZE_MAX)
+    uint64_t bad = fr_scan(dst, (const uint64_t(*)[4])src, n, bls381_fr_MODULUS, pool);
+    if (bad < n)
         return supraseal_fail(CUZK_ENONCANONICAL,
                               "circuit %zu: %s[%zu] is not below the modulus r (scalars are Fr "
                               "elements in Montgomery form)",
-                              i, name, bad);
+                              i, name, (size_t)bad);
     return supraseal_ok();
 }
 
