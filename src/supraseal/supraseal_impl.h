@@ -27,8 +27,9 @@ cuzk_status_t supraseal_engine(engine_t **e, char *err, size_t err_size);
 /* How many devices the engine drives (0: it proves on the CPU). */
 int supraseal_devices(void);
 
-/* The pool that converts the circuits' scalars, one call at a time:
- * supraseal_pool_take returns it locked, supraseal_pool_give unlocks. */
+/* The pool that checks (and copies) the circuits' scalars, one call's
+ * intake at a time: supraseal_pool_take returns it locked,
+ * supraseal_pool_give unlocks. */
 pool_t *supraseal_pool_take(void);
 void supraseal_pool_give(void);
 
