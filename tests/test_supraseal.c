@@ -27,7 +27,10 @@
 #include "io/io_error.h"
 #include "io/params_file.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/r1cs_indexed.h"
 #include "supraseal/supraseal.h"
+#include "supraseal/supraseal_dev.h"
+#include "util/rng.h"
 #if CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
 #endif
@@ -87,6 +90,8 @@ static void scalars_free(void *p, bool pinned)
     free(p);
 }
 
+static void fixture_abi(fixture_t *f, bool pinned);
+
 /* A circuit of rows rows at most (the domain 2^log), its params and an
  * assignment, the struct filled as bellperson's supraseal.rs fills it. */
 static void fixture_make(fixture_t *f, unsigned log, bool pinned)
@@ -108,10 +113,16 @@ static void fixture_make(fixture_t *f, unsigned log, bool pinned)
     assert_int_equal(asgn_file_write(f->asgn_path, &f->asgn, err, sizeof err), CUZK_OK);
     r1cs_witness_free(&w);
     r1cs_free(&r);
+    assert_true(f->asgn.n_constraints <= (1u << log) && f->asgn.n_constraints > (1u << (log - 1)));
+    fixture_abi(f, pinned);
+}
 
+/* f's assignment in the ABI's form, the struct filled as bellperson's
+ * supraseal.rs fills it. */
+static void fixture_abi(fixture_t *f, bool pinned)
+{
     const asgn_t *a = &f->asgn;
     uint64_t rows = a->n_constraints, ni = a->n_inputs, na = a->n_aux;
-    assert_true(rows <= (1u << log) && rows > (1u << (log - 1)));
     f->pinned = pinned;
     f->scalars = scalars_alloc((3 * rows + ni + na) * sizeof *f->scalars, pinned);
     to_mont(f->scalars, a->a, rows);
@@ -502,6 +513,65 @@ static void test_split(void **state)
     drop_SRS(&srs);
     fixture_free(&f);
 }
+
+/* The development hook of supraseal_dev.h (`cuzk bench supraseal --key
+ * device`): on a device, its key and assignment prove through the split
+ * form the bytes the CPU prover gives for the same circuit and secrets
+ * made on the CPU; an engine on the CPU refuses, saying why. */
+static void test_dev_srs(void **state)
+{
+    (void)state;
+    uint64_t seed = rng_next(&test_rng);
+    const uint32_t n = 4000;
+    supraseal_srs_t srs;
+    supraseal_dev_t dev;
+    supraseal_error_t e = cuzk_supraseal_dev_srs(&srs, &dev, n, seed);
+    if (e.code == CUZK_EDEVICE) {
+        expect_error(e, "the key is made on a device");
+        assert_null(srs.ptr);
+        print_message("the library's engine proves on the CPU: the device's key skipped\n");
+        skip();
+        return; /* skip() jumps out; the analyzer does not know it */
+    }
+    expect_ok(e);
+    expect_error(cuzk_supraseal_dev_srs(&srs, NULL, n, seed), "dev is NULL");
+
+    fixture_t f;
+    memset(&f, 0, sizeof f);
+    rng_t rng;
+    rng_seed(&rng, seed);
+    r1cs_ix_t ix;
+    r1cs_gen_params_t gp = r1cs_gen_porep32(n);
+    assert_true(r1ix_init(&ix, R1CS_CURVE_BLS12_381, &gp, rng_next(&rng)));
+    r1cs_t r;
+    r1cs_witness_t w;
+    assert_int_equal(r1cs_generate_indexed(&r, &w, &ix), CUZK_OK);
+    assert_int_equal(groth16_bp_dev_setup(&f.params, &r, &rng, NULL), CUZK_OK);
+    assert_int_equal(groth16_bp_assign(&f.asgn, &f.asgn_mem, &r, &w, NULL), CUZK_OK);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+    assert_int_equal(dev.asgn.n_constraints, f.asgn.n_constraints);
+    assert_int_equal(dev.asgn.n_aux, f.asgn.n_aux);
+    assert_memory_equal(dev.asgn.c, f.asgn.c, f.asgn.n_constraints * sizeof *f.asgn.c);
+    assert_memory_equal(dev.asgn.aux, f.asgn.aux, f.asgn.n_aux * sizeof *f.asgn.aux);
+    fixture_abi(&f, false);
+
+    supraseal_fr_t rs[2], ss[2];
+    supraseal_proof_t proofs[2];
+    supraseal_assignment_t provers[2] = {f.abi, f.abi};
+    blinding_make(rs, ss, 2);
+    void *pending = NULL;
+    expect_ok(generate_groth16_proofs_start_c(provers, 2, rs, ss, &srs, NULL, -1, &pending));
+    expect_ok(finalize_groth16_proof_c(pending, proofs));
+    for (int i = 0; i < 2; i++)
+        check_proof(&f, &proofs[i], &rs[i], &ss[i]);
+    drop_SRS(&srs);
+    cuzk_supraseal_dev_free(&dev);
+    bp_params_free(&f.params);
+    free(f.asgn_mem);
+    scalars_free(f.scalars, f.pinned);
+    free(f.bitmaps);
+}
 #endif
 
 int main(void)
@@ -514,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_sizes_pinned),
 #ifdef CUZK_SUPRASEAL_CURIO
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_dev_srs),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

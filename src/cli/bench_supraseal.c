@@ -8,10 +8,12 @@
  * generate_groth16_proofs_start_c and collected by finalize_groth16_proof_c
  * from several caller threads sharing one GPU mutex, as Curio's workers
  * do. The development key is made on the CPU and written as a .params
- * file, which create_SRS loads. Every proof is checked by batch
- * verification. Prints seconds per proof and per partition in steady
- * state and the callers' time inside the start call (the intake: the
- * checks and the copy of a, b and c).
+ * file, which create_SRS loads; or, with --key device (what the full size
+ * needs: its key is ~75 GB), made on the library's devices by its
+ * development hook (supraseal/supraseal_dev.h), which also gives the
+ * circuit's assignment. Every proof is checked by batch verification. Prints seconds per proof and
+ * per partition in steady state and the callers' time inside the start call (the intake: the checks
+ * and the copy of a, b and c).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,7 +32,9 @@
 #include "io/params_file.h"
 #include "r1cs/r1cs.h"
 #include "supraseal/supraseal.h"
+#include "supraseal/supraseal_dev.h"
 #include "util/clock.h"
+#include "util/pool.h"
 #include "util/rng.h"
 #if CUZK_HAVE_CUDA
 #include "cuda/gpu.h"
@@ -47,11 +51,18 @@ typedef struct abi {
     supraseal_error_t (*finalize)(void *, supraseal_proof_t *);
     void *(*mutex_new)(void);
     void (*mutex_free)(void *);
+    /* the development hook (--key device) */
+    supraseal_error_t (*dev_srs)(supraseal_srs_t *, supraseal_dev_t *, uint32_t, uint64_t);
+    void (*dev_free)(supraseal_dev_t *);
 } abi_t;
+
+/* porep32's constraints a partition at full size (--constraints full) */
+enum { FULL_CONSTRAINTS = 130278869u };
 
 typedef struct sargs {
     uint32_t constraints, partitions, proofs, callers;
     bool pageable, pinned;
+    bool dev_key; /* --key device */
     const char *lib;
     uint64_t seed;
     bool seeded;
@@ -66,14 +77,21 @@ static void usage(FILE *f)
                "Montgomery form in pageable and in pinned memory, each proof's partitions\n"
                "handed over by the start call and collected by finalize from several\n"
                "caller threads sharing one GPU mutex, as Curio's engine does. INSECURE\n"
-               "development key made on the CPU; every proof verified.\n"
+               "development key; every proof verified.\n"
                "\n"
                "options:\n"
-               "  --constraints N  constraints per partition, N or 2^K (default 2^16)\n"
-               "  --partitions P   partitions per proof (default 10)\n"
+               "  --constraints N  constraints per partition, N, 2^K or full (porep32's\n"
+               "                   130278869; implies --key device) (default 2^16)\n"
+               "  --partitions P   partitions per proof, one start call each (default 10;\n"
+               "                   1 at full size, where the start call's copy of a\n"
+               "                   circuit's a, b, c takes 12.5 GB)\n"
                "  --proofs K       proofs per memory kind (default 4; the first is warm-up)\n"
                "  --callers C      caller threads (default 2)\n"
                "  --memory M       pageable, pinned or both (default both; pinned needs a GPU)\n"
+               "  --key K          params: made on the CPU, written as a .params file and\n"
+               "                   loaded by create_SRS (the default); device: made on the\n"
+               "                   library's GPUs by its development hook, with the\n"
+               "                   assignment (needs a GPU; the only way at full size)\n"
                "  --lib PATH       the library (default: libcuzk_supraseal_curio.so beside\n"
                "                   this program, then in ../lib*, then the loader's search)\n"
                "  --seed S         seed of the circuit and key (default: drawn)\n"
@@ -90,6 +108,7 @@ static int parse(sargs_t *a, int argc, char **argv)
                    .callers = 2,
                    .pageable = true,
                    .pinned = true};
+    bool partitions_set = false;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -98,7 +117,7 @@ static int parse(sargs_t *a, int argc, char **argv)
         }
         static const char *const valued[] = {"--constraints", "--partitions", "--proofs",
                                              "--callers",     "--memory",     "--lib",
-                                             "--seed"};
+                                             "--seed",        "--key"};
         if (!cli_is_one_of(o, valued, sizeof valued / sizeof *valued))
             return cli_usage_error("bench supraseal", NULL,
                                    o[0] == '-' ? "unknown option '%s'" : "unexpected '%s'", o);
@@ -106,11 +125,17 @@ static int parse(sargs_t *a, int argc, char **argv)
             return cli_usage_error("bench supraseal", NULL, "%s needs a value", o);
         i++;
         int bad = 0;
-        if (!strcmp(o, "--constraints"))
+        if (!strcmp(o, "--constraints") && !strcmp(v, "full")) {
+            a->constraints = FULL_CONSTRAINTS;
+            a->dev_key = true;
+            if (!partitions_set)
+                a->partitions = 1;
+        } else if (!strcmp(o, "--constraints"))
             bad = cli_parse_count(&a->constraints, v, 64);
-        else if (!strcmp(o, "--partitions"))
+        else if (!strcmp(o, "--partitions")) {
             bad = cli_parse_count(&a->partitions, v, 1);
-        else if (!strcmp(o, "--proofs"))
+            partitions_set = true;
+        } else if (!strcmp(o, "--proofs"))
             bad = cli_parse_count(&a->proofs, v, 2);
         else if (!strcmp(o, "--callers"))
             bad = cli_parse_count(&a->callers, v, 1);
@@ -118,6 +143,9 @@ static int parse(sargs_t *a, int argc, char **argv)
             a->pageable = !strcmp(v, "pageable") || !strcmp(v, "both");
             a->pinned = !strcmp(v, "pinned") || !strcmp(v, "both");
             bad = !a->pageable && !a->pinned;
+        } else if (!strcmp(o, "--key")) {
+            a->dev_key = !strcmp(v, "device");
+            bad = !a->dev_key && strcmp(v, "params") != 0;
         } else if (!strcmp(o, "--lib"))
             a->lib = v;
         else if (!strcmp(o, "--seed")) {
@@ -173,6 +201,8 @@ static int abi_open(abi_t *abi, const char *path)
                         "variant libcuzk_supraseal.so?)\n");
         return -1;
     }
+    *(void **)&abi->dev_srs = dlsym(abi->handle, "cuzk_supraseal_dev_srs");
+    *(void **)&abi->dev_free = dlsym(abi->handle, "cuzk_supraseal_dev_free");
     return 0;
 }
 
@@ -182,6 +212,23 @@ typedef struct feed {
     bool pinned;
     supraseal_assignment_t abi;
 } feed_t;
+
+/* The Montgomery form of a run of canonical scalars, on the pool. */
+typedef struct to_mont {
+    supraseal_fr_t *dst;
+    const uint64_t (*src)[4];
+} to_mont_t;
+
+static void to_mont_range(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const to_mont_t *t = ctx;
+    for (size_t i = begin; i < end; i++) {
+        bls381_fr_t x;
+        (void)bls381_fr_from_canonical(&x, t->src[i]);
+        memcpy(t->dst[i].l, x.l, sizeof x.l);
+    }
+}
 
 static int feed_make(feed_t *f, const asgn_t *a, const uint64_t *bitmaps, bool pinned)
 {
@@ -211,12 +258,11 @@ static int feed_make(feed_t *f, const asgn_t *a, const uint64_t *bitmaps, bool p
     const uint64_t(*src[])[4] = {a->a, a->b, a->c, a->inputs, a->aux};
     const uint64_t n[] = {rows, rows, rows, ni, na};
     size_t off = 0;
-    for (int k = 0; k < 5; k++)
-        for (uint64_t i = 0; i < n[k]; i++, off++) {
-            bls381_fr_t x;
-            (void)bls381_fr_from_canonical(&x, src[k][i]);
-            memcpy(f->scalars[off].l, x.l, sizeof x.l);
-        }
+    for (int k = 0; k < 5; k++) {
+        to_mont_t t = {f->scalars + off, src[k]};
+        pool_for(pool_default(), n[k], 0, to_mont_range, &t);
+        off += n[k];
+    }
     uint64_t wa = asgn_words(na), wi = asgn_words(ni);
     supraseal_fr_t *s = f->scalars;
     f->abi = (supraseal_assignment_t){
@@ -309,7 +355,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The proofs of run, each against the inputs of a, in one batch check. */
-static int verify_all(const run_t *run, const bp_params_t *params, const asgn_t *a)
+static int verify_all(const run_t *run, const bp_vk_t *vk, const asgn_t *a)
 {
     size_t n = (size_t)run->args->proofs * run->args->partitions, ni = a->n_inputs - 1;
     bp_proof_t *proofs = malloc(n * sizeof *proofs);
@@ -331,8 +377,7 @@ static int verify_all(const run_t *run, const bp_params_t *params, const asgn_t 
             for (size_t j = 0; j < ni; j++)
                 (void)bls381_fr_from_canonical(&in[i * ni + j], a->inputs[j + 1]);
         }
-        if (groth16_bp_verify(&valid, &params->vk, in, proofs, n, NULL, NULL, err, sizeof err) ==
-                CUZK_OK &&
+        if (groth16_bp_verify(&valid, vk, in, proofs, n, NULL, NULL, err, sizeof err) == CUZK_OK &&
             valid)
             rc = 0;
         else
@@ -346,8 +391,7 @@ static int verify_all(const run_t *run, const bp_params_t *params, const asgn_t 
 
 /* One memory kind: warm-up, then the timed proofs; prints its table row. */
 static int run_kind(const abi_t *abi, const sargs_t *a, const feed_t *feed,
-                    const supraseal_srs_t *srs, const bp_params_t *params, const asgn_t *asgn,
-                    rng_t *rng)
+                    const supraseal_srs_t *srs, const bp_vk_t *vk, const asgn_t *asgn, rng_t *rng)
 {
     size_t n = (size_t)a->proofs * a->partitions;
     run_t run = {.abi = abi, .args = a, .feed = feed, .srs = srs};
@@ -382,7 +426,7 @@ static int run_kind(const abi_t *abi, const sargs_t *a, const feed_t *feed,
         fprintf(stderr, "cuzk bench supraseal: %s\n", run.err);
         goto out;
     }
-    if (verify_all(&run, params, asgn) != 0)
+    if (verify_all(&run, vk, asgn) != 0)
         goto out;
     /* steady state: from the first proof's end to the last's */
     qsort(run.ended, a->proofs, sizeof *run.ended, cmp_double);
@@ -400,6 +444,75 @@ out:
     return rc;
 }
 
+/* The circuit, a development key written as a .params file that
+ * create_SRS loads into *srs, and the assignment, all made on the CPU. */
+static int setup_params(const abi_t *abi, const sargs_t *a, rng_t *rng, supraseal_srs_t *srs,
+                        bp_params_t *params, asgn_t *asgn, void **amem)
+{
+    char err[IO_ERR_MAX] = "", dir[] = "/tmp/cuzk-bench-supraseal-XXXXXX", path[64];
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "cuzk bench supraseal: a temporary folder: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/porep.params", dir);
+    printf("making the circuit, an INSECURE development key and an assignment on the CPU\n");
+    fflush(stdout);
+    double t0 = clock_seconds();
+    r1cs_gen_params_t gp = r1cs_gen_porep32(a->constraints);
+    r1cs_t r = {0};
+    r1cs_witness_t w = {0};
+    cuzk_status_t s = r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, rng);
+    if (s == CUZK_OK)
+        s = groth16_bp_dev_setup(params, &r, rng, NULL);
+    if (s == CUZK_OK)
+        s = bp_params_write(path, params, err, sizeof err);
+    if (s == CUZK_OK)
+        s = groth16_bp_assign(asgn, amem, &r, &w, NULL);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+    int rc = -1;
+    if (s != CUZK_OK) {
+        fprintf(stderr, "cuzk bench supraseal: setup: %s\n", err[0] ? err : cuzk_strerror(s));
+    } else {
+        printf("made in %.1f s\n", clock_seconds() - t0);
+        t0 = clock_seconds();
+        supraseal_error_t e = abi->create_srs(srs, path, true);
+        if (e.code)
+            fprintf(stderr, "cuzk bench supraseal: %s\n", e.message ? e.message : "create_SRS");
+        else
+            printf("create_SRS: %.2f s\n", clock_seconds() - t0);
+        free(e.message);
+        rc = e.code ? -1 : 0;
+    }
+    unlink(path);
+    rmdir(dir);
+    return rc;
+}
+
+/* The key made on the library's devices by its development hook, and the
+ * assignment it gives. */
+static int setup_device(const abi_t *abi, const sargs_t *a, supraseal_srs_t *srs,
+                        supraseal_dev_t *dev)
+{
+    if (!abi->dev_srs || !abi->dev_free) {
+        fprintf(stderr, "cuzk bench supraseal: --key device: the library lacks "
+                        "cuzk_supraseal_dev_srs (not cuzk's Curio variant?)\n");
+        return -1;
+    }
+    printf("making the circuit, an INSECURE development key and an assignment on the "
+           "library's GPUs\n");
+    fflush(stdout);
+    double t0 = clock_seconds();
+    supraseal_error_t e = abi->dev_srs(srs, dev, a->constraints, a->seed);
+    if (e.code)
+        fprintf(stderr, "cuzk bench supraseal: %s\n",
+                e.message ? e.message : "cuzk_supraseal_dev_srs");
+    else
+        printf("made in %.1f s\n", clock_seconds() - t0);
+    free(e.message);
+    return e.code ? -1 : 0;
+}
+
 int cli_bench_supraseal(int argc, char **argv)
 {
     sargs_t a;
@@ -415,81 +528,53 @@ int cli_bench_supraseal(int argc, char **argv)
         return 1;
     }
     rng_seed(&rng, a.seed);
-
-    char err[IO_ERR_MAX] = "", dir[] = "/tmp/cuzk-bench-supraseal-XXXXXX", path[64];
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "cuzk bench supraseal: a temporary folder: %s\n", strerror(errno));
-        return 1;
-    }
-    snprintf(path, sizeof path, "%s/porep.params", dir);
-    printf("cuzk bench supraseal: %u constraints a partition, seed %" PRIu64
-           "; making the circuit, an INSECURE development key and an assignment on the CPU\n",
-           a.constraints, a.seed);
-    fflush(stdout);
-    double t0 = clock_seconds();
-    r1cs_gen_params_t gp = r1cs_gen_porep32(a.constraints);
-    r1cs_t r = {0};
-    r1cs_witness_t w = {0};
-    bp_params_t params = {0};
-    asgn_t asgn = {0};
-    void *amem = NULL;
-    cuzk_status_t s = r1cs_generate(&r, &w, R1CS_CURVE_BLS12_381, &gp, &rng);
-    if (s == CUZK_OK)
-        s = groth16_bp_dev_setup(&params, &r, &rng, NULL);
-    if (s == CUZK_OK)
-        s = bp_params_write(path, &params, err, sizeof err);
-    if (s == CUZK_OK)
-        s = groth16_bp_assign(&asgn, &amem, &r, &w, NULL);
-    r1cs_witness_free(&w);
-    r1cs_free(&r);
-    rc = 1;
-    if (s != CUZK_OK) {
-        fprintf(stderr, "cuzk bench supraseal: setup: %s\n", err[0] ? err : cuzk_strerror(s));
-        goto out;
-    }
-    printf("made in %.1f s (%" PRIu64 " rows, %" PRIu64 " inputs, %" PRIu64 " aux)\n",
-           clock_seconds() - t0, asgn.n_constraints, asgn.n_inputs, asgn.n_aux);
-    uint64_t wa = asgn_words(asgn.n_aux), wi = asgn_words(asgn.n_inputs);
-    uint64_t *bitmaps = malloc((2 * wa + wi) * sizeof *bitmaps);
-    if (!bitmaps)
-        goto out;
-    memcpy(bitmaps, asgn.a_aux_density, wa * 8);
-    memcpy(bitmaps + wa, asgn.b_input_density, wi * 8);
-    memcpy(bitmaps + wa + wi, asgn.b_aux_density, wa * 8);
+    printf("cuzk bench supraseal: %u constraints a partition, seed %" PRIu64 "; ", a.constraints,
+           a.seed);
     supraseal_srs_t srs = {0};
-    t0 = clock_seconds();
-    supraseal_error_t e = abi.create_srs(&srs, path, true);
-    if (e.code) {
-        fprintf(stderr, "cuzk bench supraseal: %s\n", e.message ? e.message : "create_SRS");
-        free(e.message);
-        free(bitmaps);
-        goto out;
+    supraseal_dev_t dev = {0};
+    bp_params_t params = {0};
+    asgn_t own = {0};
+    void *amem = NULL;
+    rc = a.dev_key ? setup_device(&abi, &a, &srs, &dev)
+                   : setup_params(&abi, &a, &rng, &srs, &params, &own, &amem);
+    const asgn_t *asgn = a.dev_key ? &dev.asgn : &own;
+    const bp_vk_t *vk = a.dev_key ? &dev.vk : &params.vk;
+    uint64_t wa = asgn_words(asgn->n_aux), wi = asgn_words(asgn->n_inputs);
+    uint64_t *bitmaps = rc == 0 ? malloc((2 * wa + wi) * sizeof *bitmaps) : NULL;
+    if (bitmaps) {
+        printf("%" PRIu64 " rows, %" PRIu64 " inputs, %" PRIu64 " aux\n\n", asgn->n_constraints,
+               asgn->n_inputs, asgn->n_aux);
+        memcpy(bitmaps, asgn->a_aux_density, wa * 8);
+        memcpy(bitmaps + wa, asgn->b_input_density, wi * 8);
+        memcpy(bitmaps + wa + wi, asgn->b_aux_density, wa * 8);
+        printf("| memory | constraints | partitions | proofs | s/proof | s/partition | start "
+               "call s/partition | total s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | "
+               "---: |\n");
+    } else if (rc == 0) {
+        fprintf(stderr, "cuzk bench supraseal: out of memory\n");
+        rc = -1;
     }
-    printf("create_SRS: %.2f s\n\n", clock_seconds() - t0);
-    printf("| memory | constraints | partitions | proofs | s/proof | s/partition | start call "
-           "s/partition | total s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    rc = 0;
-    for (int kind = 0; kind < 2 && rc == 0; kind++) {
+    for (int kind = 0; kind < 2 && bitmaps && rc == 0; kind++) {
         bool pinned = kind == 1;
         if (pinned ? !a.pinned : !a.pageable)
             continue;
         feed_t feed;
-        if (feed_make(&feed, &asgn, bitmaps, pinned) != 0) {
-            rc = 1;
+        if (feed_make(&feed, asgn, bitmaps, pinned) != 0) {
+            rc = -1;
             break;
         }
-        rc = run_kind(&abi, &a, &feed, &srs, &params, &asgn, &rng) == 0 ? 0 : 1;
+        rc = run_kind(&abi, &a, &feed, &srs, vk, asgn, &rng);
         feed_free(&feed);
     }
-    abi.drop_srs(&srs);
-    free(bitmaps);
+    if (srs.ptr)
+        abi.drop_srs(&srs);
     if (rc == 0)
         printf("\nevery proof verified\n");
-out:
-    asgn_free(&asgn);
+    free(bitmaps);
+    if (abi.dev_free)
+        abi.dev_free(&dev);
+    asgn_free(&own);
     free(amem);
     bp_params_free(&params);
-    unlink(path);
-    rmdir(dir);
-    return rc;
+    return rc == 0 ? 0 : 1;
 }

@@ -157,6 +157,16 @@ int supraseal_devices(void)
     return n;
 }
 
+#if CUZK_HAVE_CUDA
+engine_cuda_t *supraseal_cuda(void)
+{
+    pthread_mutex_lock(&process.lock);
+    engine_cuda_t *c = process.cuda;
+    pthread_mutex_unlock(&process.lock);
+    return c;
+}
+#endif
+
 pool_t *supraseal_pool_take(void)
 {
     pthread_mutex_lock(&process.pool_lock);

@@ -12,6 +12,9 @@
 #include "supraseal/supraseal.h"
 #include "util/fail.h"
 #include "util/pool.h"
+#if CUZK_HAVE_CUDA
+#include "engine/engine_cuda.h"
+#endif
 
 /*
  * The process's engine, made on the first call (CUZK_OK) or the reason it
@@ -26,6 +29,11 @@ cuzk_status_t supraseal_engine(engine_t **e, char *err, size_t err_size);
 
 /* How many devices the engine drives (0: it proves on the CPU). */
 int supraseal_devices(void);
+
+#if CUZK_HAVE_CUDA
+/* The engine's CUDA backend (NULL: it proves on the CPU). */
+engine_cuda_t *supraseal_cuda(void);
+#endif
 
 /* The pool that checks (and copies) the circuits' scalars, one call's
  * intake at a time: supraseal_pool_take returns it locked,
@@ -46,6 +54,12 @@ typedef struct supraseal_params {
  * released by supraseal_params_drop. */
 supraseal_params_t *supraseal_params_ref(const supraseal_srs_t *h);
 void supraseal_params_drop(supraseal_params_t *p);
+
+/* *ret = a handle (drop_SRS) of a key the backend built outside a load
+ * (engine_key_add's data and bytes, owned by the engine afterwards, also on
+ * failure), listed as origin: cuzk_supraseal_dev_srs's. */
+supraseal_error_t supraseal_srs_adopt(supraseal_srs_t *ret, engine_t *e, const char *origin,
+                                      void *key, uint64_t bytes);
 
 /* The error values of the ABI: success, or code with a formatted message. */
 supraseal_error_t supraseal_ok(void);

@@ -109,6 +109,41 @@ supraseal_error_t create_SRS(supraseal_srs_t *ret, const char *path, bool cache)
     return supraseal_ok();
 }
 
+supraseal_error_t supraseal_srs_adopt(supraseal_srs_t *ret, engine_t *e, const char *origin,
+                                      void *key, uint64_t bytes)
+{
+    ret->ptr = NULL;
+    char name[ENGINE_ID_MAX + 1], err[CUZK_ERR_MAX] = "";
+    pthread_mutex_lock(&table_lock);
+    snprintf(name, sizeof name, "srs-%llu", (unsigned long long)++loads);
+    engine_rc_t rc =
+        engine_key_add(e, name, KEY_FORMAT_PARAMS, origin, key, bytes, err, sizeof err);
+    if (rc != ENGINE_OK) {
+        pthread_mutex_unlock(&table_lock);
+        return supraseal_fail(rc == ENGINE_EBUDGET || rc == ENGINE_ENOMEM ? CUZK_ENOMEM
+                                                                          : CUZK_EINVAL,
+                              "%s: the engine refused the key (%s)%s%s", origin, engine_rc_name(rc),
+                              err[0] ? ": " : "", err);
+    }
+    supraseal_params_t *p = calloc(1, sizeof *p);
+    char *o = strdup(origin);
+    if (!p || !o) {
+        (void)engine_key_evict(e, name); /* no job can hold it yet */
+        pthread_mutex_unlock(&table_lock);
+        free(p);
+        free(o);
+        return supraseal_fail(CUZK_ENOMEM, "%s: out of memory", origin);
+    }
+    memcpy(p->name, name, sizeof p->name);
+    p->path = o;
+    p->handles = 1;
+    p->next = table;
+    table = p;
+    ret->ptr = p;
+    pthread_mutex_unlock(&table_lock);
+    return supraseal_ok();
+}
+
 void evict_SRS(const supraseal_srs_t *h)
 {
     pthread_mutex_lock(&table_lock);
