@@ -2,7 +2,7 @@
  * The below-r check of scalar arrays (ff/fr_scan.h) on pools of 1, 2 and
  * 7 threads: the first value not below r is found whichever chunk holds
  * it and however many later ones are bad too; r itself is not below r, r - 1
- * is; the copy holds every value; empty and all-good arrays give n.
+ * is; empty and all-good arrays give n.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,25 +36,20 @@ static void check_pool(unsigned threads, const uint64_t r[4])
     pool_t *pool = pool_new(threads, NULL);
     assert_non_null(pool);
     uint64_t(*v)[4] = values(N);
-    uint64_t(*copy)[4] = malloc(N * sizeof *copy);
-    assert_non_null(copy);
-    assert_int_equal(fr_scan(NULL, (const uint64_t(*)[4])v, 0, r, pool), 0);
-    assert_int_equal(fr_scan(copy, (const uint64_t(*)[4])v, N, r, pool), N);
-    assert_memory_equal(copy, v, N * sizeof *v);
+    assert_int_equal(fr_scan((const uint64_t(*)[4])v, 0, r, pool), 0);
+    assert_int_equal(fr_scan((const uint64_t(*)[4])v, N, r, pool), N);
 
     /* r - 1 is below r; r is not, nor is a value with a top limb above r's. */
     memcpy(v[N - 1], r, sizeof v[0]);
     v[N - 1][0] -= 1; /* r's lowest limb is odd: no borrow */
-    assert_int_equal(fr_scan(NULL, (const uint64_t(*)[4])v, N, r, pool), N);
+    assert_int_equal(fr_scan((const uint64_t(*)[4])v, N, r, pool), N);
     uint64_t first = 1 + rng_next(&test_rng) % (N - 2);
     memcpy(v[first], r, sizeof v[0]);
     memset(v[N - 1], 0xff, sizeof v[0]);
     uint64_t later = first + (N - 1 - first) / 2;
     if (later > first)
         v[later][3] = r[3] + 1;
-    assert_int_equal(fr_scan(copy, (const uint64_t(*)[4])v, N, r, pool), first);
-    assert_memory_equal(copy, v, N * sizeof *v);
-    free(copy);
+    assert_int_equal(fr_scan((const uint64_t(*)[4])v, N, r, pool), first);
     free(v);
     pool_free(pool);
 }

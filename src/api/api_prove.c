@@ -246,7 +246,7 @@ cuzk_status_t api_asgn_check(const cuzk_assignment_t *a, pool_t *pool)
             return api_fail(CUZK_EINVAL, "assignment %s is NULL with %llu values", arrays[k].name,
                             (unsigned long long)arrays[k].n);
         uint64_t bad =
-            fr_scan(NULL, (const uint64_t(*)[4])arrays[k].v, arrays[k].n, bls381_fr_MODULUS, pool);
+            fr_scan((const uint64_t(*)[4])arrays[k].v, arrays[k].n, bls381_fr_MODULUS, pool);
         if (bad < arrays[k].n)
             return api_fail(CUZK_ENONCANONICAL,
                             "assignment %s[%llu] is not below the BLS12-381 scalar field's "

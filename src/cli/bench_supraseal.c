@@ -11,9 +11,10 @@
  * file, which create_SRS loads; or, with --key device (what the full size
  * needs: its key is ~75 GB), made on the library's devices by its
  * development hook (supraseal/supraseal_dev.h), which also gives the
- * circuit's assignment. Every proof is checked by batch verification. Prints seconds per proof and
- * per partition in steady state and the callers' time inside the start call (the intake: the checks
- * and the copy of a, b and c).
+ * circuit's assignment. Every proof is checked by batch verification.
+ * Prints seconds per proof and per partition in steady state and the
+ * callers' time inside the start call (the checks, and the wait until a
+ * device has taken every circuit's a, b and c).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -82,9 +83,7 @@ static void usage(FILE *f)
                "options:\n"
                "  --constraints N  constraints per partition, N, 2^K or full (porep32's\n"
                "                   130278869; implies --key device) (default 2^16)\n"
-               "  --partitions P   partitions per proof, one start call each (default 10;\n"
-               "                   1 at full size, where the start call's copy of a\n"
-               "                   circuit's a, b, c takes 12.5 GB)\n"
+               "  --partitions P   partitions per proof, one start call each (default 10)\n"
                "  --proofs K       proofs per memory kind (default 4; the first is warm-up)\n"
                "  --callers C      caller threads (default 2)\n"
                "  --memory M       pageable, pinned or both (default both; pinned needs a GPU)\n"
@@ -108,7 +107,6 @@ static int parse(sargs_t *a, int argc, char **argv)
                    .callers = 2,
                    .pageable = true,
                    .pinned = true};
-    bool partitions_set = false;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -128,14 +126,11 @@ static int parse(sargs_t *a, int argc, char **argv)
         if (!strcmp(o, "--constraints") && !strcmp(v, "full")) {
             a->constraints = FULL_CONSTRAINTS;
             a->dev_key = true;
-            if (!partitions_set)
-                a->partitions = 1;
         } else if (!strcmp(o, "--constraints"))
             bad = cli_parse_count(&a->constraints, v, 64);
-        else if (!strcmp(o, "--partitions")) {
+        else if (!strcmp(o, "--partitions"))
             bad = cli_parse_count(&a->partitions, v, 1);
-            partitions_set = true;
-        } else if (!strcmp(o, "--proofs"))
+        else if (!strcmp(o, "--proofs"))
             bad = cli_parse_count(&a->proofs, v, 2);
         else if (!strcmp(o, "--callers"))
             bad = cli_parse_count(&a->callers, v, 1);

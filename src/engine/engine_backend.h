@@ -64,6 +64,12 @@ typedef struct engine_input {
      * or neither (NULL: drawn inside), groth16_blinding_t's contract,
      * borrowed as asgn is. The daemon's journal does not record them. */
     const uint64_t *blind_r, *blind_s;
+    /* ASGN_MEM, optional: groth16_input_t's abc_read, called from the
+     * worker when a device has taken asgn's a, b and c (never on the CPU
+     * backend); from then on a failure of the device fails the partition
+     * instead of proving it again on the CPU, which would read them. */
+    void (*abc_read)(void *ctx);
+    void *abc_ctx;
 } engine_input_t;
 
 /* Whether kind is a bellperson assignment (proven with params keys). */

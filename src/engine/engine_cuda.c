@@ -344,6 +344,21 @@ static bool cuda_report(void *ctx, engine_stage_t stage, double start, double en
     return r->report(r->rctx, stage, start, end, bytes);
 }
 
+/* Whether the device gave the caller its a, b, c back (engine_input_t's
+ * abc_read), passing the call on. */
+typedef struct abc_watch {
+    void (*fn)(void *ctx);
+    void *ctx;
+    bool read;
+} abc_watch_t;
+
+static void abc_watch_read(void *ctx)
+{
+    abc_watch_t *w = ctx;
+    w->read = true;
+    w->fn(w->ctx);
+}
+
 static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, key_format_t format,
                                 const engine_input_t *in, unsigned urgency,
                                 engine_stage_report_fn report, void *rctx, engine_result_t *out,
@@ -369,8 +384,14 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, key_form
         .slot = w->slot, .key = k->dev[w->dev], .pool = w->pool, .urgency = urgency};
     groth16_accel_t table = engine_gpu_accel(&acc);
     cuda_report_t rep = {report, rctx, &acc};
-    cuzk_status_t s = engine_partition_prove(k->host, format, w->pool, &table, in, cuda_report,
-                                             &rep, out, err, err_size);
+    engine_input_t watched = *in;
+    abc_watch_t watch = {in->abc_read, in->abc_ctx, false};
+    if (in->abc_read) {
+        watched.abc_read = abc_watch_read;
+        watched.abc_ctx = &watch;
+    }
+    cuzk_status_t s = engine_partition_prove(k->host, format, w->pool, &table, &watched,
+                                             cuda_report, &rep, out, err, err_size);
     if (s == CUZK_OK) {
         const engine_gpu_stats_t *st = &acc.stats;
         pthread_mutex_lock(&c->lock);
@@ -397,11 +418,13 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, key_form
      * has its points on the host), and take the device out when its error
      * is sticky. */
     bool sticky = !engine_gpu_dev_healthy(c->dev[w->dev]);
-    if (!key_file_has_points(k->host)) {
+    if (!key_file_has_points(k->host) || watch.read) {
         pthread_mutex_lock(&c->lock);
         c->n.lost[w->dev] = c->n.lost[w->dev] || sticky;
         pthread_mutex_unlock(&c->lock);
-        return s; /* err says what the device did; no CPU copy to retry on */
+        /* err says what the device did; no CPU copy of the key to retry on,
+         * or a, b and c are the caller's again */
+        return s;
     }
     fprintf(stderr, "cuzk engine: %s failed a partition (%s)%s; proving it on the CPU\n",
             engine_gpu_dev_name(c->dev[w->dev]), err,

@@ -126,8 +126,9 @@ static cuzk_status_t stage_asgn_queue(engine_gpu_slot_t *s, const engine_gpu_key
 
 /* An assignment (GROTH16_SYNTH_GIVEN): the staging of engine_gpu.h. */
 static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
-                                const groth16_asgn_t *a, pool_t *pool, char *err, size_t err_size)
+                                const groth16_input_t *in, pool_t *pool, char *err, size_t err_size)
 {
+    const groth16_asgn_t *a = in->asgn;
     assert(a->n_inputs == k->n_in && a->n_aux == k->n_aux &&
            a->n_constraints <= ((size_t)1 << k->log2n));
     assert(k->qn[Q_A] == k->n_in + (size_t)groth16_bitmap_popcount(a->a_aux_density, a->n_aux) &&
@@ -163,12 +164,18 @@ static cuzk_status_t stage_asgn(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
     s->threads = pool;
     CUZK_TRY(engine_gpu_slot_reserve(s, k, host, err, err_size));
     st = stage_asgn_queue(s, k, a, parts, PARTS, pool);
+    /* a, b, c copied into the staging buffer are the caller's again; pinned
+     * ones once their DMA is done */
+    if (st == CUZK_OK && in->abc_read && (parts[0].pinned || parts[1].pinned || parts[2].pinned))
+        st = gpu_event_sync(g, s->staged);
     if (st != CUZK_OK) {
         /* nothing may still read the assignment once this returns */
         engine_gpu_slot_release(s);
         engine_gpu_slot_idle(s);
         return engine_gpu_fail(g, st, err, err_size, "uploading the assignment");
     }
+    if (in->abc_read)
+        in->abc_read(in->abc_ctx);
     s->key = k;
     s->montgomery = a->montgomery;
     s->h2d = sent;
@@ -181,5 +188,5 @@ cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
 {
     if (key_synth_coeffs(k))
         return stage_witness(s, k, in->w, in->n, pool, err, err_size);
-    return stage_asgn(s, k, in->asgn, pool, err, err_size);
+    return stage_asgn(s, k, in, pool, err, err_size);
 }

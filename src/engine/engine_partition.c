@@ -57,6 +57,8 @@ static cuzk_status_t partition_input_read(partition_input_t *p, const engine_inp
         p->asgn = asgn_groth16(a);
         p->in.curve = a->curve;
         p->in.asgn = &p->asgn;
+        p->in.abc_read = in->abc_read;
+        p->in.abc_ctx = in->abc_ctx;
         return CUZK_OK;
     }
     }

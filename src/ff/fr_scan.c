@@ -3,10 +3,8 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <string.h>
 
 typedef struct {
-    uint64_t (*dst)[4];
     const uint64_t (*src)[4];
     const uint64_t *r;
     _Atomic uint64_t first_bad;
@@ -26,8 +24,6 @@ static void fr_scan_range(void *ctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
     fr_scan_t *c = ctx;
-    if (c->dst)
-        memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
     for (size_t i = begin; i < end; i++) {
         if (!fr_scan_below(c->src[i], c->r)) {
             uint64_t seen = atomic_load(&c->first_bad);
@@ -38,10 +34,9 @@ static void fr_scan_range(void *ctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
-uint64_t fr_scan(uint64_t (*dst)[4], const uint64_t (*src)[4], uint64_t n, const uint64_t r[4],
-                 pool_t *pool)
+uint64_t fr_scan(const uint64_t (*src)[4], uint64_t n, const uint64_t r[4], pool_t *pool)
 {
-    fr_scan_t c = {.dst = dst, .src = src, .r = r};
+    fr_scan_t c = {.src = src, .r = r};
     atomic_init(&c.first_bad, n);
     /* chunks of 64 Ki values (2 MiB): few enough for the pool's counter,
      * small enough to share out a partition's arrays */

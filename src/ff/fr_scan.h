@@ -15,11 +15,8 @@
 
 /*
  * The index of the first of the n values at src that is not below r (four
- * limbs), n when every one is; with dst not NULL, src is also copied there
- * (every value, whatever the result: the caller drops the copy on
- * failure). On pool's threads (NULL: the caller alone).
+ * limbs), n when every one is. On pool's threads (NULL: the caller alone).
  */
-uint64_t fr_scan(uint64_t (*dst)[4], const uint64_t (*src)[4], uint64_t n, const uint64_t r[4],
-                 pool_t *pool);
+uint64_t fr_scan(const uint64_t (*src)[4], uint64_t n, const uint64_t r[4], pool_t *pool);
 
 #endif

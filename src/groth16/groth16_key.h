@@ -273,6 +273,12 @@ typedef struct groth16_input {
     const void *w;
     uint32_t n;
     const groth16_asgn_t *asgn;
+    /* GROTH16_SYNTH_GIVEN, optional: called at most once, by an
+     * accelerator that has a, b and c on its device and will read the
+     * caller's no more, so that their owner may reuse them while the proof
+     * goes on (the CPU prover reads them until it ends, and never calls). */
+    void (*abc_read)(void *ctx);
+    void *abc_ctx;
 } groth16_input_t;
 
 #endif

@@ -152,7 +152,7 @@ static cuzk_status_t asgn_values_(const asgn_t *a, const asgn_layout_t_ *l, cons
     const uint64_t(*scalars[ASGN_SCALAR_SECTIONS])[4] = {a->a, a->b, a->c, a->inputs, a->aux};
     const uint64_t *r = asgn_r_(a->curve);
     for (int s = 0; s < ASGN_SCALAR_SECTIONS; s++) {
-        uint64_t i = fr_scan(NULL, scalars[s], l->count[s], r, pool);
+        uint64_t i = fr_scan(scalars[s], l->count[s], r, pool);
         if (i < l->count[s])
             return io_fail(err, err_size, CUZK_ENONCANONICAL,
                            "%s: section %s: scalar %" PRIu64 " is not below r of %s", name,

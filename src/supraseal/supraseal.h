@@ -113,10 +113,11 @@ SUPRASEAL_API supraseal_error_t generate_groth16_proofs_c(
     int32_t gpu_index);
 /*
  * The same split in two: start checks and takes over the circuits and
- * queues them; *pending_out is the handle, NULL on failure. Nothing the
- * caller passed is read after start returns (the ABI lets a, b, c go back
- * to the caller then, and inputs, aux and the bitmaps at finalize; this
- * library has copied them all).
+ * queues them; *pending_out is the handle, NULL on failure. a, b and c are
+ * not read after start returns (the ABI lets them go back to the caller
+ * then): it returns once a device has taken every circuit's (on the CPU
+ * backend, once the proofs are done). inputs and aux are read where they
+ * lie until finalize; the bitmaps are copied.
  */
 SUPRASEAL_API supraseal_error_t generate_groth16_proofs_start_c(
     const supraseal_assignment_t *provers, size_t num_circuits, const supraseal_fr_t *r_s,

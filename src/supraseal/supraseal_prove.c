@@ -8,11 +8,14 @@
  * that a malformed struct gets a message naming circuit and field. The
  * scalars stay in the Montgomery form they come in: the provers take them
  * so (the GPU skips its own conversion, the CPU copies a, b, c as they
- * are). The split form copies a, b and c on every core, in the same pass
- * as their check, since the caller may reuse them once the start call
- * returns; inputs and aux are read where they lie until finalize, as the
- * ABI allows, and the one-call form copies nothing.
+ * are). Nothing is copied: the caller may reuse a, b and c once the split
+ * form's start call returns, so that call returns when a device has taken
+ * every circuit's a, b and c (engine_input_t's abc_read), or when the job
+ * has ended and none of its partitions runs, as on the CPU backend, which
+ * reads them until the proof ends; inputs and aux are read where they lie
+ * until finalize, as the ABI allows.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +26,8 @@
 #include "io/asgn_file.h"
 #include "supraseal/supraseal_impl.h"
 
-/* One circuit: its a, b, c (a copy in the split form, else NULL), its
- * bitmaps, r and s, and the view the engine proves. */
+/* One circuit: its bitmaps, r and s, and the view the engine proves. */
 typedef struct circuit {
-    uint64_t (*abc)[4];   /* a, b, c: one allocation */
     uint64_t *bitmaps;    /* a_aux, b_inp, b_aux */
     uint64_t blind[2][4]; /* r, s */
     asgn_t view;
@@ -38,17 +39,20 @@ typedef struct pending {
     supraseal_params_t *params;
     size_t n;
     circuit_t *circuits;
+    pthread_mutex_t lock;
+    pthread_cond_t taken;
+    size_t abc_taken; /* circuits whose a, b, c a device has */
 } pending_t;
 
 static void pending_free(pending_t *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n; i++) {
-        free(p->circuits[i].abc);
+    for (size_t i = 0; i < p->n; i++)
         free(p->circuits[i].bitmaps);
-    }
     free(p->circuits);
+    pthread_cond_destroy(&p->taken);
+    pthread_mutex_destroy(&p->lock);
     if (p->params)
         supraseal_params_drop(p->params);
     free(p);
@@ -128,12 +132,11 @@ static supraseal_error_t check_circuit(size_t i, const supraseal_assignment_t *a
 
 /* ---- intake ------------------------------------------------------------------ */
 
-/* Checks (and copies into dst, when not NULL) n scalars of the array name
- * of circuit i. */
+/* Checks n scalars of the array name of circuit i. */
 static supraseal_error_t intake_array(pool_t *pool, size_t i, const char *name,
-                                      const supraseal_fr_t *src, size_t n, uint64_t (*dst)[4])
+                                      const supraseal_fr_t *src, size_t n)
 {
-    uint64_t bad = fr_scan(dst, (const uint64_t(*)[4])src, n, bls381_fr_MODULUS, pool);
+    uint64_t bad = fr_scan((const uint64_t(*)[4])src, n, bls381_fr_MODULUS, pool);
     if (bad < n)
         return supraseal_fail(CUZK_ENONCANONICAL,
                               "circuit %zu: %s[%zu] is not below the modulus r (scalars are Fr "
@@ -156,33 +159,28 @@ _Static_assert(sizeof(supraseal_fr_t) == sizeof(uint64_t[4]) &&
                    sizeof(supraseal_fr_t) == sizeof(bls381_fr_t),
                "blst's Fr is the field layer's, in Montgomery form with R = 2^256");
 
-/* Takes circuit i into c: its scalars checked (a, b, c copied when
- * copy_abc), its bitmaps copied, its view over the caller's inputs and aux. */
+/* Takes circuit i into c: its scalars checked, its bitmaps copied, its
+ * view over the caller's arrays. */
 static supraseal_error_t circuit_take(pool_t *pool, size_t i, const supraseal_assignment_t *a,
-                                      bool copy_abc, circuit_t *c)
+                                      circuit_t *c)
 {
     size_t rows = a->abc_size, ni = a->inp_assignment_size, na = a->aux_assignment_size;
     size_t wi = (size_t)asgn_words(ni), wa = (size_t)asgn_words(na);
-    if (copy_abc && !(c->abc = malloc(3 * rows * sizeof *c->abc)))
-        return supraseal_fail(CUZK_ENOMEM, "circuit %zu: out of memory for a copy of its %zu rows",
-                              i, rows);
     if (!(c->bitmaps = malloc((2 * wa + wi + 1) * sizeof *c->bitmaps)))
         return supraseal_fail(CUZK_ENOMEM, "circuit %zu: out of memory for its bitmaps", i);
     const struct {
         const char *name;
         const supraseal_fr_t *src;
         size_t n;
-        uint64_t (*dst)[4];
     } arrays[] = {
-        {"a", a->a, rows, c->abc},
-        {"b", a->b, rows, c->abc ? c->abc + rows : NULL},
-        {"c", a->c, rows, c->abc ? c->abc + 2 * rows : NULL},
-        {"inp_assignment_data", a->inp_assignment_data, ni, NULL},
-        {"aux_assignment_data", a->aux_assignment_data, na, NULL},
+        {"a", a->a, rows},
+        {"b", a->b, rows},
+        {"c", a->c, rows},
+        {"inp_assignment_data", a->inp_assignment_data, ni},
+        {"aux_assignment_data", a->aux_assignment_data, na},
     };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        supraseal_error_t r =
-            intake_array(pool, i, arrays[k].name, arrays[k].src, arrays[k].n, arrays[k].dst);
+        supraseal_error_t r = intake_array(pool, i, arrays[k].name, arrays[k].src, arrays[k].n);
         if (r.code)
             return r;
     }
@@ -201,9 +199,9 @@ static supraseal_error_t circuit_take(pool_t *pool, size_t i, const supraseal_as
         .n_constraints = rows,
         .n_inputs = ni,
         .n_aux = na,
-        .a = c->abc ? (scalars_t)c->abc : (scalars_t)a->a,
-        .b = c->abc ? (scalars_t)(c->abc + rows) : (scalars_t)a->b,
-        .c = c->abc ? (scalars_t)(c->abc + 2 * rows) : (scalars_t)a->c,
+        .a = (scalars_t)a->a,
+        .b = (scalars_t)a->b,
+        .c = (scalars_t)a->c,
         .inputs = (scalars_t)a->inp_assignment_data,
         .aux = (scalars_t)a->aux_assignment_data,
         .a_aux_density = bits,
@@ -228,12 +226,63 @@ static supraseal_error_t blind_take(size_t i, const supraseal_fr_t *r, const sup
 
 /* ---- the job ---------------------------------------------------------------- */
 
-/* Checks and takes over the circuits (a, b, c copied when copy_abc: the
- * split form's caller may reuse them once this returns), then queues them
- * as one job: the pending proof, or NULL with *err. */
+/* A device has circuit ctx's a, b and c (engine_input_t's abc_read). */
+static void abc_taken(void *ctx)
+{
+    pending_t *p = ctx;
+    pthread_mutex_lock(&p->lock);
+    p->abc_taken++;
+    pthread_cond_broadcast(&p->taken);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static bool any_running(const engine_job_info_t *info);
+
+/* Whether p's job has ended with none of its partitions running. */
+static bool job_over(const pending_t *p)
+{
+    if (!engine_job_wait(p->e, p->job, 0))
+        return false;
+    engine_job_info_t info;
+    if (engine_job_info(p->e, p->job, &info) != ENGINE_OK)
+        return false; /* asked again on the next round */
+    bool over = !any_running(&info);
+    engine_job_info_free(&info);
+    return over;
+}
+
+/* Returns once nothing reads the caller's a, b, c of p any more: a device
+ * has taken every circuit's, or the job is over (on the CPU backend, or
+ * after a failure or a cancel, a partition never hands them back). */
+static void abc_wait(pending_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->abc_taken < p->n) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 5 * 1000 * 1000; /* the job's end is polled */
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        if (pthread_cond_timedwait(&p->taken, &p->lock, &until) != ETIMEDOUT)
+            continue;
+        pthread_mutex_unlock(&p->lock);
+        bool over = job_over(p);
+        pthread_mutex_lock(&p->lock);
+        if (over)
+            break;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Checks and takes over the circuits, then queues them as one job: the
+ * pending proof, or NULL with *err. With split (the start call, whose
+ * caller may reuse a, b, c once it returns), returns when nothing reads
+ * them any more. */
 static pending_t *start(const supraseal_assignment_t *provers, size_t n, const supraseal_fr_t *r_s,
                         const supraseal_fr_t *s_s, const supraseal_srs_t *srs, int32_t device,
-                        bool copy_abc, supraseal_error_t *err)
+                        bool split, supraseal_error_t *err)
 {
     if (!provers || !r_s || !s_s || !srs) {
         *err = supraseal_fail(CUZK_EINVAL, "%s is NULL",
@@ -264,6 +313,8 @@ static pending_t *start(const supraseal_assignment_t *provers, size_t n, const s
         return NULL;
     }
     p->n = n;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->taken, NULL);
     p->params = supraseal_params_ref(srs);
     char why[CUZK_ERR_MAX] = "";
     cuzk_status_t s = supraseal_engine(&p->e, why, sizeof why);
@@ -278,7 +329,7 @@ static pending_t *start(const supraseal_assignment_t *provers, size_t n, const s
     if (err->code == 0) {
         pool_t *pool = supraseal_pool_take();
         for (size_t i = 0; err->code == 0 && i < n; i++)
-            *err = circuit_take(pool, i, &provers[i], copy_abc, &p->circuits[i]);
+            *err = circuit_take(pool, i, &provers[i], &p->circuits[i]);
         supraseal_pool_give();
     }
     if (err->code) {
@@ -292,6 +343,8 @@ static pending_t *start(const supraseal_assignment_t *provers, size_t n, const s
             .asgn = &p->circuits[i].view,
             .blind_r = p->circuits[i].blind[0],
             .blind_s = p->circuits[i].blind[1],
+            .abc_read = split ? abc_taken : NULL,
+            .abc_ctx = p,
         };
     engine_job_spec_t spec = {
         .key = p->params->name,
@@ -309,6 +362,8 @@ static pending_t *start(const supraseal_assignment_t *provers, size_t n, const s
         return NULL;
     }
     engine_job_start(p->e, p->job);
+    if (split)
+        abc_wait(p);
     return p;
 }
 
