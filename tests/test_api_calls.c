@@ -179,6 +179,17 @@ static void test_prove_errors(void **state)
         cuzk_prove_witness(&p, pub, k, CUZK_CURVE_BN254, v, 101, CUZK_FORM_CANONICAL, NULL),
         CUZK_ENONCANONICAL);
     assert_non_null(strstr(cuzk_last_error(), "w[7]"));
+    /* The same in Montgomery form (one is R mod r; the array is used in
+     * place, checked on the proof's pool). */
+    cuzk_scalar_t one = v[0];
+    const cuzk_scalar_t r_mod_r = {{0xac96341c4ffffffbull, 0x36fc76959f60cd29ull,
+                                    0x666ea36f7879462eull, 0xe0a77c19a07df2full}};
+    v[0] = r_mod_r;
+    assert_int_equal(
+        cuzk_prove_witness(&p, pub, k, CUZK_CURVE_BN254, v, 101, CUZK_FORM_MONTGOMERY, NULL),
+        CUZK_ENONCANONICAL);
+    assert_non_null(strstr(cuzk_last_error(), "w[7] is not below"));
+    v[0] = one;
     /* Values that do not satisfy the circuit: the self-verification. */
     memset(v[7].limb, 0, sizeof v[7].limb);
     v[7].limb[0] = 12345;

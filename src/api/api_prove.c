@@ -99,15 +99,32 @@ static cuzk_status_t prove_args(cuzk_proof_t *proof, const cuzk_key_t *key, cuzk
     return CUZK_OK;
 }
 
-/* groth16_prove on w; the proof and public inputs into the caller's form. */
+/* Whether each of w's values lies below r (on pool): a caller's
+ * Montgomery-form array, used in place. */
+static cuzk_status_t witness_check(const r1cs_witness_t *w, pool_t *pool)
+{
+    const void *v =
+        w->curve == R1CS_CURVE_BN254 ? (const void *)w->v.bn254 : (const void *)w->v.bls381;
+    const uint64_t *r = w->curve == R1CS_CURVE_BN254 ? bn254_fr_MODULUS : bls381_fr_MODULUS;
+    uint64_t bad = fr_scan((const uint64_t(*)[4])v, w->n, r, pool);
+    if (bad < w->n)
+        return api_fail(CUZK_ENONCANONICAL, "w[%llu] is not below the %s scalar field's modulus r",
+                        (unsigned long long)bad, r1cs_curve_name(w->curve));
+    return CUZK_OK;
+}
+
+/* groth16_prove on w (its values checked first when check); the proof
+ * and public inputs into the caller's form. */
 static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
-                                const cuzk_key_t *key, const r1cs_witness_t *w,
+                                const cuzk_key_t *key, const r1cs_witness_t *w, bool check,
                                 const cuzk_prove_options_t *opts)
 {
     prove_call_t c;
     cuzk_status_t s = prove_begin(&c, key, opts);
     if (s != CUZK_OK)
         return s;
+    if (check && (s = witness_check(w, c.pool)) != CUZK_OK)
+        return prove_end(&c, s);
     char err[IO_ERR_MAX] = "";
     snarkjs_proof_t p;
     r1cs_witness_t pub = {0};
@@ -137,20 +154,9 @@ cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out, co
     s = wtns_file_parse(&w, wtns, len, "the witness", err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
-    s = prove_zkey(proof, public_out, key, &w, opts);
+    s = prove_zkey(proof, public_out, key, &w, false, opts);
     r1cs_witness_free(&w);
     return s;
-}
-
-/* Whether v is below r of curve (read as a plain integer). */
-static bool scalar_reduced(r1cs_curve_t curve, const cuzk_scalar_t *v)
-{
-    if (curve == R1CS_CURVE_BN254) {
-        bn254_fr_t t;
-        return bn254_fr_from_canonical(&t, v->limb);
-    }
-    bls381_fr_t t;
-    return bls381_fr_from_canonical(&t, v->limb);
 }
 
 /* Whether v is the value 1 in form. */
@@ -201,12 +207,8 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
         if (s != CUZK_OK)
             return s;
     } else {
-        for (size_t i = 0; i < n; i++)
-            if (!scalar_reduced(c, &w[i]))
-                return api_fail(CUZK_ENONCANONICAL,
-                                "w[%zu] is not below the %s scalar field's modulus r", i,
-                                r1cs_curve_name(c));
-        /* The caller's array in place: the prover only reads it. */
+        /* The caller's array in place (checked on the proof's pool): the
+         * prover only reads it. */
         iw.curve = c;
         iw.n = (uint32_t)n;
         if (c == R1CS_CURVE_BN254)
@@ -214,7 +216,7 @@ cuzk_status_t cuzk_prove_witness(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
         else
             iw.v.bls381 = (bls381_fr_t *)(uintptr_t)w;
     }
-    s = prove_zkey(proof, public_out, key, &iw, opts);
+    s = prove_zkey(proof, public_out, key, &iw, form == CUZK_FORM_MONTGOMERY, opts);
     if (form == CUZK_FORM_CANONICAL)
         r1cs_witness_free(&iw);
     return s;
