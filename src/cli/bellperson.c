@@ -166,8 +166,10 @@ static void bp_prove_usage(FILE *f)
                "  --trusted          skip the subgroup check of the parameters' query points\n"
                "                     (for parameters that were checked before)\n"
                "  --threads N        threads of the proofs (default: one per processor)\n"
-               "  --backend B        where synth, h and the MSMs run: auto (the first GPU\n"
-               "                     when there is one, else the CPU; the default), cpu, cuda\n"
+               "  --backend B        where synth, h and the MSMs run: auto (the default: the\n"
+               "                     first GPU when there is one and the proofs are large\n"
+               "                     enough to win back setting it up, else the CPU), cpu,\n"
+               "                     cuda\n"
                "  --json             print the result and the stage timings as JSON\n"
                "  --no-verify        skip the verification of the proofs\n"
                "  --quiet            no progress line on stderr (shown on a terminal for\n"
@@ -385,7 +387,7 @@ int cli_prove_bp(int argc, char **argv)
     }
     cuzk_prover_t *prover = NULL;
     if (s == CUZK_OK)
-        s = cli_prover_new(&prover, key, a.backend, a.threads, err, sizeof err);
+        s = cli_prover_new(&prover, key, a.backend, a.threads, (unsigned)a.n_asgn, err, sizeof err);
     read_s = clock_seconds() - t_start;
     if (prover && strcmp(cuzk_prover_backend(prover), "cpu") != 0) {
         /* read again as step 1 of the accelerator's shorter count */

@@ -149,9 +149,22 @@ int cli_parse_backend(engine_accel_kind_t *out, const char *v);
 /* cuzk_prover_new for a command, on key with threads (0: one a
  * processor): a failure names the --backend; an AUTO that falls back to
  * the CPU says why on stderr, once a process (cuzk demo proves several
- * times). */
+ * times). With proofs > 0, the number of proofs the command makes, AUTO
+ * is the CPU where cli_auto_prefers_cpu says so. */
 cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_accel_kind_t kind,
-                             unsigned threads, char *err, size_t err_size);
+                             unsigned threads, unsigned proofs, char *err, size_t err_size);
+
+/*
+ * Whether proofs proofs of key on threads threads (0: one a processor)
+ * end sooner on the CPU than on a GPU that the command would set up for
+ * them: a process's first use of a GPU costs about 0.6 s (its context, and
+ * the key's upload beside it), which the CPU prover beats on circuits of
+ * up to some 2^18 rows on 16 threads and 2^15 on 2. The estimates are the
+ * costs measured on the H200 host and a 2-core VM (docs/PERFORMANCE.md),
+ * per row of the domain and thread on the CPU, per row and per key byte on
+ * the GPU.
+ */
+bool cli_auto_prefers_cpu(const cuzk_key_t *key, unsigned threads, unsigned proofs);
 
 /* A command's progress line fed by the public API's progress callback:
  * pass cli_progress_fn with a cli_progress_t as cuzk_prove_options_t's

@@ -252,7 +252,7 @@ static cuzk_status_t demo_prove(const demo_paths_t *p, demo_result_t *res, engin
     if (s == CUZK_OK)
         s = cli_input_map(&m, &wtns, p->wtns, err, err_size);
     if (s == CUZK_OK)
-        s = cli_prover_new(&prover, key, kind, 0, err, err_size);
+        s = cli_prover_new(&prover, key, kind, 0, 0, err, err_size);
     snprintf(res->backend, sizeof res->backend, "%s", cuzk_prover_backend(prover));
     size_t n_pub = key ? cuzk_key_public_inputs(key) : 0;
     if (s == CUZK_OK && !(pub = malloc((n_pub ? n_pub : 1) * sizeof *pub)))
@@ -355,7 +355,7 @@ static cuzk_status_t demo_bp_prove(const demo_paths_t *p, demo_result_t *res,
     if (s == CUZK_OK)
         s = asgn_file_read(&a, p->asgn, pool_default(), err, err_size);
     if (s == CUZK_OK)
-        s = cli_prover_new(&prover, key, kind, 0, err, err_size);
+        s = cli_prover_new(&prover, key, kind, 0, 0, err, err_size);
     snprintf(res->backend, sizeof res->backend, "%s", cuzk_prover_backend(prover));
     res->seconds[DEMO_READ] = clock_seconds() - t0;
     if (s == CUZK_OK) {

@@ -59,8 +59,9 @@ static void prove_usage(FILE *f)
             "  --trusted     skip the subgroup check of the key's query points (for keys\n"
             "                that were checked before)\n"
             "  --threads N   threads of the proof (default: one per processor)\n"
-            "  --backend B   where synth, h and the MSMs run: auto (the first GPU when\n"
-            "                there is one, else the CPU; the default), cpu, or cuda\n"
+            "  --backend B   where synth, h and the MSMs run: auto (the default: the first\n"
+            "                GPU when there is one and the proof is large enough to win\n"
+            "                back setting it up, else the CPU), cpu, or cuda\n"
             "  --json        print the result and the stage timings as JSON on stdout\n"
             "  --no-verify   skip the verification of the proof before writing it\n"
             "  --quiet       no progress line on stderr (shown on a terminal for proofs\n"
@@ -353,7 +354,7 @@ int cli_prove(int argc, char **argv)
         s = prove_check_witness(&a, api_key_groth16(key), &w, err, sizeof err);
     cuzk_prover_t *prover = NULL;
     if (s == CUZK_OK)
-        s = cli_prover_new(&prover, key, a.backend, a.threads, err, sizeof err);
+        s = cli_prover_new(&prover, key, a.backend, a.threads, 1, err, sizeof err);
     read_s = clock_seconds() - t_start;
     if (prover && strcmp(cuzk_prover_backend(prover), "cpu") != 0) {
         /* read again as step 1 of the accelerator's shorter count */

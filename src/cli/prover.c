@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "io/asgn_file.h"
@@ -29,9 +30,40 @@ int cli_parse_backend(engine_accel_kind_t *out, const char *v)
     return -1;
 }
 
-cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_accel_kind_t kind,
-                             unsigned threads, char *err, size_t err_size)
+/* The costs of cli_auto_prefers_cpu, from `cuzk prove` and `cuzk bench
+ * snarkjs` on the H200 host (docs/PERFORMANCE.md). CPU: seconds a domain
+ * row and thread of synth, h and the MSMs near where the choice turns
+ * (2^18 rows on 16 threads; a smaller circuit costs more a row, so the
+ * CPU wins there by more than this says). GPU: the first use (context and
+ * setup, 0.56-0.65 s at 2^16), the key's bytes at a pageable upload's
+ * pace, and the device's stages a row. */
+#define CPU_ROW_S_BN254    1.1e-5
+#define CPU_ROW_S_BLS381   1.8e-5
+#define GPU_FIRST_USE_S    0.6
+#define GPU_UPLOAD_BYTES_S 8e9
+#define GPU_ROW_S          1e-7
+
+bool cli_auto_prefers_cpu(const cuzk_key_t *key, unsigned threads, unsigned proofs)
 {
+    bool bn = cuzk_key_curve(key) == CUZK_CURVE_BN254;
+    double rows = (double)cuzk_key_domain_size(key), wires = (double)cuzk_key_wires(key);
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 1;
+    }
+    /* the key's points: A, B1, L (at most a wire each), H (a row each) in
+     * G1, B2 in G2 */
+    double g1 = bn ? 64 : 96, key_bytes = (3 * wires + rows) * g1 + wires * 2 * g1;
+    double cpu = proofs * rows * (bn ? CPU_ROW_S_BN254 : CPU_ROW_S_BLS381) / threads;
+    double gpu = GPU_FIRST_USE_S + key_bytes / GPU_UPLOAD_BYTES_S + proofs * rows * GPU_ROW_S;
+    return cpu < gpu;
+}
+
+cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_accel_kind_t kind,
+                             unsigned threads, unsigned proofs, char *err, size_t err_size)
+{
+    if (kind == ENGINE_ACCEL_AUTO && proofs > 0 && cli_auto_prefers_cpu(key, threads, proofs))
+        kind = ENGINE_ACCEL_CPU;
     cuzk_backend_t backend = kind == ENGINE_ACCEL_CPU    ? CUZK_BACKEND_CPU
                              : kind == ENGINE_ACCEL_CUDA ? CUZK_BACKEND_CUDA
                                                          : CUZK_BACKEND_AUTO;

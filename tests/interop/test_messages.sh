@@ -307,9 +307,14 @@ else
     expect "prove --backend cuda without a driver" 2 \
         "cuzk prove: --backend cuda: no GPU is usable: no NVIDIA driver was found" \
         "$cuzk" prove --backend cuda "$k" "$w" "$d/o.json" "$d/op.json"
-    expect "prove --backend auto without a driver: said once, proved on the CPU" 0 \
-        "cuzk: no GPU is usable: no NVIDIA driver was found; proving on the CPU" \
+    # a circuit this small is proven on the CPU without a look for a GPU
+    expect "prove --backend auto, 64 constraints: the CPU, nothing said" 0 "" \
         "$cuzk" prove "$k" "$w" "$d/o.json" "$d/op.json"
+    # cuzk demo shows the GPU path when there is one, whatever the size
+    expect "demo --backend auto without a driver: said once, proved on the CPU" 0 \
+        "cuzk demo: INSECURE development keys: the toxic waste is not destroyed in any verifiable way; for tests and benchmarks only
+cuzk: no GPU is usable: no NVIDIA driver was found; proving on the CPU" \
+        "$cuzk" demo --constraints 600
     expect "prove --backend cpu: nothing said" 0 "" \
         "$cuzk" prove --backend cpu "$k" "$w" "$d/o.json" "$d/op.json"
 fi
