@@ -157,12 +157,12 @@ cuzk_status_t cli_prover_new(cuzk_prover_t **out, const cuzk_key_t *key, engine_
 /*
  * Whether proofs proofs of key on threads threads (0: one a processor)
  * end sooner on the CPU than on a GPU that the command would set up for
- * them: a process's first use of a GPU costs about 0.6 s (its context, and
- * the key's upload beside it), which the CPU prover beats on circuits of
- * up to some 2^18 rows on 16 threads and 2^15 on 2. The estimates are the
- * costs measured on the H200 host and a 2-core VM (docs/PERFORMANCE.md),
- * per row of the domain and thread on the CPU, per row and per key byte on
- * the GPU.
+ * them: a process's first use of a GPU costs about 0.85 s (its context,
+ * and the key's upload beside it), which the CPU prover beats on one proof
+ * of a domain up to 2^21 rows (BN254) or 2^20 (BLS12-381) on 16 threads,
+ * 2^17 or 2^16 on 2. The estimates are the costs measured on the H200
+ * host (docs/PERFORMANCE.md), per row of the domain and thread on the CPU,
+ * per row and per key byte on the GPU.
  */
 bool cli_auto_prefers_cpu(const cuzk_key_t *key, unsigned threads, unsigned proofs);
 

@@ -30,18 +30,20 @@ int cli_parse_backend(engine_accel_kind_t *out, const char *v)
     return -1;
 }
 
-/* The costs of cli_auto_prefers_cpu, from `cuzk prove` and `cuzk bench
- * snarkjs` on the H200 host (docs/PERFORMANCE.md). CPU: seconds a domain
- * row and thread of synth, h and the MSMs near where the choice turns
- * (2^18 rows on 16 threads; a smaller circuit costs more a row, so the
- * CPU wins there by more than this says). GPU: the first use (context and
- * setup, 0.56-0.65 s at 2^16), the key's bytes at a pageable upload's
- * pace, and the device's stages a row. */
-#define CPU_ROW_S_BN254    1.1e-5
-#define CPU_ROW_S_BLS381   1.8e-5
-#define GPU_FIRST_USE_S    0.6
+/* The costs of cli_auto_prefers_cpu, fitted to `cuzk prove --backend cpu`
+ * and `--backend cuda` on the H200 host, 16 threads, circuits of 2^16 to
+ * 2^20 constraints (docs/PERFORMANCE.md). A row is a row of the key's
+ * domain (twice the constraints of those circuits). CPU: seconds a row and
+ * thread of the whole command (key read and check, synth, h, the MSMs);
+ * smaller circuits cost more a row, so the CPU wins there by more than
+ * this says. GPU: the first use (context and setup, 0.85-0.95 s before a
+ * 2^16 circuit's first kernel), the key's bytes at a pageable upload's
+ * pace, and the command's other work a row. */
+#define CPU_ROW_S_BN254    1.0e-5
+#define CPU_ROW_S_BLS381   1.4e-5
+#define GPU_FIRST_USE_S    0.85
 #define GPU_UPLOAD_BYTES_S 8e9
-#define GPU_ROW_S          1e-7
+#define GPU_ROW_S          2.5e-7
 
 bool cli_auto_prefers_cpu(const cuzk_key_t *key, unsigned threads, unsigned proofs)
 {
