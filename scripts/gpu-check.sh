@@ -2,11 +2,12 @@
 # The GPU check in one command: build the CUDA backend for sm_90 (H100/H200),
 # run the GPU tests (tests/test_cuda_*.c, test_engine_gpu.c and the public
 # API's provers in test_api_calls.c: GPU against CPU), prove end to end with
-# `cuzk prove` on both, then the benchmarks (cuzk_gpu_bench), and print a
-# short table last.
+# `cuzk prove` on both, serve that proof from cuzkd with the key on the GPU,
+# then the benchmarks (cuzk_gpu_bench), and print a short table last.
 #
 #   scripts/gpu-check.sh [options] [-- bench arguments]
-#     --prefix DIR   libraries the build needs (jansson, cmocka, GMP) unpacked
+#     --prefix DIR   libraries the build needs (jansson, cmocka, GMP; libmicrohttpd
+#                    and libinih for cuzkd) unpacked
 #                    under DIR (DIR/usr/include, DIR/usr/lib/x86_64-linux-gnu),
 #                    for machines where they are not installed
 #     --debs DIR     unpack every .deb in DIR into the prefix first (dpkg -x;
@@ -18,6 +19,9 @@
 #     --jobs N       parallel build jobs (default: all processors)
 #     --e2e-log K    `cuzk prove` on the GPU and the CPU with a porep32-shaped
 #                    circuit of 2^K constraints per curve (default 16; 0: skip)
+#     --daemon-jobs N  cuzkd on the GPU with the BN254 key of the e2e proof resident:
+#                    20 proofs from one client, then N from 8 clients (cuzkd_loadgen;
+#                    default 200; 0: skip)
 #     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
 #                    mixed` at 2^K constraints a partition (default 20; 0: skip)
 #     --porep-full   also `cuzk bench porep32` at full size (130,278,869 constraints,
@@ -28,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16 porep_log=20
-porep_full=0
+porep_full=0 daemon_jobs=200
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --e2e-log) e2e_log=$2; shift 2 ;;
     --porep-log) porep_log=$2; shift 2 ;;
     --porep-full) porep_full=1; shift ;;
+    --daemon-jobs) daemon_jobs=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
@@ -87,6 +92,15 @@ cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=
 gpu_tests=(test_cuda_ff test_cuda_msm test_cuda_ntt test_cuda_prove test_engine_gpu test_engine_gpu_setup
     test_engine test_supraseal test_supraseal_curio test_api_calls)
 targets=("${gpu_tests[@]}" cuzk_gpu_bench cuzk_cli)
+# cuzkd is configured only where libmicrohttpd and libinih are found.
+daemon=0
+if grep -q '^MICROHTTPD_FOUND:INTERNAL=1' "$build/CMakeCache.txt" &&
+    grep -q '^INIH_FOUND:INTERNAL=1' "$build/CMakeCache.txt"; then
+    daemon=1
+    targets+=(cuzkd cuzkd_loadgen)
+elif [ "$daemon_jobs" -gt 0 ]; then
+    echo "gpu-check: cuzkd is not configured (libmicrohttpd or libinih missing): no daemon step"
+fi
 if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
     echo "gpu-check: build failed (full log: $out/build.log)"
@@ -130,6 +144,57 @@ if [ "$status" = 0 ] && [ "$e2e_log" -gt 0 ]; then
     done
 fi
 
+# cuzkd on the GPU: the BN254 key of the proof above preloaded (resident on
+# the device), its witness proven from one client and from eight, every
+# proof verified in the daemon; stopped by its process id.
+daemon_rows=()
+if [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$out/e2e/bn128.zkey" ]; then
+    echo "== cuzkd on the GPU (2^$e2e_log constraints, BN254, key resident)"
+    e2e=$out/e2e dlog=$out/cuzkd.log
+    "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
+        --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
+    dpid=$!
+    server=""
+    for _ in $(seq 1 300); do
+        server=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$dlog" | head -n 1)
+        [ -n "$server" ] && break
+        kill -0 "$dpid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -z "$server" ]; then
+        echo "gpu-check: cuzkd did not start"
+        cat "$dlog"
+        status=1
+    else
+        lg=$build/tests/cuzkd_loadgen
+        w=$e2e/bn128.wtns
+        timeout 120 "$lg" load --server "$server" --key k --witness "$w" --clients 8 --jobs 16 \
+            >/dev/null 2>&1 || true
+        if one=$(timeout 120 "$lg" latency --server "$server" --key k --witness "$w" \
+            --zkey "$e2e/bn128.zkey" --jobs 20 2>&1) &&
+            many=$(timeout 300 "$lg" load --server "$server" --key k --witness "$w" --clients 8 \
+                --jobs "$daemon_jobs" 2>&1); then
+            echo "$one"
+            echo "$many"
+            echo -n "one job's stages, s: "
+            "$build/cuzk" submit --server "$server" --key k --witness "$w" --wait --json |
+                python3 -c 'import json,sys; t=json.load(sys.stdin)["timings"]; print(", ".join("%s %.4f" % kv for kv in t.items()))' || status=1
+            med=$(echo "$one" | sed -n 's/^cuzkd end to end.*median \([0-9.]*\) ms.*/\1/p')
+            rate=$(echo "$many" | sed -n 's/.*: \([0-9.]*\) proofs\/s.*/\1/p')
+            pct=$(echo "$many" | sed -n 's/^latency ms: p50 \([0-9.]*\).*p99 \([0-9.]*\).*/\1 | \2/p')
+            busy=$("$build/cuzk" status --server "$server" | sed -n 's/.*, \([0-9.]*%\) busy.*/\1/p' | head -n 1)
+            daemon_rows+=("| $med | $rate | $pct | $busy |")
+        else
+            echo "$one"
+            echo "${many:-}"
+            status=1
+        fi
+    fi
+    kill "$dpid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$dpid" 2>/dev/null || true
+fi
+
 # The engine: PoRep-shaped proofs, then a winning32 proof behind them.
 if [ "$status" = 0 ] && [ "$porep_log" -gt 0 ]; then
     echo "== cuzk bench porep32 / mixed (2^$porep_log constraints a partition)"
@@ -158,6 +223,12 @@ if [ ${#e2e_rows[@]} -gt 0 ]; then
     echo "| cuzk prove 2^$e2e_log | backend | read s | synth s | h s | msm s | finish s | verify s | total s |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     printf '%s\n' "${e2e_rows[@]}"
+fi
+if [ ${#daemon_rows[@]} -gt 0 ]; then
+    echo
+    echo "| cuzkd GPU 2^$e2e_log BN254: one client, median ms | 8 clients: proofs/s | p50 ms | p99 ms | device busy |"
+    echo "| --- | --- | --- | --- | --- |"
+    printf '%s\n' "${daemon_rows[@]}"
 fi
 if [ -f "$out/bench.log" ]; then
     echo

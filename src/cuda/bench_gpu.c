@@ -1,14 +1,16 @@
 /*
  * cuzk_gpu_bench: the GPU kernels' benchmark (scripts/gpu-check.sh runs it).
  *
- *   cuzk_gpu_bench [--msm-max-log K] [--g2-log K] [--ntt-logs a,b,c] [--reps R]
- *                  [--windows c1,c2,..] [--h-logs a,b,c]
+ *   cuzk_gpu_bench [--msm-min-log K] [--msm-max-log K] [--g2-log K] [--ntt-logs a,b,c]
+ *                  [--reps R] [--windows c1,c2,..] [--h-logs a,b,c]
  *
  * For each curve: random distinct bases (a random walk per chunk of 4096,
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
- * is timed; then G1 MSM at 2^20, 2^22, .. and 2^K, G2 at 2^20, 2^22, ..
- * and 2^g2 (default 20; --msm-max-log 0 skips G1 and --g2-log 0 G2; --ntt-logs 0
+ * is timed; then G1 MSM at 2^m, 2^(m+2), .. and 2^K, G2 at 2^m, 2^(m+2), ..
+ * and 2^g2 (m from --msm-min-log, 10 to 20, default 20: the small proofs'
+ * sizes below; K and g2 at least 20, g2 default 20; --msm-max-log 0 skips
+ * G1 and --g2-log 0 G2; --ntt-logs 0
  * and --h-logs 0 skip those), the largest G1 MSM from 2^24 and the largest G2
  * MSM from 2^22 again streamed from pinned host memory in chunks and
  * from pageable memory through pinned bounce buffers
@@ -288,7 +290,7 @@ static void time_msm(const group_t *G, gpu_msm_t *m, const void *db, const void 
     /* Bucket additions: one a point a window, bar the zero digits. */
     double madds = (double)k * plan.windows * (1.0 - 1.0 / (double)(1u << plan.window));
     snprintf(note, sizeof(note),
-             "c=%u W=%u; ms: sort %.1f, buckets %.1f (%.2f G madd/s), reduce %.1f+%.1f",
+             "c=%u W=%u; ms: sort %.2f, buckets %.2f (%.2f G madd/s), reduce %.2f+%.2f",
              plan.window, plan.windows, p[0], p[1], madds / (p[1] * 1e6), p[2], p[3]);
     snprintf(what, sizeof(what), "MSM %s%s", G->name, window ? ", window forced" : "");
     add_row(what, lg, median(t, (int)reps), note);
@@ -845,10 +847,16 @@ static void bench_h2d(void)
 
 int main(int argc, char **argv)
 {
-    unsigned msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27}, h_logs[8] = {20, 24};
+    unsigned msm_min = 20, msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27}, h_logs[8] = {20, 24};
     int n_ntt = 3, n_h = 2;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--msm-max-log")) {
+        if (!strcmp(argv[i], "--msm-min-log")) {
+            msm_min = (unsigned)strtoul(argv[i + 1], NULL, 10);
+            if (msm_min < 10 || msm_min > 20) {
+                fprintf(stderr, "--msm-min-log: 10 .. 20\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--msm-max-log")) {
             msm_max = (unsigned)strtoul(argv[i + 1], NULL, 10);
         } else if (!strcmp(argv[i], "--g2-log")) {
             g2_log = (unsigned)strtoul(argv[i + 1], NULL, 10);
@@ -912,9 +920,9 @@ int main(int argc, char **argv)
         const group_t *g1 = &groups[2 * ci], *g2 = &groups[2 * ci + 1];
         bench_probes(ci ? &gpu_bn254_kernels : &gpu_bls381_kernels, g1, g2);
         if (msm_max != 0)
-            bench_msm(g1, 20, msm_max, 20, 24);
+            bench_msm(g1, msm_min, msm_max, 20, 24);
         if (g2_log != 0)
-            bench_msm(g2, 20, g2_log, 20, 22);
+            bench_msm(g2, msm_min, g2_log, 20, 22);
         bench_ntt(&curves[ci], ntt_logs, n_ntt);
         bench_h(ci, h_logs, n_h);
     }
