@@ -150,7 +150,7 @@ fi
 daemon_rows=()
 if [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$out/e2e/bn128.zkey" ]; then
     echo "== cuzkd on the GPU (2^$e2e_log constraints, BN254, key resident)"
-    e2e=$out/e2e dlog=$out/cuzkd.log
+    e2e=$(cd "$out/e2e" && pwd) dlog=$out/cuzkd.log
     "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
         --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
     dpid=$!
