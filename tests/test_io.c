@@ -226,7 +226,7 @@ static void expect_wtns_(const buf_t *b, cuzk_status_t status, const char *const
 {
     char err[IO_ERR_MAX] = "";
     r1cs_witness_t w;
-    cuzk_status_t st = wtns_file_parse(&w, b->p, b->n, BAD_WTNS, err, sizeof(err));
+    cuzk_status_t st = wtns_file_parse(&w, b->p, b->n, BAD_WTNS, NULL, err, sizeof(err));
     if (st != status)
         fail_msg("status %d (%s), expected %d; message: %s", st, cuzk_strerror(st), status, err);
     assert_int_equal(w.curve, R1CS_CURVE_NONE);
@@ -612,7 +612,7 @@ static void test_round_trip_random(void **state)
         const char *wpath = tmp_path("rt.wtns");
         assert_int_equal(wtns_file_write(wpath, &w, err, sizeof(err)), CUZK_OK);
         r1cs_witness_t wb;
-        assert_int_equal(wtns_file_read(&wb, wpath, err, sizeof(err)), CUZK_OK);
+        assert_int_equal(wtns_file_read(&wb, wpath, NULL, err, sizeof(err)), CUZK_OK);
         assert_int_equal(wb.curve, curve);
         assert_int_equal(wb.n, w.n);
         assert_memory_equal(witness_values(&wb), witness_values(&w), (size_t)w.n * IO_FR_BYTES);
@@ -874,7 +874,7 @@ static cuzk_status_t wtns_parse_status(const buf_t *b)
 {
     char err[IO_ERR_MAX] = "";
     r1cs_witness_t w;
-    cuzk_status_t st = wtns_file_parse(&w, b->p, b->n, BAD_WTNS, err, sizeof(err));
+    cuzk_status_t st = wtns_file_parse(&w, b->p, b->n, BAD_WTNS, NULL, err, sizeof(err));
     if (st == CUZK_EBADFILE) {
         assert_non_null(strstr(err, BAD_WTNS ": "));
         assert_non_null(strstr(err, "truncated"));
@@ -894,7 +894,8 @@ static void test_wtns_hand_built(void **state)
         assert_int_equal(b.n, 76 + 4 * 32); /* FORMATS.md section 4: data at 76 */
         r1cs_witness_t w;
         char err[IO_ERR_MAX] = "";
-        assert_int_equal(wtns_file_parse(&w, b.p, b.n, "tiny.wtns", err, sizeof(err)), CUZK_OK);
+        assert_int_equal(wtns_file_parse(&w, b.p, b.n, "tiny.wtns", NULL, err, sizeof(err)),
+                         CUZK_OK);
         assert_int_equal(w.curve, curves[ci]);
         assert_int_equal(w.n, 4);
         static const uint64_t values[4] = {1, 6, 2, 3};
@@ -1016,9 +1017,54 @@ static void test_wtns_corrupt(void **state)
     c = add_section(&b, 99, "x", 1);
     r1cs_witness_t w;
     char err[IO_ERR_MAX];
-    assert_int_equal(wtns_file_parse(&w, c.p, c.n, "x", err, sizeof(err)), CUZK_OK);
+    assert_int_equal(wtns_file_parse(&w, c.p, c.n, "x", NULL, err, sizeof(err)), CUZK_OK);
     r1cs_witness_free(&w);
     buf_free(&c);
+    buf_free(&b);
+}
+
+/* A witness of several pool chunks reads the same on a pool as on the
+ * calling thread, and a value not below r is named by its lowest index
+ * whichever thread meets it first. */
+static void test_wtns_on_pool(void **state)
+{
+    (void)state;
+    enum { N = 5 * 8192 + 7 };
+    buf_t s[2] = {{0}}, b = {0};
+    buf_u32(&s[0], IO_FR_BYTES);
+    buf_prime(&s[0], R1CS_CURVE_BLS12_381);
+    buf_u32(&s[0], N);
+    buf_fr_small(&s[1], 1);
+    for (uint64_t i = 1; i < N; i++)
+        buf_fr_small(&s[1], i * 2654435761u);
+    static const uint32_t ids[2] = {WTNS_SECTION_HEADER, WTNS_SECTION_DATA};
+    build_container(&b, "wtns", 2, 2, ids, s);
+    buf_free(&s[0]);
+    buf_free(&s[1]);
+    pool_t *pool = pool_new(4, NULL);
+    assert_non_null(pool);
+    r1cs_witness_t one, many;
+    char err[IO_ERR_MAX] = "";
+    assert_int_equal(wtns_file_parse(&one, b.p, b.n, "w.wtns", NULL, err, sizeof(err)), CUZK_OK);
+    assert_int_equal(wtns_file_parse(&many, b.p, b.n, "w.wtns", pool, err, sizeof(err)), CUZK_OK);
+    assert_int_equal(many.n, N);
+    assert_memory_equal(one.v.bls381, many.v.bls381, (size_t)N * sizeof(bls381_fr_t));
+    r1cs_witness_free(&one);
+    r1cs_witness_free(&many);
+
+    size_t d = section_at(&b, WTNS_SECTION_DATA, NULL);
+    unsigned char r[IO_FR_BYTES];
+    io_fr_prime_le(R1CS_CURVE_BLS12_381, r);
+    memcpy(b.p + d + (size_t)30000 * IO_FR_BYTES, r, IO_FR_BYTES);
+    memcpy(b.p + d + (size_t)9000 * IO_FR_BYTES, r, IO_FR_BYTES);
+    memcpy(b.p + d + (size_t)9001 * IO_FR_BYTES, r, IO_FR_BYTES);
+    for (int k = 0; k < 8; k++) {
+        assert_int_equal(wtns_file_parse(&many, b.p, b.n, "w.wtns", pool, err, sizeof(err)),
+                         CUZK_ENONCANONICAL);
+        assert_non_null(strstr(err, "w[9000] is not below r of BLS12-381"));
+        assert_int_equal(many.curve, R1CS_CURVE_NONE);
+    }
+    pool_free(pool);
     buf_free(&b);
 }
 
@@ -1027,7 +1073,8 @@ static void test_wtns_path_errors(void **state)
     (void)state;
     r1cs_witness_t w;
     char err[IO_ERR_MAX];
-    assert_int_equal(wtns_file_read(&w, tmp_path("missing.wtns"), err, sizeof(err)), CUZK_ENOFILE);
+    assert_int_equal(wtns_file_read(&w, tmp_path("missing.wtns"), NULL, err, sizeof(err)),
+                     CUZK_ENOFILE);
     assert_non_null(strstr(err, "missing.wtns: no such file"));
     assert_int_equal(r1cs_witness_alloc(&w, R1CS_CURVE_BN254, 1), CUZK_OK);
     bn254_fr_set_one(&w.v.bn254[0]);
@@ -1066,7 +1113,7 @@ int main(void)
         cmocka_unit_test(test_r1cs_corrupt_header), cmocka_unit_test(test_r1cs_corrupt_constraints),
         cmocka_unit_test(test_r1cs_write_errors),   cmocka_unit_test(test_wtns_hand_built),
         cmocka_unit_test(test_wtns_truncated),      cmocka_unit_test(test_wtns_corrupt),
-        cmocka_unit_test(test_wtns_path_errors),
+        cmocka_unit_test(test_wtns_on_pool),        cmocka_unit_test(test_wtns_path_errors),
     };
     int fails = cmocka_run_group_tests_name("io", tests, NULL, NULL);
     rmdir(tmp_dir);

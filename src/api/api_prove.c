@@ -141,6 +141,16 @@ static cuzk_status_t prove_zkey(cuzk_proof_t *proof, cuzk_scalar_t *public_out,
     return prove_end(&c, CUZK_OK);
 }
 
+/* The pool a proof under opts runs on, as prove_begin picks it, for work
+ * before opts is checked (a size too small for the prover: the default). */
+static pool_t *opts_pool(const cuzk_prove_options_t *opts)
+{
+    const size_t end = offsetof(cuzk_prove_options_t, prover) + sizeof(const cuzk_prover_t *);
+    if (opts && opts->size >= end && opts->prover && opts->prover->pool)
+        return opts->prover->pool;
+    return pool_default();
+}
+
 cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out, const cuzk_key_t *key,
                               const void *wtns, size_t len, const cuzk_prove_options_t *opts)
 {
@@ -151,7 +161,7 @@ cuzk_status_t cuzk_prove_wtns(cuzk_proof_t *proof, cuzk_scalar_t *public_out, co
         return api_null("wtns");
     char err[IO_ERR_MAX] = "";
     r1cs_witness_t w = {0};
-    s = wtns_file_parse(&w, wtns, len, "the witness", err, sizeof err);
+    s = wtns_file_parse(&w, wtns, len, "the witness", opts_pool(opts), err, sizeof err);
     if (s != CUZK_OK)
         return api_fail_err(s, err);
     s = prove_zkey(proof, public_out, key, &w, false, opts);

@@ -630,7 +630,7 @@ int cli_assign(int argc, char **argv)
     if (s == CUZK_OK)
         s = r1cs_file_read(&r, paths[0], err, sizeof err);
     if (s == CUZK_OK)
-        s = wtns_file_read(&w, paths[1], err, sizeof err);
+        s = wtns_file_read(&w, paths[1], pool, err, sizeof err);
     const cli_input_t inputs[2] = {{paths[0], "a circuit (.r1cs)", IO_KIND_BIT(IO_KIND_R1CS)},
                                    {paths[1], "a witness (.wtns)", IO_KIND_BIT(IO_KIND_WTNS)}};
     s = cli_inputs_misplaced(inputs, 2, s, err, sizeof err);

@@ -478,7 +478,7 @@ static cuzk_status_t bench_cuzk_prove(const bench_files_t *f, double t[BS_STAGES
     t1 = bench_now();
     t[BS_KEY] = t1 - t0;
     if (s == CUZK_OK)
-        s = wtns_file_read(&w, f->wtns, err, err_size);
+        s = wtns_file_read(&w, f->wtns, pool_default(), err, err_size);
     t[BS_WTNS] = bench_now() - t1;
     if (s == CUZK_OK)
         s = groth16_prove(&proof, &pub, &k, &w, NULL, &gt, pool, err, err_size);

@@ -64,7 +64,7 @@ static void inspect_usage(FILE *f)
                "options:\n"
                "  --trusted     skip the subgroup check of the query vectors (.zkey,\n"
                "                .params, key caches), the slow part for large keys\n"
-               "  --threads N   check points on N threads (default: all processors)\n"
+               "  --threads N   threads of the checks and reads (default: all processors)\n"
                "  --quiet       no progress line on stderr (shown only on a terminal)\n"
                "  -h, --help    this text\n");
 }
@@ -127,7 +127,8 @@ static int inspect_r1cs(inspect_t *in)
 static int inspect_wtns(inspect_t *in)
 {
     r1cs_witness_t w;
-    cuzk_status_t st = wtns_file_parse(&w, in->data, in->size, in->path, in->err, sizeof in->err);
+    cuzk_status_t st =
+        wtns_file_parse(&w, in->data, in->size, in->path, in->pool, in->err, sizeof in->err);
     if (st == CUZK_OK) {
         printf("curve: %s\n", r1cs_curve_name(w.curve));
         printf("witness values: %" PRIu32 " (w[0] = 1)\n", w.n);

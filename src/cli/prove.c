@@ -344,7 +344,8 @@ int cli_prove(int argc, char **argv)
     if (s == CUZK_OK)
         s = prove_load_key(&key, &a, err, sizeof err);
     if (s == CUZK_OK)
-        s = wtns_file_read(&w, a.wtns, err, sizeof err);
+        /* on every processor unless --threads bounds the command */
+        s = wtns_file_read(&w, a.wtns, a.threads ? NULL : pool_default(), err, sizeof err);
     const cli_input_t inputs[2] = {
         {a.zkey, "a proving key (.zkey or its key cache)",
          IO_KIND_BIT(IO_KIND_ZKEY) | IO_KIND_BIT(IO_KIND_KEY_CACHE_ZKEY)},

@@ -847,7 +847,8 @@ static void bench_h2d(void)
 
 int main(int argc, char **argv)
 {
-    unsigned msm_min = 20, msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27}, h_logs[8] = {20, 24};
+    unsigned msm_min = 20, msm_max = 24, g2_log = 20, ntt_logs[8] = {20, 24, 27},
+             h_logs[8] = {20, 24};
     int n_ntt = 3, n_h = 2;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--msm-min-log")) {

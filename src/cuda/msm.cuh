@@ -177,32 +177,90 @@ __global__ void __launch_bounds__(128, msm_min_blocks<F>())
     }
 }
 
-/* Thread (w, q) of msm_buckets_kernel's grid: the run that covers the last
+/* Heads a run's owner adds on its own; a run that reaches further is
+ * summed by the owner's whole warp. */
+enum { MSM_FIXUP_WIDE = 32 };
+
+/* p of the lane off lanes up (__shfl_down_sync), word by word. */
+template <class F>
+__device__ __forceinline__ xyzz_t<F> msm_shfl_down_(const xyzz_t<F> &p, unsigned off)
+{
+    static_assert(sizeof(p) % sizeof(uint32_t) == 0, "points are whole words");
+    xyzz_t<F> r;
+    const uint32_t *a = reinterpret_cast<const uint32_t *>(&p);
+    uint32_t *b = reinterpret_cast<uint32_t *>(&r);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(p) / sizeof(uint32_t); i++)
+        b[i] = __shfl_down_sync(0xffffffffu, a[i], off);
+    return r;
+}
+
+/*
+ * Thread (w, q) of msm_buckets_kernel's grid: the run that covers the last
  * pair of chunk q, if it started in that chunk and goes on past it, is
  * the tail of chunk q plus the heads of the chunks it reaches; the one
- * thread whose chunk the run starts in writes its bucket. */
+ * thread whose chunk the run starts in writes its bucket. A run that
+ * reaches more than MSM_FIXUP_WIDE chunks on (the top window's few keys at
+ * a small n, where a chunk is 32 pairs; a bucket that holds a whole window
+ * when scalars repeat) is summed by its owner's warp, each lane a stride
+ * of its heads and the 32 sums added in a shuffle tree: one thread alone
+ * took 19 ms for the top window of a 2^18-point G1 MSM at c = 14 (4 keys,
+ * runs of some 2,000 chunks), where the rest of the MSM takes 2.5. A run
+ * that long leaves no other long run's start in the same 32 chunks, so a
+ * warp seldom sums more than one.
+ */
 template <class F>
 __global__ void msm_fixup_kernel(xyzz_t<F> *buckets, const xyzz_t<F> *part, const uint32_t *keys,
                                  const uint32_t *start, const uint32_t *end, size_t n, unsigned c,
                                  unsigned W, size_t L)
 {
-    const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L;
-    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < W * Q;
-         t += (size_t)gridDim.x * blockDim.x) {
-        const size_t w = t / Q, q = t % Q, c0 = q * L, c1 = c0 + L;
-        if (c1 >= n || c1 - 1 < end[w * K])
-            continue; /* the last chunk, or the zero digits */
-        const uint32_t key = keys[w * n + c1 - 1];
-        const size_t s = start[w * K + key], e = end[w * K + key];
-        if (s < c0 || e <= c1)
-            continue;
-        xyzz_t<F> acc, x;
-        ld_vec(acc, &part[2 * t + 1]);
-        for (size_t r = q + 1; r <= (e - 1) / L; r++) {
-            ld_vec(x, &part[2 * (w * Q + r)]);
-            xyzz_add(acc, acc, x);
+    const size_t B = (size_t)1 << (c - 1), K = B + 1, Q = (n + L - 1) / L, WQ = W * Q;
+    const unsigned lane = threadIdx.x % 32;
+    /* whole warps step together (blockDim is a multiple of 32), so that
+     * the ballots and shuffles below see every lane */
+    for (size_t t0 = blockIdx.x * (size_t)blockDim.x + threadIdx.x - lane; t0 < WQ;
+         t0 += (size_t)gridDim.x * blockDim.x) {
+        const size_t t = t0 + lane, w = t / Q, q = t % Q, c0 = q * L, c1 = c0 + L;
+        uint32_t key = 0;
+        size_t last = 0; /* the last chunk the run reaches; 0: nothing to fix */
+        if (t < WQ && c1 < n && c1 - 1 >= end[w * K]) { /* not the last chunk, nor zero digits */
+            key = keys[w * n + c1 - 1];
+            const size_t s = start[w * K + key], e = end[w * K + key];
+            if (s >= c0 && e > c1)
+                last = (e - 1) / L;
         }
-        st_vec(&buckets[w * B + key - 1], acc);
+        const bool wide = last > q + MSM_FIXUP_WIDE;
+        xyzz_t<F> acc, x;
+        if (last && !wide) {
+            ld_vec(acc, &part[2 * t + 1]);
+            for (size_t r = q + 1; r <= last; r++) {
+                ld_vec(x, &part[2 * (w * Q + r)]);
+                xyzz_add(acc, acc, x);
+            }
+            st_vec(&buckets[w * B + key - 1], acc);
+        }
+        for (unsigned m = __ballot_sync(0xffffffffu, wide); m; m &= m - 1) {
+            const int src = __ffs(m) - 1;
+            const size_t ts = __shfl_sync(0xffffffffu, (unsigned long long)t, src),
+                         ls = __shfl_sync(0xffffffffu, (unsigned long long)last, src);
+            const uint32_t ks = __shfl_sync(0xffffffffu, key, src);
+            const size_t ws = ts / Q, qs = ts % Q;
+            if (lane == 0)
+                ld_vec(acc, &part[2 * ts + 1]);
+            else
+                xyzz_set_inf(acc);
+            for (size_t r = qs + 1 + lane; r <= ls; r += 32) {
+                ld_vec(x, &part[2 * (ws * Q + r)]);
+                xyzz_add(acc, acc, x);
+            }
+#pragma unroll 1
+            for (unsigned off = 16; off > 0; off /= 2) {
+                x = msm_shfl_down_(acc, off);
+                xyzz_add(acc, acc, x);
+            }
+            if (lane == 0)
+                st_vec(&buckets[ws * B + ks - 1], acc);
+        }
     }
 }
 

@@ -109,7 +109,8 @@ static int api_proof_input(json_t *w, size_t i, api_proof_input_t *in, http_resp
     }
     char err[IO_ERR_MAX];
     r1cs_witness_t check = {0};
-    cuzk_status_t s = wtns_file_parse(&check, in->bytes, in->len, "the witness", err, sizeof err);
+    cuzk_status_t s =
+        wtns_file_parse(&check, in->bytes, in->len, "the witness", NULL, err, sizeof err);
     r1cs_witness_free(&check);
     if (s != CUZK_OK) {
         http_error(resp, 400, "bad_witness", "%swtns_base64: %s", where, err);

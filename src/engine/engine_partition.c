@@ -23,7 +23,8 @@ static void partition_input_free(partition_input_t *p)
     asgn_free(&p->file);
 }
 
-/* Reads in into p (an .asgn's scalars checked on pool's threads). A
+/* Reads in into p (a witness converted, an .asgn's scalars checked, on
+ * pool's threads). A
  * witness's bytes count 32 a value, as in the file; an assignment's the
  * file's size (one in memory is not read: 0). */
 static cuzk_status_t partition_input_read(partition_input_t *p, const engine_input_t *in,
@@ -35,8 +36,8 @@ static cuzk_status_t partition_input_read(partition_input_t *p, const engine_inp
     case ENGINE_INPUT_WTNS_PATH:
     case ENGINE_INPUT_WTNS_BYTES:
         s = in->kind == ENGINE_INPUT_WTNS_PATH
-                ? wtns_file_read(&p->w, in->path, err, err_size)
-                : wtns_file_parse(&p->w, in->bytes, in->len, "the witness", err, err_size);
+                ? wtns_file_read(&p->w, in->path, pool, err, err_size)
+                : wtns_file_parse(&p->w, in->bytes, in->len, "the witness", pool, err, err_size);
         if (s != CUZK_OK)
             return s;
         p->in.curve = p->w.curve;

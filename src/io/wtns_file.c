@@ -1,6 +1,7 @@
 #include "io/wtns_file.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "io/iden3.h"
@@ -48,7 +49,30 @@ static cuzk_status_t wtns_read_header_(io_cursor_t *c, r1cs_curve_t *curve, uint
     return io_cursor_end(c, "the header");
 }
 
-static cuzk_status_t wtns_parse_(r1cs_witness_t *w, const iden3_file_t *f, char *err,
+/* The values' conversion, a pool loop: the lowest index of a value not
+ * below r in bad (UINT64_MAX: none). */
+typedef struct {
+    r1cs_curve_t curve;
+    void *values;
+    const unsigned char *data;
+    _Atomic uint64_t bad;
+} wtns_convert_t;
+
+static void wtns_convert_(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    wtns_convert_t *c = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (io_fr_from_le(c->curve, c->values, i, c->data + (uint64_t)i * IO_FR_BYTES) == CUZK_OK)
+            continue;
+        uint64_t seen = atomic_load(&c->bad);
+        while (i < seen && !atomic_compare_exchange_weak(&c->bad, &seen, i))
+            ;
+        return; /* the chunk's later values cannot be lower */
+    }
+}
+
+static cuzk_status_t wtns_parse_(r1cs_witness_t *w, const iden3_file_t *f, pool_t *pool, char *err,
                                  size_t err_size)
 {
     const iden3_section_t *sh, *sd;
@@ -81,39 +105,40 @@ static cuzk_status_t wtns_parse_(r1cs_witness_t *w, const iden3_file_t *f, char 
         return io_fail(err, err_size, CUZK_ENOMEM, "%s: no memory for %" PRIu32 " witness values",
                        f->path, n);
     void *values = wtns_values_(w);
-    for (uint32_t i = 0; i < n; i++) {
-        if (io_fr_from_le(curve, values, i, c.data + (uint64_t)i * IO_FR_BYTES) != CUZK_OK)
-            return io_cursor_fail(&c, CUZK_ENONCANONICAL, "w[%" PRIu32 "] is not below r of %s", i,
-                                  r1cs_curve_name(curve));
-    }
+    wtns_convert_t conv = {curve, values, c.data, UINT64_MAX};
+    pool_for(pool, n, 1 << 13, wtns_convert_, &conv);
+    if (conv.bad != UINT64_MAX)
+        return io_cursor_fail(&c, CUZK_ENONCANONICAL, "w[%" PRIu64 "] is not below r of %s",
+                              (uint64_t)conv.bad, r1cs_curve_name(curve));
     if (!io_fr_is_one(curve, values, 0))
         return io_cursor_fail(&c, CUZK_EWITNESS, "w[0] = the wire ONE must be 1");
     return CUZK_OK;
 }
 
 cuzk_status_t wtns_file_parse(r1cs_witness_t *w, const unsigned char *data, uint64_t size,
-                              const char *name, char *err, size_t err_size)
+                              const char *name, pool_t *pool, char *err, size_t err_size)
 {
     memset(w, 0, sizeof(*w));
     iden3_file_t f;
     cuzk_status_t st = iden3_parse(&f, data, size, name, WTNS_MAGIC, WTNS_VERSION, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = wtns_parse_(w, &f, err, err_size);
+    st = wtns_parse_(w, &f, pool, err, err_size);
     iden3_free(&f);
     if (st != CUZK_OK)
         r1cs_witness_free(w);
     return st;
 }
 
-cuzk_status_t wtns_file_read(r1cs_witness_t *w, const char *path, char *err, size_t err_size)
+cuzk_status_t wtns_file_read(r1cs_witness_t *w, const char *path, pool_t *pool, char *err,
+                             size_t err_size)
 {
     memset(w, 0, sizeof(*w));
     io_map_t m;
     cuzk_status_t st = io_map_open(&m, path, err, err_size);
     if (st != CUZK_OK)
         return st;
-    st = io_map_check(&m, wtns_file_parse(w, m.data, m.size, path, err, err_size), path, err,
+    st = io_map_check(&m, wtns_file_parse(w, m.data, m.size, path, pool, err, err_size), path, err,
                       err_size);
     io_map_close(&m);
     if (st != CUZK_OK)

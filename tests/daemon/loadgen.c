@@ -286,7 +286,7 @@ static int lg_baseline(const lg_args_t *a, double *out)
         snarkjs_proof_t proof;
         char *p = NULL, *q = NULL;
         size_t len;
-        cuzk_status_t s = wtns_file_read(&w, a->witness, err, sizeof err);
+        cuzk_status_t s = wtns_file_read(&w, a->witness, pool_default(), err, sizeof err);
         if (s == CUZK_OK)
             s = groth16_prove(&proof, &pub, &k, &w, NULL, NULL, pool, err, sizeof err);
         if (s == CUZK_OK && (snarkjs_proof_format(&p, &len, &proof) != CUZK_OK ||

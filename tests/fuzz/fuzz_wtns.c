@@ -13,7 +13,7 @@ static cuzk_status_t fuzz_pass(const unsigned char *data, size_t n, const char *
 {
     char err[IO_ERR_MAX];
     r1cs_witness_t v;
-    cuzk_status_t st = wtns_file_parse(&v, data, n, "input.wtns", err, sizeof err);
+    cuzk_status_t st = wtns_file_parse(&v, data, n, "input.wtns", NULL, err, sizeof err);
     if (st != CUZK_OK)
         return st;
     FUZZ_CHECK(wtns_file_write(path, &v, err, sizeof err) == CUZK_OK);
