@@ -487,6 +487,14 @@ static void test_msm(void **state)
                 static const unsigned windows[] = {1, 2, 3, 5, 8, 11, 13, 16, 20};
                 for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
                     check_msm(G, m, want, bases, scalars, n, true, windows[w]);
+                /* each window's pairs sorted on their own, as large runs do */
+                gpu_msm_set_sort_apart(m, true);
+                check_msm(G, m, want, bases, scalars, n, true, 0);
+                check_msm(G, m, want, bases, scalars, n, true, 5);
+                assert_false(gpu_msm_last_plan(m).sort_all);
+                gpu_msm_set_sort_apart(m, false);
+                check_msm(G, m, want, bases, scalars, n, true, 0);
+                assert_true(gpu_msm_last_plan(m).sort_all);
             }
             free(bases);
             free(scalars);
@@ -517,8 +525,11 @@ static void test_msm_one_bucket(void **state)
         gpu_msm_t *m = NULL;
         GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
         static const unsigned windows[] = {0, 1, 7, 16, 22};
-        for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
-            check_msm(G, m, want, bases, scalars, n, true, windows[w]);
+        for (int apart = 0; apart < 2; apart++) {
+            gpu_msm_set_sort_apart(m, apart);
+            for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++)
+                check_msm(G, m, want, bases, scalars, n, true, windows[w]);
+        }
         gpu_msm_free(m);
         free(bases);
         free(scalars);

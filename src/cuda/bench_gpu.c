@@ -254,7 +254,7 @@ static void msm_host_finished(const group_t *G, gpu_msm_t *m, void *r, void *dwi
  * the first run's result is checked against the device's own combination
  * (gpu_msm). */
 static void time_msm(const group_t *G, gpu_msm_t *m, const void *db, const void *ds, unsigned lg,
-                     unsigned window, gpu_stream_t s)
+                     unsigned window, const char *variant, gpu_stream_t s)
 {
     size_t k = (size_t)1 << lg;
     float t[MAX_REPS], ph[CUZK_GPU_MSM_PHASES][MAX_REPS];
@@ -292,7 +292,8 @@ static void time_msm(const group_t *G, gpu_msm_t *m, const void *db, const void 
     snprintf(note, sizeof(note),
              "c=%u W=%u; ms: sort %.2f, buckets %.2f (%.2f G madd/s), reduce %.2f+%.2f",
              plan.window, plan.windows, p[0], p[1], madds / (p[1] * 1e6), p[2], p[3]);
-    snprintf(what, sizeof(what), "MSM %s%s", G->name, window ? ", window forced" : "");
+    snprintf(what, sizeof(what), "MSM %s%s%s", G->name, window ? ", window forced" : "",
+             variant ? variant : "");
     add_row(what, lg, median(t, (int)reps), note);
 }
 
@@ -349,11 +350,18 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
     CHECK(gpu_event_new(&gpu, &e0, true));
     CHECK(gpu_event_new(&gpu, &e1, true));
     /* 2^lo, 2^(lo + 2), .. and 2^hi */
-    for (unsigned lg = lo; lg <= hi; lg = lg < hi && lg + 2 > hi ? hi : lg + 2)
-        time_msm(G, m, db, ds, lg, 0, s);
+    for (unsigned lg = lo; lg <= hi; lg = lg < hi && lg + 2 > hi ? hi : lg + 2) {
+        time_msm(G, m, db, ds, lg, 0, NULL, s);
+        if (!gpu_msm_last_plan(m).sort_all)
+            continue;
+        /* the same with each window's pairs sorted on their own */
+        gpu_msm_set_sort_apart(m, true);
+        time_msm(G, m, db, ds, lg, 0, ", windows sorted apart", s);
+        gpu_msm_set_sort_apart(m, false);
+    }
     bool g1 = G->grp == CUZK_GPU_BLS381_G1 || G->grp == CUZK_GPU_BN254_G1;
     for (int wi = 0; g1 && wi < nsweep; wi++)
-        time_msm(G, m, db, ds, hi, sweep[wi], s);
+        time_msm(G, m, db, ds, hi, sweep[wi], NULL, s);
     gpu_msm_set_window(m, 0);
     if (stream_min && hi >= stream_min) {
         /* Streamed from pinned memory in chunks, checked against the

@@ -110,9 +110,10 @@ typedef struct gpu_curve_kernels {
     gpu_field_kernels_t fp, fr, fp2;
     gpu_group_kernels_t g1, g2;
     /* MSM digits (scalars in Montgomery form when mont, else canonical) of
-     * the n points idx[0..n) (idx NULL: 0..n-1); values are point indices. */
+     * the n points idx[0..n) (idx NULL: 0..n-1); values are point indices,
+     * window w's keys offset by w·bias (0: every window's from 0). */
     int (*msm_digits)(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32_t *idx,
-                      size_t n, unsigned c, unsigned W, bool mont, gpu_stream_t s);
+                      size_t n, unsigned c, unsigned W, bool mont, uint32_t bias, gpu_stream_t s);
     /* NTT (ntt.cuh); Fr elements, all in device memory. */
     int (*ntt_pow_table)(void *out, const void *base, uint64_t step, const void *f, size_t count,
                          gpu_stream_t s);
@@ -187,6 +188,9 @@ int gpu_bitmap_select(void *scratch, size_t scratch_bytes, void *out, const void
  * of absent keys are left alone (zero them first). */
 int gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *keys, size_t n, size_t K,
                    unsigned W, gpu_stream_t s);
+/* keys[w·n + j] -= w·K for the W windows of n keys: the keys of one sort
+ * of every window (msm_digits with bias K) as each window's own. */
+int gpu_msm_unbias(uint32_t *keys, size_t n, size_t K, unsigned W, gpu_stream_t s);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,7 @@ typedef struct gpu_msm_plan {
     unsigned window;  /* c */
     unsigned windows; /* W = bits / c + 1 */
     unsigned seg_log; /* s */
+    bool sort_all;    /* one sort orders every window's pairs (small runs) */
     size_t bytes;     /* device memory of the workspace for this run */
 } gpu_msm_plan_t;
 
@@ -91,6 +92,11 @@ void gpu_msm_set_mem_hook(gpu_msm_t *m, const gpu_mem_hook_t *hook);
 
 /* Forces the window of later runs (0: the model's choice). */
 void gpu_msm_set_window(gpu_msm_t *m, unsigned window);
+
+/* When apart, later runs sort each window's pairs on its own even where
+ * one sort of every window's would do (small runs): the two orders give
+ * the same result, which tests check and benches compare. */
+void gpu_msm_set_sort_apart(gpu_msm_t *m, bool apart);
 
 /* When on, later runs record events between their phases, and
  * gpu_msm_phase_ms gives the times of the last run (after it ended):

@@ -156,12 +156,12 @@ int ec_batch(void *r, const void *p, const void *q, size_t n, gpu_eop_t op, gpu_
 
 template <class R>
 int msm_digits(uint32_t *keys, uint32_t *vals, const void *scalars, const uint32_t *idx, size_t n,
-               unsigned c, unsigned W, bool mont, gpu_stream_t s)
+               unsigned c, unsigned W, bool mont, uint32_t bias, gpu_stream_t s)
 {
     if (n == 0)
         return cudaSuccess;
-    msm_digits_kernel<R>
-        <<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars, idx, n, c, W, mont);
+    msm_digits_kernel<R><<<grid_for(n, 256), 256, 0, s>>>(keys, vals, (const fp_t<R> *)scalars, idx,
+                                                          n, c, W, mont, bias);
     return cudaGetLastError();
 }
 

@@ -2,7 +2,8 @@
  * GPU MSM, the host side (contracts in gpu_msm.h, kernels in msm.cuh,
  * design in docs/CUDA.md): the window plan, the workspace, and the phases
  * queued on one stream with no host synchronisation in between:
- *   digits → sort (one CUB radix sort per window) → bounds → buckets →
+ *   digits → sort (one CUB radix sort per window, or one of every
+ *   window's pairs for small runs) → bounds → buckets →
  *   reduce segments → reduce windows → combine.
  */
 #include "cuda/gpu_msm.h"
@@ -38,6 +39,7 @@ struct gpu_msm {
     const gpu_curve_kernels_t *curve;
     const gpu_group_kernels_t *k;
     unsigned window; /* forced c, or 0 */
+    bool sort_apart; /* each window sorted on its own even where one sort would do */
     gbuf_t keys_in, vals_in, keys_out, vals_out, start, end, buckets, parts, seg, win, sort_tmp;
     gbuf_t fresh; /* a streamed run's later chunks' bucket sums, before the merge */
     gpu_msm_plan_t last;
@@ -103,15 +105,37 @@ static unsigned seg_log_for(unsigned c, unsigned W)
     return s;
 }
 
+/* Up to this many pairs (points times windows), one radix sort orders the
+ * pairs of every window, each window's keys offset by the window: one
+ * sort of 20·2^16 pairs takes the time of one window's, where twenty
+ * windows' sorts apart took 0.65 ms of a 2 ms BN254 MSM at 2^16. Above it
+ * the windows are sorted apart, with a window's scratch only. */
+enum { MSM_SORT_ALL_PAIRS = 1 << 23 };
+static bool sort_all(size_t n, unsigned W)
+{
+    return (size_t)W * n <= MSM_SORT_ALL_PAIRS;
+}
+
+/* The bits of keys below `keys`. */
+static unsigned key_bits(size_t keys)
+{
+    unsigned b = 0;
+    while (((size_t)1 << b) < keys)
+        b++;
+    return b;
+}
+
 /* Device bytes of a run sorting n points at a time (runs of them):
  * pairs in and out (16 bytes a point a window), the sort's scratch (about
- * the same again for one window), bucket bounds, buckets (twice when runs
- * > 1: the fresh sums of a chunk and the sums so far), the bucket kernel's
+ * the same again for the pairs one sort orders: a window's, or every
+ * window's under sort_all), bucket bounds, buckets (twice when runs > 1:
+ * the fresh sums of a chunk and the sums so far), the bucket kernel's
  * partial sums, segment and window sums. */
 static size_t plan_bytes(size_t n, size_t runs, unsigned c, unsigned W, unsigned s, size_t xyzz)
 {
     size_t B = (size_t)1 << (c - 1), sets = runs > 1 ? 2 : 1;
-    return 16 * (size_t)W * n + 16 * n + ((size_t)1 << 24) + 8 * (size_t)W * (B + 1) +
+    size_t sorted = sort_all(n, W) ? (size_t)W * n : n;
+    return 16 * (size_t)W * n + 16 * sorted + ((size_t)1 << 24) + 8 * (size_t)W * (B + 1) +
            xyzz * (sets * W * B + bucket_parts(n, W) + (((size_t)W * B) >> s) + W + 1);
 }
 
@@ -155,6 +179,7 @@ static void plan_for(gpu_msm_plan_t *plan, gpu_group_t grp, size_t n, size_t chu
     plan->window = best;
     plan->windows = bits / best + 1;
     plan->seg_log = seg_log_for(best, plan->windows);
+    plan->sort_all = sort_all(chunk, plan->windows);
     plan->bytes = plan_bytes(chunk, runs, best, plan->windows, plan->seg_log, xyzz);
 }
 
@@ -202,6 +227,11 @@ void gpu_msm_free(gpu_msm_t *m)
     for (int i = 0; i <= CUZK_GPU_MSM_PHASES; i++)
         gpu_event_free(m->ev[i]);
     free(m);
+}
+
+void gpu_msm_set_sort_apart(gpu_msm_t *m, bool apart)
+{
+    m->sort_apart = apart;
 }
 
 void gpu_msm_set_window(gpu_msm_t *m, unsigned window)
@@ -289,11 +319,15 @@ static cuzk_status_t msm_workspace(gpu_msm_t *m, size_t n, size_t chunk, gpu_msm
         room = (free_b + held) / 10 * 9;
     }
     plan_for(plan, m->grp, n, chunk, m->window, room);
+    plan->sort_all = plan->sort_all && !m->sort_apart;
     m->last = *plan;
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
     size_t B = (size_t)1 << (c - 1), K = B + 1, G = B >> sl;
     *sort_bytes = 0;
-    GPU_TRY(g, gpu_sort_pairs_bytes(sort_bytes, chunk, c));
+    if (plan->sort_all)
+        GPU_TRY(g, gpu_sort_pairs_bytes(sort_bytes, (size_t)W * chunk, key_bits((size_t)W * K)));
+    else
+        GPU_TRY(g, gpu_sort_pairs_bytes(sort_bytes, chunk, c));
     size_t pairs = (size_t)W * chunk * sizeof(uint32_t);
     size_t need[WS_BUFS] = {pairs,
                             pairs,
@@ -355,8 +389,15 @@ static cuzk_status_t msm_buckets(gpu_msm_t *m, const gpu_msm_plan_t *plan, size_
 
     CUZK_TRY(mark(m, 0, s));
     /* digits → sort → bounds */
-    GPU_TRY(g, m->curve->msm_digits(ki, vi, d_scalars, d_idx, n, c, W, mont, s));
-    for (unsigned w = 0; w < W; w++) {
+    bool all = plan->sort_all;
+    GPU_TRY(
+        g, m->curve->msm_digits(ki, vi, d_scalars, d_idx, n, c, W, mont, all ? (uint32_t)K : 0, s));
+    if (all) {
+        GPU_TRY(g, gpu_sort_pairs(m->sort_tmp.p, sort_bytes, ki, ko, vi, vo, (size_t)W * n,
+                                  key_bits((size_t)W * K), s));
+        GPU_TRY(g, gpu_msm_unbias(ko, n, K, W, s));
+    }
+    for (unsigned w = 0; !all && w < W; w++) {
         size_t o = (size_t)w * n;
         GPU_TRY(g,
                 gpu_sort_pairs(m->sort_tmp.p, sort_bytes, ki + o, ko + o, vi + o, vo + o, n, c, s));

@@ -65,10 +65,12 @@ __device__ __forceinline__ int msm_digit(const uint32_t k[8], unsigned w, unsign
 
 /* keys/vals[w·n + j] for every window w < W of the scalar of point
  * i = idx[j] (idx NULL: i = j), Montgomery form when mont, else canonical
- * limbs; the value is i with the digit's sign. */
+ * limbs: the key w·bias + |digit| (bias 0, or the keys a window when one
+ * sort orders every window), the value i with the digit's sign. */
 template <class R>
 __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> *scalars,
-                                  const uint32_t *idx, size_t n, unsigned c, unsigned W, bool mont)
+                                  const uint32_t *idx, size_t n, unsigned c, unsigned W, bool mont,
+                                  uint32_t bias)
 {
     static_assert(R::N == 8, "scalars are 256-bit");
     for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n;
@@ -80,7 +82,7 @@ __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fp_t<R> 
             f_from_mont<R>(k, k);
         for (unsigned w = 0; w < W; w++) {
             int d = msm_digit(k.l, w, c);
-            keys[w * n + j] = (uint32_t)(d < 0 ? -d : d);
+            keys[w * n + j] = w * bias + (uint32_t)(d < 0 ? -d : d);
             vals[w * n + j] = i | (d < 0 ? MSM_SIGN : 0u);
         }
     }

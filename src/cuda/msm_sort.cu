@@ -1,7 +1,8 @@
 /*
  * The MSM phases that do not depend on the curve (gpu_kernels.h): sorting
  * the (bucket, point) pairs of a window with CUB's radix sort, which ships
- * with the toolkit, finding each bucket's run in the sorted keys, the
+ * with the toolkit (or of every window at once, their keys offset by the
+ * window and the offsets taken off after), finding each bucket's run in the sorted keys, the
  * compaction of a bitmap into the list of its set positions, and the
  * selection of the scalars a bitmap marks. One translation unit for both
  * curves, so that CUB's templates are compiled once.
@@ -55,6 +56,24 @@ extern "C" int gpu_msm_bounds(uint32_t *start, uint32_t *end, const uint32_t *ke
     size_t blocks = (work + 255) / 256;
     msm_bounds_kernel<<<(unsigned)(blocks > (1u << 20) ? (1u << 20) : blocks), 256, 0, s>>>(
         start, end, keys, n, K, W);
+    return cudaGetLastError();
+}
+
+__global__ void msm_unbias_kernel(uint32_t *keys, size_t n, size_t K, unsigned W)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < n * W;
+         t += (size_t)gridDim.x * blockDim.x)
+        keys[t] -= (uint32_t)(t / n * K);
+}
+
+extern "C" int gpu_msm_unbias(uint32_t *keys, size_t n, size_t K, unsigned W, gpu_stream_t s)
+{
+    size_t work = n * W;
+    if (work == 0)
+        return cudaSuccess;
+    size_t blocks = (work + 255) / 256;
+    msm_unbias_kernel<<<(unsigned)(blocks > (1u << 20) ? (1u << 20) : blocks), 256, 0, s>>>(keys, n,
+                                                                                            K, W);
     return cudaGetLastError();
 }
 
