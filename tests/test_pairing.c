@@ -189,7 +189,7 @@ static void TP(bilinear_nondegenerate)(void **state)
         assert_true(F12(is_one)(&y));
         PR_G1A ps[2] = {ap, neg};
         PR_G2A qs[2] = {bq, bq};
-        assert_true(PR(pairing_product_is_one)(ps, qs, 2));
+        assert_true(PR(pairing_product_is_one)(ps, qs, 2, NULL));
     }
     mpz_clears(a, b, r, ab, NULL);
 }
@@ -223,16 +223,16 @@ static void TP(product_check)(void **state)
     G1(affine_neg)(&ps[N - 1], &g1);
     TP(g2_mul_)(&qs[N - 1], &g2, ks);
     mpz_clears(s, t, u, r, NULL);
-    assert_true(PR(pairing_product_is_one)(ps, qs, N));
+    assert_true(PR(pairing_product_is_one)(ps, qs, N, NULL));
 
     /* infinity on either side contributes 1 */
     G1(affine_set_infinity)(&ps[N]);
     qs[N] = g2;
     ps[N + 1] = g1;
     G2(affine_set_infinity)(&qs[N + 1]);
-    assert_true(PR(pairing_product_is_one)(ps, qs, N + 2));
-    assert_true(PR(pairing_product_is_one)(ps + N, qs + N, 2));
-    assert_true(PR(pairing_product_is_one)(ps, qs, 0));
+    assert_true(PR(pairing_product_is_one)(ps, qs, N + 2, NULL));
+    assert_true(PR(pairing_product_is_one)(ps + N, qs + N, 2, NULL));
+    assert_true(PR(pairing_product_is_one)(ps, qs, 0, NULL));
     F12T x;
     PR(pairing)(&x, &ps[N], &qs[N]);
     assert_true(F12(is_one)(&x));
@@ -241,12 +241,27 @@ static void TP(product_check)(void **state)
     PR_G1A keep1 = ps[3];
     uint64_t two[4] = {2};
     TP(g1_mul_)(&ps[3], &keep1, two);
-    assert_false(PR(pairing_product_is_one)(ps, qs, N));
+    assert_false(PR(pairing_product_is_one)(ps, qs, N, NULL));
     ps[3] = keep1;
     G2(affine_neg)(&qs[N - 1], &qs[N - 1]);
-    assert_false(PR(pairing_product_is_one)(ps, qs, N));
+    assert_false(PR(pairing_product_is_one)(ps, qs, N, NULL));
     G2(affine_neg)(&qs[N - 1], &qs[N - 1]);
-    assert_true(PR(pairing_product_is_one)(ps, qs, N));
+    assert_true(PR(pairing_product_is_one)(ps, qs, N, NULL));
+
+    /* the same on a pool: the Miller loop in groups of uneven sizes, one a
+     * thread, a tampered pair in any group found */
+    pool_t *pool = pool_new(3, NULL);
+    assert_non_null(pool);
+    assert_true(PR(pairing_product_is_one)(ps, qs, N, pool));
+    assert_true(PR(pairing_product_is_one)(ps, qs, N + 2, pool));
+    assert_true(PR(pairing_product_is_one)(ps + N, qs + N, 2, pool));
+    for (int i = 0; i < N; i++) {
+        PR_G1A keep = ps[i];
+        TP(g1_mul_)(&ps[i], &keep, two);
+        assert_false(PR(pairing_product_is_one)(ps, qs, N, pool));
+        ps[i] = keep;
+    }
+    pool_free(pool);
 
     /* the multi-pair Miller loop is the product of single ones */
     F12T f, g, h;
@@ -435,7 +450,7 @@ static void bls381_groth16_snarkjs_proof(void **state)
         bls381_g1_jac_mul_vartime(&j, &j, s);
         bls381_g1_jac_add_affine_vartime(&j, &j, &ic0);
         bls381_g1_jac_to_affine(&ps[2], &j);
-        assert_int_equal(bls381_pairing_product_is_one(ps, qs, 4), pub == 33);
+        assert_int_equal(bls381_pairing_product_is_one(ps, qs, 4, NULL), pub == 33);
     }
 }
 

@@ -210,10 +210,10 @@ static void hex_to_bytes(unsigned char *out, const char *hex, size_t n)
             return false;                                                                          \
         C##_g1_affine_t ps[2] = {pa, pa};                                                          \
         C##_g2_affine_t qs[2] = {qb, qb};                                                          \
-        if (C##_pairing_product_is_one(ps, qs, 2))                                                 \
+        if (C##_pairing_product_is_one(ps, qs, 2, NULL))                                           \
             return false;                                                                          \
         C##_g1_affine_neg(&ps[1], &pa);                                                            \
-        return C##_pairing_product_is_one(ps, qs, 2);                                              \
+        return C##_pairing_product_is_one(ps, qs, 2, NULL);                                        \
     }
 
 SELFTEST_FIELDS(bls381)

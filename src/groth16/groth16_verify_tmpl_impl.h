@@ -22,7 +22,7 @@ cuzk_status_t G16N(verify)(bool *valid, const G16N(vk_t) * vk, const G16FT *pub,
     q[2] = vk->delta2;
     p[3] = vk->alpha1;
     q[3] = vk->beta2;
-    *valid = G16C(pairing_product_is_one)(p, q, 4);
+    *valid = G16C(pairing_product_is_one)(p, q, 4, pool);
     return CUZK_OK;
 }
 
@@ -74,7 +74,7 @@ cuzk_status_t G16N(verify_batch)(bool *valid, const G16N(vk_t) * vk, const G16FT
         q[n + 1] = vk->delta2;
         G16G1(jac_to_affine)(&p[n + 2], &al);
         q[n + 2] = vk->beta2;
-        *valid = G16C(pairing_product_is_one)(p, q, n + 3);
+        *valid = G16C(pairing_product_is_one)(p, q, n + 3, pool);
     }
     free(rho);
     free(sic);

@@ -280,10 +280,41 @@ void PR(pairing)(F12T *r, const PR_G1A *p, const PR_G2A *q)
     PR(final_exp)(r, &f);
 }
 
-bool PR(pairing_product_is_one)(const PR_G1A *p, const PR_G2A *q, size_t n)
+/* The groups of pairing_product_is_one: group g of k takes the pairs
+ * [g·n/k, (g+1)·n/k). */
+enum { PR(GROUPS_MAX_) = 16 };
+typedef struct {
+    const PR_G1A *p;
+    const PR_G2A *q;
+    size_t n, k;
+    F12T f[PR(GROUPS_MAX_)];
+} PR(groups_t_);
+
+static void PR(group_loop_)(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    PR(groups_t_) *c = ctx;
+    for (size_t g = begin; g < end; g++) {
+        size_t lo = g * c->n / c->k, hi = (g + 1) * c->n / c->k;
+        PR(miller_loop)(&c->f[g], c->p + lo, c->q + lo, hi - lo);
+    }
+}
+
+bool PR(pairing_product_is_one)(const PR_G1A *p, const PR_G2A *q, size_t n, pool_t *pool)
 {
     F12T f;
-    PR(miller_loop)(&f, p, q, n);
+    size_t k = pool_threads(pool);
+    k = k < n ? k : n;
+    k = k < PR(GROUPS_MAX_) ? k : PR(GROUPS_MAX_);
+    if (k <= 1) {
+        PR(miller_loop)(&f, p, q, n);
+    } else {
+        PR(groups_t_) c = {.p = p, .q = q, .n = n, .k = k};
+        pool_for(pool, k, 1, PR(group_loop_), &c);
+        f = c.f[0];
+        for (size_t g = 1; g < k; g++)
+            F12(mul)(&f, &f, &c.f[g]);
+    }
     PR(final_exp)(&f, &f);
     return F12(is_one)(&f);
 }
