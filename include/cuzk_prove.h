@@ -42,7 +42,13 @@ enum {
 typedef enum cuzk_backend {
     CUZK_BACKEND_CPU = 0,
     /* The first GPU when this library was built with CUDA and the driver
-     * shows a usable device, else the CPU (cuzk_prover_note says why). */
+     * shows a usable device, else the CPU (cuzk_prover_note says why).
+     * The choice is by device, not by size: a prover is made to prove
+     * many times, and a GPU's first use (its context and the key's
+     * upload, some 0.85 s on an H200 host) is paid once, in
+     * cuzk_prover_new, after which a 2^16-row proof takes milliseconds.
+     * A program that proves once with a small key is faster on the CPU
+     * and should ask for it: `cuzk prove` does, by the key's size. */
     CUZK_BACKEND_AUTO = 1,
     /* The first GPU; CUZK_EDEVICE when there is none or it cannot hold
      * what the key needs. */
