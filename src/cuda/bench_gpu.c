@@ -8,9 +8,10 @@
  * on every CPU core) and uniform Montgomery scalars, resident on the device;
  * the GPU's MSM at 2^20 checked against the CPU's (src/msm) before anything
  * is timed; then G1 MSM at 2^m, 2^(m+2), .. and 2^K, G2 at 2^m, 2^(m+2), ..
- * and 2^g2 (m from --msm-min-log, 10 to 20, default 20: the small proofs'
- * sizes below; K and g2 at least 20, g2 default 20; --msm-max-log 0 skips
- * G1 and --g2-log 0 G2; --ntt-logs 0
+ * and 2^g2 (m from --msm-min-log, 10 to 20, default 20; below 20 the sizes
+ * of small proofs, each also timed with the windows sorted apart where one
+ * sort orders them all; K and g2 at least 20, g2 default 20; --msm-max-log
+ * 0 skips G1 and --g2-log 0 G2; --ntt-logs 0
  * and --h-logs 0 skip those), the largest G1 MSM from 2^24 and the largest G2
  * MSM from 2^22 again streamed from pinned host memory in chunks and
  * from pageable memory through pinned bounce buffers

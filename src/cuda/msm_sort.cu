@@ -2,9 +2,9 @@
  * The MSM phases that do not depend on the curve (gpu_kernels.h): sorting
  * the (bucket, point) pairs of a window with CUB's radix sort, which ships
  * with the toolkit (or of every window at once, their keys offset by the
- * window and the offsets taken off after), finding each bucket's run in the sorted keys, the
- * compaction of a bitmap into the list of its set positions, and the
- * selection of the scalars a bitmap marks. One translation unit for both
+ * window and the offsets taken off after), finding each bucket's run in
+ * the sorted keys, the compaction of a bitmap into the list of its set
+ * positions, and the selection of the scalars a bitmap marks. One translation unit for both
  * curves, so that CUB's templates are compiled once.
  */
 #include <cub/device/device_radix_sort.cuh>
