@@ -56,6 +56,7 @@ typedef struct {
         case CUZK_GPU_FOP_ADD: F##_add(r, a, b); break;                                            \
         case CUZK_GPU_FOP_SUB: F##_sub(r, a, b); break;                                            \
         case CUZK_GPU_FOP_DBL: F##_dbl(r, a); break;                                               \
+        case CUZK_GPU_FOP_INV: F##_inv(r, a); break;                                               \
         default: F##_neg(r, a); break;                                                             \
         }                                                                                          \
     }                                                                                              \

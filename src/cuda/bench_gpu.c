@@ -66,10 +66,10 @@ static pool_t *pool;
 /* ---- the table printed last ------------------------------------------- */
 
 typedef struct {
-    char what[48];
+    char what[64];
     char size[16];
     double ms;
-    char note[128];
+    char note[160];
 } row_t;
 static row_t rows[MAX_ROWS];
 static int nrows;
@@ -186,6 +186,10 @@ typedef struct {
     bool (*equal)(const void *gpu_xyzz, const void *cpu_jac);
     bool (*xyzz_equal)(const void *a, const void *b);
     void (*horner)(void *r, const void *win, unsigned windows, unsigned window);
+    /* Whether accumulators r[0..k) of thread i of the batch-affine probe
+     * (gpu_kernels.h) are what the CPU's additions give. */
+    bool (*baff_check)(const void *r, const void *bases, size_t n, size_t i, unsigned k,
+                       unsigned iters);
     size_t xyzz;
 } group_t;
 
@@ -207,6 +211,27 @@ typedef struct {
     static void G##_horner_(void *r, const void *win, unsigned windows, unsigned window)           \
     {                                                                                              \
         G##_msm_horner(r, win, windows, window);                                                   \
+    }                                                                                              \
+    static bool G##_baff_check_(const void *r, const void *bases, size_t n, size_t i, unsigned k,  \
+                                unsigned iters)                                                    \
+    {                                                                                              \
+        const G##_affine_t *b = bases, *got = r;                                                   \
+        bool ok = true;                                                                            \
+        uint32_t h0 = (uint32_t)i * 2654435761u;                                                   \
+        for (unsigned j = 0; j < k; j++) {                                                         \
+            G##_jac_t acc;                                                                         \
+            G##_jac_from_affine(&acc, &b[(i * k + j) % n]);                                        \
+            uint32_t h = h0;                                                                       \
+            for (unsigned s = 0; s < iters; s++) {                                                 \
+                for (unsigned m = 0; m < k; m++) {                                                 \
+                    h = gpu_baff_probe_next(h);                                                    \
+                    if (m == j)                                                                    \
+                        G##_jac_add_affine_vartime(&acc, &acc, &b[h % n]);                         \
+                }                                                                                  \
+            }                                                                                      \
+            ok = ok && G##_jac_equal_affine(&acc, &got[j]);                                        \
+        }                                                                                          \
+        return ok;                                                                                 \
     }
 
 GROUP_WRAP(bls381_g1)
@@ -218,7 +243,7 @@ GROUP_WRAP(bn254_g2)
     {                                                                                              \
         .name = #G, .grp = GRP, .gen = {G##_gen_points_, G##_gen_scalars_, sizeof(G##_affine_t)},  \
         .cpu_msm = G##_cpu_msm_, .equal = G##_equal_, .xyzz_equal = G##_xyzz_equal_,               \
-        .horner = G##_horner_, .xyzz = sizeof(G##_xyzz_t)                                          \
+        .horner = G##_horner_, .baff_check = G##_baff_check_, .xyzz = sizeof(G##_xyzz_t)           \
     }
 
 static const group_t groups[4] = {
@@ -760,6 +785,83 @@ static int launch_madd_alt(void *vctx)
     return p->g->madd_probe_alt(p->r, p->a, p->b, p->n, p->threads, p->iters, NULL);
 }
 
+typedef struct {
+    const gpu_group_kernels_t *g;
+    void *r, *bases;
+    size_t n, threads;
+    unsigned k, iters;
+    bool vartime;
+} baff_t;
+
+static int launch_baff(void *vctx)
+{
+    const baff_t *p = vctx;
+    return p->g->baff_probe(p->r, p->bases, p->n, p->threads, p->k, p->vartime, p->iters, NULL);
+}
+
+/* Affine additions per second with k accumulators a thread and one
+ * inversion a step, k = 1, 16, 64, 256, with each inversion (Fermat's, the
+ * binary GCD), over 2^20 random bases (more than L2 holds, as the MSM's
+ * gathers are), each checked against the CPU's additions (four threads'
+ * accumulators) before it is timed; then the fit of the time an addition
+ * to a + b/k through k = 16 and 64: a, the addition with its share of the
+ * trick and the local-memory traffic, b, the inversion; k = 1 and 256
+ * check the fit. One wave of threads: four blocks of 128 a multiprocessor. */
+static void bench_baff(const gpu_group_kernels_t *g, const group_t *G)
+{
+    if (!g->baff_probe)
+        return;
+    enum { KS = 4 };
+    const size_t n = (size_t)1 << 20, ab = G->gen.affine, threads = (size_t)gpu.sm_count * 512;
+    static const unsigned ks[KS] = {1, 16, 64, 256}, iters[KS] = {8, 16, 4, 1};
+    unsigned char *bases = malloc(n * ab), *out = malloc(256 * ab);
+    if (!bases || !out)
+        exit(1);
+    generate(&G->gen, bases, n, false, 41);
+    void *db = NULL, *dr = NULL;
+    CHECK(gpu_alloc(&gpu, &db, n * ab));
+    CHECK(gpu_alloc(&gpu, &dr, threads * 256 * ab));
+    CHECK(gpu_upload(&gpu, db, bases, n * ab, NULL));
+    for (int vt = 0; vt < 2; vt++) {
+        double ns[KS];
+        for (int v = 0; v < KS; v++) {
+            baff_t p = {g, dr, db, n, threads, ks[v], iters[v], vt == 1};
+            CHECK(gpu_status(&gpu, launch_baff(&p), "baff probe", __FILE__, __LINE__));
+            const size_t check[4] = {0, 1, threads / 2, threads - 1};
+            for (int c = 0; c < 4; c++) {
+                CHECK(gpu_download(&gpu, out, (unsigned char *)dr + check[c] * ks[v] * ab,
+                                   ks[v] * ab, NULL));
+                if (!G->baff_check(out, bases, n, check[c], ks[v], iters[v])) {
+                    fprintf(stderr, "baff probe %s k=%u: thread %zu differs from CPU\n", G->name,
+                            ks[v], check[c]);
+                    exit(1);
+                }
+            }
+            const double ms = time_launches(launch_baff, &p),
+                         adds = (double)threads * ks[v] * iters[v];
+            ns[v] = ms * 1e6 / adds;
+            char what[64], note[160];
+            snprintf(what, sizeof(what), "baff probe %s, k=%u, %s", G->name, ks[v],
+                     vt ? "gcd" : "fermat");
+            snprintf(note, sizeof(note), "%.2f G affine additions/s, %.3f ns each (checked)",
+                     adds / (ms * 1e6), ns[v]);
+            add_row(what, 0, ms, note);
+        }
+        const double b = (ns[1] - ns[2]) / (1.0 / 16 - 1.0 / 64), a = ns[2] - b / 64;
+        char what[64], note[160];
+        snprintf(what, sizeof(what), "baff fit %s, %s", G->name, vt ? "gcd" : "fermat");
+        snprintf(note, sizeof(note),
+                 "%.3f ns an addition + %.1f ns an inversion / k; k=1 %.1f (fit %.1f), k=256 "
+                 "%.3f (fit %.3f)",
+                 a, b, ns[0], a + b, ns[3], a + b / 256);
+        add_row(what, 0, 0, note);
+    }
+    gpu_free(db);
+    gpu_free(dr);
+    free(bases);
+    free(out);
+}
+
 /* Multiplications and mixed additions per second of one curve, on CHUNK
  * random points of each group (their coordinates serve as Fp elements). */
 static void bench_probes(const gpu_curve_kernels_t *k, const group_t *g1, const group_t *g2)
@@ -799,6 +901,7 @@ static void bench_probes(const gpu_curve_kernels_t *k, const group_t *g1, const 
             snprintf(note, sizeof(note), "%.2f G mixed additions/s", rate);
             add_row(what, 0, ms, note);
         }
+        bench_baff(p.g, G);
     }
     for (int fi = 0; fi < 3; fi++) {
         probe_t p = {fields[fi], NULL, dr, fi == 1 ? dfr : dp, NULL, CHUNK, threads, 128};

@@ -27,6 +27,11 @@
     {                                                                                              \
         constexpr uint64_t o[FP_LIMBS] = {FP_ONE_MONT};                                            \
         return (uint32_t)(o[i / 2] >> (32 * (i % 2)));                                             \
+    }                                                                                              \
+    __host__ __device__ static constexpr uint32_t r2(int i)                                        \
+    {                                                                                              \
+        constexpr uint64_t o[FP_LIMBS] = {FP_R2};                                                  \
+        return (uint32_t)(o[i / 2] >> (32 * (i % 2)));                                             \
     }
 
 namespace cuzk

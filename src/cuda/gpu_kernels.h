@@ -42,7 +42,8 @@ typedef enum gpu_fop {
     CUZK_GPU_FOP_SUB = 3,
     CUZK_GPU_FOP_DBL = 4, /* r = 2a */
     CUZK_GPU_FOP_NEG = 5, /* r = -a */
-    CUZK_GPU_FOP_COUNT = 6
+    CUZK_GPU_FOP_INV = 6, /* r = a^-1 (0 for 0), the variable-time inversion */
+    CUZK_GPU_FOP_COUNT = 7
 } gpu_fop_t;
 
 /* Point operations of the curve tests, on affine inputs p[i], q[i], XYZZ
@@ -53,6 +54,17 @@ typedef enum gpu_eop {
     CUZK_GPU_EOP_ADD = 2,      /* r = 2·xyzz(p) + 2·xyzz(q)  (XYZZ addition) */
     CUZK_GPU_EOP_COUNT = 3
 } gpu_eop_t;
+
+/* The index sequence of the batch-affine probe (baff_probe below), on
+ * the device and on the host that replays it. */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+    static inline uint32_t
+    gpu_baff_probe_next(uint32_t h)
+{
+    return h * 1664525u + 1013904223u;
+}
 
 typedef struct gpu_field_kernels {
     const char *name; /* "bls381_fp", ... */
@@ -82,6 +94,15 @@ typedef struct gpu_group_kernels {
     int (*madd_probe_alt)(void *r, const void *p, const void *q, size_t n, size_t threads,
                           unsigned iters, gpu_stream_t s);
     const char *madd_alt;
+    /* Batch-affine probe (G1 only; NULL for G2): `threads` threads each add
+     * to k affine accumulators (k in 1, 16, 64, 256; r[i·k + j] =
+     * accumulator j of thread i, started at bases[(i·k + j) mod n]) a point
+     * of bases at each of `iters` steps, one inversion a step (the binary
+     * GCD when vartime, else Fermat's): threads·k·iters affine additions.
+     * The indices: h = i·2654435761 mod 2^32, then for every step and
+     * accumulator h = gpu_baff_probe_next(h), index h mod n. */
+    int (*baff_probe)(void *r, const void *bases, size_t n, size_t threads, unsigned k,
+                      bool vartime, unsigned iters, gpu_stream_t s);
     /* msm.cuh, phase by phase; B = 2^(c-1) buckets a window, G = B >> seg_log
      * segments. */
     /* buckets: the W·B bucket sums from the sorted keys/vals and their run

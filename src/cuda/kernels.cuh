@@ -12,6 +12,7 @@
 
 #include "cuda/ec.cuh"
 #include "cuda/gpu_kernels.h"
+#include "cuda/inv.cuh"
 #include "cuda/msm.cuh"
 #include "cuda/ntt.cuh"
 #include "cuda/prove.cuh"
@@ -41,6 +42,7 @@ __global__ void field_batch_kernel(F *r, const F *a, const F *b, size_t n, int o
         case CUZK_GPU_FOP_ADD: f_add(z, x, y); break;
         case CUZK_GPU_FOP_SUB: f_sub(z, x, y); break;
         case CUZK_GPU_FOP_DBL: f_dbl(z, x); break;
+        case CUZK_GPU_FOP_INV: f_inv_vartime(z, x); break;
         default: f_neg(z, x); break;
         }
         r[i] = z;
@@ -113,6 +115,112 @@ __global__ void __launch_bounds__(128, msm_min_blocks<F>())
             xyzz_add_affine(acc, acc, b);
         r[i] = acc;
     }
+}
+
+/*
+ * Batch-affine probe: what a bucket kernel adding in affine form would pay.
+ * Each thread keeps K affine accumulators in local memory (a thread walking
+ * K runs at once) and, each of `iters` steps, adds to every one a point of
+ * bases at a pseudo-random index (the sorted pairs' gather), with one
+ * inversion for the K denominators d_k = x_q - x_k (Montgomery's trick):
+ * forward the running products d_0···d_k, stored; one inversion of the
+ * last; backward each 1/d_k = inv·(d_0···d_(k-1)) and inv·d_k for the next.
+ * An addition is then 3M of the trick, λ = (y_q - y)/d_k (1M), x3 = λ² -
+ * x - x_q (1S), y3 = λ(x - x3) - y (1M), and 1/K of an inversion (inv.cuh:
+ * Fermat's, or the binary GCD when VT). Random points: no d_k is 0 (a real
+ * kernel would take doublings and infinity apart). r[i·K + k] =
+ * accumulator k of thread i; gpu_baff_probe_next gives the indices, for
+ * the CPU to replay.
+ */
+template <class F, int K, bool VT>
+__global__ void __launch_bounds__(128, msm_min_blocks<F>())
+    baff_probe_kernel(affine_t<F> *r, const affine_t<F> *bases, size_t n, size_t threads,
+                      unsigned iters)
+{
+    CUZK_GRID_STRIDE(i, threads)
+    {
+        affine_t<F> acc[K];
+        F pre[K];
+        uint32_t idx[K], h = (uint32_t)i * 2654435761u;
+#pragma unroll 1
+        for (int k = 0; k < K; k++)
+            ld_vec(acc[k], &bases[(i * K + k) % n]);
+#pragma unroll 1
+        for (unsigned s = 0; s < iters; s++) {
+            F run;
+#pragma unroll 1
+            for (int k = 0; k < K; k++) {
+                h = gpu_baff_probe_next(h);
+                idx[k] = (uint32_t)(h % n);
+                F qx, d;
+                ld_vec(qx, &bases[idx[k]].x);
+                f_sub(d, qx, acc[k].x);
+                if (k == 0)
+                    run = d;
+                else
+                    f_mul(run, run, d);
+                pre[k] = run;
+            }
+            F inv;
+            if (VT)
+                f_inv_vartime(inv, run);
+            else
+                f_inv(inv, run);
+#pragma unroll 1
+            for (int k = K - 1; k >= 0; k--) {
+                affine_t<F> q, a = acc[k];
+                ld_vec(q, &bases[idx[k]]);
+                F d, dinv, lam, t, x3;
+                f_sub(d, q.x, a.x);
+                if (k > 0) {
+                    f_mul(dinv, inv, pre[k - 1]); /* 1/d_k */
+                    f_mul(inv, inv, d);           /* 1/(d_0···d_(k-1)) */
+                } else {
+                    dinv = inv;
+                }
+                f_sub(t, q.y, a.y);
+                f_mul(lam, t, dinv); /* λ = (y_q - y)/d_k */
+                f_sqr(x3, lam);      /* x3 = λ² - x - x_q */
+                f_sub(x3, x3, a.x);
+                f_sub(x3, x3, q.x);
+                f_sub(t, a.x, x3); /* y3 = λ(x - x3) - y */
+                f_mul(t, lam, t);
+                f_sub(a.y, t, a.y);
+                a.x = x3;
+                acc[k] = a;
+            }
+        }
+#pragma unroll 1
+        for (int k = 0; k < K; k++)
+            r[i * K + k] = acc[k];
+    }
+}
+
+template <class F, bool VT>
+int baff_probe_(affine_t<F> *r, const affine_t<F> *b, size_t n, size_t threads, unsigned k,
+                unsigned iters, gpu_stream_t s)
+{
+    const unsigned g = grid_for(threads, 128);
+    switch (k) {
+    case 1: baff_probe_kernel<F, 1, VT><<<g, 128, 0, s>>>(r, b, n, threads, iters); break;
+    case 16: baff_probe_kernel<F, 16, VT><<<g, 128, 0, s>>>(r, b, n, threads, iters); break;
+    case 64: baff_probe_kernel<F, 64, VT><<<g, 128, 0, s>>>(r, b, n, threads, iters); break;
+    case 256: baff_probe_kernel<F, 256, VT><<<g, 128, 0, s>>>(r, b, n, threads, iters); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* K in {1, 16, 64, 256}: the fit of a + b/K per addition takes two, the
+ * others check it. */
+template <class F>
+int baff_probe(void *r, const void *bases, size_t n, size_t threads, unsigned k, bool vartime,
+               unsigned iters, gpu_stream_t s)
+{
+    affine_t<F> *rr = (affine_t<F> *)r;
+    const affine_t<F> *b = (const affine_t<F> *)bases;
+    return vartime ? baff_probe_<F, true>(rr, b, n, threads, k, iters, s)
+                   : baff_probe_<F, false>(rr, b, n, threads, k, iters, s);
 }
 
 template <class F>
@@ -428,9 +536,12 @@ typedef int (*madd_probe_fn)(void *, const void *, const void *, size_t, size_t,
 
 /* probe_alt: the madd probe of another coordinate type (alt says which),
  * to compare, or NULL. */
+typedef int (*baff_probe_fn)(void *, const void *, size_t, size_t, unsigned, bool, unsigned,
+                             gpu_stream_t);
+
 template <class F>
 constexpr gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_alt,
-                                          const char *alt)
+                                          const char *alt, baff_probe_fn baff)
 {
     return gpu_group_kernels_t{name,
                                sizeof(affine_t<F>),
@@ -439,6 +550,7 @@ constexpr gpu_group_kernels_t group_table(const char *name, madd_probe_fn probe_
                                madd_probe<F>,
                                probe_alt,
                                alt,
+                               baff,
                                msm_buckets<F>,
                                msm_reduce_segments<F>,
                                msm_reduce_windows<F>,
@@ -469,29 +581,29 @@ template <class FP, class FR, class G1F>
 constexpr gpu_curve_kernels_t curve_table(const char *name, const char *fp, const char *fr,
                                           const char *fp2, const char *g1, const char *g2)
 {
-    return gpu_curve_kernels_t{
-        name,
-        FR::BITS,
-        field_table<fp_t<FP>>(fp),
-        field_table<fp_t<FR>>(fr),
-        field_table<fp2_t<FP>>(fp2),
-        group_table<G1F>(g1, madd_probe<typename g1_alt<G1F>::type>, g1_alt<G1F>::name),
-        group_table<fp2_t<FP>>(g2, nullptr, nullptr),
-        msm_digits<FR>,
-        ntt_pow_table<FR>,
-        ntt_mul_tables<FR>,
-        ntt_tws<FR>,
-        ntt_inv<FR>,
-        ntt_gather<FR>,
-        ntt_radix<FR>,
-        ntt_block<FR>,
-        ntt_permute<FR>,
-        ntt_scale<FR>,
-        msm_classify<FR>,
-        r1cs_mul_vec<FR>,
-        ntt_abc<FR>,
-        fr_mul_const<FR>,
-        clear_marked<FR>};
+    return gpu_curve_kernels_t{name,
+                               FR::BITS,
+                               field_table<fp_t<FP>>(fp),
+                               field_table<fp_t<FR>>(fr),
+                               field_table<fp2_t<FP>>(fp2),
+                               group_table<G1F>(g1, madd_probe<typename g1_alt<G1F>::type>,
+                                                g1_alt<G1F>::name, baff_probe<G1F>),
+                               group_table<fp2_t<FP>>(g2, nullptr, nullptr, nullptr),
+                               msm_digits<FR>,
+                               ntt_pow_table<FR>,
+                               ntt_mul_tables<FR>,
+                               ntt_tws<FR>,
+                               ntt_inv<FR>,
+                               ntt_gather<FR>,
+                               ntt_radix<FR>,
+                               ntt_block<FR>,
+                               ntt_permute<FR>,
+                               ntt_scale<FR>,
+                               msm_classify<FR>,
+                               r1cs_mul_vec<FR>,
+                               ntt_abc<FR>,
+                               fr_mul_const<FR>,
+                               clear_marked<FR>};
 }
 
 } // namespace cuzk
