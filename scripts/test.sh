@@ -8,9 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 if [ "${1:-}" = "--sanitize" ]; then
-    # The sanitized run takes the scalar kernels where the processor has
-    # AVX-512 IFMA, so that both paths run in CI; the IFMA kernels' own tests
-    # (test_msm_ifma, test_ntt) still compare the two.
+    # The sanitized run leaves AVX-512 IFMA aside (the AVX2 kernels, or the
+    # scalar ones, run instead), so that more than one path runs in CI; the
+    # vector kernels' own tests (test_msm_vec, test_ntt) still compare each
+    # with the scalar code.
     export CUZK_NO_IFMA=1
     build=${BUILD_DIR:-build-asan}
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_TESTS=ON

@@ -57,8 +57,9 @@ typedef struct {
     MSA **bp;
     const MSQT **xp;
     MSA *red;   /* the running sums' segments (msm_reduce_affine_) */
-    void *vscr; /* the IFMA kernel's scratch (msm_ifma.h), when it runs */
-    MSA *obuf;  /* scalar-one bases waiting to be summed in batches, nob of them */
+    void *vscr; /* the vector kernel's scratch (msm_vec.h), when one runs */
+    void (*vfn)(MSA *const *, const MSQT *const *, const MSQT *, const MSQT *, size_t, void *);
+    MSA *obuf; /* scalar-one bases waiting to be summed in batches, nob of them */
     size_t nob;
     bool entries, no_obuf; /* the entry arrays are there; obuf could not be */
     bool nomem;
@@ -122,13 +123,23 @@ static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
     wk->xp = wk->xp ? wk->xp : malloc(m * sizeof(const MSQT *));
     if (!wk->num || !wk->den || !wk->scr || !wk->bp || !wk->xp)
         return false;
+    if (!wk->vscr) { /* the vector kernel (msm_vec.h): IFMA first, then AVX2 */
+        size_t bytes = 0;
 #ifdef MSM_BATCH_IFMA
-    if (cpu_has_ifma && !wk->vscr) {
-        wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
-        if (!wk->vscr)
+        if (cpu_has_ifma) {
+            bytes = MSM_CAT(MSM_BATCH_IFMA, scratch)(m);
+            wk->vfn = MSM_BATCH_IFMA;
+        }
+#endif
+#ifdef MSM_BATCH_AVX2
+        if (!wk->vfn && cpu_has_avx2) {
+            bytes = MSM_CAT(MSM_BATCH_AVX2, scratch)(m);
+            wk->vfn = MSM_BATCH_AVX2;
+        }
+#endif
+        if (wk->vfn && !(wk->vscr = aligned_alloc(64, (bytes + 63) / 64 * 64)))
             return false;
     }
-#endif
     wk->entries = true;
     return true;
 }

@@ -1,26 +1,33 @@
 /*
- * The body of NAME_msm_batch_ifma (contract in msm_ifma.h), compiled once
- * per group by msm_ifma.c after an instantiation of ff/fpv_tmpl.h. The
- * includer defines MIF_GROUP (e.g. bn254_g1), MIF_FQ and MIF_FQS (its
+ * The body of NAME_msm_batch_ISA (contract in msm_vec.h), compiled once per
+ * group by msm_ifma.c and msm_avx2.c after an instantiation of a vector
+ * template, ff/fpv_tmpl.h (IFMA) or ff/fpy_tmpl.h (AVX2): both have eight
+ * lanes and the same names, and FPV_ISA (ifma or avx2) names the result.
+ * The includer defines MIF_GROUP (e.g. bn254_g1), MIF_FQ and MIF_FQS (its
  * coordinate field and that field's batch prefix, e.g. bn254_fp and
  * bn254_fps), MIF_FP2 (0 for G1 over Fp, 1 for G2 over Fp2) and MIF_KL,
  * MIF_K3, MIF_KM, the multiples of p below.
  *
- * Bounds, in multiples of p, with ρ = p/R' (2^-6.4 for BN254, 2^-35.3 for
- * BLS12-381); a product of Fp values below A·p and B·p is below
- * (A·B·ρ + 1)·p, an Fp2 product's coefficients below twice that plus KM:
- *  - G1 loads by shifting: num, den, x1, y1, x2 below KL = 2^SH (16, 2^32);
- *    products of loads below 4.1 (BN254), 2^28.7 (BLS12-381), and of
- *    those with loads smaller still; x3 = λ^2 + KL·p - x1 + KL·p - x2 below
- *    3·KL = K3; t = x1 + K3·p - x3 below 4·KL (BN254: 64 of the 84.6 that
- *    R' holds; BLS12-381 2^34 of 2^35.3); y3 = λ·t + KL·p - y1 below 2·KL.
+ * Bounds, in multiples of p, with ρ = p/R' (IFMA: 2^-6.4 for BN254,
+ * 2^-35.3 for BLS12-381; AVX2: 2^-7.4 for BN254) and SH the template's
+ * shift (IFMA 4 and 32, AVX2 5); a product of Fp values below A·p and B·p
+ * is below (A·B·ρ + 1)·p, an Fp2 product's coefficients below twice that
+ * plus KM:
+ *  - G1 loads by shifting: num, den, x1, y1, x2 below KL = 2^SH (16, 2^32;
+ *    AVX2 32); products of loads below KL^2·ρ + 1 (4.1, 2^28.7; AVX2
+ *    7.1), and of those with loads smaller still; x3 = λ^2 + KL·p - x1 +
+ *    KL·p - x2 below 3·KL = K3; t = x1 + K3·p - x3 below 4·KL (BN254: 64
+ *    of the 84.6 that R' holds, AVX2 128 of 169.3; BLS12-381 2^34 of
+ *    2^35.3); y3 = λ·t + KL·p - y1 below 2·KL.
  *  - G2 loads by shifting and one product by R' mod p: below 1.2 (KL = 2).
  *    Every Fp product then stays below 1.5, so KM = 2 covers a1·b1 in
  *    a0·b0 + KM·p - a1·b1, and Fp2 values stay below 1.5 + KM = 3.5;
  *    x3 below 3.5 + 2·KL = 7.5 <= K3 = 9; t below 1.2 + 9 = 10.2; the
- *    largest product, λ·t, below 3.5·10.2/84.6 + 1 = 1.43 (BN254; BLS12-381
- *    far less); y3 below 3.5 + KL = 5.5.
- * Every operand of a multiplication stays below R', as FPV(mul) needs.
+ *    largest product, λ·t, below 3.5·10.2/84.6 + 1 = 1.43 (BN254 on IFMA;
+ *    less on AVX2 and BLS12-381); y3 below 3.5 + KL = 5.5.
+ * Every operand of a multiplication stays below R', as FPV(mul) needs, and
+ * every stored value below 3·2^SH·p with 2^SH·p to spare below R', as
+ * FPV(store) needs.
  */
 #define MIF_CAT2(a, b) a##_##b
 #define MIF_CAT(a, b)  MIF_CAT2(a, b)
@@ -28,6 +35,7 @@
 #define MIA            MIG(affine_t)
 #define MIQS(op)       MIF_CAT(MIF_FQS, op)
 #define MIF_QT         MIF_CAT(MIF_FQ, t)
+#define MIV(op)        MIF_CAT(MIG(op), FPV_ISA) /* NAME_op_ifma, NAME_op_avx2 */
 #define MIF_CHAINS     4 /* interleaved product chains: 32 lanes in flight */
 
 #if MIF_FP2
@@ -48,35 +56,30 @@
 typedef struct {
     FPV(kp_t) kl, k3, km; /* km: G2 only */
     FPVT rp;              /* R' mod p: G2 only */
-    uint64_t p2[FPV_N52]; /* 2p */
+    uint64_t p2[FPV_NL];  /* 2p */
     MIF_QT one;
-} MIG(ifma_ctx_t);
+} MIG(vec_ctx_t);
 
-size_t MIG(msm_batch_ifma_scratch)(size_t k)
+size_t MIF_CAT(MIV(msm_batch), scratch)(size_t k)
 {
     return (k + 7) / 8 * sizeof(MIF_VT);
 }
 
 /* The lanes of vector v (entries 8v .. 8v + 7) that hold one of the k. */
-static inline __mmask8 MIG(ifma_mask_)(size_t k, size_t v)
+static inline FPV(mask_t) MIG(vec_mask_)(size_t k, size_t v)
 {
-    size_t left = k - 8 * v;
-    return left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+    return FPV(lanes)(k - 8 * v);
 }
 
 /* Eight lanes' byte addresses: base + (8v + lane)·stride. */
-__attribute__((target("avx512f,avx512ifma"))) static inline __m512i
-MIG(ifma_addrs_)(const void *base, size_t v, size_t stride)
+FPV_ATTR static inline FPV(addr_t) MIG(vec_addrs_)(const void *base, size_t v, size_t stride)
 {
-    long long s = (long long)stride;
-    const __m512i lane = _mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0);
-    uintptr_t first = (uintptr_t)base + 8 * v * stride;
-    return _mm512_add_epi64(_mm512_set1_epi64((long long)first), lane);
+    return FPV(addrs)((const unsigned char *)base + 8 * v * stride, stride);
 }
 
-__attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MIG(ifma_ctx_t) * cx)
+FPV_ATTR static void MIG(vec_ctx_init_)(MIG(vec_ctx_t) * cx)
 {
-    uint64_t c[FPV_N52];
+    uint64_t c[FPV_NL];
     FPV(kp_init)(c, MIF_KL);
     FPV(kp_load)(&cx->kl, c);
     FPV(kp_init)(c, MIF_K3);
@@ -92,21 +95,20 @@ __attribute__((target("avx512f,avx512ifma"))) static void MIG(ifma_ctx_init_)(MI
 }
 
 /* The additions of vectors v .. v + cnt - 1 (cnt = 1 or 2), S[v] = 1/den. */
-__attribute__((target("avx512f,avx512ifma"), always_inline)) static inline void
-MIG(ifma_finish_)(const MIG(ifma_ctx_t) * cx, MIA *const *b, const MIF_QT *const *x2,
-                  const MIF_QT *num, size_t k, const MIF_VT *S, size_t v, int cnt)
+FPV_ATTR __attribute__((always_inline)) static inline void
+MIG(vec_finish_)(const MIG(vec_ctx_t) * cx, MIA *const *b, const MIF_QT *const *x2,
+                 const MIF_QT *num, size_t k, const MIF_VT *S, size_t v, int cnt)
 {
-    const long long xo = (long long)offsetof(MIA, x), yo = (long long)offsetof(MIA, y);
-    __mmask8 mask[2];
-    __m512i bx[2], by[2], xp[2];
+    FPV(mask_t) mask[2];
+    FPV(addr_t) bx[2], by[2], xp[2];
     MIF_VT l[2], x1[2], y1[2], xq[2], x3[2], t[2], y3[2];
     for (int i = 0; i < cnt; i++) {
-        mask[i] = MIG(ifma_mask_)(k, v + i);
-        MIF_LOAD(&l[i], MIG(ifma_addrs_)(num, v + i, sizeof(MIF_QT)), mask[i], &cx->one);
-        __m512i bp = _mm512_maskz_loadu_epi64(mask[i], &b[8 * (v + i)]);
-        xp[i] = _mm512_maskz_loadu_epi64(mask[i], &x2[8 * (v + i)]);
-        bx[i] = _mm512_add_epi64(bp, _mm512_set1_epi64(xo));
-        by[i] = _mm512_add_epi64(bp, _mm512_set1_epi64(yo));
+        mask[i] = MIG(vec_mask_)(k, v + i);
+        MIF_LOAD(&l[i], MIG(vec_addrs_)(num, v + i, sizeof(MIF_QT)), mask[i], &cx->one);
+        FPV(addr_t) bp = FPV(ptrs)((const void *const *)&b[8 * (v + i)], mask[i]);
+        xp[i] = FPV(ptrs)((const void *const *)&x2[8 * (v + i)], mask[i]);
+        bx[i] = FPV(addr_add)(bp, offsetof(MIA, x));
+        by[i] = FPV(addr_add)(bp, offsetof(MIA, y));
     }
     for (int i = 0; i < cnt; i++)
         MIF_MUL(&l[i], &l[i], &S[v + i]); /* λ */
@@ -131,23 +133,22 @@ MIG(ifma_finish_)(const MIG(ifma_ctx_t) * cx, MIA *const *b, const MIF_QT *const
     }
 }
 
-__attribute__((target("avx512f,avx512ifma"))) void
-MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, const MIF_QT *den,
-                    size_t k, void *scratch)
+FPV_ATTR void MIV(msm_batch)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num,
+                             const MIF_QT *den, size_t k, void *scratch)
 {
     if (k == 0)
         return;
-    MIG(ifma_ctx_t) ctx, *cx = &ctx;
-    MIG(ifma_ctx_init_)(cx);
+    MIG(vec_ctx_t) ctx, *cx = &ctx;
+    MIG(vec_ctx_init_)(cx);
     MIF_VT *S = scratch; /* S[v]: the product of the chain's den before vector v */
     size_t V = (k + 7) / 8;
     MIF_VT acc[MIF_CHAINS];
     for (int c = 0; c < MIF_CHAINS; c++)
-        MIF_LOAD(&acc[c], _mm512_setzero_si512(), 0, &cx->one);
+        MIF_LOAD(&acc[c], FPV(addr_none)(), 0, &cx->one);
     for (size_t v = 0; v < V; v++) {
-        __mmask8 mask = MIG(ifma_mask_)(k, v);
+        FPV(mask_t) mask = MIG(vec_mask_)(k, v);
         MIF_VT d;
-        MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
+        MIF_LOAD(&d, MIG(vec_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
         S[v] = acc[v % MIF_CHAINS];
         MIF_MUL(&acc[v % MIF_CHAINS], &acc[v % MIF_CHAINS], &d);
     }
@@ -159,9 +160,9 @@ MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, c
     MIF_MUL(&q3, &q2, &acc[2]);
     MIF_MUL(&u, &q3, &acc[3]);
     MIF_QT lanes[8], lscr[8];
-    MIF_STORE(MIG(ifma_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &u);
+    MIF_STORE(MIG(vec_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &u);
     MIQS(inv_vartime)(lanes, lscr, 8);
-    MIF_LOAD(&u, MIG(ifma_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &cx->one);
+    MIF_LOAD(&u, MIG(vec_addrs_)(lanes, 0, sizeof(MIF_QT)), 0xff, &cx->one);
     MIF_MUL(&cur[3], &u, &q3);
     MIF_MUL(&u, &u, &acc[3]);
     MIF_MUL(&cur[2], &u, &q2);
@@ -171,22 +172,23 @@ MIG(msm_batch_ifma)(MIA *const *b, const MIF_QT *const *x2, const MIF_QT *num, c
 
     /* Back sweep: S[v] becomes 1/den of vector v's lanes. */
     for (size_t v = V; v-- > 0;) {
-        __mmask8 mask = MIG(ifma_mask_)(k, v);
+        FPV(mask_t) mask = MIG(vec_mask_)(k, v);
         MIF_VT d;
         MIF_VT *cc = &cur[v % MIF_CHAINS];
-        MIF_LOAD(&d, MIG(ifma_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
+        MIF_LOAD(&d, MIG(vec_addrs_)(den, v, sizeof(MIF_QT)), mask, &cx->one);
         MIF_MUL(&S[v], &S[v], cc);
         MIF_MUL(cc, cc, &d);
     }
     /* The additions, two vectors at a time: each one's λ, λ^2, λ·t chain
      * is sequential, the two are not. */
     for (size_t v = 0; v < V; v += 2)
-        MIG(ifma_finish_)(cx, b, x2, num, k, S, v, v + 1 < V ? 2 : 1);
+        MIG(vec_finish_)(cx, b, x2, num, k, S, v, v + 1 < V ? 2 : 1);
 }
 
 #undef MIF_CAT2
 #undef MIF_CAT
 #undef MIG
+#undef MIV
 #undef MIA
 #undef MIQS
 #undef MIF_CHAINS
