@@ -19,4 +19,5 @@
 #undef FPV_TARGET
 #undef FPV_ISA
 #undef FPV_ATTR
+#undef FPV_CALLED
 #undef FPV_UNROLL
