@@ -373,10 +373,21 @@ typedef struct {
     FPVT c0, c1;
 } FPV(2_t);
 
+/* The multiple of p FPV(2_mul) adds (fpy_tmpl.h needs two). */
+typedef FPV(kp_t) FPV(2_kp_t);
+
+/* kp for FPV(2_mul)'s products below k·p each. */
+FPV_TARGET void FPV(2_kp_init)(FPV(2_kp_t) * kp, uint64_t k)
+{
+    uint64_t c[FPV_N52];
+    FPV(kp_init)(c, k);
+    FPV(kp_load)(kp, c);
+}
+
 /* c0 = a0·b0 + k·p - a1·b1, c1 = a0·b1 + a1·b0: four products, each
  * below A·B/R'·p + p; kp's k must bound a1·b1's. */
 FPV_TARGET void FPV(2_mul)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
-                           const FPV(kp_t) * kp)
+                           const FPV(2_kp_t) * kp)
 {
     FPVT t00, t11, t01, t10;
     FPV(mul)(&t00, &a->c0, &b->c0);

@@ -211,10 +211,12 @@ FPV_TARGET void FPV(add)(FPVT *r, const FPVT *a, const FPVT *b)
 FPV_TARGET void FPV(from_words)(FPVT *r, const FPV(w_t) w[FPV_N64], int sh)
 {
     const __m256i m = _mm256_set1_epi64x((long long)FPV_M29);
+    FPV_UNROLL
     for (int i = 0; i < FPV_N29; i++)
         for (int h = 0; h < 2; h++) {
             /* bits [29i, 29i + 29) of w·2^sh: word k's bit b sits at 64k + b + sh. */
             __m256i v = _mm256_setzero_si256();
+            FPV_UNROLL
             for (int k = 0; k < FPV_N64; k++) {
                 int off = 64 * k + sh - 29 * i; /* where word k starts in limb i */
                 if (off >= 29 || off <= -64)
@@ -229,9 +231,11 @@ FPV_TARGET void FPV(from_words)(FPVT *r, const FPV(w_t) w[FPV_N64], int sh)
 /* w = a as N64 vectors of 64-bit limbs; a normalised and below 2^(64·N64). */
 FPV_TARGET void FPV(to_words)(FPV(w_t) w[FPV_N64], const FPVT *a)
 {
+    FPV_UNROLL
     for (int k = 0; k < FPV_N64; k++)
         for (int h = 0; h < 2; h++) {
             __m256i v = _mm256_setzero_si256();
+            FPV_UNROLL
             for (int i = 0; i < FPV_N29; i++) {
                 int off = 29 * i - 64 * k; /* where limb i starts in word k */
                 if (off >= 64 || off <= -29)
@@ -504,18 +508,40 @@ typedef struct {
     FPVT c0, c1;
 } FPV(2_t);
 
-/* c0 = a0·b0 + k·p - a1·b1, c1 = a0·b1 + a1·b0: four products, each
- * below A·B/R'·p + p; kp's k must bound a1·b1's. */
-FPV_CALLED void FPV(2_mul)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
-                           const FPV(kp_t) * kp)
+/* The multiples of p FPV(2_mul) adds: k and 2k (fpv_tmpl.h needs k only). */
+typedef struct {
+    FPV(kp_t) k1, k2;
+} FPV(2_kp_t);
+
+/* kp for FPV(2_mul)'s products below k·p each. */
+FPV_TARGET void FPV(2_kp_init)(FPV(2_kp_t) * kp, uint64_t k)
 {
-    FPVT t00, t11, t01, t10;
+    uint64_t c[FPV_N29];
+    FPV(kp_init)(c, k);
+    FPV(kp_load)(&kp->k1, c);
+    FPV(kp_init)(c, 2 * k);
+    FPV(kp_load)(&kp->k2, c);
+}
+
+/*
+ * Karatsuba: t00 = a0·b0, t11 = a1·b1, s = (a0 + a1)(b0 + b1);
+ * c0 = t00 + k·p - t11, c1 = s + 2k·p - (t00 + t11): three products where
+ * fpv_tmpl.h makes four (R'/p = 169.3 leaves room for the sums). Each
+ * product below A·B/R'·p + p, s below 4·A·B/R'·p + p; k must bound t00's
+ * and t11's.
+ */
+FPV_CALLED void FPV(2_mul)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
+                           const FPV(2_kp_t) * kp)
+{
+    FPVT t00, t11, sa, sb;
+    FPV(add)(&sa, &a->c0, &a->c1);
+    FPV(add)(&sb, &b->c0, &b->c1);
     FPV(mul)(&t00, &a->c0, &b->c0);
     FPV(mul)(&t11, &a->c1, &b->c1);
-    FPV(mul)(&t01, &a->c0, &b->c1);
-    FPV(mul)(&t10, &a->c1, &b->c0);
-    FPV(sub)(&r->c0, &t00, &t11, kp);
-    FPV(add)(&r->c1, &t01, &t10);
+    FPV(mul)(&sa, &sa, &sb);
+    FPV(sub)(&r->c0, &t00, &t11, &kp->k1);
+    FPV(add)(&t00, &t00, &t11);
+    FPV(sub)(&r->c1, &sa, &t00, &kp->k2);
 }
 
 FPV_TARGET void FPV(2_sub)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
@@ -525,16 +551,47 @@ FPV_TARGET void FPV(2_sub)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
     FPV(sub)(&r->c1, &a->c1, &b->c1, kp);
 }
 
-/* Loads eight Fp2 elements (c0 at addr, c1 right after it) and multiplies
- * each coefficient by rp (R' mod p, FPV(r_prime)): the same value, now
- * below 1.2p, so that products of products stay small. */
+/*
+ * a = a - q·p, q = floor(T·C / 2^40) from a's top limb T (bits 29·(N29-1)
+ * and up) and C = floor(2^40 / P), P = p's top limb + 1: q <= T/P <= a/p
+ * and a/p - q < 1 + 2^-13 (T < 2^SH·P), so a < R' in, a < 1.0002p out,
+ * normalised: one product a limb, where a product by R' mod p would take
+ * 2·N29^2 + N29. The limbs of a - q·p are signed (above -2^35): their
+ * carries are taken on a + 2^40, which 2^29 divides.
+ */
+FPV_TARGET void FPV(reduce)(FPVT *a)
+{
+    const __m256i c = _mm256_set1_epi64x((long long)((1ULL << 40) / (FPV(PL)[FPV_N29 - 1] + 1)));
+    const __m256i bias = _mm256_set1_epi64x(1LL << 40), m = _mm256_set1_epi64x((long long)FPV_M29);
+    for (int h = 0; h < 2; h++) {
+        __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(a->l[FPV_N29 - 1][h], c), 40);
+        __m256i carry = _mm256_setzero_si256();
+        for (int j = 0; j < FPV_N29; j++) {
+            __m256i qp = _mm256_mul_epu32(q, _mm256_set1_epi64x((long long)FPV(PL)[j]));
+            __m256i x = _mm256_add_epi64(_mm256_sub_epi64(a->l[j][h], qp), carry);
+            if (j == FPV_N29 - 1) {
+                a->l[j][h] = x;
+                break;
+            }
+            x = _mm256_add_epi64(x, bias);
+            carry = _mm256_sub_epi64(_mm256_srli_epi64(x, 29), _mm256_set1_epi64x(1LL << 11));
+            a->l[j][h] = _mm256_and_si256(x, m);
+        }
+    }
+}
+
+/* Loads eight Fp2 elements (c0 at addr, c1 right after it), each
+ * coefficient brought below 1.0002p by FPV(reduce), so that products of
+ * products stay small. rp (R' mod p), which fpv_tmpl.h multiplies by to
+ * the same end, is not needed here. */
 FPV_TARGET void FPV(2_load)(FPV(2_t) * r, FPV(addr_t) addr, FPV(mask_t) mask, const FPVQT *dflt,
                             const FPVT *rp)
 {
+    (void)rp;
     FPV(load)(&r->c0, addr, mask, &dflt[0]);
     FPV(load)(&r->c1, FPV(addr_add)(addr, 8 * FPV_N64), mask, &dflt[1]);
-    FPV(mul)(&r->c0, &r->c0, rp);
-    FPV(mul)(&r->c1, &r->c1, rp);
+    FPV(reduce)(&r->c0);
+    FPV(reduce)(&r->c1);
 }
 
 FPV_TARGET void FPV(2_store)(FPV(addr_t) addr, FPV(mask_t) mask, const FPV(2_t) * a,

@@ -24,7 +24,15 @@
  *    a0·b0 + KM·p - a1·b1, and Fp2 values stay below 1.5 + KM = 3.5;
  *    x3 below 3.5 + 2·KL = 7.5 <= K3 = 9; t below 1.2 + 9 = 10.2; the
  *    largest product, λ·t, below 3.5·10.2/84.6 + 1 = 1.43 (BN254 on IFMA;
- *    less on AVX2 and BLS12-381); y3 below 3.5 + KL = 5.5.
+ *    BLS12-381 less); y3 below 3.5 + KL = 5.5.
+ *  - G2 on AVX2: loads brought below 1.0002 by FPV(reduce) (KL = 2), and
+ *    Karatsuba's product (fpy_tmpl.h): t00, t11 below A·B·ρ + 1, s below
+ *    4·A·B·ρ + 1, c0 below t00 + KM, c1 below s + 2·KM. Values below 6
+ *    multiply to t00, t11 below 1.22 <= KM = 2 and c1 below 1.86 + 4: Fp2
+ *    values from products stay below 6; x3 below 6 + 2·KL = 10 <= K3 = 12;
+ *    t below 1.0002 + 12; λ·t's t00, t11 below 6·13·ρ + 1 = 1.47 <= KM, its
+ *    c1 below 2.85 + 4 = 6.85; y3 below 6.85 + KL = 8.85; the sums a0 + a1
+ *    below 26.
  * Every operand of a multiplication stays below R', as FPV(mul) needs, and
  * every stored value below 3·2^SH·p with 2^SH·p to spare below R', as
  * FPV(store) needs.
@@ -54,9 +62,10 @@
 
 /* The constants of one call. */
 typedef struct {
-    FPV(kp_t) kl, k3, km; /* km: G2 only */
-    FPVT rp;              /* R' mod p: G2 only */
-    uint64_t p2[FPV_NL];  /* 2p */
+    FPV(kp_t) kl, k3;
+    FPV(2_kp_t) km;      /* G2 only */
+    FPVT rp;             /* R' mod p: G2 only */
+    uint64_t p2[FPV_NL]; /* 2p */
     MIF_QT one;
 } MIG(vec_ctx_t);
 
@@ -86,8 +95,7 @@ FPV_ATTR static void MIG(vec_ctx_init_)(MIG(vec_ctx_t) * cx)
     FPV(kp_load)(&cx->k3, c);
     FPV(kp)(cx->p2, 2);
 #if MIF_FP2
-    FPV(kp_init)(c, MIF_KM);
-    FPV(kp_load)(&cx->km, c);
+    FPV(2_kp_init)(&cx->km, MIF_KM);
     FPV(r_prime)(c);
     FPV(set1)(&cx->rp, c);
 #endif
