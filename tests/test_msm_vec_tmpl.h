@@ -5,19 +5,23 @@
  * kernel NAME_msm_batch_ISA, and the flag cpu_has_ISA that the MSM reads),
  * which this header removes again.
  */
-#define TI_CAT2(a, b) a##_##b
-#define TI_CAT(a, b)  TI_CAT2(a, b)
-#define TG(op)        TI_CAT(TI_GROUP, op)
-#define TV(op)        TI_CAT(TG(op), TI_ISA) /* this kernel's test functions */
-#define TI_KERNEL     TV(msm_batch)
-#define TI_SCRATCH    TI_CAT(TI_KERNEL, scratch)
-#define TI_FLAG       TI_CAT(cpu_has, TI_ISA)
-#define TQ(op)        TI_CAT(TI_FQ, op)
-#define TQT           TQ(t)
-#define TA            TG(affine_t)
-#define TJ            TG(jac_t)
-#define TFR(op)       TI_CAT(TI_FR, op)
-#define TI_FP(op)     TI_CAT(TI_FPB, op)
+#define TI_CAT2(a, b)        a##_##b
+#define TI_CAT(a, b)         TI_CAT2(a, b)
+#define TG(op)               TI_CAT(TI_GROUP, op)
+#define TI_CAT3_(a, b, c)    a##_##b##_##c
+#define TI_CAT3(a, b, c)     TI_CAT3_(a, b, c)
+#define TI_CAT4_(a, b, c, d) a##_##b##_##c##_##d
+#define TI_CAT4(a, b, c, d)  TI_CAT4_(a, b, c, d)
+#define TV(op)               TI_CAT3(TI_GROUP, op, TI_ISA) /* this kernel's test functions */
+#define TI_KERNEL            TV(msm_batch)
+#define TI_SCRATCH           TI_CAT4(TI_GROUP, msm_batch, TI_ISA, scratch)
+#define TI_FLAG              TI_CAT(cpu_has, TI_ISA)
+#define TQ(op)               TI_CAT(TI_FQ, op)
+#define TQT                  TQ(t)
+#define TA                   TG(affine_t)
+#define TJ                   TG(jac_t)
+#define TFR(op)              TI_CAT(TI_FR, op)
+#define TI_FP(op)            TI_CAT(TI_FPB, op)
 
 /* An element for the field-level case: random, or one of the edge limbs
  * 0, 1 and p - 1 (as raw Montgomery limbs: any fully reduced value); for
@@ -225,6 +229,10 @@ static void TV(ti_msm)(void **state)
 #undef TI_CAT
 #undef TG
 #undef TV
+#undef TI_CAT3_
+#undef TI_CAT3
+#undef TI_CAT4_
+#undef TI_CAT4
 #undef TI_KERNEL
 #undef TI_SCRATCH
 #undef TI_FLAG

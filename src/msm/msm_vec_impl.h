@@ -37,14 +37,18 @@
  * every stored value below 3·2^SH·p with 2^SH·p to spare below R', as
  * FPV(store) needs.
  */
-#define MIF_CAT2(a, b) a##_##b
-#define MIF_CAT(a, b)  MIF_CAT2(a, b)
-#define MIG(op)        MIF_CAT(MIF_GROUP, op)
-#define MIA            MIG(affine_t)
-#define MIQS(op)       MIF_CAT(MIF_FQS, op)
-#define MIF_QT         MIF_CAT(MIF_FQ, t)
-#define MIV(op)        MIF_CAT(MIG(op), FPV_ISA) /* NAME_op_ifma, NAME_op_avx2 */
-#define MIF_CHAINS     4 /* interleaved product chains: 32 lanes in flight */
+#define MIF_CAT2(a, b)        a##_##b
+#define MIF_CAT(a, b)         MIF_CAT2(a, b)
+#define MIG(op)               MIF_CAT(MIF_GROUP, op)
+#define MIA                   MIG(affine_t)
+#define MIQS(op)              MIF_CAT(MIF_FQS, op)
+#define MIF_QT                MIF_CAT(MIF_FQ, t)
+#define MIF_CAT3_(a, b, c)    a##_##b##_##c
+#define MIF_CAT3(a, b, c)     MIF_CAT3_(a, b, c)
+#define MIF_CAT4_(a, b, c, d) a##_##b##_##c##_##d
+#define MIF_CAT4(a, b, c, d)  MIF_CAT4_(a, b, c, d)
+#define MIV(op)               MIF_CAT3(MIF_GROUP, op, FPV_ISA) /* NAME_op_ifma, NAME_op_avx2 */
+#define MIF_CHAINS            4 /* interleaved product chains: 32 lanes in flight */
 
 #if MIF_FP2
 #define MIF_VT               FPV(2_t)
@@ -69,7 +73,7 @@ typedef struct {
     MIF_QT one;
 } MIG(vec_ctx_t);
 
-size_t MIF_CAT(MIV(msm_batch), scratch)(size_t k)
+size_t MIF_CAT4(MIF_GROUP, msm_batch, FPV_ISA, scratch)(size_t k)
 {
     return (k + 7) / 8 * sizeof(MIF_VT);
 }
@@ -197,6 +201,10 @@ FPV_ATTR void MIV(msm_batch)(MIA *const *b, const MIF_QT *const *x2, const MIF_Q
 #undef MIF_CAT
 #undef MIG
 #undef MIV
+#undef MIF_CAT3_
+#undef MIF_CAT3
+#undef MIF_CAT4_
+#undef MIF_CAT4
 #undef MIA
 #undef MIQS
 #undef MIF_CHAINS
