@@ -258,11 +258,12 @@ static inline bool MSG(msm_entry_)(MSG(msm_worker_t) * w, size_t e, MSA *dst, co
 }
 
 /* Finishes the worker's k entries: *bp[e] += (*xp[e], ·) with λ = num/den,
- * by the vector kernel when the worker has its scratch, else one scalar
+ * by the vector kernel when the worker has its scratch and k is at least
+ * its least batch, else one scalar
  * inversion and 5M + 1S an entry (batch inversion included). */
 static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k)
 {
-    if (w->vscr) {
+    if (w->vscr && k >= w->vmin) {
         w->vfn(w->bp, w->xp, w->num, w->den, k, w->vscr);
         return;
     }
