@@ -9,8 +9,9 @@
  * Instantiated by a .c file that defines, before including it:
  *   FPV_NAME  the prefix of every generated name (e.g. bn254_fpy)
  *   FPV_FQ    the scalar field it mirrors (e.g. bn254_fp): its _t, set_one, dbl
- *   FPV_N64   that field's 64-bit limbs (4 or 6)
- *   FPV_N29   29-bit limbs: the least n with 29·n >= 64·FPV_N64 (9 or 14)
+ *   FPV_N64   that field's 64-bit limbs: 4 (a 6-limb field's product, 14 limbs
+ *             here, is no faster than the scalar one: docs/PERFORMANCE.md)
+ *   FPV_N29   29-bit limbs: the least n with 29·n >= 64·FPV_N64 (9)
  *   FPV_P29   p in FPV_N29 limbs of 29 bits, least significant first
  *   FPV_PINV  -p^-1 mod 2^29
  * and removes the names with fpv_tmpl_undef.h. Every function carries the
@@ -20,10 +21,10 @@
  * Why radix 2^29: VPMULUDQ multiplies the low 32 bits of each 64-bit lane,
  * so a limb must fit 32 bits, and a Montgomery product adds 2·N29 partial
  * products of two limbs into one column: with 29-bit limbs those are below
- * 2^58, and 2·N29 of them (18, or 28 for N29 = 14) stay below 2^63, so no
- * carry moves inside the product, only one shift a row. 30-bit limbs save
- * no limb for 254 bits (9 either way) and overflow a column; 26- or 28-bit
- * limbs need 10 limbs for 254 bits and 23 % more products.
+ * 2^58, and 2·N29 = 18 of them stay below 2^63, so no carry moves inside
+ * the product, only one shift a row. 30-bit limbs save no limb for 254
+ * bits (9 either way) and overflow a column; 26- or 28-bit limbs need 10
+ * limbs for 254 bits and 23 % more products.
  *
  * Why eight lanes in two halves of four: a product is 2·N29^2 + N29
  * multiplications and as many additions, on the vector pipes, and each of
@@ -46,7 +47,7 @@
  *    is one Montgomery step of SH bits, v·2^-SH ≡ x·R, and two conditional
  *    subtractions (FPV(unshift), FPV(store)).
  *  - FPV(mul)(a, b) < a·b/R' + p. p/R' is 2^-7.4 for both BN254 fields
- *    (SH = 5), 2^-25.3 for BLS12-381's Fp (SH = 22).
+ *    (SH = 5).
  *
  * Lanes (as in fpv_tmpl.h): FPV(mask_t) holds one bit a lane, FPV(addr_t)
  * one byte address a lane. AVX2 has no scatter and its gathers are slow
@@ -58,6 +59,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#if FPV_N64 != 4
+#error "fpy_tmpl.h: fields of four 64-bit limbs only"
+#endif
 
 #define FPV_CAT2(a, b) a##_##b
 #define FPV_CAT(a, b)  FPV_CAT2(a, b)
@@ -389,7 +394,6 @@ static inline FPV(addr_t) FPV(addr_none)(void)
 
 /* ---- loads and stores --------------------------------------------------- */
 
-#if FPV_N64 == 4
 /* w[k] = limb k of the four 32-byte elements e[0..4): a 4×4 transposition,
  * two rounds of four shuffles. Its own inverse. */
 FPV_TARGET void FPV(transpose4_)(__m256i w[4], const __m256i e[4])
@@ -430,30 +434,6 @@ FPV_TARGET void FPV(put_words_)(void *const e[8], FPV(mask_t) mask, const FPV(w_
                 _mm256_storeu_si256((__m256i *)e[4 * h + i], y[i]);
     }
 }
-#else
-FPV_TARGET void FPV(words_)(FPV(w_t) w[FPV_N64], const void *const e[8])
-{
-    uint64_t t[FPV_N64][8];
-    for (int i = 0; i < 8; i++)
-        for (int k = 0; k < FPV_N64; k++)
-            t[k][i] = ((const uint64_t *)e[i])[k];
-    for (int k = 0; k < FPV_N64; k++)
-        for (int h = 0; h < 2; h++)
-            w[k].h[h] = _mm256_loadu_si256((const __m256i *)(const void *)&t[k][4 * h]);
-}
-
-FPV_TARGET void FPV(put_words_)(void *const e[8], FPV(mask_t) mask, const FPV(w_t) w[FPV_N64])
-{
-    uint64_t t[FPV_N64][8];
-    for (int k = 0; k < FPV_N64; k++)
-        for (int h = 0; h < 2; h++)
-            _mm256_storeu_si256((__m256i *)(void *)&t[k][4 * h], w[k].h[h]);
-    for (int i = 0; i < 8; i++)
-        if (mask >> i & 1)
-            for (int k = 0; k < FPV_N64; k++)
-                ((uint64_t *)e[i])[k] = t[k][i];
-}
-#endif
 
 /* Eight consecutive elements (at p) as limb vectors. */
 FPV_TARGET void FPV(load8)(FPV(w_t) w[FPV_N64], const void *p)
