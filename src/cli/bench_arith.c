@@ -11,7 +11,11 @@
  * Throughput too, for the multiplication: BENCH_BATCH independent products
  * r[i] = a[i]·b[i] of stored elements (NAMEs_mul, eight at a time with IFMA
  * where the processor has it), the way the MSM and the NTT multiply, next
- * to GMP doing the same BENCH_BATCH products; the time per product.
+ * to GMP doing the same BENCH_BATCH products; the time per product. And the
+ * multiplier's own throughput: four independent scalar chains (MULX/ADX,
+ * or portable), against BN254's eight-lane AVX2 product (ff/fpy_tmpl.h)
+ * in two independent chains, the operands in registers: what the AVX2
+ * kernels can gain over the scalar code at most.
  */
 #include <gmp.h>
 #include <stdio.h>
@@ -32,6 +36,14 @@
 #include "pairing/bls381_pairing.h"
 #include "pairing/bn254_pairing.h"
 #include "util/cpu.h"
+
+#if defined(__x86_64__)
+#include "ff/bn254_fpy.h"
+#include "ff/fpv_tmpl_undef.h"
+#include "ff/bn254_fry.h"
+#include "ff/fpv_tmpl_undef.h"
+#define BENCH_HAVE_AVX2 1
+#endif
 
 #define BENCH_REPEATS 15
 
@@ -83,6 +95,72 @@ BENCH_FIELD_MUL(bls381_fp)
 BENCH_FIELD_MUL(bls381_fr)
 BENCH_FIELD_MUL(bn254_fp)
 BENCH_FIELD_MUL(bn254_fr)
+
+/* Four independent chains of products; iters counts products. */
+#define BENCH_FIELD_STREAMS(F)                                                                     \
+    typedef struct {                                                                               \
+        F##_t a[4], b[4];                                                                          \
+    } F##_streams_t;                                                                               \
+    static void F##_bench_streams(void *state, long iters)                                         \
+    {                                                                                              \
+        F##_streams_t *s = state;                                                                  \
+        for (long i = 0; i < iters; i += 4)                                                        \
+            for (int k = 0; k < 4; k++)                                                            \
+                F##_mul(&s->a[k], &s->a[k], &s->b[k]);                                             \
+    }                                                                                              \
+    static double F##_streams_ns(long iters)                                                       \
+    {                                                                                              \
+        F##_streams_t s;                                                                           \
+        for (int k = 0; k < 4; k++) {                                                              \
+            F##_from_u64(&s.a[k], 3 + (uint64_t)k);                                                \
+            F##_from_u64(&s.b[k], 0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1));                      \
+        }                                                                                          \
+        return bench_median_ns(F##_bench_streams, &s, iters);                                      \
+    }
+
+BENCH_FIELD_STREAMS(bls381_fp)
+BENCH_FIELD_STREAMS(bls381_fr)
+BENCH_FIELD_STREAMS(bn254_fp)
+BENCH_FIELD_STREAMS(bn254_fr)
+
+#if BENCH_HAVE_AVX2
+/* Two independent chains of eight-lane AVX2 products (V = bn254_fpy or
+ * bn254_fry, over F); iters counts products. 0 without AVX2. */
+#define BENCH_FIELD_AVX2(V, F)                                                                     \
+    typedef struct {                                                                               \
+        V##_t a[2], b[2];                                                                          \
+    } V##_bench_t;                                                                                 \
+    __attribute__((target("avx2"))) static void V##_bench_mul(void *state, long iters)             \
+    {                                                                                              \
+        V##_bench_t *s = state;                                                                    \
+        for (long i = 0; i < iters; i += 16) {                                                     \
+            V##_mul(&s->a[0], &s->a[0], &s->b[0]);                                                 \
+            V##_mul(&s->a[1], &s->a[1], &s->b[1]);                                                 \
+        }                                                                                          \
+    }                                                                                              \
+    __attribute__((target("avx2"))) static double V##_mul_ns(long iters)                           \
+    {                                                                                              \
+        if (!cpu_has_avx2)                                                                         \
+            return 0;                                                                              \
+        F##_t e[16];                                                                               \
+        for (int i = 0; i < 16; i++) {                                                             \
+            F##_from_u64(&e[i], 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1));                        \
+            F##_mul(&e[i], &e[i], &e[i]); /* full-size values */                                   \
+        }                                                                                          \
+        V##_bench_t *s = aligned_alloc(64, sizeof *s);                                             \
+        if (!s)                                                                                    \
+            return 0;                                                                              \
+        for (int j = 0; j < 2; j++) {                                                              \
+            V##_load(&s->a[j], V##_addrs(&e[8 * j], sizeof(F##_t)), 0xff, &e[0]);                  \
+            V##_load(&s->b[j], V##_addrs(&e[8 - 8 * j], sizeof(F##_t)), 0xff, &e[0]);              \
+        }                                                                                          \
+        double ns = bench_median_ns(V##_bench_mul, s, iters);                                      \
+        free(s);                                                                                   \
+        return ns;                                                                                 \
+    }
+BENCH_FIELD_AVX2(bn254_fpy, bn254_fp)
+BENCH_FIELD_AVX2(bn254_fry, bn254_fr)
+#endif
 
 /* BENCH_BATCH independent products a round; iters counts products. */
 #define BENCH_BATCH 4096
@@ -232,7 +310,8 @@ BENCH_PAIRING(bls381)
 BENCH_PAIRING(bn254)
 
 typedef struct {
-    double fp_mul, fr_mul, gmp_mul, fp_batch, gmp_batch, g1_jac, g1_xyzz, g2_jac, g2_xyzz, pairing;
+    double fp_mul, fr_mul, gmp_mul, fp_batch, gmp_batch, fp_streams, fr_streams, fp_avx2, fr_avx2,
+        g1_jac, g1_xyzz, g2_jac, g2_xyzz, pairing;
 } bench_row_t;
 
 #define BENCH_CURVE(C, row, fp_limbs)                                                              \
@@ -248,6 +327,8 @@ typedef struct {
         (row).gmp_mul = gmp_mul_ns(C##_fp_MODULUS, fp_limbs, 100000);                              \
         (row).fp_batch = C##_fp_batch_ns(50 * BENCH_BATCH);                                        \
         (row).gmp_batch = gmp_batch_ns(C##_fp_MODULUS, fp_limbs, 5 * BENCH_BATCH);                 \
+        (row).fp_streams = C##_fp_streams_ns(200000);                                              \
+        (row).fr_streams = C##_fr_streams_ns(200000);                                              \
         C##_g1_bench_t g1;                                                                         \
         C##_g1_bench_init(&g1);                                                                    \
         (row).g1_jac = bench_median_ns(C##_g1_bench_jac_madd, &g1, 20000);                         \
@@ -273,9 +354,13 @@ int cli_bench_arith(int argc, char **argv)
     }
     if (argc > 1)
         return cli_usage_error("bench arith", NULL, "takes no arguments, not '%s'", argv[1]);
-    bench_row_t bls, bn;
+    bench_row_t bls = {0}, bn = {0};
     BENCH_CURVE(bls381, bls, 6);
     BENCH_CURVE(bn254, bn, 4);
+#if BENCH_HAVE_AVX2
+    bn.fp_avx2 = bn254_fpy_mul_ns(400000);
+    bn.fr_avx2 = bn254_fry_mul_ns(400000);
+#endif
 
     printf("cuzk %s bench arith: median of %d chains (latency) or rounds of %d independent "
            "products (throughput), one core, arithmetic %s\n",
@@ -290,6 +375,14 @@ int cli_bench_arith(int argc, char **argv)
     printf("%-34s %12.1f %12.1f\n", "  the same with GMP (ns)", bls.gmp_batch, bn.gmp_batch);
     printf("%-34s %11.1fx %11.1fx\n", "GMP / cuzk, independent", bls.gmp_batch / bls.fp_batch,
            bn.gmp_batch / bn.fp_batch);
+    printf("%-34s %12.1f %12.1f\n", "Fp mul, 4 scalar streams (ns)", bls.fp_streams, bn.fp_streams);
+    printf("%-34s %12.1f %12.1f\n", "Fr mul, 4 scalar streams (ns)", bls.fr_streams, bn.fr_streams);
+    if (bn.fp_avx2 > 0) {
+        printf("%-34s %12s %12.1f\n", "Fp mul, AVX2 8 lanes (ns)", "-", bn.fp_avx2);
+        printf("%-34s %12s %12.1f\n", "Fr mul, AVX2 8 lanes (ns)", "-", bn.fr_avx2);
+        printf("%-34s %12s %11.2fx\n", "4 scalar streams / AVX2, Fp", "-",
+               bn.fp_streams / bn.fp_avx2);
+    }
     printf("%-34s %12.1f %12.1f\n", "G1 mixed add, Jacobian (ns)", bls.g1_jac, bn.g1_jac);
     printf("%-34s %12.1f %12.1f\n", "G1 mixed add, XYZZ (ns)", bls.g1_xyzz, bn.g1_xyzz);
     printf("%-34s %12.1f %12.1f\n", "G2 mixed add, Jacobian (ns)", bls.g2_jac, bn.g2_jac);

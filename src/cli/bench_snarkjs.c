@@ -18,7 +18,9 @@
  *  - snarkjs proves `snarkjs_runs` times as a child process (wall clock,
  *    node's start-up included, as a user sees it).
  *  - both proofs are verified with cuzk's verifier from the written files.
- * The temporary files are removed at the end.
+ * The temporary files are removed at the end. With --zkey and --wtns it
+ * proves that key and witness instead (a circom circuit, say), in one
+ * row; the proofs still go to a temporary directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +51,7 @@
 #include "ntt/bls381_ntt.h"
 #include "ntt/bn254_ntt.h"
 #include "r1cs/r1cs.h"
+#include "util/cpu.h"
 #include "util/pool.h"
 #include "util/rng.h"
 
@@ -81,7 +84,8 @@ typedef struct bench_opts {
     unsigned n_curves;
     unsigned runs, snarkjs_runs, threads, kernel_log;
     uint64_t seed;
-    const char *snarkjs; /* NULL: look for node_modules/.bin/snarkjs */
+    const char *snarkjs;     /* NULL: look for node_modules/.bin/snarkjs */
+    const char *zkey, *wtns; /* a given key and witness, or NULL: generated circuits */
     bool no_snarkjs, no_kernels;
 } bench_opts_t;
 
@@ -193,6 +197,9 @@ static void bench_usage(FILE *f)
                "  --kernel-size K   the kernels' size 2^K (default 16)\n"
                "  --no-kernels      skip the kernels\n"
                "  --seed S          seed of the circuits and keys (default 1)\n"
+               "  --zkey FILE       with --wtns: prove this key and witness instead of the\n"
+               "                    generated circuits (--sizes and --curves do not apply)\n"
+               "  --wtns FILE       the witness for --zkey\n"
                "  -h, --help        this text\n");
 }
 
@@ -266,9 +273,9 @@ static int bench_parse(bench_opts_t *o, int argc, char **argv)
             *(a[5] == 's' ? &o->no_snarkjs : &o->no_kernels) = true;
             continue;
         }
-        static const char *const valued[] = {"--sizes",   "--curves",      "--runs",
-                                             "--threads", "--snarkjs",     "--snarkjs-runs",
-                                             "--seed",    "--kernel-size", NULL};
+        static const char *const valued[] = {
+            "--sizes", "--curves",      "--runs", "--threads", "--snarkjs", "--snarkjs-runs",
+            "--seed",  "--kernel-size", "--zkey", "--wtns",    NULL};
         bool known = false;
         for (int j = 0; valued[j]; j++)
             known |= !strcmp(a, valued[j]);
@@ -291,6 +298,10 @@ static int bench_parse(bench_opts_t *o, int argc, char **argv)
             ok = bench_uint(&o->kernel_log, a, v, 8, 24);
         else if (!strcmp(a, "--snarkjs"))
             o->snarkjs = v;
+        else if (!strcmp(a, "--zkey"))
+            o->zkey = v;
+        else if (!strcmp(a, "--wtns"))
+            o->wtns = v;
         else {
             char *end;
             errno = 0;
@@ -301,6 +312,10 @@ static int bench_parse(bench_opts_t *o, int argc, char **argv)
         }
         if (!ok)
             return BENCH_EFAIL;
+    }
+    if (!o->zkey != !o->wtns) {
+        fprintf(stderr, "cuzk bench snarkjs: --zkey and --wtns go together\n");
+        return BENCH_EFAIL;
     }
     return -1;
 }
@@ -401,9 +416,11 @@ typedef struct bench_files {
     char dir[BENCH_PATH];
     char zkey[BENCH_PATH], wtns[BENCH_PATH], proof[BENCH_PATH], pub[BENCH_PATH];
     char sj_proof[BENCH_PATH], sj_pub[BENCH_PATH], sj_log[BENCH_PATH];
+    bool given; /* zkey and wtns are the user's: not made, not removed */
 } bench_files_t;
 
-static bool bench_files_init(bench_files_t *f, const char *dir)
+/* The paths in dir; zkey and wtns NULL, or the user's files. */
+static bool bench_files_init(bench_files_t *f, const char *dir, const char *zkey, const char *wtns)
 {
     struct {
         char *buf;
@@ -416,14 +433,35 @@ static bool bench_files_init(bench_files_t *f, const char *dir)
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
         if ((size_t)snprintf(n[i].buf, BENCH_PATH, "%s/%s", dir, n[i].name) >= BENCH_PATH)
             return false;
+    f->given = zkey != NULL;
+    if (f->given && ((size_t)snprintf(f->zkey, BENCH_PATH, "%s", zkey) >= BENCH_PATH ||
+                     (size_t)snprintf(f->wtns, BENCH_PATH, "%s", wtns) >= BENCH_PATH))
+        return false;
     return true;
 }
 
 static void bench_files_remove(const bench_files_t *f)
 {
-    const char *p[] = {f->zkey, f->wtns, f->proof, f->pub, f->sj_proof, f->sj_pub, f->sj_log};
-    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+    const char *p[] = {f->proof, f->pub, f->sj_proof, f->sj_pub, f->sj_log, f->zkey, f->wtns};
+    for (size_t i = 0; i < sizeof p / sizeof p[0] - (f->given ? 2 : 0); i++)
         remove(p[i]);
+}
+
+/* The given key's curve and sizes in row (its points not checked). */
+static cuzk_status_t bench_given_key(const bench_files_t *f, bench_row_t *row, pool_t *pool,
+                                     char *err, size_t err_size)
+{
+    zkey_t k = {0};
+    cuzk_status_t s = zkey_file_read(&k, f->zkey, pool, ZKEY_TRUSTED, err, err_size);
+    if (s == CUZK_OK) {
+        row->curve = k.curve;
+        row->n_vars = k.n_vars;
+        row->domain = k.domain_size;
+        for (row->log2n = 0; (1u << row->log2n) < k.domain_size; row->log2n++)
+            ;
+    }
+    zkey_free(&k);
+    return s;
 }
 
 /* The circuit, its witness and the key, written to f; fills the sizes and
@@ -518,7 +556,8 @@ static cuzk_status_t bench_verify_files(bool *valid, const groth16_vk_t *vk, con
     return s;
 }
 
-/* Everything for one curve and size; row->curve and row->log2n set. */
+/* Everything for one curve and size; row->curve and row->log2n set, or
+ * for the given key and witness (o->zkey). */
 static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const char *snarkjs,
                                pool_t *pool, char *err, size_t err_size)
 {
@@ -530,13 +569,18 @@ static cuzk_status_t bench_one(bench_row_t *row, const bench_opts_t *o, const ch
         return io_fail(err, err_size, CUZK_EIO, "cannot make a temporary directory: %s",
                        strerror(errno));
     bench_files_t f;
-    if (!bench_files_init(&f, dir)) {
+    if (!bench_files_init(&f, dir, o->zkey, o->wtns)) {
         rmdir(dir);
         return io_fail(err, err_size, CUZK_EINVAL, "%s: path too long", dir);
     }
-    fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: generating the circuit and the key in %s\n",
-            r1cs_curve_name(row->curve), row->log2n, dir);
-    cuzk_status_t s = bench_make_files(&f, row, o->seed + row->log2n, err, err_size);
+    cuzk_status_t s;
+    if (f.given) {
+        s = bench_given_key(&f, row, pool, err, err_size);
+    } else {
+        fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: generating the circuit and the key in %s\n",
+                r1cs_curve_name(row->curve), row->log2n, dir);
+        s = bench_make_files(&f, row, o->seed + row->log2n, err, err_size);
+    }
     if (s == CUZK_OK)
         s = bench_check_stop(err, err_size);
 
@@ -806,10 +850,12 @@ static void bench_print(const bench_row_t *rows, unsigned n, bool have_snarkjs)
             snprintf(cpu, sizeof cpu, "%.1fx", r->snarkjs_cpu / r->stage[BS_CPU]);
         }
         const char *sj_ok = r->snarkjs_s < 0 ? "-" : r->snarkjs_verified ? "OK" : "INVALID";
-        printf("%-10s %3s%-2u %11u %8.3f s %10s %7s %9s %8.3f s %10s %7s  %s, %s\n",
-               r1cs_curve_name(r->curve), "2^", r->log2n, r->n_constraints, r->stage[BS_TOTAL], sj,
-               ratio, ratio_t, r->stage[BS_CPU], sj_cpu, cpu, r->cuzk_verified ? "OK" : "INVALID",
-               sj_ok);
+        char cons[32] = "given";
+        if (r->n_constraints)
+            snprintf(cons, sizeof cons, "%u", r->n_constraints);
+        printf("%-10s %3s%-2u %11s %8.3f s %10s %7s %9s %8.3f s %10s %7s  %s, %s\n",
+               r1cs_curve_name(r->curve), "2^", r->log2n, cons, r->stage[BS_TOTAL], sj, ratio,
+               ratio_t, r->stage[BS_CPU], sj_cpu, cpu, r->cuzk_verified ? "OK" : "INVALID", sj_ok);
     }
     if (have_snarkjs)
         printf("(wall-clock seconds; ratio = snarkjs / cuzk; ratio (t): cuzk's key read trusted "
@@ -854,9 +900,13 @@ int cli_bench_snarkjs(int argc, char **argv)
         fprintf(stderr, "cuzk bench snarkjs: cannot start the threads (%s)\n", cuzk_strerror(st));
         return BENCH_EFAIL;
     }
-    printf("cuzk %s bench snarkjs: porep32-shaped circuits (328 public inputs, 90 %% bits), "
-           "domain 2^k, %u threads, median of %u cuzk run(s)",
-           cuzk_version(), pool_threads(pool), o.runs);
+    if (o.zkey)
+        printf("cuzk %s bench snarkjs: %s with %s, %u threads, median of %u cuzk run(s)",
+               cuzk_version(), o.zkey, o.wtns, pool_threads(pool), o.runs);
+    else
+        printf("cuzk %s bench snarkjs: porep32-shaped circuits (328 public inputs, 90 %% bits), "
+               "domain 2^k, %u threads, median of %u cuzk run(s)",
+               cuzk_version(), pool_threads(pool), o.runs);
     if (have_snarkjs)
         printf(" and %u snarkjs run(s) (%s)", o.snarkjs_runs, snarkjs);
     printf("\n");
@@ -867,14 +917,17 @@ int cli_bench_snarkjs(int argc, char **argv)
             strcpy(load, "unknown\n");
         fclose(la);
     }
-    printf("%ld processors online; load average at the start: %s", sysconf(_SC_NPROCESSORS_ONLN),
-           load);
-    fprintf(stderr, "cuzk bench snarkjs: INSECURE development keys, for benchmarks only\n");
+    printf("%ld processors online; arithmetic %s; load average at the start: %s",
+           sysconf(_SC_NPROCESSORS_ONLN), cpu_arith_path(), load);
+    if (!o.zkey)
+        fprintf(stderr, "cuzk bench snarkjs: INSECURE development keys, for benchmarks only\n");
 
     bench_row_t rows[2 * BENCH_MAX_SIZES];
     unsigned n = 0;
     char err[IO_ERR_MAX] = "";
     bool all_valid = true;
+    if (o.zkey) /* one row: the given key */
+        o.n_curves = o.n_sizes = 1;
     for (unsigned c = 0; c < o.n_curves; c++) {
         for (unsigned i = 0; i < o.n_sizes; i++) {
             bench_row_t *r = &rows[n];
@@ -883,8 +936,11 @@ int cli_bench_snarkjs(int argc, char **argv)
             r->log2n = o.sizes[i];
             st = bench_one(r, &o, have_snarkjs ? snarkjs : NULL, pool, err, sizeof err);
             if (st != CUZK_OK) {
-                fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s\n", r1cs_curve_name(r->curve),
-                        r->log2n, err);
+                if (o.zkey)
+                    fprintf(stderr, "cuzk bench snarkjs: %s\n", err);
+                else
+                    fprintf(stderr, "cuzk bench snarkjs: %s 2^%u: %s\n", r1cs_curve_name(r->curve),
+                            r->log2n, err);
                 pool_free(pool);
                 bench_reraise();
                 return BENCH_EFAIL;
@@ -892,6 +948,10 @@ int cli_bench_snarkjs(int argc, char **argv)
             all_valid &= r->cuzk_verified && (r->snarkjs_s < 0 || r->snarkjs_verified);
             n++;
         }
+    }
+    if (o.zkey) { /* the kernels of the given key's curve */
+        o.curves[0] = rows[0].curve;
+        o.n_curves = 1;
     }
     bench_print(rows, n, have_snarkjs);
     fflush(stdout);

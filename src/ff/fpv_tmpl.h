@@ -11,7 +11,9 @@
  *   FPV_PINV  -p^-1 mod 2^52
  * and removes the names with fpv_tmpl_undef.h. Every function carries the
  * target attribute FPV_TARGET, so the rest of the build needs no -mavx512
- * flag; callers check cpu_has_ifma (util/cpu.h) first.
+ * flag; callers check cpu_has_ifma (util/cpu.h) first. The AVX2 template
+ * (fpy_tmpl.h) has the same names, so that code over them compiles with
+ * either.
  *
  * Representation (NAME_t: lane i of limb j is limb j of element i):
  *  - R' = 2^(52·N52), the vector Montgomery radix; an element x is held as
@@ -26,7 +28,7 @@
  *  - FPV(mul)(a, b) < a·b/R' + p. With p/R' = 2^-6.4 (BN254, SH = 4) and
  *    2^-35.3 (BLS12-381, SH = 32) the products of loaded values shrink
  *    back towards p; the callers keep their sums below R' (the bounds are
- *    derived in msm/msm_ifma_impl.h and ntt/ntt_ifma_impl.h).
+ *    derived in msm/msm_vec_impl.h and ntt/ntt_ifma_impl.h).
  *
  * Measured (dev-epyc2, AMD EPYC with 512-bit IFMA, gcc 12 -O3): four
  * independent streams of multiplications, 1.99 ns a product for BN254
@@ -44,10 +46,16 @@
 #define FPVT           FPV(t)
 #define FPVQ(op)       FPV_CAT(FPV_FQ, op)
 #define FPVQT          FPVQ(t)
+#define FPV_NL         FPV_N52
+#define FPV_LB         52
 #define FPV_SH         (52 * FPV_N52 - 64 * FPV_N64)
 #define FPV_M52        ((1ULL << 52) - 1)
+/* The instruction set, for the names of the code over this template, and
+ * the target attribute of its functions. */
+#define FPV_ISA  ifma
+#define FPV_ATTR __attribute__((target("avx512f,avx512ifma")))
 #ifndef FPV_TARGET
-#define FPV_TARGET __attribute__((target("avx512f,avx512ifma"), always_inline)) static inline
+#define FPV_TARGET FPV_ATTR __attribute__((always_inline)) static inline
 #endif
 
 typedef struct {
@@ -61,22 +69,15 @@ typedef struct {
     __m512i l[FPV_N52];
 } FPV(kp_t);
 
-static const uint64_t FPV(P52)[FPV_N52] = FPV_P52;
+/* Lanes, as the AVX2 template (fpy_tmpl.h) has them: eight 64-bit words
+ * one a lane, a lane mask, eight byte addresses. */
+typedef __m512i FPV(w_t);
+typedef __mmask8 FPV(mask_t);
+typedef __m512i FPV(addr_t);
 
-/* v (N64 limbs of 64 bits, below R') as N52 limbs of 52 bits. */
-static inline void FPV(limbs52)(uint64_t c[FPV_N52], const uint64_t v[FPV_N64])
-{
-    for (int i = 0; i < FPV_N52; i++) {
-        uint64_t w = 0;
-        for (int j = 0; j < FPV_N64; j++) {
-            int off = 64 * j - 52 * i; /* where word j starts in limb i */
-            if (off >= 52 || off <= -64)
-                continue;
-            w |= off >= 0 ? v[j] << off : v[j] >> -off;
-        }
-        c[i] = w & FPV_M52;
-    }
-}
+static const uint64_t FPV(PL)[FPV_N52] = FPV_P52;
+
+#include "ff/fpv_tmpl_common.h"
 
 FPV_TARGET void FPV(set1)(FPVT *r, const uint64_t c[FPV_N52])
 {
@@ -84,26 +85,6 @@ FPV_TARGET void FPV(set1)(FPVT *r, const uint64_t c[FPV_N52])
         r->l[j] = _mm512_set1_epi64((long long)c[j]);
 }
 
-/* q = k·p in normalised 52-bit limbs; k < 2^40 and k·p < R'. */
-static inline void FPV(kp)(uint64_t q[FPV_N52], uint64_t k)
-{
-    unsigned __int128 c = 0;
-    for (int j = 0; j < FPV_N52; j++) {
-        c += (unsigned __int128)k * FPV(P52)[j];
-        q[j] = (uint64_t)c & FPV_M52;
-        c >>= 52;
-    }
-}
-
-/* kp = k·p spread as above; k < 2^40 and k·p < R'. */
-static inline void FPV(kp_init)(uint64_t kp[FPV_N52], uint64_t k)
-{
-    FPV(kp)(kp, k);
-    for (int j = 0; j < FPV_N52 - 1; j++) {
-        kp[j] += 1ULL << 52;
-        kp[j + 1] -= 1;
-    }
-}
 FPV_TARGET void FPV(kp_load)(FPV(kp_t) * r, const uint64_t kp[FPV_N52])
 {
     for (int j = 0; j < FPV_N52; j++)
@@ -140,10 +121,9 @@ FPV_TARGET void FPV(mul)(FPVT *r, const FPVT *a, const FPVT *b)
             t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a->l[i], b->l[j]);
         __m512i m = _mm512_madd52lo_epu64(z, t[0], pinv);
         for (int j = 0; j < FPV_N52; j++)
-            t[j] = _mm512_madd52lo_epu64(t[j], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+            t[j] = _mm512_madd52lo_epu64(t[j], m, _mm512_set1_epi64((long long)FPV(PL)[j]));
         for (int j = 0; j < FPV_N52; j++)
-            t[j + 1] =
-                _mm512_madd52hi_epu64(t[j + 1], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, _mm512_set1_epi64((long long)FPV(PL)[j]));
         t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
         for (int j = 0; j < FPV_N52; j++)
             t[j] = t[j + 1];
@@ -165,7 +145,7 @@ FPV_TARGET void FPV(sub)(FPVT *r, const FPVT *a, const FPVT *b, const FPV(kp_t) 
 /* r = w·2^sh in radix 2^52, w given as N64 vectors of 64-bit limbs (limb k
  * of the eight elements in w[k]); w·2^sh < R'. sh is a constant (0 or SH)
  * once inlined. */
-FPV_TARGET void FPV(from_words)(FPVT *r, const __m512i w[FPV_N64], int sh)
+FPV_TARGET void FPV(from_words)(FPVT *r, const FPV(w_t) w[FPV_N64], int sh)
 {
     const __m512i m = _mm512_set1_epi64((long long)FPV_M52);
     for (int i = 0; i < FPV_N52; i++) {
@@ -183,7 +163,7 @@ FPV_TARGET void FPV(from_words)(FPVT *r, const __m512i w[FPV_N64], int sh)
 }
 
 /* w = a as N64 vectors of 64-bit limbs; a normalised and below 2^(64·N64). */
-FPV_TARGET void FPV(to_words)(__m512i w[FPV_N64], const FPVT *a)
+FPV_TARGET void FPV(to_words)(FPV(w_t) w[FPV_N64], const FPVT *a)
 {
     for (int k = 0; k < FPV_N64; k++) {
         __m512i v = _mm512_setzero_si512();
@@ -226,13 +206,13 @@ FPV_TARGET void FPV(csub_with)(FPVT *a, const uint64_t q[FPV_N52])
 FPV_TARGET __mmask8 FPV(below_p)(const FPVT *a)
 {
     FPVT u;
-    return (__mmask8)~FPV(sub_q_)(&u, a, FPV(P52));
+    return (__mmask8)~FPV(sub_q_)(&u, a, FPV(PL));
 }
 
 /* a = a - p when a >= p: a < 2p in, a < p out, normalised. */
 FPV_TARGET void FPV(csub)(FPVT *a)
 {
-    FPV(csub_with)(a, FPV(P52));
+    FPV(csub_with)(a, FPV(PL));
 }
 
 /*
@@ -251,10 +231,9 @@ FPV_TARGET void FPV(unshift)(FPVT *r, const FPVT *a, const uint64_t p2[FPV_N52])
     m = _mm512_and_si512(m, _mm512_set1_epi64((long long)((1ULL << FPV_SH) - 1)));
     FPVT t = *a;
     for (int j = 0; j < FPV_N52; j++)
-        t.l[j] = _mm512_madd52lo_epu64(t.l[j], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+        t.l[j] = _mm512_madd52lo_epu64(t.l[j], m, _mm512_set1_epi64((long long)FPV(PL)[j]));
     for (int j = 0; j < FPV_N52 - 1; j++)
-        t.l[j + 1] =
-            _mm512_madd52hi_epu64(t.l[j + 1], m, _mm512_set1_epi64((long long)FPV(P52)[j]));
+        t.l[j + 1] = _mm512_madd52hi_epu64(t.l[j + 1], m, _mm512_set1_epi64((long long)FPV(PL)[j]));
     FPV(normalize)(&t);
     const __m512i mask = _mm512_set1_epi64((long long)FPV_M52);
     for (int j = 0; j < FPV_N52 - 1; j++)
@@ -289,10 +268,38 @@ FPV_TARGET void FPV(add)(FPVT *r, const FPVT *a, const FPVT *b)
     FPV(normalize)(r);
 }
 
+/* ---- lanes and addresses ------------------------------------------------ */
+
+/* Eight byte addresses: first + lane·stride. */
+FPV_TARGET FPV(addr_t) FPV(addrs)(const void *first, size_t stride)
+{
+    long long s = (long long)stride;
+    const __m512i lane = _mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0);
+    return _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)first), lane);
+}
+
+/* The pointers p[0..8) as addresses, those of the lanes outside `mask`
+ * 0 (and not read). */
+FPV_TARGET FPV(addr_t) FPV(ptrs)(const void *const *p, FPV(mask_t) mask)
+{
+    return _mm512_maskz_loadu_epi64(mask, p);
+}
+
+/* a + off in every lane. */
+FPV_TARGET FPV(addr_t) FPV(addr_add)(FPV(addr_t) a, size_t off)
+{
+    return _mm512_add_epi64(a, _mm512_set1_epi64((long long)off));
+}
+
+FPV_TARGET FPV(addr_t) FPV(addr_none)(void)
+{
+    return _mm512_setzero_si512();
+}
+
 /* Limbs j of the eight elements at byte addresses addr + 8j (lanes in
  * `mask`; the others take `dflt`), shifted into radix 2^52 with the
  * factor 2^SH: r = x·R' as an integer < 2^SH·p for x·R mod p loaded. */
-FPV_TARGET void FPV(load)(FPVT *r, __m512i addr, __mmask8 mask, const FPVQT *dflt)
+FPV_TARGET void FPV(load)(FPVT *r, FPV(addr_t) addr, FPV(mask_t) mask, const FPVQT *dflt)
 {
     __m512i w[FPV_N64];
     for (int k = 0; k < FPV_N64; k++)
@@ -305,7 +312,8 @@ FPV_TARGET void FPV(load)(FPVT *r, __m512i addr, __mmask8 mask, const FPVQT *dfl
 /* Writes the eight elements of a (lanes in `mask`) as fully reduced x·R mod
  * p, limb j to the byte addresses addr + 8j, j < N64, by FPV(unshift)
  * (its bounds on a; p2 = 2p). */
-FPV_TARGET void FPV(store)(__m512i addr, __mmask8 mask, const FPVT *a, const uint64_t p2[FPV_N52])
+FPV_TARGET void FPV(store)(FPV(addr_t) addr, FPV(mask_t) mask, const FPVT *a,
+                           const uint64_t p2[FPV_N52])
 {
     FPVT t;
     FPV(unshift)(&t, a, p2);
@@ -365,22 +373,21 @@ typedef struct {
     FPVT c0, c1;
 } FPV(2_t);
 
-/* R' mod p in 52-bit limbs: FPV(mul) by it keeps the value x·R' (mod p)
- * of a loaded element and brings it below v·p/R' + p (1.2p for BN254, 1.1p
- * for BLS12-381). R' = R·2^SH: the scalar one doubled SH times. */
-static inline void FPV(r_prime)(uint64_t c[FPV_N52])
+/* The multiple of p FPV(2_mul) adds (fpy_tmpl.h needs two). */
+typedef FPV(kp_t) FPV(2_kp_t);
+
+/* kp for FPV(2_mul)'s products below k·p each. */
+FPV_TARGET void FPV(2_kp_init)(FPV(2_kp_t) * kp, uint64_t k)
 {
-    FPVQT v;
-    FPVQ(set_one)(&v);
-    for (int s = 0; s < FPV_SH; s++)
-        FPVQ(dbl)(&v, &v);
-    FPV(limbs52)(c, v.l);
+    uint64_t c[FPV_N52];
+    FPV(kp_init)(c, k);
+    FPV(kp_load)(kp, c);
 }
 
 /* c0 = a0·b0 + k·p - a1·b1, c1 = a0·b1 + a1·b0: four products, each
  * below A·B/R'·p + p; kp's k must bound a1·b1's. */
 FPV_TARGET void FPV(2_mul)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
-                           const FPV(kp_t) * kp)
+                           const FPV(2_kp_t) * kp)
 {
     FPVT t00, t11, t01, t10;
     FPV(mul)(&t00, &a->c0, &b->c0);
@@ -404,7 +411,7 @@ FPV_TARGET void FPV(2_sub)(FPV(2_t) * r, const FPV(2_t) * a, const FPV(2_t) * b,
  * each coefficient by rp (R' mod p, FPV(r_prime)): the same value, now
  * below 1.2p, so that products of products stay small (Fp2's sums double
  * the bounds, and BN254's R' holds only 84.6p). */
-FPV_TARGET void FPV(2_load)(FPV(2_t) * r, __m512i addr, __mmask8 mask, const FPVQT *dflt,
+FPV_TARGET void FPV(2_load)(FPV(2_t) * r, FPV(addr_t) addr, FPV(mask_t) mask, const FPVQT *dflt,
                             const FPVT *rp)
 {
     FPV(load)(&r->c0, addr, mask, &dflt[0]);
@@ -413,7 +420,7 @@ FPV_TARGET void FPV(2_load)(FPV(2_t) * r, __m512i addr, __mmask8 mask, const FPV
     FPV(mul)(&r->c1, &r->c1, rp);
 }
 
-FPV_TARGET void FPV(2_store)(__m512i addr, __mmask8 mask, const FPV(2_t) * a,
+FPV_TARGET void FPV(2_store)(FPV(addr_t) addr, FPV(mask_t) mask, const FPV(2_t) * a,
                              const uint64_t p2[FPV_N52])
 {
     FPV(store)(addr, mask, &a->c0, p2);

@@ -1,12 +1,23 @@
-/* Removes the names of fpv_tmpl.h after one instantiation. */
+/* Removes the names of fpv_tmpl.h or fpy_tmpl.h after one instantiation. */
 #undef FPV_NAME
 #undef FPV_FQ
 #undef FPV_N64
 #undef FPV_N52
 #undef FPV_P52
+#undef FPV_N29
+#undef FPV_P29
 #undef FPV_PINV
 #undef FPV
 #undef FPVT
 #undef FPVQ
 #undef FPVQT
+#undef FPV_NL
+#undef FPV_LB
 #undef FPV_SH
+#undef FPV_M52
+#undef FPV_M29
+#undef FPV_TARGET
+#undef FPV_ISA
+#undef FPV_ATTR
+#undef FPV_CALLED
+#undef FPV_UNROLL

@@ -1,5 +1,5 @@
 #include "msm/bls381_msm.h"
-#include "msm/msm_ifma.h"
+#include "msm/msm_vec.h"
 
 /* The template body for G1 and G2; the order of these includes matters. */
 #define MSM_GROUP bls381_g1

@@ -258,16 +258,15 @@ static inline bool MSG(msm_entry_)(MSG(msm_worker_t) * w, size_t e, MSA *dst, co
 }
 
 /* Finishes the worker's k entries: *bp[e] += (*xp[e], ·) with λ = num/den,
- * by the IFMA kernel when the worker has its scratch, else one scalar
+ * by the vector kernel when the worker has its scratch and k is at least
+ * its least batch, else one scalar
  * inversion and 5M + 1S an entry (batch inversion included). */
 static void MSG(msm_finish_)(MSG(msm_worker_t) * w, size_t k)
 {
-#ifdef MSM_BATCH_IFMA
-    if (w->vscr) {
-        MSM_BATCH_IFMA(w->bp, w->xp, w->num, w->den, k, w->vscr);
+    if (w->vscr && k >= w->vmin) {
+        w->vfn(w->bp, w->xp, w->num, w->den, k, w->vscr);
         return;
     }
-#endif
     MSQS(inv_vartime)(w->den, w->scr, k);
     for (size_t e = 0; e < k; e++) {
         MSA *b = w->bp[e];

@@ -57,8 +57,10 @@ typedef struct {
     MSA **bp;
     const MSQT **xp;
     MSA *red;   /* the running sums' segments (msm_reduce_affine_) */
-    void *vscr; /* the IFMA kernel's scratch (msm_ifma.h), when it runs */
-    MSA *obuf;  /* scalar-one bases waiting to be summed in batches, nob of them */
+    void *vscr; /* the vector kernel's scratch (msm_vec.h), when one runs */
+    void (*vfn)(MSA *const *, const MSQT *const *, const MSQT *, const MSQT *, size_t, void *);
+    size_t vmin; /* the least batch it takes; smaller ones go to the scalar formulas */
+    MSA *obuf;   /* scalar-one bases waiting to be summed in batches, nob of them */
     size_t nob;
     bool entries, no_obuf; /* the entry arrays are there; obuf could not be */
     bool nomem;
@@ -108,6 +110,17 @@ static void MSG(msm_adds_)(MSG(msm_worker_t) * w, MSA *dst, const MSA *src, size
     }
 }
 
+/* The least batch the AVX2 kernel takes. Its fixed cost (the eight lanes'
+ * inversion, the chains' ends) makes small batches dearer than the scalar
+ * formulas: BN254 G1 and G2, one thread, ns an addition scalar / AVX2 at
+ * k = 8, 16, 32, 64: 343 / 450, 244 / 273, 197 / 185, 172 / 138 (G1),
+ * 668 / 1028, 562 / 663, 515 / 481, 483 / 388 (G2). (The IFMA kernel,
+ * even with the scalar formulas at k = 8 and ahead from 16, takes every
+ * batch.) */
+#ifndef MSM_AVX2_MIN
+#define MSM_AVX2_MIN 32
+#endif
+
 /* The worker's entry arrays, for batches of up to CUZK_MSM_BATCH_MAX
  * additions (allocated once); false when out of memory. */
 static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
@@ -122,13 +135,24 @@ static bool MSG(msm_entries_alloc_)(MSG(msm_worker_t) * wk)
     wk->xp = wk->xp ? wk->xp : malloc(m * sizeof(const MSQT *));
     if (!wk->num || !wk->den || !wk->scr || !wk->bp || !wk->xp)
         return false;
+    if (!wk->vscr) { /* the vector kernel (msm_vec.h): IFMA first, then AVX2 */
+        size_t bytes = 0;
 #ifdef MSM_BATCH_IFMA
-    if (cpu_has_ifma && !wk->vscr) {
-        wk->vscr = aligned_alloc(64, (MSM_CAT(MSM_BATCH_IFMA, scratch)(m) + 63) / 64 * 64);
-        if (!wk->vscr)
+        if (cpu_has_ifma) {
+            bytes = MSM_CAT(MSM_BATCH_IFMA, scratch)(m);
+            wk->vfn = MSM_BATCH_IFMA;
+        }
+#endif
+#ifdef MSM_BATCH_AVX2
+        if (!wk->vfn && cpu_has_avx2) {
+            bytes = MSM_CAT(MSM_BATCH_AVX2, scratch)(m);
+            wk->vfn = MSM_BATCH_AVX2;
+            wk->vmin = MSM_AVX2_MIN;
+        }
+#endif
+        if (wk->vfn && !(wk->vscr = aligned_alloc(64, (bytes + 63) / 64 * 64)))
             return false;
     }
-#endif
     wk->entries = true;
     return true;
 }

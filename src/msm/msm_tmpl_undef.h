@@ -17,4 +17,5 @@
 #undef MSQS
 #undef MSQT
 #undef MSM_BATCH_IFMA
+#undef MSM_BATCH_AVX2
 #undef MSM_GLV

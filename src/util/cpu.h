@@ -7,9 +7,13 @@
  * lacks. Set CUZK_NO_ASM=1 in the environment to force the portable path.
  *
  * cpu_has_ifma picks the eight-lane AVX-512 IFMA kernels where they
- * exist (the MSM's batch-affine additions, msm/msm_ifma.h): set when the
+ * exist (the MSM's batch-affine additions, msm/msm_vec.h): set when the
  * processor has AVX-512F and IFMA and the operating system saves the
  * 512-bit registers. CUZK_NO_ASM=1 or CUZK_NO_IFMA=1 clears it.
+ *
+ * cpu_has_avx2 picks the eight-lane AVX2 kernels (ff/fpy_tmpl.h) where
+ * there is no IFMA: IFMA first where both are set, then AVX2, then the
+ * scalar code. CUZK_NO_ASM=1 or CUZK_NO_AVX2=1 clears it.
  */
 #ifndef CUZK_UTIL_CPU_H
 #define CUZK_UTIL_CPU_H
@@ -28,7 +32,14 @@ extern bool cpu_has_ifma;
  * whatever CUZK_NO_ASM and CUZK_NO_IFMA say. */
 bool cpu_supports_ifma(void);
 
-/* A short description of the arithmetic path in use ("mulx/adx + ifma", "mulx/adx", "portable"). */
+extern bool cpu_has_avx2;
+
+/* Whether the processor and the operating system allow AVX2, whatever
+ * CUZK_NO_ASM and CUZK_NO_AVX2 say. */
+bool cpu_supports_avx2(void);
+
+/* A short description of the arithmetic path in use ("mulx/adx + ifma",
+ * "mulx/adx + avx2", "mulx/adx", "portable"). */
 const char *cpu_arith_path(void);
 
 #endif

@@ -209,6 +209,14 @@ expect "submit: no witness" 2 \
     "$cuzk" submit --key k
 expect "submit: --witness without a value" 2 \
     "cuzk submit: --witness needs a value (try 'cuzk submit --help')" "$cuzk" submit --witness
+expect "bench snarkjs: --zkey without --wtns" 2 "cuzk bench snarkjs: --zkey and --wtns go together" \
+    "$cuzk" bench snarkjs --zkey "$k"
+expect "bench snarkjs: a missing --zkey" 2 "cuzk bench snarkjs: $d/none.zkey: no such file" \
+    "$cuzk" bench snarkjs --zkey "$d/none.zkey" --wtns "$w" --no-snarkjs --no-kernels
+run "$cuzk" bench snarkjs --zkey "$k" --wtns "$w" --no-snarkjs --no-kernels --runs 1
+[ "$rc" -eq 0 ] && [[ "$out" == *"$k with $w"*"BN254"*"given"*"OK, -"* ]] &&
+    pass "bench snarkjs --zkey --wtns proves the given key" ||
+    fail "bench snarkjs --zkey --wtns proves the given key (exit $rc: ${out:0:300} $err)"
 expect "wait: no ID" 2 "cuzk wait: missing ID (try 'cuzk wait --help')" "$cuzk" wait
 expect "cancel: no ID" 2 "cuzk cancel: missing ID (try 'cuzk cancel --help')" "$cuzk" cancel
 expect "cancel: two IDs" 2 "cuzk cancel: unexpected 'b' (try 'cuzk cancel --help')" \

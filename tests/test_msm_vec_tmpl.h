@@ -1,22 +1,32 @@
 /*
- * The per-group cases of test_msm_ifma.c; the includer defines TI_GROUP,
- * TI_FQ (its coordinate field), TI_FQS, TI_FR, TI_FPB (the base field) and
- * TI_FP2 (1 for G2), which this header removes again.
+ * The per-group cases of test_msm_vec.c for one kernel; the includer
+ * defines TI_GROUP, TI_FQ (its coordinate field), TI_FQS, TI_FR, TI_FPB
+ * (the base field), TI_FP2 (1 for G2) and TI_ISA (ifma or avx2: the
+ * kernel NAME_msm_batch_ISA, and the flag cpu_has_ISA that the MSM reads),
+ * which this header removes again.
  */
-#define TI_CAT2(a, b) a##_##b
-#define TI_CAT(a, b)  TI_CAT2(a, b)
-#define TG(op)        TI_CAT(TI_GROUP, op)
-#define TQ(op)        TI_CAT(TI_FQ, op)
-#define TQT           TQ(t)
-#define TA            TG(affine_t)
-#define TJ            TG(jac_t)
-#define TFR(op)       TI_CAT(TI_FR, op)
-#define TI_FP(op)     TI_CAT(TI_FPB, op)
+#define TI_CAT2(a, b)        a##_##b
+#define TI_CAT(a, b)         TI_CAT2(a, b)
+#define TG(op)               TI_CAT(TI_GROUP, op)
+#define TI_CAT3_(a, b, c)    a##_##b##_##c
+#define TI_CAT3(a, b, c)     TI_CAT3_(a, b, c)
+#define TI_CAT4_(a, b, c, d) a##_##b##_##c##_##d
+#define TI_CAT4(a, b, c, d)  TI_CAT4_(a, b, c, d)
+#define TV(op)               TI_CAT3(TI_GROUP, op, TI_ISA) /* this kernel's test functions */
+#define TI_KERNEL            TV(msm_batch)
+#define TI_SCRATCH           TI_CAT4(TI_GROUP, msm_batch, TI_ISA, scratch)
+#define TI_FLAG              TI_CAT(cpu_has, TI_ISA)
+#define TQ(op)               TI_CAT(TI_FQ, op)
+#define TQT                  TQ(t)
+#define TA                   TG(affine_t)
+#define TJ                   TG(jac_t)
+#define TFR(op)              TI_CAT(TI_FR, op)
+#define TI_FP(op)            TI_CAT(TI_FPB, op)
 
 /* An element for the field-level case: random, or one of the edge limbs
  * 0, 1 and p - 1 (as raw Montgomery limbs: any fully reduced value); for
  * Fp2 each coefficient so. */
-static void TG(ti_fp_)(TI_FP(t) * r, bool nonzero)
+static void TV(ti_fp_)(TI_FP(t) * r, bool nonzero)
 {
     uint64_t pick = rng_next(&test_rng) % 8;
     if (pick == 0 && !nonzero) {
@@ -34,19 +44,19 @@ static void TG(ti_fp_)(TI_FP(t) * r, bool nonzero)
     }
 }
 
-static void TG(ti_elem_)(TQT *r, bool nonzero)
+static void TV(ti_elem_)(TQT *r, bool nonzero)
 {
 #if TI_FP2
-    TG(ti_fp_)(&r->c0, false);
-    TG(ti_fp_)(&r->c1, nonzero && rng_next(&test_rng) % 2);
+    TV(ti_fp_)(&r->c0, false);
+    TV(ti_fp_)(&r->c1, nonzero && rng_next(&test_rng) % 2);
     if (nonzero && TQ(is_zero)(r))
         r->c0.l[0] = 1;
 #else
-    TG(ti_fp_)(r, nonzero);
+    TV(ti_fp_)(r, nonzero);
 #endif
 }
 
-static void TG(ti_field)(void **state)
+static void TV(ti_field)(void **state)
 {
     (void)state;
     static const size_t sizes[] = {1, 2, 7, 8, 9, 31, 32, 33, 63, 70, 1024};
@@ -56,18 +66,18 @@ static void TG(ti_field)(void **state)
     TA *b = malloc(kmax * sizeof *b), *want = malloc(kmax * sizeof *want);
     TA **bp = malloc(kmax * sizeof *bp);
     const TQT **xp = malloc(kmax * sizeof *xp);
-    void *scr = aligned_alloc(64, (TG(msm_batch_ifma_scratch)(kmax) + 63) / 64 * 64);
+    void *scr = aligned_alloc(64, (TI_SCRATCH(kmax) + 63) / 64 * 64);
     if (!num || !den || !xq || !b || !want || !bp || !xp || !scr)
         abort(); /* out of memory */
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         for (int it = 0; it < test_iters(4); it++) {
             size_t k = sizes[s];
             for (size_t e = 0; e < k; e++) {
-                TG(ti_elem_)(&num[e], false);
-                TG(ti_elem_)(&den[e], true);
-                TG(ti_elem_)(&b[e].x, false);
-                TG(ti_elem_)(&b[e].y, false);
-                TG(ti_elem_)(&xq[e], false);
+                TV(ti_elem_)(&num[e], false);
+                TV(ti_elem_)(&den[e], true);
+                TV(ti_elem_)(&b[e].x, false);
+                TV(ti_elem_)(&b[e].y, false);
+                TV(ti_elem_)(&xq[e], false);
                 TQT l, t;
                 TQ(inv_vartime)(&l, &den[e]);
                 TQ(mul)(&l, &l, &num[e]);
@@ -80,7 +90,7 @@ static void TG(ti_field)(void **state)
                 bp[e] = &b[e];
                 xp[e] = &xq[e];
             }
-            TG(msm_batch_ifma)(bp, xp, num, den, k, scr);
+            TI_KERNEL(bp, xp, num, den, k, scr);
             for (size_t e = 0; e < k; e++) {
                 if (memcmp(&b[e], &want[e], sizeof b[e]) != 0)
                     fail_msg("k = %zu, entry %zu differs", k, e);
@@ -99,7 +109,7 @@ static void TG(ti_field)(void **state)
 
 /* Buckets and points as the MSM prepares them, through the bucket array
  * in a shuffled order (the kernel reads and writes by address). */
-static void TG(ti_points)(void **state)
+static void TV(ti_points)(void **state)
 {
     (void)state;
     enum { K = 77 };
@@ -145,9 +155,9 @@ static void TG(ti_points)(void **state)
         n2[e] = num[e * 13 % K];
         d2[e] = den[e * 13 % K];
     }
-    void *scr = aligned_alloc(64, (TG(msm_batch_ifma_scratch)(K) + 63) / 64 * 64);
+    void *scr = aligned_alloc(64, (TI_SCRATCH(K) + 63) / 64 * 64);
     assert_non_null(scr);
-    TG(msm_batch_ifma)(bp, xp, n2, d2, K, scr);
+    TI_KERNEL(bp, xp, n2, d2, K, scr);
     free(scr);
     for (size_t e = 0; e < K; e++) {
         if (memcmp(&b[e], &want[e], sizeof b[e]) != 0)
@@ -156,25 +166,28 @@ static void TG(ti_points)(void **state)
     }
 }
 
-/* The MSM with the kernel and without it: the same bytes, for uniform and
- * porep-like scalars, one and two threads, windows that batch. */
-static void TG(ti_msm)(void **state)
+/* The MSM with the kernel and without it (the scalar additions): the same
+ * bytes, for uniform scalars (even entries of sizes) and porep-like ones
+ * (odd), one and two threads, windows that batch; sizes 0, 1, 1500, 20000
+ * and two random ones (not powers of two), the uniform ones small enough
+ * for the sanitizer build to take seconds. */
+static void TV(ti_msm)(void **state)
 {
     (void)state;
-    static const size_t sizes[] = {3000, 20000};
-    for (size_t s = 0; s < 2; s++) {
+    size_t sizes[] = {
+        0, 1, 1500, 20000, 2 + rng_next(&test_rng) % 2000, 4003 + 2 * (rng_next(&test_rng) % 4000)};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s];
-        TA *bases = malloc(n * sizeof *bases);
-        TFR(t) *sc = malloc(n * sizeof *sc);
-        assert_non_null(bases && sc);
+        TA *bases = malloc((n + 1) * sizeof *bases);
+        TFR(t) *sc = malloc((n + 1) * sizeof *sc);
+        TJ *pj = malloc((n + 1) * sizeof *pj);
+        assert_non_null(bases && sc && pj);
         TA g;
         TG(generator)(&g);
         TJ acc, gj;
         TG(jac_from_affine)(&gj, &g);
         uint64_t k0[EC_SCALAR_LIMBS] = {rng_next(&test_rng) | 1};
         TG(jac_mul_vartime)(&acc, &gj, k0);
-        TJ *pj = malloc(n * sizeof *pj);
-        assert_non_null(pj);
         for (size_t i = 0; i < n; i++) { /* consecutive multiples, a few repeated */
             pj[i] = acc;
             if (i % 97 != 0)
@@ -184,26 +197,29 @@ static void TG(ti_msm)(void **state)
         free(pj);
         for (size_t i = 0; i < n; i++) {
             assert_int_equal(TFR(random)(&sc[i], &test_rng), CUZK_OK);
-            if (s == 1 && i % 10 != 0) /* porep-like: mostly 0 and 1 */
+            if (s % 2 == 1 && i % 10 != 0) /* porep-like: mostly 0 and 1 */
                 i % 3 ? TFR(set_zero)(&sc[i]) : TFR(set_one)(&sc[i]);
         }
         for (int pl = 0; pl < 2; pl++) {
             pool_t *pool = pl ? pool2 : NULL;
             TJ with, without;
             TA wa, wo;
-            bool saved = cpu_has_ifma;
+            bool ifma = cpu_has_ifma, avx2 = cpu_has_avx2;
             msm_opts_t opts = {.window = 12}; /* batch-affine windows */
-            cpu_has_ifma = true;
+            cpu_has_ifma = cpu_has_avx2 = false;
+            TI_FLAG = true; /* this kernel alone */
             assert_int_equal(TG(msm_tuned_vartime)(&with, bases, sc, n, &opts, NULL, pool),
                              CUZK_OK);
-            cpu_has_ifma = false;
+            cpu_has_ifma = cpu_has_avx2 = false;
             assert_int_equal(TG(msm_tuned_vartime)(&without, bases, sc, n, &opts, NULL, pool),
                              CUZK_OK);
-            cpu_has_ifma = saved;
+            cpu_has_ifma = ifma;
+            cpu_has_avx2 = avx2;
             TG(jac_to_affine)(&wa, &with);
             TG(jac_to_affine)(&wo, &without);
             if (memcmp(&wa, &wo, sizeof wa) != 0)
-                fail_msg("n = %zu, pool %d: the MSM differs with the IFMA kernel", n, pl);
+                fail_msg("n = %zu, pool %d: the MSM differs with the %s kernel", n, pl,
+                         TI_STR(TI_ISA));
         }
         free(bases);
         free(sc);
@@ -213,6 +229,15 @@ static void TG(ti_msm)(void **state)
 #undef TI_CAT2
 #undef TI_CAT
 #undef TG
+#undef TV
+#undef TI_CAT3_
+#undef TI_CAT3
+#undef TI_CAT4_
+#undef TI_CAT4
+#undef TI_KERNEL
+#undef TI_SCRATCH
+#undef TI_FLAG
+#undef TI_ISA
 #undef TQ
 #undef TQT
 #undef TA
