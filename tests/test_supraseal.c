@@ -86,6 +86,8 @@ static void scalars_free(void *p, bool pinned)
         gpu_host_free(p);
         return;
     }
+#else
+    (void)pinned; /* scalars_alloc makes pinned ones on a CUDA build only */
 #endif
     free(p);
 }
