@@ -144,7 +144,7 @@ static int fleet_beat(fleet_t *f)
     if (fleet_local_renew(f) != 0)
         return -1;
     size_t n = 0;
-    if (fleet_db_reap(f->conn, cfg->max_attempts, &n, err, sizeof err) != 0) {
+    if (fleet_db_reap(f->conn, f->lease_s, cfg->max_attempts, &n, err, sizeof err) != 0) {
         if (fleet_step_failed(f, "taking back expired leases", err) != 0)
             return -1;
     } else if (n) {
@@ -260,13 +260,13 @@ static int fleet_lease_now(fleet_t *f)
     double now = engine_now();
     if (got < want && now >= f->next_wanted) {
         f->next_wanted = now + FLEET_WANTED_EVERY;
-        char names[4][FLEET_NAME_MAX + 1];
+        fleet_db_key_t keys[4];
         size_t n;
-        if (fleet_db_wanted_keys(f->conn, ready, n_ready, names, 4, &n, err, sizeof err) != 0) {
+        if (fleet_db_wanted_keys(f->conn, ready, n_ready, keys, 4, &n, err, sizeof err) != 0) {
             free(ready);
             return fleet_step_failed(f, "asking for the keys of queued work", err);
         }
-        fleet_keys_want(f, names, n);
+        fleet_keys_want(f, keys, n);
     }
     free(ready);
     return 0;

@@ -97,6 +97,22 @@ void fleet_db_conninfo_show(const char *conninfo, char *out, size_t out_size)
     PQconninfoFree(o);
 }
 
+char *fleet_db_names_array(const char *const *names, size_t n)
+{
+    size_t len = 3;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(names[i]) + 3;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    *p++ = '{';
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s\"%s\"", i ? "," : "", names[i]);
+    *p++ = '}';
+    *p = '\0';
+    return s;
+}
+
 bool fleet_db_broken(PGconn *c)
 {
     return !c || PQstatus(c) != CONNECTION_OK;

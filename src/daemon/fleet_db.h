@@ -53,6 +53,10 @@ int fleet_db_conninfo_check(const char *conninfo, char *err, size_t err_size);
 /* conninfo without its password: what status pages and logs show. */
 void fleet_db_conninfo_show(const char *conninfo, char *out, size_t out_size);
 
+/* A text[] literal of names (key names: [A-Za-z0-9._-], nothing to
+ * quote), malloc'd; NULL on ENOMEM. */
+char *fleet_db_names_array(const char *const *names, size_t n);
+
 /* Whether c is gone (the server restarted, the network broke). */
 bool fleet_db_broken(PGconn *c);
 
@@ -184,9 +188,12 @@ int fleet_db_release(PGconn *c, const int64_t *tokens, size_t n, size_t *release
 /*
  * Takes back every lease past its expiry (its host stopped heartbeating):
  * queued again, or failed with its job after max_attempts. *reclaimed =
- * how many.
+ * how many. Not in the first lease_s seconds after the server started:
+ * the leases that expired while it was down are their hosts' until each
+ * had a lease's time to reconnect and renew them.
  */
-int fleet_db_reap(PGconn *c, unsigned max_attempts, size_t *reclaimed, char *err, size_t err_size);
+int fleet_db_reap(PGconn *c, double lease_s, unsigned max_attempts, size_t *reclaimed, char *err,
+                  size_t err_size);
 
 /* Fails the queued jobs whose key is not registered (no host could ever
  * serve them). *failed = how many. */
@@ -194,12 +201,6 @@ int fleet_db_sweep_unknown_keys(PGconn *c, size_t *failed, char *err, size_t err
 
 /* Forgets the oldest ended jobs beyond keep (their partitions with them). */
 int fleet_db_prune(PGconn *c, unsigned keep, char *err, size_t err_size);
-
-/* The keys with queued partitions that are not in have (n_have names),
- * most urgent first, at most max into names (each FLEET_NAME_MAX + 1). */
-int fleet_db_wanted_keys(PGconn *c, const char *const *have, size_t n_have,
-                         char (*names)[FLEET_NAME_MAX + 1], size_t max, size_t *n, char *err,
-                         size_t err_size);
 
 /* ---- jobs, keys, hosts (fleet_jobs.c) ---------------------------------------------- */
 
@@ -303,6 +304,11 @@ typedef struct fleet_db_key {
  */
 int fleet_db_key_register(PGconn *c, const fleet_db_key_t *k, const char *host, fleet_db_key_t *got,
                           char *err, size_t err_size);
+
+/* The registrations of the keys with queued partitions that are not in
+ * have (n_have names), most urgent work first, at most max into keys. */
+int fleet_db_wanted_keys(PGconn *c, const char *const *have, size_t n_have, fleet_db_key_t *keys,
+                         size_t max, size_t *n, char *err, size_t err_size);
 
 /* The registry: every key (malloc'd *keys, *n). */
 int fleet_db_keys(PGconn *c, fleet_db_key_t **keys, size_t *n, char *err, size_t err_size);

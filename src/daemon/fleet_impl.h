@@ -153,9 +153,10 @@ size_t fleet_keys_ready(fleet_t *f, const char ***names);
  * changed are refused; local keys not yet checked go to the loader. */
 void fleet_keys_sync(fleet_t *f);
 
-/* The thread saw queued work of keys not ready here: the first that is
- * not loading and not refused (or past its retry) goes to the loader. */
-void fleet_keys_want(fleet_t *f, char (*names)[FLEET_NAME_MAX + 1], size_t n);
+/* The thread saw queued work of the registered keys (not ready here):
+ * their registrations go into the registry as read, and those not loading
+ * and not refused (or past the refusal's retry) go to the loader. */
+void fleet_keys_want(fleet_t *f, const fleet_db_key_t *keys, size_t n);
 
 /* Starts and stops the loader. */
 int fleet_loader_start(fleet_t *f, char *err, size_t err_size);

@@ -284,6 +284,35 @@ int fleet_db_key_register(PGconn *c, const fleet_db_key_t *k, const char *host, 
     return 0;
 }
 
+int fleet_db_wanted_keys(PGconn *c, const char *const *have, size_t n_have, fleet_db_key_t *keys,
+                         size_t max, size_t *n, char *err, size_t err_size)
+{
+    *n = 0;
+    char *list = fleet_db_names_array(have, n_have);
+    if (!list) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    char lim[16];
+    snprintf(lim, sizeof lim, "%zu", max);
+    const char *p[2] = {list, lim};
+    PGresult *r = fleet_db_query(c,
+                                 "SELECT " FLEET_KEY_COLUMNS " FROM cuzk.keys k JOIN ("
+                                 "  SELECT key, max(prio) AS prio, min(arrival) AS arrival"
+                                 "    FROM cuzk.partitions"
+                                 "   WHERE state = 'queued' AND NOT (key = ANY ($1::text[]))"
+                                 "   GROUP BY key) q ON q.key = k.name"
+                                 " ORDER BY q.prio DESC, q.arrival LIMIT $2::int",
+                                 2, p, NULL, err, err_size);
+    free(list);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r) && *n < max; i++)
+        fleet_db_key_row(r, i, &keys[(*n)++]);
+    PQclear(r);
+    return 0;
+}
+
 int fleet_db_keys(PGconn *c, fleet_db_key_t **keys, size_t *n, char *err, size_t err_size)
 {
     *keys = NULL;

@@ -191,17 +191,26 @@ void fleet_keys_sync(fleet_t *f)
     engine_keys_info_free(info, n);
 }
 
-void fleet_keys_want(fleet_t *f, char (*names)[FLEET_NAME_MAX + 1], size_t n)
+void fleet_keys_want(fleet_t *f, const fleet_db_key_t *keys, size_t n)
 {
     double now = engine_now();
     pthread_mutex_lock(&f->lock);
     for (size_t i = 0; i < n; i++) {
-        const fleet_key_t *k = fleet_key_find(f, names[i]);
-        bool registered = false;
-        for (size_t r = 0; r < f->n_registry; r++)
-            registered |= !strcmp(f->registry[r].name, names[i]);
-        if (registered && (!k || (k->state == FLEET_KEY_REFUSED && now >= k->retry_at)))
-            fleet_key_queue(f, names[i]);
+        size_t r = 0;
+        while (r < f->n_registry && strcmp(f->registry[r].name, keys[i].name) != 0)
+            r++;
+        if (r < f->n_registry) {
+            f->registry[r] = keys[i];
+        } else {
+            fleet_db_key_t *grown = realloc(f->registry, (r + 1) * sizeof *grown);
+            if (!grown)
+                continue;
+            f->registry = grown;
+            f->registry[f->n_registry++] = keys[i];
+        }
+        const fleet_key_t *k = fleet_key_find(f, keys[i].name);
+        if (!k || (k->state == FLEET_KEY_REFUSED && now >= k->retry_at))
+            fleet_key_queue(f, keys[i].name);
     }
     pthread_mutex_unlock(&f->lock);
 }
@@ -223,15 +232,7 @@ char *fleet_keys_ready_array(fleet_t *f)
 {
     const char **names;
     size_t n = fleet_keys_ready(f, &names);
-    size_t len = 3 + n * (FLEET_NAME_MAX + 3);
-    char *s = names ? malloc(len) : NULL, *p = s;
-    if (s) {
-        *p++ = '{';
-        for (size_t i = 0; i < n; i++)
-            p += sprintf(p, "%s\"%s\"", i ? "," : "", names[i]);
-        *p++ = '}';
-        *p = '\0';
-    }
+    char *s = names ? fleet_db_names_array(names, n) : NULL;
     free(names);
     return s;
 }

@@ -23,24 +23,6 @@
 
 #include "daemon/fleet_db.h"
 
-/* A text[] literal of names (key names: [A-Za-z0-9._-], nothing to
- * quote). malloc'd; NULL on ENOMEM. */
-static char *fleet_names_array(const char *const *names, size_t n)
-{
-    size_t len = 3;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(names[i]) + 3;
-    char *s = malloc(len), *p = s;
-    if (!s)
-        return NULL;
-    *p++ = '{';
-    for (size_t i = 0; i < n; i++)
-        p += sprintf(p, "%s\"%s\"", i ? "," : "", names[i]);
-    *p++ = '}';
-    *p = '\0';
-    return s;
-}
-
 /* A bigint[] literal of tokens. malloc'd; NULL on ENOMEM. */
 static char *fleet_tokens_array(const int64_t *tokens, size_t n)
 {
@@ -79,7 +61,7 @@ int fleet_db_lease(PGconn *c, const char *host, const char *const *keys, size_t 
     *n_out = 0;
     if (n == 0 || n_keys == 0)
         return 0;
-    char *names = fleet_names_array(keys, n_keys);
+    char *names = fleet_db_names_array(keys, n_keys);
     if (!names)
         return fleet_oom(err, err_size);
     char prio[16], limit[16], secs[32];
@@ -334,12 +316,14 @@ int fleet_db_release(PGconn *c, const int64_t *tokens, size_t n, size_t *release
     return 0;
 }
 
-int fleet_db_reap(PGconn *c, unsigned max_attempts, size_t *reclaimed, char *err, size_t err_size)
+int fleet_db_reap(PGconn *c, double lease_s, unsigned max_attempts, size_t *reclaimed, char *err,
+                  size_t err_size)
 {
     *reclaimed = 0;
-    char max[16];
+    char max[16], secs[32];
     snprintf(max, sizeof max, "%u", max_attempts);
-    const char *p[1] = {max};
+    snprintf(secs, sizeof secs, "%.3f", lease_s);
+    const char *p[2] = {max, secs};
     if (fleet_db_exec(c, "BEGIN", err, err_size) != 0)
         return -1;
     PGresult *r = fleet_db_query(
@@ -347,6 +331,8 @@ int fleet_db_reap(PGconn *c, unsigned max_attempts, size_t *reclaimed, char *err
         "WITH x AS ("
         "  SELECT job_id, idx FROM cuzk.partitions"
         "   WHERE state = 'leased' AND lease_expires < clock_timestamp()"
+        "     AND clock_timestamp() > pg_postmaster_start_time()"
+        "                             + make_interval(secs => $2::float8)"
         "   FOR UPDATE SKIP LOCKED)"
         " UPDATE cuzk.partitions p"
         "    SET state = CASE WHEN p.attempts >= $1::int THEN 'failed' ELSE 'queued' END,"
@@ -355,7 +341,7 @@ int fleet_db_reap(PGconn *c, unsigned max_attempts, size_t *reclaimed, char *err
         "        lease_host = NULL, lease_expires = NULL"
         "   FROM x WHERE p.job_id = x.job_id AND p.idx = x.idx"
         " RETURNING p.job_id, p.idx, p.state, p.error",
-        1, p, NULL, err, err_size);
+        2, p, NULL, err, err_size);
     if (!r)
         goto fail;
     int rc = 0;
@@ -420,30 +406,4 @@ int fleet_db_prune(PGconn *c, unsigned keep, char *err, size_t err_size)
                        1, p, NULL, err, err_size);
     PQclear(r);
     return r ? 0 : -1;
-}
-
-int fleet_db_wanted_keys(PGconn *c, const char *const *have, size_t n_have,
-                         char (*names)[FLEET_NAME_MAX + 1], size_t max, size_t *n, char *err,
-                         size_t err_size)
-{
-    *n = 0;
-    char *list = fleet_names_array(have, n_have);
-    if (!list)
-        return fleet_oom(err, err_size);
-    char lim[16];
-    snprintf(lim, sizeof lim, "%zu", max);
-    const char *p[2] = {list, lim};
-    PGresult *r = fleet_db_query(c,
-                                 "SELECT key FROM cuzk.partitions"
-                                 " WHERE state = 'queued' AND NOT (key = ANY ($1::text[]))"
-                                 " GROUP BY key ORDER BY max(prio) DESC, min(arrival)"
-                                 " LIMIT $2::int",
-                                 2, p, NULL, err, err_size);
-    free(list);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples(r) && *n < max; i++)
-        snprintf(names[(*n)++], FLEET_NAME_MAX + 1, "%s", fleet_db_text(r, i, 0));
-    PQclear(r);
-    return 0;
 }

@@ -326,6 +326,8 @@ static void fleet_handed(fleet_t *f, const fleet_lease_t *l, fleet_db_outcome_t 
             f->c.released++;
         else
             f->c.failed++;
+    } else if (!l->lost) { /* found stale here rather than by the heartbeat */
+        f->c.lost++;
     }
     pthread_mutex_unlock(&f->lock);
     if (l->outcome == FLEET_COMPLETE && out == FLEET_REJECTED)
@@ -341,6 +343,10 @@ static void fleet_handed(fleet_t *f, const fleet_lease_t *l, fleet_db_outcome_t 
     else if ((l->outcome == FLEET_FAIL || l->outcome == FLEET_FAIL_FATAL) && out == FLEET_ACCEPTED)
         log_event(LOG_WARN, "fleet", job, NULL, "fleet: job %s partition %u failed here: %s", job,
                   l->idx, fleet_strip_partition(l->error));
+    else if (out == FLEET_REJECTED && !l->lost)
+        log_event(LOG_INFO, "fleet", job, NULL,
+                  "fleet: lease %" PRId64 " was no longer this host's when it ended (%s)", l->token,
+                  l->outcome == FLEET_RELEASE ? "given back" : fleet_strip_partition(l->error));
 }
 
 /* The local job of a lease handed back goes, with its journal files; a
