@@ -105,9 +105,14 @@ static int fleet_connect(fleet_t *f, bool starting, char *err, size_t err_size)
     return 0;
 }
 
-/* The connection broke (why): leasing stops until it is back. */
-static void fleet_disconnect(fleet_t *f, const char *why)
+/* The connection broke: leasing stops until it is back. */
+static void fleet_disconnect(fleet_t *f)
 {
+    /* libpq's message lives in the connection: copied before it goes. */
+    char why[FLEET_ERR_MAX];
+    const char *msg = PQerrorMessage(f->conn);
+    snprintf(why, sizeof why, "%.*s", (int)strcspn(msg, "\n"),
+             msg[0] ? msg : "the connection broke");
     PQfinish(f->conn);
     f->conn = NULL;
     size_t held, pending, critical;
@@ -365,8 +370,7 @@ static void *fleet_main(void *arg)
             f->next_beat = 0;
         }
         if (fleet_turn(f) != 0) {
-            fleet_disconnect(f, PQerrorMessage(f->conn)[0] ? PQerrorMessage(f->conn)
-                                                           : "the connection broke");
+            fleet_disconnect(f);
             continue;
         }
         double wait = f->next_beat - engine_now();
