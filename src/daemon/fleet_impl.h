@@ -109,6 +109,7 @@ struct fleet {
     /* the thread's own */
     PGconn *conn;
     double next_beat, next_wanted;
+    uint64_t beats;
 };
 
 /* ---- fleet.c ---------------------------------------------------------------------------- */

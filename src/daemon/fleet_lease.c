@@ -397,13 +397,15 @@ int fleet_db_prune(PGconn *c, unsigned keep, char *err, size_t err_size)
     char k[16];
     snprintf(k, sizeof k, "%u", keep);
     const char *p[1] = {k};
-    /* At most 1000 a call: a heartbeat never holds the table for long. */
-    PGresult *r =
-        fleet_db_query(c,
-                       "DELETE FROM cuzk.jobs WHERE id IN ("
-                       "  SELECT id FROM cuzk.jobs WHERE state IN ('done', 'failed', 'cancelled')"
-                       "   ORDER BY arrival DESC OFFSET $1::int LIMIT 1000 FOR UPDATE SKIP LOCKED)",
-                       1, p, NULL, err, err_size);
+    /* The cut is the arrival of the keep-th newest ended job, found by
+     * walking the arrival index without locking anything; the rows below it
+     * go (a host deleting at the same moment waits, then finds them gone). */
+    PGresult *r = fleet_db_query(
+        c,
+        "DELETE FROM cuzk.jobs WHERE state IN ('done', 'failed', 'cancelled') AND arrival < ("
+        "  SELECT arrival FROM cuzk.jobs WHERE state IN ('done', 'failed', 'cancelled')"
+        "   ORDER BY arrival DESC OFFSET $1::int LIMIT 1)",
+        1, p, NULL, err, err_size);
     PQclear(r);
     return r ? 0 : -1;
 }
