@@ -119,7 +119,8 @@ wait_for() {
 
 # launch_host NAME ARGS...: starts a cuzkd of the fleet at DBURL named NAME
 # (its own journal $work/j-NAME, log $work/NAME.log) on a free port, without
-# waiting. Sets HPID[NAME].
+# waiting (HOST_CONFIG=FILE: cuzkd --config FILE ARGS instead). Sets
+# HPID[NAME].
 declare -A HSTART
 launch_host() {
     local name=$1
@@ -129,8 +130,12 @@ launch_host() {
     [ -f "$log" ] && HSTART[$name]=$(wc -l <"$log")
     HLOG[$name]=$log
     case " ${HOST_NAMES[*]} " in *" $name "*) ;; *) HOST_NAMES+=("$name") ;; esac
-    "$CUZKD" --listen 127.0.0.1:0 --fleet "$DBURL" --fleet-host-name "$name" \
-        --journal "$work/j-$name" "$@" >>"$log" 2>&1 &
+    if [ -n "${HOST_CONFIG:-}" ]; then # HOST_CONFIG=FILE: the file says it all
+        "$CUZKD" --config "$HOST_CONFIG" "$@" >>"$log" 2>&1 &
+    else
+        "$CUZKD" --listen 127.0.0.1:0 --fleet "$DBURL" --fleet-host-name "$name" \
+            --journal "$work/j-$name" "$@" >>"$log" 2>&1 &
+    fi
     HPID[$name]=$!
     HURL[$name]=""
 }

@@ -25,6 +25,24 @@ check "a throwaway PostgreSQL on 127.0.0.1:$PGPORT_FLEET" $? "$(tail -n 5 "$pgdi
 new_db fleet
 host_args=(--allow "$FX" --workers 1 --threads 1 --fleet-lease-seconds 3)
 
+# ---- the configuration ----------------------------------------------------------------------
+out=$("$CUZKD" --check-config --fleet "postgresql://u:secret@127.0.0.1:1/db" --journal "$work/jx" \
+    --allow "$FX" 2>&1)
+rc=$?
+[ $rc = 0 ] && printf '%s' "$out" | grep -qx 'database = postgresql://u:\*\*\*@127.0.0.1:1/db' &&
+    ! printf '%s' "$out" | grep -q secret
+check "--check-config shows [fleet] without the database's password" $? "$rc $out"
+out=$("$CUZKD" --check-config --fleet "$PGURL" --allow "$FX" 2>&1)
+[ $? = 1 ] && printf '%s' "$out" | grep -q 'a journal is needed'
+check "a fleet needs a journal" $? "$out"
+out=$("$CUZKD" --check-config --fleet "host=x port" --journal "$work/jx" --allow "$FX" 2>&1)
+[ $? = 1 ] && printf '%s' "$out" | grep -q 'fleet = host=x port: '
+check "a connection string that does not parse is named" $? "$out"
+out=$("$CUZKD" --check-config --fleet "$PGURL" --journal "$work/jx" --allow "$FX" \
+    --fleet-lease-seconds 0.5 2>&1)
+[ $? = 1 ] && printf '%s' "$out" | grep -q 'lease_seconds = 0.5: at least 1 second'
+check "a lease shorter than a second is refused" $? "$out"
+
 # ---- two hosts at once on an empty database ---------------------------------------------
 launch_host A "${host_args[@]}"
 launch_host B "${host_args[@]}"
@@ -38,8 +56,23 @@ check "two hosts start at once on an empty database" $? "$(tail -n 3 "$work/A.lo
 check "one schema: each migration applied once" $? "$(sql fleet 'SELECT * FROM cuzk.schema_migrations')"
 host_log_clean A && host_log_clean B
 check "neither logged an error" $? "$(grep -h ' error: ' "$work/A.log" "$work/B.log")"
-start_host C "${host_args[@]}"
-check "a third host joins" $? "$(tail -n 3 "$work/C.log")"
+# The third from a configuration file's [fleet] section.
+cat >"$work/c.conf" <<EOF
+[server]
+listen = 127.0.0.1:0
+[engine]
+workers = 1
+threads = 1
+[paths]
+allow = $FX
+journal = $work/j-C
+[fleet]
+database = $DBURL
+host_name = C
+lease_seconds = 3
+EOF
+HOST_CONFIG=$work/c.conf start_host C
+check "a third host joins, configured by [fleet] in its file" $? "$(tail -n 3 "$work/C.log")"
 
 # ---- keys ------------------------------------------------------------------------------
 on A POST /v1/keys "{\"name\":\"bn\",\"path\":\"$FX/bn/k.zkey\"}"
