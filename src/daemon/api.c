@@ -321,7 +321,8 @@ static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
     key_format_t format = engine_job_format(job);
     json_t *result = NULL;
     if (info.state == ENGINE_DONE) {
-        const engine_result_t **res = calloc(info.n_partitions, sizeof *res);
+        const engine_result_t **res =
+            calloc(info.n_partitions ? info.n_partitions : 1, sizeof(engine_result_t *));
         for (uint32_t i = 0; res && i < info.n_partitions; i++)
             res[i] = info.partitions[i].result;
         result = res ? api_result_json(format, info.n_partitions, res) : NULL;

@@ -148,7 +148,7 @@ static int fleet_step_failed(fleet_t *f, const char *what, const char *err)
 
 static int fleet_beat(fleet_t *f)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     const cuzkd_config_t *cfg = f->d->cfg;
     if (fleet_local_renew(f) != 0)
         return -1;
@@ -238,7 +238,7 @@ static unsigned fleet_want(fleet_t *f, const char *const *ready, size_t n_ready)
 static int fleet_lease_now(fleet_t *f)
 {
     cuzkd_t *d = f->d;
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     const char **ready;
     size_t n_ready = fleet_keys_ready(f, &ready);
     unsigned want = fleet_want(f, ready, n_ready), got = 0;
@@ -353,7 +353,7 @@ static void *fleet_main(void *arg)
 {
     fleet_t *f = arg;
     double backoff = FLEET_BACKOFF_MIN;
-    char err[FLEET_ERR_MAX], last[FLEET_ERR_MAX] = "";
+    char err[FLEET_ERR_MAX] = "", last[FLEET_ERR_MAX] = "";
     while (!fleet_stopping(f)) {
         if (!f->conn) {
             if (fleet_connect(f, false, err, sizeof err) != 0) {
@@ -404,7 +404,7 @@ static void *fleet_main(void *arg)
 
 int fleet_check_config(const cuzkd_config_t *cfg)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     int bad = 0;
     if (!cfg->database[0])
         return 0;

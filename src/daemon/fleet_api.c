@@ -106,7 +106,7 @@ void fleet_submit(fleet_t *f, const char *id, const char *key, engine_priority_t
                   uint32_t n, const engine_input_t *inputs, http_response_t *resp)
 {
     fleet_db_input_t *in = calloc(n, sizeof *in);
-    char drawn[17], err[FLEET_ERR_MAX];
+    char drawn[17] = "", err[FLEET_ERR_MAX] = "";
     if (!in) {
         http_error(resp, 500, "internal", "out of memory");
         return;
@@ -230,7 +230,7 @@ static json_t *fleet_result_json(const PGresult *p, key_format_t format)
 {
     int n = PQntuples(p);
     engine_result_t *res = calloc(n ? (size_t)n : 1, sizeof *res);
-    const engine_result_t **ptr = calloc(n ? (size_t)n : 1, sizeof *ptr);
+    const engine_result_t **ptr = calloc(n ? (size_t)n : 1, sizeof(engine_result_t *));
     json_t *out = NULL;
     for (int i = 0; res && ptr && i < n; i++) {
         res[i].proof_json = (char *)fleet_db_text(p, i, FLEET_PART_PROOF_JSON);
@@ -295,10 +295,12 @@ static int fleet_wait(fleet_t *f, PGconn *c, const char *id, double wait, http_r
     fleet_waiter_t w = {.id = id};
     pthread_mutex_lock(&f->lock);
     w.next = f->waiters;
+    /* w stays listed only until this function unlists it, below. */
+    // cppcheck-suppress autoVariables
     f->waiters = &w;
     pthread_mutex_unlock(&f->lock);
     double deadline = engine_now() + wait;
-    char state[32], err[FLEET_ERR_MAX];
+    char state[32], err[FLEET_ERR_MAX] = "";
     int rc = 0;
     for (;;) {
         if (fleet_db_job_state(c, id, state, sizeof state, err, sizeof err) != 0) {
@@ -338,7 +340,7 @@ static int fleet_wait(fleet_t *f, PGconn *c, const char *id, double wait, http_r
 /* Answers job id as GET /v1/proofs/ID does (status: 200). */
 static void fleet_job_answer(PGconn *c, const char *id, http_response_t *resp)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     PGresult *j, *p;
     /* The results are read only for a done job; the first read says. */
     char state[32];
@@ -362,7 +364,7 @@ static void fleet_job_answer(PGconn *c, const char *id, http_response_t *resp)
 
 void fleet_job_get(fleet_t *f, const char *id, double wait, http_response_t *resp)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     PGconn *c = fleet_pool_get(f, err, sizeof err);
     if (!c) {
         fleet_unavailable(resp, err);
@@ -375,7 +377,7 @@ void fleet_job_get(fleet_t *f, const char *id, double wait, http_response_t *res
 
 void fleet_job_cancel(fleet_t *f, const char *id, http_response_t *resp)
 {
-    char err[FLEET_ERR_MAX], state[32];
+    char err[FLEET_ERR_MAX] = "", state[32];
     bool cancelled = false;
     PGconn *c = fleet_pool_get(f, err, sizeof err);
     if (!c) {
@@ -400,7 +402,7 @@ void fleet_job_cancel(fleet_t *f, const char *id, http_response_t *resp)
 
 void fleet_jobs_list(fleet_t *f, const fleet_list_query_t *q, http_response_t *resp)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     PGconn *c = fleet_pool_get(f, err, sizeof err);
     if (!c) {
         fleet_unavailable(resp, err);

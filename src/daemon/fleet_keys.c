@@ -247,7 +247,7 @@ static const char *fleet_check_local(fleet_t *f, const engine_key_info_t *k,
                                      const fleet_db_key_t *reg, char *sha256, char *why,
                                      size_t why_size)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     uint64_t bytes;
     if (fleet_sha256_file(k->path, sha256, &bytes, err, sizeof err) != 0) {
         snprintf(why, why_size, "its file cannot be read for its digest: %s", err);
@@ -413,7 +413,7 @@ int fleet_key_posted(fleet_t *f, const char *name, const char *path, json_t **ex
     for (size_t i = 0; i < n; i++)
         if (!strcmp(info[i].name, name))
             k = &info[i];
-    char sha256[FLEET_SHA256_HEX + 1], err[FLEET_ERR_MAX];
+    char sha256[FLEET_SHA256_HEX + 1] = "", err[FLEET_ERR_MAX] = "";
     uint64_t bytes = 0;
     int rc = -1;
     PGconn *c = NULL;

@@ -484,7 +484,7 @@ int fleet_local_renew(fleet_t *f)
     bool *renewed = calloc(n, sizeof *renewed);
     char(*ids)[FLEET_NAME_MAX + 1] = calloc(n, sizeof *ids);
     uint32_t *idxs = calloc(n, sizeof *idxs);
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     int rc = renewed && ids && idxs ? fleet_db_renew(f->conn, tokens, n, f->lease_s, renewed, ids,
                                                      idxs, err, sizeof err)
                                     : 0;

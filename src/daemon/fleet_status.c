@@ -53,8 +53,8 @@ json_t *fleet_status_json(fleet_t *f)
         "leased", (json_int_t)c->leased, "lost", (json_int_t)c->lost, "released",
         (json_int_t)c->released, "failed", (json_int_t)c->failed, "reclaimed",
         (json_int_t)c->reclaimed, "unknown_key_jobs", (json_int_t)c->unknown_keys, "completions",
-        "accepted", (json_int_t)(c->accepted + c->duplicates), "rejected", (json_int_t)c->rejected,
-        "keys_ready", keys, "refusals", refusals);
+        "accepted", (json_int_t)c->accepted + (json_int_t)c->duplicates, "rejected",
+        (json_int_t)c->rejected, "keys_ready", keys, "refusals", refusals);
     pthread_mutex_unlock(&f->lock);
     return o;
 }
@@ -109,7 +109,7 @@ void fleet_metrics(fleet_t *f, void (*put)(void *ctx, const char *line), void *c
     put(ctx, line);
     if (!connected)
         return;
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     PGconn *db = fleet_pool_get(f, err, sizeof err);
     PGresult *h = NULL, *q = NULL;
     if (db && fleet_db_hosts(db, &h, err, sizeof err) == 0 &&
@@ -184,7 +184,7 @@ static json_t *fleet_queue_json(const PGresult *q)
 
 void fleet_answer(fleet_t *f, http_response_t *resp)
 {
-    char err[FLEET_ERR_MAX];
+    char err[FLEET_ERR_MAX] = "";
     PGconn *c = fleet_pool_get(f, err, sizeof err);
     PGresult *h = NULL, *q = NULL;
     fleet_db_key_t *keys = NULL;

@@ -242,8 +242,11 @@ int main(int argc, char **argv)
     PQfinish(c);
     bench_host_t *h = calloc(hosts, sizeof *h);
     pthread_t *t = calloc(hosts, sizeof *t);
-    if (!h || !t)
+    if (!h || !t) {
+        free(h);
+        free(t);
         return 1;
+    }
     double t0 = now_s();
     for (size_t i = 0; i < hosts; i++) {
         h[i].url = argv[1];
