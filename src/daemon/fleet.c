@@ -77,8 +77,13 @@ static int fleet_connect(fleet_t *f, bool starting, char *err, size_t err_size)
     if (!c)
         return -1;
     int version = 0, rc = fleet_db_migrate(c, f->name, &version, err, err_size);
+    /* A name this process held before is taken back from its dead session;
+     * one it never held may be another host's. */
+    pthread_mutex_lock(&f->lock);
+    bool held_before = f->c.connects > 0;
+    pthread_mutex_unlock(&f->lock);
     if (rc == 0)
-        rc = fleet_db_host_lock(c, f->name, err, err_size);
+        rc = fleet_db_host_lock(c, f->name, held_before, err, err_size);
     if (rc == 0 && (fleet_db_exec(c, "LISTEN cuzk_work", err, err_size) != 0 ||
                     fleet_db_exec(c, "LISTEN cuzk_job_end", err, err_size) != 0))
         rc = -1;

@@ -328,8 +328,10 @@ int fleet_db_host_beat(PGconn *c, const fleet_db_host_t *h, bool starting, char 
                        size_t err_size);
 
 /* Takes the session's advisory lock on the host name: 0, or -2 (err)
- * when another session of the fleet holds it. */
-int fleet_db_host_lock(PGconn *c, const char *host, char *err, size_t err_size);
+ * when another session of the fleet holds it. take_over (a reconnection:
+ * the holder is most likely this host's own dead connection): the holding
+ * session is ended first, and the lock waited for up to 5 s. */
+int fleet_db_host_lock(PGconn *c, const char *host, bool take_over, char *err, size_t err_size);
 
 /* Every host with its leases and its heartbeat's age in seconds (columns:
  * name, state, version, devices, workers, listen, pid, keys (a JSON

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "daemon/fleet_db.h"
 
@@ -365,7 +366,8 @@ int fleet_db_host_beat(PGconn *c, const fleet_db_host_t *h, bool starting, char 
     return r ? 0 : -1;
 }
 
-int fleet_db_host_lock(PGconn *c, const char *host, char *err, size_t err_size)
+/* One try at the name's lock: 1 got, 0 held elsewhere, -1 failed. */
+static int fleet_db_try_name(PGconn *c, const char *host, char *err, size_t err_size)
 {
     const char *p[1] = {host};
     /* The two-key form: a space of its own beside the migrations' lock. */
@@ -373,12 +375,39 @@ int fleet_db_host_lock(PGconn *c, const char *host, char *err, size_t err_size)
                                  NULL, err, err_size);
     if (!r)
         return -1;
-    bool got = !strcmp(fleet_db_text(r, 0, 0), "t");
+    int got = !strcmp(fleet_db_text(r, 0, 0), "t");
     PQclear(r);
-    if (!got) {
+    return got;
+}
+
+int fleet_db_host_lock(PGconn *c, const char *host, bool take_over, char *err, size_t err_size)
+{
+    int got = fleet_db_try_name(c, host, err, err_size);
+    if (got == 0 && take_over) {
+        /* The holder is this host's own connection from before, which the
+         * server has not seen die (a network that broke keeps a backend
+         * until the server's keepalives give up, hours by default): ended,
+         * and its lock with it, within the 5 s given. */
+        const char *p[1] = {host};
+        PGresult *r = fleet_db_query(c,
+                                     "SELECT pg_terminate_backend(pid) FROM pg_locks"
+                                     " WHERE locktype = 'advisory' AND classid = 1668643435"
+                                     "   AND objid = hashtext($1)::oid AND objsubid = 2"
+                                     "   AND pid <> pg_backend_pid()",
+                                     1, p, NULL, err, err_size);
+        PQclear(r);
+        for (int i = 0; r && got == 0 && i < 50; i++) {
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            got = fleet_db_try_name(c, host, err, err_size);
+        }
+    }
+    if (got < 0)
+        return -1;
+    if (got == 0) {
         snprintf(err, err_size,
                  "the host name %s is taken by another cuzkd of the fleet (its connection holds "
-                 "the name's lock); give this one another name ([fleet] name)",
+                 "the name's lock); give this one another name ([fleet] host_name)",
                  host);
         return -2;
     }

@@ -23,7 +23,10 @@ check "fixtures" $? "$(tail -n 3 "$work/fixtures.log")"
 pg_start
 check "a throwaway PostgreSQL on 127.0.0.1:$PGPORT_FLEET" $? "$(tail -n 5 "$pgdir/server.log" 2>/dev/null)"
 new_db fleet
-host_args=(--allow "$FX" --workers 1 --threads 1 --fleet-lease-seconds 3)
+# A and B may read $work/ab too, C may not (its file allows $FX alone).
+mkdir -p "$work/ab"
+cp "$FX/mid/k.zkey" "$work/ab/k.zkey"
+host_args=(--allow "$FX,$work/ab" --workers 1 --threads 1 --fleet-lease-seconds 3)
 
 # ---- the configuration ----------------------------------------------------------------------
 out=$("$CUZKD" --check-config --fleet "postgresql://u:secret@127.0.0.1:1/db" --journal "$work/jx" \
@@ -73,6 +76,11 @@ lease_seconds = 3
 EOF
 HOST_CONFIG=$work/c.conf start_host C
 check "a third host joins, configured by [fleet] in its file" $? "$(tail -n 3 "$work/C.log")"
+
+"$CUZKD" --listen 127.0.0.1:0 --fleet "$DBURL" --fleet-host-name A --journal "$work/j-dup" \
+    --allow "$FX" >"$work/dup.log" 2>&1
+[ $? = 1 ] && grep -q 'the host name A is taken by another cuzkd of the fleet' "$work/dup.log"
+check "a second host under a live host's name refuses to start" $? "$(tail -n 3 "$work/dup.log")"
 
 # ---- keys ------------------------------------------------------------------------------
 on A POST /v1/keys "{\"name\":\"bn\",\"path\":\"$FX/bn/k.zkey\"}"
@@ -175,6 +183,30 @@ check "/metrics shows every host" $?
 on A GET "/v1/proofs?limit=50"
 [ "$(jq_py 'j["count"], j["matched"]')" = "50 101" ] && [ "$(jq_py 'j["jobs"][0]["id"]')" = critical ]
 check "GET /v1/proofs lists the fleet's jobs, newest first" $? "$BODY"
+
+# ---- a key one host cannot serve ------------------------------------------------------------------
+on A POST /v1/keys "{\"name\":\"ab\",\"path\":\"$work/ab/k.zkey\"}"
+check "a key registered at a path C may not read" $([ "$HTTP" = 201 ]; echo $?) "$HTTP $BODY"
+mw="{\"path\":\"$FX/mid/w.wtns\"}"
+for i in 0 1 2 3 4 5; do
+    on C POST /v1/proofs "{\"id\":\"ab-$i\",\"key\":\"ab\",\"witness\":[$mw,$mw]}"
+done
+check "its jobs accepted through C" $([ "$HTTP" = 202 ]; echo $?) "$HTTP $BODY"
+refused() {
+    on C GET /v1/status
+    [ "$(jq_py '"ab" in j["fleet"]["refusals"] and "allowed" in j["fleet"]["refusals"]["ab"]')" = True ]
+}
+wait_for 60 refused
+check "C refuses the key, saying why in its status" $? "$BODY"
+ab_done() { [ "$(sql fleet "SELECT count(*) FROM cuzk.jobs WHERE id LIKE 'ab-%' AND state = 'done'")" = 6 ]; }
+wait_for 120 ab_done
+check "A and B prove its jobs" $? "$(sql fleet "SELECT state, count(*) FROM cuzk.jobs WHERE id LIKE 'ab-%' GROUP BY 1")"
+[ "$(sql fleet "SELECT count(*) FROM cuzk.partitions WHERE job_id LIKE 'ab-%' AND (host NOT IN ('A', 'B') OR attempts <> 1)")" = 0 ]
+check "none of its partitions leased by C" $? \
+    "$(sql fleet "SELECT job_id, idx, host, attempts FROM cuzk.partitions WHERE job_id LIKE 'ab-%'")"
+on A GET /v1/fleet
+[ "$(jq_py '[h["refusals"].get("ab", "") != "" for h in j["hosts"]]')" = "[False, False, True]" ]
+check "GET /v1/fleet shows C's refusal" $? "$BODY"
 
 # ---- cancel through another host --------------------------------------------------------------
 many=$(for _ in $(seq 1 40); do printf '%s,' "$wtns"; done)
