@@ -169,10 +169,17 @@ normal=$(sql fleet "SELECT count(*) FROM cuzk.jobs WHERE priority = 'normal'")
 [ $((4 * later)) -gt $((3 * normal)) ]
 check "the critical job ended before $later of the $normal normal jobs (more than three quarters)" $?
 
+# A witness sent inline (base64) is stored in the table and proven by whichever host leases it.
+b64=$(base64 -w0 "$FX/bn/w.wtns")
+on C POST /v1/proofs "{\"id\":\"inline\",\"key\":\"bn\",\"witness\":[{\"wtns_base64\":\"$b64\"},$wtns]}"
+on A GET "/v1/proofs/inline?wait=60"
+[ "$(jstr state)" = done ] && verify_jobs "$work/v" B:inline:bn >/dev/null
+check "an inline witness travels through the table and its proofs verify" $? "$BODY"
+
 # ---- the fleet's view --------------------------------------------------------------------------
 on C GET /v1/fleet
 [ "$HTTP" = 200 ] && [ "$(jq_py 'sorted(h["name"] for h in j["hosts"] if h["alive"])')" = "['A', 'B', 'C']" ] &&
-    [ "$(jq_py 'j["queue"]["partitions"]["done"]')" = 301 ] &&
+    [ "$(jq_py 'j["queue"]["partitions"]["done"]')" = 303 ] &&
     [ "$(jq_py 'sorted(k["name"] for k in j["keys"])')" = "['bn', 'bp']" ]
 check "GET /v1/fleet: three live hosts, the queue, the keys" $? "$BODY"
 on A GET /v1/status
@@ -180,8 +187,11 @@ on A GET /v1/status
 check "/v1/status has the fleet section" $? "$BODY"
 curl -s "${HURL[B]}/metrics" | grep -q '^cuzkd_fleet_host_up{host="C"} 1$'
 check "/metrics shows every host" $?
+CUZK_SERVER=${HURL[A]#http://} "$CUZK" status >"$work/status.txt" 2>&1 &&
+    grep -q '^  fleet       host A on postgresql://cuzk@127.0.0.1:[0-9]*/fleet, connected' "$work/status.txt"
+check "cuzk status has the fleet's line" $? "$(cat "$work/status.txt")"
 on A GET "/v1/proofs?limit=50"
-[ "$(jq_py 'j["count"], j["matched"]')" = "50 101" ] && [ "$(jq_py 'j["jobs"][0]["id"]')" = critical ]
+[ "$(jq_py 'j["count"], j["matched"]')" = "50 102" ] && [ "$(jq_py 'j["jobs"][0]["id"]')" = inline ]
 check "GET /v1/proofs lists the fleet's jobs, newest first" $? "$BODY"
 
 # ---- a key one host cannot serve ------------------------------------------------------------------
