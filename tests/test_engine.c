@@ -3,7 +3,7 @@
  * arrival, partition index), critical work overtaking at a partition
  * boundary, cancellation (queued dropped, running discarded), failures,
  * the key registry (loaded once, refcounted, never evicted in use), ids,
- * limits, drain, hooks, restore, prune, the memory budget, the timeline's
+ * limits, drain, hooks, restore, prune and forget, the memory budget, the timeline's
  * ring and Chrome JSON; then real proofs through the CPU backend (zkey +
  * .wtns by path and by bytes, .params + .asgn) checked by the verifiers,
  * a truncated witness and an unsatisfied one.
@@ -1102,6 +1102,44 @@ static void test_hooks_restore_prune(void **state)
     engine_free(e);
 }
 
+/* engine_job_forget: refused while the job runs, then the id is free again
+ * (a new job may take it) and the caller's reference still reads the job;
+ * the key's listing names the partition's working set. */
+static void test_forget(void **state)
+{
+    (void)state;
+    fake_reset(true);
+    fake.partition_bytes = 4321;
+    engine_t *e = new_engine(1, 0, 0, NULL);
+    load_key(e, "k", "/keys/k.zkey");
+    engine_key_info_t *keys;
+    size_t nk = engine_keys_info(e, &keys);
+    assert_int_equal(nk, 1);
+    assert_int_equal(keys[0].partition_bytes, 4321);
+    engine_keys_info_free(keys, nk);
+    engine_job_t *job = submit(e, "lease-1", ENGINE_PRIORITY_NORMAL, 1);
+    fake_wait_waiting(1);
+    assert_int_equal(engine_job_forget(e, job), ENGINE_EBUSY); /* running */
+    assert_int_equal(engine_job_cancel(e, job), ENGINE_OK);
+    assert_int_equal(engine_job_forget(e, job), ENGINE_EBUSY); /* its partition still runs */
+    fake_ungate();
+    engine_job_t *next = submit(e, "next", ENGINE_PRIORITY_NORMAL, 1);
+    assert_true(engine_job_wait(e, next, 10));
+    assert_int_equal(engine_job_forget(e, job), ENGINE_OK);
+    assert_null(engine_job_find(e, "lease-1"));
+    assert_int_equal(state_of(e, job), ENGINE_CANCELLED);
+    engine_counters_t c;
+    engine_counters(e, &c);
+    assert_int_equal(c.jobs_ended_kept, 1); /* next */
+    engine_job_unref(e, job);
+    engine_job_t *again = submit(e, "lease-1", ENGINE_PRIORITY_NORMAL, 1);
+    assert_true(engine_job_wait(e, again, 10));
+    assert_int_equal(state_of(e, again), ENGINE_DONE);
+    engine_job_unref(e, again);
+    engine_job_unref(e, next);
+    engine_free(e);
+}
+
 /* ---- the timeline ------------------------------------------------------------------- */
 
 static void test_timeline(void **state)
@@ -1977,6 +2015,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_while_held),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_hooks_restore_prune),
+        cmocka_unit_test(test_forget),
         cmocka_unit_test(test_jobs_list_started),
         cmocka_unit_test(test_timeline),
         cmocka_unit_test(test_engine_timeline),

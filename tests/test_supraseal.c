@@ -87,7 +87,7 @@ static void scalars_free(void *p, bool pinned)
         return;
     }
 #else
-    (void)pinned;
+    (void)pinned; /* scalars_alloc makes pinned ones on a CUDA build only */
 #endif
     free(p);
 }

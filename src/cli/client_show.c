@@ -60,6 +60,28 @@ static const char *show_plural(double n)
     return n == 1 ? "" : "s";
 }
 
+/* The fleet's line of cuzk status (docs/FLEET.md), when cuzkd is in one. */
+static void show_fleet(FILE *f, json_t *fl)
+{
+    if (!json_is_object(fl))
+        return;
+    json_t *done = json_object_get(fl, "completions"), *refusals = json_object_get(fl, "refusals");
+    double held = show_num(fl, "leases_held"), pending = show_num(fl, "results_pending");
+    fprintf(f,
+            "  fleet       host %s on %s, %s; %.0f lease%s held, %.0f result%s pending; %.0f "
+            "accepted, %.0f rejected\n",
+            show_str(fl, "host"), show_str(fl, "database"),
+            json_is_true(json_object_get(fl, "connected")) ? "connected" : "NOT CONNECTED", held,
+            show_plural(held), pending, show_plural(pending), show_num(done, "accepted"),
+            show_num(done, "rejected"));
+    const char *key;
+    json_t *why;
+    json_object_foreach(refusals, key, why)
+    {
+        fprintf(f, "              refuses key %s: %s\n", key, json_string_value(why));
+    }
+}
+
 void client_show_status(FILE *f, json_t *st)
 {
     json_t *build = json_object_get(st, "build"), *server = json_object_get(st, "server"),
@@ -118,6 +140,7 @@ void client_show_status(FILE *f, json_t *st)
     fprintf(f, "  http        %.0f requests, %.0f errors, %.0f connections open\n",
             show_num(cnt, "http_requests"), show_num(cnt, "http_errors"),
             show_num(server, "connections"));
+    show_fleet(f, json_object_get(st, "fleet"));
 }
 
 void client_show_job_line(FILE *f, json_t *job)

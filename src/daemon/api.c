@@ -10,14 +10,17 @@
  *   GET    /v1/proofs/ID       the job (?wait=SECONDS long-polls)
  *   DELETE /v1/proofs/ID       cancel
  *   GET    /v1/status          sections: build, server, keys, queue, devices,
- *                              memory, counters
+ *                              memory, counters, journal, fleet
+ *   GET    /v1/fleet           the fleet: hosts, leases, queue, keys (fleet.h)
  *   GET    /v1/timeline        Chrome trace JSON of recent work
  *   GET    /metrics            Prometheus text
  *   GET    /healthz            200 while serving, 503 while draining
  *   GET    /                   the status page (status.html)
  *
  * Every handler runs on its connection's thread; the slow ones (a key
- * load, a long poll) hold up no one else.
+ * load, a long poll) hold up no one else. In a fleet (d->fleet), the jobs
+ * are the fleet's: the routes of /v1/proofs parse and check what they are
+ * given here, then ask fleet_api.c instead of the engine.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +47,7 @@ static const char *api_segment(const char *path, const char *prefix)
     return path + n;
 }
 
-static json_t *api_time(double t)
+json_t *api_time_json(double t)
 {
     return t > 0 ? json_real(t) : json_null();
 }
@@ -88,22 +91,30 @@ static json_t *api_key_json(const engine_key_info_t *k)
                      "path", k->path ? k->path : "", "format", engine_key_format_name(k->format),
                      "proves_as", engine_key_format_name(k->proves_as), "bytes",
                      (json_int_t)k->bytes, "tier", k->tier, "use_count", (json_int_t)k->users,
-                     "proofs", (json_int_t)k->proofs, "loaded_at", api_time(k->loaded_at),
-                     "load_seconds", k->load_seconds, "last_used", api_time(k->last_used));
+                     "proofs", (json_int_t)k->proofs, "loaded_at", api_time_json(k->loaded_at),
+                     "load_seconds", k->load_seconds, "last_used", api_time_json(k->last_used));
 }
 
-/* Answers status with the key name as the registry has it (404 if gone). */
-static void api_key_answer(cuzkd_t *d, const char *name, unsigned status, http_response_t *resp)
+/* Answers status with the key name as the registry has it (404 if gone),
+ * with extra (stolen; NULL: none) as its member "fleet". */
+static void api_key_answer(cuzkd_t *d, const char *name, unsigned status, json_t *extra,
+                           http_response_t *resp)
 {
     engine_key_info_t *info;
     size_t n = engine_keys_info(d->engine, &info);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(info[i].name, name)) {
-            http_json(resp, status, api_key_json(&info[i]));
+            json_t *k = api_key_json(&info[i]);
+            if (k && extra)
+                json_object_set_new(k, "fleet", extra);
+            else
+                json_decref(extra);
+            http_json(resp, status, k);
             engine_keys_info_free(info, n);
             return;
         }
     engine_keys_info_free(info, n);
+    json_decref(extra);
     http_error(resp, 404, "unknown_key", "no key named '%s'", name);
 }
 
@@ -142,11 +153,23 @@ static void api_key_post(cuzkd_t *d, const http_request_t *req, http_response_t 
         rc = ENGINE_ENOMEM;
     }
     pthread_mutex_unlock(&d->keys_lock);
+    json_t *extra = NULL;
+    if (rc == ENGINE_OK && d->fleet &&
+        fleet_key_posted(d->fleet, name, resolved, &extra, resp) != 0) {
+        /* Not registered in the fleet (answered): a key loaded just now goes again. */
+        if (!loaded) {
+            pthread_mutex_lock(&d->keys_lock);
+            if (engine_key_evict(d->engine, name) == ENGINE_OK && d->journal)
+                journal_key_remove(d->journal, name, err, sizeof err);
+            pthread_mutex_unlock(&d->keys_lock);
+        }
+        goto out;
+    }
     switch (rc) {
     case ENGINE_OK:
         if (!loaded)
             log_event(LOG_INFO, "key.loaded", NULL, name, "key %s loaded from %s", name, resolved);
-        api_key_answer(d, name, loaded ? 200 : 201, resp);
+        api_key_answer(d, name, loaded ? 200 : 201, extra, resp);
         break;
     case ENGINE_EEXIST: http_error(resp, 409, "key_conflict", "%s", err); break;
     case ENGINE_ELOAD:
@@ -178,6 +201,8 @@ static void api_key_delete(cuzkd_t *d, const char *name, http_response_t *resp)
     else if (jrc != 0)
         http_error(resp, 500, "internal", "the key was evicted but %s", err);
     else {
+        if (d->fleet)
+            fleet_key_evicted(d->fleet, name);
         log_event(LOG_INFO, "key.evicted", NULL, name, "key %s evicted", name);
         http_json(resp, 200, json_pack("{s:s, s:b}", "name", name, "evicted", 1));
     }
@@ -195,7 +220,7 @@ static void api_keys(cuzkd_t *d, const http_request_t *req, http_response_t *res
             api_method_not_allowed(resp, "GET, POST");
     } else if (name) {
         if (!strcmp(req->method, "GET"))
-            api_key_answer(d, name, 200, resp);
+            api_key_answer(d, name, 200, NULL, resp);
         else if (!strcmp(req->method, "DELETE"))
             api_key_delete(d, name, resp);
         else
@@ -224,16 +249,14 @@ static json_t *api_pair(const engine_result_t *r)
                      pub ? pub : json_null());
 }
 
-/* The result member of a done job (see the top of DAEMON.md's API). */
-static json_t *api_result(key_format_t format, const engine_job_info_t *info)
+json_t *api_result_json(key_format_t format, uint32_t n, const engine_result_t *const *results)
 {
-    uint32_t n = info->n_partitions;
     if (format == KEY_FORMAT_PARAMS) {
         unsigned char *all = malloc((size_t)n * 192 + 1);
         json_t *pubs = json_array();
         size_t len = 0;
         for (uint32_t i = 0; all && i < n; i++) {
-            const engine_result_t *r = info->partitions[i].result;
+            const engine_result_t *r = results[i];
             if (!r || !r->proof_bytes || r->proof_len != 192)
                 continue;
             memcpy(all + len, r->proof_bytes, r->proof_len);
@@ -251,14 +274,14 @@ static json_t *api_result(key_format_t format, const engine_job_info_t *info)
         return out;
     }
     if (n == 1)
-        return api_pair(info->partitions[0].result);
+        return api_pair(results[0]);
     json_t *proofs = json_array();
     for (uint32_t i = 0; proofs && i < n; i++)
-        json_array_append_new(proofs, api_pair(info->partitions[i].result));
+        json_array_append_new(proofs, api_pair(results[i]));
     return json_pack("{s:o}", "proofs", proofs);
 }
 
-static json_t *api_timings(const double *seconds)
+json_t *api_timings_json(const double *seconds)
 {
     json_t *t = json_object();
     for (int s = 0; t && s < ENGINE_STAGES; s++)
@@ -280,14 +303,15 @@ static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
         const engine_partition_info_t *p = &info.partitions[i];
         for (int s = 0; s < ENGINE_STAGES; s++)
             sum[s] += p->seconds[s];
-        json_array_append_new(
-            parts, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o}", "index", (int)i, "state",
-                             engine_state_name(p->state), "worker",
-                             p->worker >= 0 ? json_integer(p->worker) : json_null(), "started_at",
-                             api_time(p->started_at), "finished_at", api_time(p->finished_at),
-                             "timings", api_timings(p->seconds)));
+        json_array_append_new(parts,
+                              json_pack("{s:i, s:s, s:o, s:o, s:o, s:o}", "index", (int)i, "state",
+                                        engine_state_name(p->state), "worker",
+                                        p->worker >= 0 ? json_integer(p->worker) : json_null(),
+                                        "started_at", api_time_json(p->started_at), "finished_at",
+                                        api_time_json(p->finished_at), "timings",
+                                        api_timings_json(p->seconds)));
     }
-    json_t *timings = api_timings(sum);
+    json_t *timings = api_timings_json(sum);
     if (timings) {
         json_object_set_new(timings, "queue", json_real(info.queue_seconds));
         json_object_set_new(timings, "total",
@@ -295,15 +319,24 @@ static json_t *api_job_json(cuzkd_t *d, engine_job_t *job)
                                                  : json_null());
     }
     key_format_t format = engine_job_format(job);
-    json_t *result = info.state == ENGINE_DONE ? api_result(format, &info) : json_null();
+    json_t *result = NULL;
+    if (info.state == ENGINE_DONE) {
+        const engine_result_t **res =
+            calloc(info.n_partitions ? info.n_partitions : 1, sizeof(engine_result_t *));
+        for (uint32_t i = 0; res && i < info.n_partitions; i++)
+            res[i] = info.partitions[i].result;
+        result = res ? api_result_json(format, info.n_partitions, res) : NULL;
+        free(res);
+    }
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:{s:i, s:i}, s:o, s:o, s:o, s:o}", "id",
         engine_job_id(job), "key", engine_job_key(job), "format", engine_key_format_name(format),
         "priority", engine_priority_name(info.priority), "state", engine_state_name(info.state),
-        "submitted_at", api_time(info.submitted_at), "started_at", api_time(info.started_at),
-        "finished_at", api_time(info.finished_at), "progress", "done", (int)info.n_done, "total",
-        (int)info.n_partitions, "partitions", parts, "timings", timings, "result",
-        result ? result : json_null(), "error", info.error ? json_string(info.error) : json_null());
+        "submitted_at", api_time_json(info.submitted_at), "started_at",
+        api_time_json(info.started_at), "finished_at", api_time_json(info.finished_at), "progress",
+        "done", (int)info.n_done, "total", (int)info.n_partitions, "partitions", parts, "timings",
+        timings, "result", result ? result : json_null(), "error",
+        info.error ? json_string(info.error) : json_null());
     engine_job_info_free(&info);
     return j;
 }
@@ -368,6 +401,10 @@ static void api_proof_post(cuzkd_t *d, const http_request_t *req, http_response_
         in[i] = (engine_input_t){.kind = x->kind, .path = paths[i]};
     }
 
+    if (d->fleet) {
+        fleet_submit(d->fleet, r.id, r.key, r.priority, (uint32_t)r.n, in, resp);
+        goto out;
+    }
     engine_job_spec_t spec = {
         .id = r.id, .key = r.key, .priority = r.priority, .n_inputs = (uint32_t)r.n, .inputs = in};
     engine_job_t *job = NULL;
@@ -403,19 +440,32 @@ out:
     api_proof_request_free(&r);
 }
 
+/* ?wait=SECONDS as *s, at most max_wait (0 when absent). -1 after
+ * answering 400. */
+static int api_wait_seconds(cuzkd_t *d, const http_request_t *req, double *s, http_response_t *resp)
+{
+    const char *wait = http_query(req, "wait");
+    *s = 0;
+    if (!wait)
+        return 0;
+    char *end;
+    double v = strtod(wait, &end);
+    if (end == wait || *end || !(v >= 0) || isinf(v)) {
+        http_error(resp, 400, "invalid_request", "wait: expected seconds, not '%s'", wait);
+        return -1;
+    }
+    *s = v < d->cfg->max_wait ? v : d->cfg->max_wait;
+    return 0;
+}
+
 static void api_proof_get(cuzkd_t *d, const http_request_t *req, engine_job_t *job,
                           http_response_t *resp)
 {
-    const char *wait = http_query(req, "wait");
-    if (wait) {
-        char *end;
-        double s = strtod(wait, &end);
-        if (end == wait || *end || !(s >= 0) || isinf(s)) {
-            http_error(resp, 400, "invalid_request", "wait: expected seconds, not '%s'", wait);
-            return;
-        }
-        engine_job_wait(d->engine, job, s < d->cfg->max_wait ? s : d->cfg->max_wait);
-    }
+    double wait;
+    if (api_wait_seconds(d, req, &wait, resp) != 0)
+        return;
+    if (wait > 0)
+        engine_job_wait(d->engine, job, wait);
     json_t *j = api_job_json(d, job);
     if (j)
         http_json(resp, 200, j);
@@ -451,8 +501,8 @@ static json_t *api_summary_json(const engine_job_summary_t *j, double now)
         "{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:f, s:o}", "id", j->id, "state",
         engine_state_name(j->state), "key", j->key, "priority", engine_priority_name(j->priority),
         "partitions", (int)j->n_partitions, "partitions_done", (int)j->n_done, "partitions_running",
-        (int)j->n_running, "submitted_at", api_time(j->submitted_at), "started_at",
-        api_time(j->started_at), "finished_at", api_time(j->finished_at), "age_seconds",
+        (int)j->n_running, "submitted_at", api_time_json(j->submitted_at), "started_at",
+        api_time_json(j->started_at), "finished_at", api_time_json(j->finished_at), "age_seconds",
         now - j->submitted_at, "error", j->error ? json_string(j->error) : json_null());
 }
 
@@ -471,6 +521,11 @@ static void api_proofs_list(cuzkd_t *d, const http_request_t *req, http_response
     if (api_query_count(req, "limit", API_LIST_DEFAULT, API_LIST_MAX, &limit, resp) ||
         api_query_count(req, "cursor", 0, UINT64_MAX, &cursor, resp))
         return;
+    if (d->fleet) {
+        fleet_list_query_t q = {.state = state_name, .limit = limit, .cursor = cursor};
+        fleet_jobs_list(d->fleet, &q, resp);
+        return;
+    }
     /* One more than the page: whether there is a next one. */
     engine_job_summary_t *list;
     size_t matched = 0;
@@ -520,6 +575,14 @@ static void api_proofs(cuzkd_t *d, const http_request_t *req, http_response_t *r
     bool get = !strcmp(req->method, "GET"), del = !strcmp(req->method, "DELETE");
     if (!get && !del) {
         api_method_not_allowed(resp, "GET, DELETE");
+        return;
+    }
+    if (d->fleet) {
+        double wait;
+        if (del)
+            fleet_job_cancel(d->fleet, id, resp);
+        else if (api_wait_seconds(d, req, &wait, resp) == 0)
+            fleet_job_get(d->fleet, id, wait, resp);
         return;
     }
     engine_job_t *job = engine_job_find(d->engine, id);
@@ -604,8 +667,15 @@ void api_handle(void *ctx, const http_request_t *req, http_response_t *resp)
         api_keys(d, req, resp);
     else if (!strcmp(p, "/v1/proofs") || !strncmp(p, "/v1/proofs/", 11))
         api_proofs(d, req, resp);
-    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/v1/timeline") || !strcmp(p, "/metrics") ||
-             !strcmp(p, "/healthz") || !strcmp(p, "/")) {
+    else if (!strcmp(p, "/v1/fleet")) {
+        if (!get)
+            api_method_not_allowed(resp, "GET");
+        else if (!d->fleet)
+            http_error(resp, 404, "not_found", "this cuzkd is not in a fleet (--fleet)");
+        else
+            fleet_answer(d->fleet, resp);
+    } else if (!strcmp(p, "/v1/status") || !strcmp(p, "/v1/timeline") || !strcmp(p, "/metrics") ||
+               !strcmp(p, "/healthz") || !strcmp(p, "/")) {
         if (!get)
             api_method_not_allowed(resp, "GET");
         else if (!strcmp(p, "/healthz"))

@@ -96,6 +96,22 @@ static const config_option_t config_options[] = {
         "comma-separated directories that key and witness paths must be in"),
     OPT("paths", journal, "--journal", CONFIG_STRING, "", 0, 0,
         "journal directory: accepted work survives restarts (empty: none)"),
+    OPT("fleet", database, "--fleet", CONFIG_STRING, "", 0, 0,
+        "join the fleet whose jobs are in this PostgreSQL database (postgresql://USER@HOST/DB; "
+        "empty: no fleet)"),
+    OPT("fleet", host_name, "--fleet-host-name", CONFIG_STRING, "", 0, 0,
+        "this host's name in the fleet (empty: HOSTNAME:PORT)"),
+    /* 30 s: a stopped host's partitions wait at most this long for another
+     * host, against a 1.3 s porep32 partition; the heartbeat every 10 s
+     * is one statement of ~1 ms (docs/PERFORMANCE.md, the fleet). */
+    OPT("fleet", lease_seconds, "--fleet-lease-seconds", CONFIG_SECONDS, "30", 0, 0,
+        "seconds a lease lasts without a heartbeat (renewed every third of it)"),
+    /* One: leasing takes ~1 ms, so one partition queued beside the running
+     * ones keeps every worker busy while the next is leased. */
+    OPT("fleet", lookahead, "--fleet-lookahead", CONFIG_UINT, "1", 0, 64,
+        "partitions leased beyond what the workers can start now"),
+    OPT("fleet", max_attempts, "--fleet-max-attempts", CONFIG_UINT, "3", 1, 100,
+        "leases of one partition (hosts that failed or stopped) before it fails"),
 };
 
 enum { CONFIG_N_OPTIONS = sizeof config_options / sizeof config_options[0] };
@@ -396,6 +412,27 @@ int config_finish(cuzkd_config_t *cfg, char *err, size_t err_size)
     return cfg->token ? 0 : -1;
 }
 
+/* A database's connection string with its password as "***": the
+ * password of a URI (postgresql://USER:PASSWORD@HOST) and of the word
+ * password=VALUE. */
+static void config_print_masked(FILE *f, const char *s)
+{
+    const char *scheme = strstr(s, "://");
+    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+    const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+    if (at && colon && colon < at) {
+        fprintf(f, "%.*s:***%s\n", (int)(colon - s), s, at);
+        return;
+    }
+    const char *pw = strstr(s, "password=");
+    if (pw && (pw == s || pw[-1] == ' ')) {
+        const char *end = pw + 9 + strcspn(pw + 9, " ");
+        fprintf(f, "%.*spassword=***%s\n", (int)(pw - s), s, end);
+        return;
+    }
+    fprintf(f, "%s\n", s);
+}
+
 void config_print(const cuzkd_config_t *cfg, FILE *f)
 {
     const char *section = "";
@@ -409,9 +446,12 @@ void config_print(const cuzkd_config_t *cfg, FILE *f)
         fprintf(f, "%s = ", o->name);
         switch (o->type) {
         case CONFIG_STRING:
-            fprintf(f, "%s\n",
-                    field == (const void *)&cfg->token ? (cfg->token ? "(set)" : "")
-                                                       : *(char *const *)field);
+            if (field == (const void *)&cfg->database)
+                config_print_masked(f, cfg->database);
+            else
+                fprintf(f, "%s\n",
+                        field == (const void *)&cfg->token ? (cfg->token ? "(set)" : "")
+                                                           : *(char *const *)field);
             break;
         case CONFIG_UINT: fprintf(f, "%u\n", *(const unsigned *)field); break;
         case CONFIG_BYTES:

@@ -14,6 +14,7 @@
  *             pinned_limit, device_work_limit, host_memory_budget, max_jobs,
  *             keep_jobs, timeline_events, trusted_keys
  *   [paths]   allow, journal
+ *   [fleet]   database, host_name, lease_seconds, lookahead, max_attempts
  *   [preload] NAME = FORMAT:PATH   (one line per key loaded at start)
  */
 #ifndef CUZK_DAEMON_CONFIG_H
@@ -60,6 +61,12 @@ typedef struct cuzkd_config {
     /* [paths] */
     char *allow;   /* comma-separated directories for key and witness paths */
     char *journal; /* directory ("": no journal, nothing survives a restart) */
+    /* [fleet] (docs/FLEET.md) */
+    char *database;        /* a postgresql:// URI or libpq words ("": no fleet) */
+    char *host_name;       /* this host's name in the fleet ("": HOSTNAME:PORT) */
+    double lease_seconds;  /* a lease's expiry; the heartbeat renews it a third of the way */
+    unsigned lookahead;    /* partitions leased beyond what the workers can start now */
+    unsigned max_attempts; /* leases of one partition before it fails */
     /* [preload] */
     config_preload_t preload[CONFIG_MAX_PRELOAD];
     size_t n_preload;
@@ -80,7 +87,8 @@ int config_load(cuzkd_config_t *cfg, int argc, char **argv, char *err, size_t er
 /* Reads the token file, if any. -1 with a message. */
 int config_finish(cuzkd_config_t *cfg, char *err, size_t err_size);
 
-/* Writes the effective configuration as an INI file (the token omitted). */
+/* Writes the effective configuration as an INI file (the token and the
+ * database's password omitted). */
 void config_print(const cuzkd_config_t *cfg, FILE *f);
 
 /* The usage text: synopsis and one line per flag. */

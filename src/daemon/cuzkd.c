@@ -59,6 +59,8 @@ static void cuzkd_hook_end(void *ctx, engine_job_t *job, engine_state_t state, c
     double now = engine_wall();
     if (d->journal)
         journal_job_end(d->journal, job, state, error, now);
+    if (d->fleet)
+        fleet_job_ended(d->fleet, job, state, error);
     engine_job_info_t info;
     double seconds = -1;
     if (engine_job_info(d->engine, job, &info) == ENGINE_OK) {
@@ -91,6 +93,21 @@ static void cuzkd_forget(void *ctx, engine_job_t *job)
     cuzkd_t *d = ctx;
     if (d->journal)
         journal_job_forget(d->journal, engine_job_id(job), engine_job_partitions(job));
+}
+
+void cuzkd_worker_device(const cuzkd_t *d, int worker, char *out, size_t size)
+{
+    int dev = d->backend.worker_device && worker >= 0
+                  ? d->backend.worker_device(d->backend.ctx, (unsigned)worker)
+                  : -1;
+#if CUZK_HAVE_CUDA
+    if (d->cuda && dev >= 0) {
+        snprintf(out, size, "cuda:%d %s", dev, engine_cuda_device_name(d->cuda, dev));
+        return;
+    }
+#endif
+    (void)dev;
+    snprintf(out, size, "cpu");
 }
 
 /* ---- keys at start ------------------------------------------------------------ */
@@ -219,6 +236,8 @@ static int cuzkd_check(cuzkd_config_t *cfg, paths_t *allow)
         fprintf(stderr, "cuzkd: log_format = %s: expected text or json\n", cfg->log_format);
         bad = -1;
     }
+    if (fleet_check_config(cfg) != 0)
+        bad = -1;
     if (strcmp(cfg->residency, "auto") != 0 && strcmp(cfg->residency, "device") != 0 &&
         strcmp(cfg->residency, "pinned") != 0 && strcmp(cfg->residency, "mapped") != 0) {
         fprintf(stderr, "cuzkd: residency = %s: expected auto, device, pinned or mapped\n",
@@ -318,6 +337,7 @@ static int cuzkd_setup_engine(cuzkd_t *d)
     unsigned workers, urgent;
     if (cuzkd_setup_backend(d, &workers, &urgent) != 0)
         return -1;
+    d->urgent_workers = urgent;
     d->hooks =
         (engine_hooks_t){d, cuzkd_hook_partition, cuzkd_hook_end,
                          log_enabled(LOG_DEBUG) ? cuzkd_hook_event : NULL, cuzkd_hook_started};
@@ -387,6 +407,8 @@ static int cuzkd_serve(cuzkd_t *d, int listen_fd)
               "%s: draining (new work refused; running partitions finish)",
               cuzkd_stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     atomic_store(&d->draining, true);
+    if (d->fleet)
+        fleet_drain(d->fleet);
     engine_drain(d->engine);
     engine_counters_t c;
     engine_counters(d->engine, &c);
@@ -454,18 +476,29 @@ int main(int argc, char **argv)
         log_event(LOG_ERROR, NULL, NULL, NULL, "%s", err);
     else if (cuzkd_setup_engine(&d) != 0)
         close(fd);
-    else {
+    else if (cfg.database[0] && !(d.fleet = fleet_new(&d, err, sizeof err))) {
+        log_event(LOG_ERROR, "fleet", NULL, NULL, "%s", err);
+        close(fd);
+    } else {
         size_t n = d.journal
                        ? journal_replay(d.journal, d.engine, cuzkd_load_key, cuzkd_path_allowed, &d)
                        : 0;
         if (n)
             log_event(LOG_INFO, "journal", NULL, NULL, "journal: %zu job%s restored", n,
                       n == 1 ? "" : "s");
-        if (cuzkd_preload(&d) != 0)
+        if (cuzkd_preload(&d) != 0) {
             close(fd);
-        else
+        } else if (d.fleet && fleet_start(d.fleet, err, sizeof err) != 0) {
+            log_event(LOG_ERROR, "fleet", NULL, NULL, "fleet: %s", err);
+            close(fd);
+        } else {
             status = cuzkd_serve(&d, fd);
+        }
     }
+    /* The fleet's thread hands back what it can while the engine and the
+     * journal are still there. */
+    fleet_free(d.fleet);
+    d.fleet = NULL;
     engine_free(d.engine);
     engine_cpu_free(d.cpu);
 #if CUZK_HAVE_CUDA

@@ -12,6 +12,8 @@
  *   log.c      leveled log lines, text or JSON
  *   paths.c    allowed directories
  *   base64.c   witness and proof bytes in JSON
+ *   fleet*.c   the fleet: jobs in a PostgreSQL database shared by many
+ *              hosts (fleet.h, docs/FLEET.md)
  *
  * The engine (src/engine) does the scheduling and the proving; cuzkd owns
  * no proving thread of its own.
@@ -24,7 +26,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "daemon/config.h"
+#include "daemon/fleet.h"
 #include "daemon/http.h"
 #include "daemon/journal.h"
 #include "daemon/log.h"
@@ -54,7 +59,9 @@ typedef struct cuzkd {
     engine_backend_t backend;
     engine_hooks_t hooks;
     engine_t *engine;
-    journal_t *journal; /* NULL: no journal */
+    unsigned urgent_workers; /* of the engine's workers, those for critical partitions only */
+    fleet_t *fleet;          /* NULL: not in a fleet */
+    journal_t *journal;      /* NULL: no journal */
     paths_t allow;
     http_server_t *http;
     char bound[300]; /* the address actually listened on */
@@ -79,5 +86,15 @@ void metrics_answer(cuzkd_t *d, http_response_t *resp);
 
 /* Records one ended job's latency (the engine's job_ended hook). */
 void cuzkd_latency_add(cuzkd_latency_t *l, double seconds);
+
+/* Where worker ran: "cpu", or "cuda:N NAME" (cuzkd.c). */
+void cuzkd_worker_device(const cuzkd_t *d, int worker, char *out, size_t size);
+
+/* JSON pieces of the answers, shared by api.c and the fleet (api.c): a
+ * time (null when 0), seconds per stage (the load left out), and the
+ * result member of a done job from its partitions' results in order. */
+json_t *api_time_json(double t);
+json_t *api_timings_json(const double *seconds);
+json_t *api_result_json(key_format_t format, uint32_t n, const engine_result_t *const *results);
 
 #endif

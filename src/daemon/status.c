@@ -1,6 +1,6 @@
 /*
  * GET /v1/status (JSON in sections, as redis' INFO: build, server, keys,
- * queue, devices, memory, counters) and GET /metrics (the Prometheus text
+ * queue, devices, memory, counters, journal, fleet) and GET /metrics (the Prometheus text
  * exposition format, version 0.0.4). Both read one snapshot of the
  * engine's counters.
  */
@@ -116,6 +116,8 @@ void status_answer(cuzkd_t *d, http_response_t *resp)
                             h.errors ? h.last_error : NULL)
                 : json_null());
     if (root)
+        json_object_set_new(root, "fleet", d->fleet ? fleet_status_json(d->fleet) : json_null());
+    if (root)
         http_json(resp, 200, root);
     else
         http_error(resp, 500, "internal", "out of memory");
@@ -155,6 +157,12 @@ static void metrics_put(metrics_buf_t *b, const char *fmt, ...)
         b->s = s;
         b->cap = 2 * b->cap + (size_t)n;
     }
+}
+
+/* fleet_metrics' callback: lines as they are. */
+static void metrics_line(void *ctx, const char *line)
+{
+    metrics_put(ctx, "%s", line);
 }
 
 /* A metric's HELP and TYPE lines. */
@@ -278,6 +286,8 @@ void metrics_answer(cuzkd_t *d, http_response_t *resp)
     metrics_head(&b, "draining", "gauge", "1 while shutting down.");
     metrics_put(&b, "cuzkd_draining %d\n", (int)atomic_load(&d->draining));
     metrics_latency(&b, &d->latency);
+    if (d->fleet)
+        fleet_metrics(d->fleet, metrics_line, &b);
     if (b.oom) {
         free(b.s);
         http_error(resp, 500, "internal", "out of memory");

@@ -180,9 +180,12 @@ typedef struct engine_key_info {
     key_format_t proves_as; /* ZKEY or PARAMS: format, or a cache's kind */
     const char *tier;       /* residency: "host" (CPU backend), "device" or "pinned" */
     uint64_t bytes;         /* host memory */
-    uint32_t users;         /* jobs queued or running on it */
-    uint64_t proofs;        /* partitions proven with it */
-    double loaded_at;       /* wall-clock seconds */
+    /* The host memory one partition on it reserves while it runs (the
+     * backend's partition_bytes; 0 when the backend gives none). */
+    uint64_t partition_bytes;
+    uint32_t users;   /* jobs queued or running on it */
+    uint64_t proofs;  /* partitions proven with it */
+    double loaded_at; /* wall-clock seconds */
     double load_seconds;
     double last_used; /* wall-clock seconds (0: never) */
 } engine_key_info_t;
@@ -335,6 +338,15 @@ void engine_jobs_list_free(engine_job_summary_t *list, size_t n);
  */
 size_t engine_jobs_prune(engine_t *e, size_t keep, void (*forget)(void *ctx, engine_job_t *job),
                          void *ctx);
+
+/*
+ * Forgets one ended job now, as engine_jobs_prune would when it is the
+ * oldest (a front end that has handed its result on: the fleet's leases):
+ * the id is free again and lookups no longer find it. ENGINE_EBUSY while
+ * it has not ended or a partition of it still runs on a worker. The
+ * caller's reference stays valid until engine_job_unref.
+ */
+engine_rc_t engine_job_forget(engine_t *e, engine_job_t *job);
 
 /*
  * Draining: no job is accepted (ENGINE_EDRAINING) and no partition starts;

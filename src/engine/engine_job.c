@@ -618,6 +618,21 @@ size_t engine_jobs_prune(engine_t *e, size_t keep, void (*forget)(void *ctx, eng
     return n;
 }
 
+engine_rc_t engine_job_forget(engine_t *e, engine_job_t *job)
+{
+    pthread_mutex_lock(&e->lock);
+    engine_rc_t rc =
+        engine_state_ended(job->state) && job->n_running == 0 ? ENGINE_OK : ENGINE_EBUSY;
+    if (rc == ENGINE_OK && job->in_map) {
+        if (job->in_ended)
+            ended_remove(e, job);
+        engine_map_remove(e, job);
+        job_unref_locked(job); /* the map's */
+    }
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
 /* qsort order of a listing: newest (highest seq) first. */
 static int summary_newest_first(const void *a, const void *b)
 {

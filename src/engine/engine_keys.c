@@ -258,6 +258,7 @@ size_t engine_keys_info(engine_t *e, engine_key_info_t **out)
         const engine_backend_t *be = e->cfg.backend;
         o->tier = be->key_tier ? be->key_tier(be->ctx, k->data) : "host";
         o->bytes = k->bytes;
+        o->partition_bytes = be->partition_bytes ? be->partition_bytes(be->ctx, k->data) : 0;
         o->users = k->users;
         o->proofs = k->proofs;
         o->loaded_at = k->loaded_at;
