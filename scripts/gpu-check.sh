@@ -22,6 +22,8 @@
 #     --daemon-jobs N  cuzkd on the GPU with the BN254 key of the e2e proof resident:
 #                    20 proofs from one client, then N from 8 clients (cuzkd_loadgen;
 #                    default 200; 0: skip)
+#     --daemon-workers "W ..."  the worker counts cuzkd runs that step with, one
+#                    run each (default "0 8"; 0: cuzkd's default)
 #     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
 #                    mixed` at 2^K constraints a partition (default 20; 0: skip)
 #     --porep-full   also `cuzk bench porep32` at full size (130,278,869 constraints,
@@ -32,7 +34,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16 porep_log=20
-porep_full=0 daemon_jobs=200
+porep_full=0 daemon_jobs=200 daemon_workers="0 8"
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --porep-log) porep_log=$2; shift 2 ;;
     --porep-full) porep_full=1; shift ;;
     --daemon-jobs) daemon_jobs=$2; shift 2 ;;
+    --daemon-workers) daemon_workers=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
@@ -146,13 +149,17 @@ fi
 
 # cuzkd on the GPU: the BN254 key of the proof above preloaded (resident on
 # the device), its witness proven from one client and from eight, every
-# proof verified in the daemon; stopped by its process id.
+# proof verified in the daemon; stopped by its process id. Once for each
+# worker count of --daemon-workers (0: cuzkd's default).
 daemon_rows=()
-if [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$out/e2e/bn128.zkey" ]; then
-    echo "== cuzkd on the GPU (2^$e2e_log constraints, BN254, key resident)"
-    e2e=$(cd "$out/e2e" && pwd) dlog=$out/cuzkd.log
+for dw in $daemon_workers; do
+    [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$out/e2e/bn128.zkey" ] || break
+    echo "== cuzkd on the GPU (2^$e2e_log constraints, BN254, key resident, workers $dw)"
+    e2e=$(cd "$out/e2e" && pwd) dlog=$out/cuzkd.$dw.log
+    wopt=()
+    [ "$dw" -gt 0 ] && wopt=(--workers "$dw")
     "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
-        --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
+        "${wopt[@]}" --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
     dpid=$!
     server=""
     for _ in $(seq 1 300); do
@@ -183,7 +190,7 @@ if [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$
             rate=$(echo "$many" | sed -n 's/.*: \([0-9.]*\) proofs\/s.*/\1/p')
             pct=$(echo "$many" | sed -n 's/^latency ms: p50 \([0-9.]*\).*p99 \([0-9.]*\).*/\1 | \2/p')
             busy=$("$build/cuzk" status --server "$server" | sed -n 's/.*, \([0-9.]*%\) busy.*/\1/p' | head -n 1)
-            daemon_rows+=("| $med | $rate | $pct | $busy |")
+            daemon_rows+=("| $dw | $med | $rate | $pct | $busy |")
         else
             echo "$one"
             echo "${many:-}"
@@ -193,7 +200,7 @@ if [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$
     kill "$dpid" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$dpid" 2>/dev/null || true
-fi
+done
 
 # The engine: PoRep-shaped proofs, then a winning32 proof behind them.
 if [ "$status" = 0 ] && [ "$porep_log" -gt 0 ]; then
@@ -226,8 +233,8 @@ if [ ${#e2e_rows[@]} -gt 0 ]; then
 fi
 if [ ${#daemon_rows[@]} -gt 0 ]; then
     echo
-    echo "| cuzkd GPU 2^$e2e_log BN254: one client, median ms | 8 clients: proofs/s | p50 ms | p99 ms | device busy |"
-    echo "| --- | --- | --- | --- | --- |"
+    echo "| cuzkd GPU 2^$e2e_log BN254: workers | one client, median ms | 8 clients: proofs/s | p50 ms | p99 ms | device busy |"
+    echo "| --- | --- | --- | --- | --- | --- |"
     printf '%s\n' "${daemon_rows[@]}"
 fi
 if [ -f "$out/bench.log" ]; then

@@ -16,7 +16,9 @@
  * at once take turns (one waits, or takes back the idle one's memory), the
  * proofs stay right and the slots never hold more than the limit; under a
  * limit below one partition, the partition fails with CUZK_ENOMEM and a
- * message. Skips, saying why, when CUDA is not built or no GPU is present.
+ * message. Partitions of small keys on four slots at once compute side by
+ * side, each proof still the CPU's. Skips, saying why, when CUDA is not
+ * built or no GPU is present.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -383,34 +385,50 @@ static void test_pool(void **state)
     engine_pinned_free(pool);
 }
 
-/* One thread of test_device_memory: `rounds` proofs on its slot, each
- * compared with the CPU's. */
+/* One thread of test_device_memory and test_side_by_side: `rounds` proofs of one witness on its
+ * slot, each compared with the CPU's (snarkjs' JSON of a zkey proof, the
+ * 192 bytes of a bellperson one). */
 typedef struct {
     engine_gpu_slot_t *slot;
     const engine_gpu_key_t *key;
-    const bp_params_t *p;
-    const asgn_t *a;
-    const bp_proof_t *want;
+    const zkey_t *zk;
+    const r1cs_witness_t *w;
+    const char *want_json;
+    const params_fix_t *pf;
+    const bp_proof_t *want_bp;
     uint64_t seed;
-    int rounds;
-    int wrong;            /* proofs that differ from the CPU's */
-    cuzk_status_t status; /* the first failure */
+    int rounds, wrong;
+    cuzk_status_t status;
     char err[IO_ERR_MAX];
-} mem_run_t;
+} side_run_t;
 
-static void *mem_run(void *arg)
+static void *side_run(void *arg)
 {
-    mem_run_t *r = arg;
+    side_run_t *r = arg;
     engine_gpu_accel_t acc = {.slot = r->slot, .key = r->key};
     groth16_accel_t table = engine_gpu_accel(&acc);
     for (int i = 0; i < r->rounds && r->status == CUZK_OK; i++) {
         rng_t rng;
         rng_seed(&rng, r->seed);
         groth16_prove_opts_t gpu = {.rng = &rng, .accel = &table};
-        bp_proof_t got;
-        r->status = groth16_bp_prove(&got, r->p, r->a, &gpu, NULL, NULL, r->err, sizeof r->err);
-        if (r->status == CUZK_OK && memcmp(&got, r->want, sizeof got) != 0)
-            r->wrong++;
+        if (r->zk) {
+            snarkjs_proof_t p;
+            r1cs_witness_t pub = {0};
+            r->status =
+                groth16_prove(&p, &pub, r->zk, r->w, &gpu, NULL, NULL, r->err, sizeof r->err);
+            r1cs_witness_free(&pub);
+            char *j = NULL;
+            size_t len;
+            if (r->status == CUZK_OK && snarkjs_proof_format(&j, &len, &p) == CUZK_OK)
+                r->wrong += strcmp(j, r->want_json) != 0;
+            free(j);
+        } else {
+            bp_proof_t p;
+            r->status =
+                groth16_bp_prove(&p, &r->pf->p, &r->pf->a, &gpu, NULL, NULL, r->err, sizeof r->err);
+            if (r->status == CUZK_OK)
+                r->wrong += memcmp(&p, r->want_bp, sizeof p) != 0;
+        }
     }
     return NULL;
 }
@@ -439,17 +457,12 @@ static void test_device_memory(void **state)
     for (int i = 0; i < 2; i++)
         if (engine_gpu_slot_new(&slot[i], dev, NULL, err, sizeof err) != CUZK_OK)
             fail_msg("%s", err);
-    mem_run_t run[2];
+    side_run_t run[2];
     pthread_t th[2];
     for (int i = 0; i < 2; i++) {
-        run[i] = (mem_run_t){.slot = slot[i],
-                             .key = f.gk,
-                             .p = &f.p,
-                             .a = &f.a,
-                             .want = &want,
-                             .seed = seed,
-                             .rounds = 4};
-        assert_int_equal(pthread_create(&th[i], NULL, mem_run, &run[i]), 0);
+        run[i] = (side_run_t){
+            .slot = slot[i], .key = f.gk, .pf = &f, .want_bp = &want, .seed = seed, .rounds = 4};
+        assert_int_equal(pthread_create(&th[i], NULL, side_run, &run[i]), 0);
     }
     for (int i = 0; i < 2; i++)
         assert_int_equal(pthread_join(th[i], NULL), 0);
@@ -563,13 +576,101 @@ static void test_key_refusals(void **state)
     r1cs_free(&r);
 }
 
+/*
+ * Partitions of small keys compute side by side, each on its slot's own
+ * stream, buffers and workspaces: four slots proving at once, a BN254 zkey
+ * (a, b, c made on the device, the H chains of the four taking turns on
+ * the key's domain) and a bellperson key (its assignment staged), every
+ * proof the CPU's byte for byte; and the device saw more than one
+ * partition computing at once.
+ */
+static void test_side_by_side(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    enum { SLOTS = 4, ROUNDS = 6 };
+    char err[IO_ERR_MAX] = "";
+    engine_gpu_slot_t *slot[SLOTS];
+    for (int i = 0; i < SLOTS; i++)
+        if (engine_gpu_slot_new(&slot[i], dev, NULL, err, sizeof err) != CUZK_OK)
+            fail_msg("%s", err);
+
+    r1cs_t r;
+    r1cs_witness_t w, pub = {0};
+    circuit(&r, &w, R1CS_CURVE_BN254, 5000, true);
+    zkey_t zk;
+    assert_int_equal(groth16_dev_setup(&zk, &r, &test_rng, NULL), CUZK_OK);
+    groth16_key_t view = zkey_groth16_key(&zk);
+    engine_gpu_key_t *gk = NULL;
+    if (engine_gpu_key_new(&gk, dev, &view, ENGINE_GPU_TIER_DEVICE, 0, SLOTS, err, sizeof err) !=
+        CUZK_OK)
+        fail_msg("device key: %s", err);
+    uint64_t seed = rng_next(&test_rng);
+    rng_t rc;
+    rng_seed(&rc, seed);
+    groth16_prove_opts_t cpu = {.rng = &rc};
+    snarkjs_proof_t pc;
+    assert_int_equal(groth16_prove(&pc, &pub, &zk, &w, &cpu, NULL, NULL, err, sizeof err), CUZK_OK);
+    char *want = NULL;
+    size_t len;
+    assert_int_equal(snarkjs_proof_format(&want, &len, &pc), CUZK_OK);
+
+    params_fix_t f;
+    params_fix_make(&f, 3000, true, ENGINE_GPU_TIER_DEVICE);
+    rng_seed(&rc, seed);
+    bp_proof_t want_bp;
+    assert_int_equal(groth16_bp_prove(&want_bp, &f.p, &f.a, &cpu, NULL, NULL, err, sizeof err),
+                     CUZK_OK);
+
+    for (int kind = 0; kind < 2; kind++) {
+        side_run_t run[SLOTS];
+        pthread_t th[SLOTS];
+        for (int i = 0; i < SLOTS; i++) {
+            run[i] = (side_run_t){.slot = slot[i], .seed = seed, .rounds = ROUNDS};
+            if (kind == 0) {
+                run[i].key = gk;
+                run[i].zk = &zk;
+                run[i].w = &w;
+                run[i].want_json = want;
+            } else {
+                run[i].key = f.gk;
+                run[i].pf = &f;
+                run[i].want_bp = &want_bp;
+            }
+            assert_int_equal(pthread_create(&th[i], NULL, side_run, &run[i]), 0);
+        }
+        for (int i = 0; i < SLOTS; i++)
+            assert_int_equal(pthread_join(th[i], NULL), 0);
+        for (int i = 0; i < SLOTS; i++) {
+            if (run[i].status != CUZK_OK)
+                fail_msg("%s, slot %d: %s", kind ? "bellperson" : "zkey", i, run[i].err);
+            if (run[i].wrong)
+                fail_msg("%s, slot %d: %d of %d proofs differ from the CPU's",
+                         kind ? "bellperson" : "zkey", i, run[i].wrong, ROUNDS);
+        }
+    }
+    unsigned peak = engine_gpu_dev_computing_peak(dev);
+    printf("partitions computing at once, at most: %u\n", peak);
+    assert_true(peak >= 2);
+
+    free(want);
+    params_fix_free(&f);
+    r1cs_witness_free(&pub);
+    engine_gpu_key_free(gk);
+    groth16_dev_key_free(&zk);
+    r1cs_witness_free(&w);
+    r1cs_free(&r);
+    for (int i = 0; i < SLOTS; i++)
+        engine_gpu_slot_free(slot[i]);
+}
+
 int main(void)
 {
     test_seed_init("test_engine_gpu");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zkey),         cmocka_unit_test(test_params),
         cmocka_unit_test(test_pool),         cmocka_unit_test(test_device_memory),
-        cmocka_unit_test(test_key_refusals),
+        cmocka_unit_test(test_key_refusals), cmocka_unit_test(test_side_by_side),
     };
     return cmocka_run_group_tests(tests, gpu_dev_setup, gpu_dev_teardown);
 }

@@ -332,7 +332,7 @@ static void bench_copy(void *ctx, void *dst, const void *src, size_t bytes)
 /* Times MSMs of 2^lo .. 2^hi (step 2) over one set of resident inputs,
  * after checking 2^check against the CPU (check 0: no check); then, when
  * hi >= stream_min (0: never), the MSM of 2^hi streamed from pinned host
- * memory in chunks of 2^(stream_min - 2) .. 2^min(hi - 2, 24) points, and
+ * memory in chunks of 2^(stream_min - 2) .. 2^min(hi - 1, 25) points, and
  * from pageable memory through the pinned bounce buffers (chunks of 2^22). */
 static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check,
                       unsigned stream_min)
@@ -394,7 +394,7 @@ static void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check
          * resident run of the same size. */
         unsigned char resident[4 * 2 * 48];
         CHECK(gpu_msm(m, resident, db, ds, n, true, s));
-        for (unsigned cl = stream_min - 2; cl <= hi - 2 && cl <= 24; cl += 2) {
+        for (unsigned cl = stream_min - 2; cl <= hi - 1 && cl <= 25; cl++) {
             float t[MAX_REPS];
             for (unsigned r = 0; r <= reps; r++) {
                 CHECK(gpu_event_record(&gpu, e0, s));

@@ -109,6 +109,9 @@ typedef struct engine_gpu_mem {
     uint64_t reclaims; /* idle slots whose buffers were taken back */
 } engine_gpu_mem_t;
 void engine_gpu_dev_mem(engine_gpu_dev_t *d, engine_gpu_mem_t *out);
+/* The most partitions that have computed on d at once: partitions of
+ * small keys compute side by side (engine_gpu_compute). */
+unsigned engine_gpu_dev_computing_peak(engine_gpu_dev_t *d);
 void engine_gpu_dev_set_slot_limit(engine_gpu_dev_t *d, uint64_t bytes);
 
 typedef enum engine_gpu_tier {
@@ -246,10 +249,15 @@ cuzk_status_t engine_gpu_stage(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
  * lock: out = the five MSM results (with the ones sums added), stats (NULL:
  * not wanted) filled. The slot may be staged again afterwards. The lock
  * goes to the waiter of the highest urgency (util/prio_lock.h: 0 .. 3, the
- * engine's priorities), first come first served within one; a partition
- * of a GROTH16_SYNTH_GIVEN key holding it lets a more urgent waiter in between its MSMs (its
- * state lives in its slot), so that one waits for one step, not a whole
- * partition.
+ * engine's priorities), first come first served within one. A partition
+ * of a small key (a domain of up to 2^21 rows) holds it shared, beside the
+ * other small partitions, on its slot's own stream, buffers and MSM
+ * workspaces (made on its first use and kept, within the device's budget;
+ * when the budget cannot hold them, the partition holds the device alone);
+ * a larger one holds it alone, on the device's. A partition of a
+ * GROTH16_SYNTH_GIVEN key holding it alone lets a more urgent waiter in
+ * between its MSMs (its state lives in its slot), so that one waits for one
+ * step, not a whole partition.
  */
 cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
                                  groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,

@@ -19,6 +19,8 @@
 
 #include "engine/engine_gpu.h"
 
+#include <pthread.h>
+
 #include "cuda/gpu.h"
 #include "cuda/gpu_check.h"
 #include "cuda/gpu_msm.h"
@@ -65,28 +67,47 @@ typedef struct {
     engine_budget_key_t *key;
 } ws_hook_t;
 
+/*
+ * What a partition's compute section works with: a stream, the MSM
+ * workspaces, the compute buffers and the pinned results. The device has
+ * one, for partitions that hold it alone (under the compute lock held
+ * alone); each slot makes one of its own for the partitions of small keys
+ * (key_shares_device), which compute side by side under the lock held
+ * shared: one small partition's kernels leave most of the device idle.
+ */
+typedef struct engine_gpu_work {
+    struct engine_gpu_dev *d;
+    gpu_stream_t stream;
+    gpu_msm_t *msm[4]; /* by gpu_group_t, made on first use */
+    /* Touched by the compute section only, and only between two yield
+     * points (compute_given): the plain witness and a, b, c of a
+     * GROTH16_SYNTH_COEFFS key; per scalar vector the bitmap of its other
+     * scalars; the counts, scratch of the compaction, the classification
+     * and the ones sums. What a partition keeps across a yield lives in its
+     * slot. */
+    dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
+    void *h_res; /* pinned: the results come back here, then the counts */
+    /* On the device's budget, not evictable: the compute buffers and the
+     * MSM workspaces. */
+    engine_budget_key_t *compute_key, *ws_key[4];
+    ws_hook_t ws_hook[4];
+} engine_gpu_work_t;
+
 struct engine_gpu_dev {
     gpu_t g;
     char name[320];
-    prio_lock_t lock; /* the compute lock, to the most urgent waiter */
-    gpu_stream_t stream;
-    gpu_msm_t *msm[4]; /* by gpu_group_t, made on first use */
-    /* Compute buffers, touched under the lock only, and only between two
-     * yield points (compute_given): the plain witness and a, b, c of a
-     * GROTH16_SYNTH_COEFFS key; per scalar vector the bitmap of its other scalars; the
-     * counts, scratch of the compaction, the classification and the ones
-     * sums. What a partition keeps across a yield lives in its slot. */
-    dbuf_t wp, a, b, c, oth[BITMAPS], cnt, compact, acc, ones;
-    void *h_res; /* pinned: the results come back here, then the counts */
+    /* The compute lock, to the most urgent waiter: held alone by a
+     * partition on `work`, shared by those on their slots' own. */
+    prio_lock_t lock;
+    engine_gpu_work_t work;
+    unsigned computing, computing_peak; /* partitions in their compute section (atomics) */
     /* The device's memory (engine_budget.h): the keys' device copies
-     * (evictable when idle and the key has a host copy), the compute
-     * buffers and the MSM workspaces (not evictable), and the slots'
-     * buffers (group GROUP_SLOTS, under device_work_limit; a slot's are
-     * in use from its admission to the end of its compute, and an idle
-     * slot's may be taken back for another's partition). */
+     * (evictable when idle and the key has a host copy), the works' compute
+     * buffers and MSM workspaces (not evictable), and the slots' buffers
+     * (group GROUP_SLOTS, under device_work_limit; a slot's are in use from
+     * its admission to the end of its compute, and an idle slot's may be
+     * taken back for another's partition). */
     engine_budget_t *budget;
-    engine_budget_key_t *compute_key, *ws_key[4];
-    ws_hook_t ws_hook[4];
 };
 
 /*
@@ -142,6 +163,18 @@ typedef struct engine_gpu_bases {
                               const uint32_t *d_ones, size_t n, void *scratch, gpu_stream_t stream);
 } engine_gpu_bases_t;
 
+/*
+ * The order of the H chains on a key's domain: its power tables and
+ * constants are scratch of every chain (gpu_ntt.h), so the chains of
+ * partitions computing side by side run one after another on the device,
+ * each stream waiting for the end of the chain queued before it.
+ */
+typedef struct engine_gpu_hseq {
+    pthread_mutex_t m; /* around queueing a chain */
+    gpu_event_t done;  /* the end of the chain queued last */
+    bool queued;       /* done has been recorded */
+} engine_gpu_hseq_t;
+
 struct engine_gpu_key {
     engine_gpu_dev_t *d;
     groth16_convention_t conv; /* the key's: what each step reads (groth16_key.h) */
@@ -163,10 +196,13 @@ struct engine_gpu_key {
     gpu_csr_t csr[2];           /* GROTH16_SYNTH_COEFFS: A and B over domain rows */
     gpu_ntt_domain_t *dom;
     unsigned char shift[FR_BYTES]; /* the H chain's constant (domain_constants) */
+    engine_gpu_hseq_t *hseq;
 };
 
 struct engine_gpu_slot {
     engine_gpu_dev_t *d;
+    engine_gpu_work_t *own; /* for partitions of small keys, made on first use */
+    engine_gpu_work_t *w;   /* the computing partition's: own, or the device's */
     gpu_stream_t copy;
     gpu_event_t staged;
     engine_pinned_t *pool;   /* NULL: the slot's own pinned buffer */
@@ -223,6 +259,23 @@ static inline size_t key_h_scalars(const engine_gpu_key_t *k)
     return k->conv.h == GROTH16_H_COSET_COEFFS ? k->qn[Q_H] : (size_t)1 << k->log2n;
 }
 
+/*
+ * Keys of domains up to 2^ENGINE_GPU_SHARED_LOG rows compute side by side
+ * (each partition on its slot's own work): at 2^16 rows a BN254 partition
+ * kept the H200 busy a quarter of the time it held the device (6.5 ms of
+ * stages), its kernels too small to fill it and the host's waits between
+ * them. From 2^22 rows up one partition's MSMs fill the device (a G1 MSM
+ * of 2^22 points runs at the full addition rate), and a second work's
+ * buffers and workspaces would cost more device memory than its overlap
+ * gains.
+ */
+enum { ENGINE_GPU_SHARED_LOG = 21 };
+
+static inline bool key_shares_device(const engine_gpu_key_t *k)
+{
+    return k->log2n <= ENGINE_GPU_SHARED_LOG;
+}
+
 /* ---- the device (engine_gpu_dev.c) ---------------------------------------- */
 
 /* The one-line message of a failed device call: "<what> on <device>: <the
@@ -239,12 +292,20 @@ size_t engine_gpu_res_bytes(void);
  * the copy is over. */
 cuzk_status_t engine_gpu_upload_bounced(engine_gpu_dev_t *d, void *dst, const void *src,
                                         size_t bytes);
-/* The device's MSM workspace of group grp, made on first use with its
- * memory hook on the device's budget. Under the compute lock. */
-cuzk_status_t engine_gpu_dev_msm_ws(engine_gpu_dev_t *d, gpu_group_t grp, gpu_msm_t **m);
-/* The compute buffers for k, grown within the device's budget. Under the
- * compute lock; g->err says why on a failure. */
-cuzk_status_t engine_gpu_dev_reserve(engine_gpu_dev_t *d, const engine_gpu_key_t *k);
+/* A work on d (engine_gpu_work_t): its stream and pinned results, its
+ * budget key; buffers and workspaces come with use. g->err says why on a
+ * failure (w is then freed). */
+cuzk_status_t engine_gpu_work_init(engine_gpu_work_t *w, engine_gpu_dev_t *d);
+void engine_gpu_work_fini(engine_gpu_work_t *w);
+/* The work's MSM workspace of group grp, made on first use with its
+ * memory hook on the device's budget. By its compute section only. */
+cuzk_status_t engine_gpu_work_msm_ws(engine_gpu_work_t *w, gpu_group_t grp, gpu_msm_t **m);
+/* The compute buffers for k, grown within the device's budget without
+ * waiting. By its compute section only; g->err says why on a failure. */
+cuzk_status_t engine_gpu_work_reserve(engine_gpu_work_t *w, const engine_gpu_key_t *k);
+/* The workspaces of k's MSMs: G1's for g1 points, G2's for B2's. */
+cuzk_status_t engine_gpu_work_reserve_msms(engine_gpu_work_t *w, const engine_gpu_key_t *k,
+                                           size_t g1);
 
 /* ---- slots (engine_gpu_slot.c) --------------------------------------------- */
 

@@ -293,13 +293,24 @@ static cuzk_status_t key_domain(engine_gpu_key_t *k, char *err, size_t err_size)
     unsigned char w[FR_BYTES], wi[FR_BYTES], ni[FR_BYTES];
     domain_constants(k->curve, k->log2n, domain_generator(k->curve, k->conv.h), k->conv.h, w, wi,
                      ni, k->shift);
-    cuzk_status_t s =
-        gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, k->d->stream);
+    gpu_stream_t st = k->d->work.stream;
+    cuzk_status_t s = gpu_ntt_domain_new(&k->dom, &k->d->g, k->curve, k->log2n, w, wi, ni, st);
     if (s == CUZK_OK)
-        s = gpu_stream_sync(&k->d->g, k->d->stream);
+        s = gpu_stream_sync(&k->d->g, st);
     if (s != CUZK_OK)
         return engine_gpu_fail(&k->d->g, s, err, err_size, "building the NTT tables");
     k->dbytes += gpu_ntt_domain_bytes(k->dom);
+    k->hseq = calloc(1, sizeof *k->hseq);
+    if (!k->hseq)
+        return fail_with(err, err_size, CUZK_ENOMEM, "out of memory for the device key");
+    if (pthread_mutex_init(&k->hseq->m, NULL) != 0) {
+        free(k->hseq);
+        k->hseq = NULL;
+        return fail_with(err, err_size, CUZK_ENOMEM, "no mutex for the device key");
+    }
+    s = gpu_event_new(&k->d->g, &k->hseq->done, false);
+    if (s != CUZK_OK)
+        return engine_gpu_fail(&k->d->g, s, err, err_size, "making the H chain's event");
     return CUZK_OK;
 }
 
@@ -501,6 +512,11 @@ void engine_gpu_key_free(engine_gpu_key_t *k)
 {
     if (!k)
         return;
+    if (k->hseq) {
+        gpu_event_free(k->hseq->done);
+        pthread_mutex_destroy(&k->hseq->m);
+        free(k->hseq);
+    }
     gpu_ntt_domain_free(k->dom);
     gpu_free(k->csr_mem);
     gpu_free(k->dmem);
@@ -531,20 +547,12 @@ cuzk_status_t engine_gpu_key_warm(engine_gpu_key_t *k, char *err, size_t err_siz
     prio_lock_acquire(&d->lock, CUZK_PRIO_LEVELS - 1);
     cuzk_status_t st = gpu_use(&d->g);
     if (st == CUZK_OK)
-        st = engine_gpu_dev_reserve(d, k);
+        st = engine_gpu_work_reserve(&d->work, k);
     if (st == CUZK_OK && k->tier == ENGINE_GPU_TIER_DEVICE) {
         /* The largest resident MSM of each group: H, over the scalars its
          * chain leaves (key_h_scalars), and B2 in G2. The sparse ones vary
          * with the witness and grow a workspace only if they need more. */
-        gpu_msm_t *m;
-        size_t n = key_h_scalars(k);
-        st = engine_gpu_dev_msm_ws(d, query_group(k, Q_H), &m);
-        if (st == CUZK_OK)
-            st = gpu_msm_reserve(m, n);
-        if (st == CUZK_OK)
-            st = engine_gpu_dev_msm_ws(d, query_group(k, Q_B2), &m);
-        if (st == CUZK_OK)
-            st = gpu_msm_reserve(m, k->qn[Q_B2]);
+        st = engine_gpu_work_reserve_msms(&d->work, k, key_h_scalars(k));
     }
     prio_lock_release(&d->lock);
     if (st != CUZK_OK)

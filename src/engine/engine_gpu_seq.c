@@ -5,6 +5,7 @@
 #include "engine/engine_gpu_impl.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ec/bls381_g1.h"
@@ -60,26 +61,26 @@ typedef struct {
 static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t *k, const vec_t *v,
                                    int nv)
 {
-    engine_gpu_dev_t *d = s->d;
-    gpu_t *g = &d->g;
-    unsigned char *acc = d->acc.p;
-    uint32_t *cnt = d->cnt.p;
+    engine_gpu_work_t *w = s->w;
+    gpu_t *g = &s->d->g;
+    unsigned char *acc = w->acc.p;
+    uint32_t *cnt = w->cnt.p;
     bool counts = false;
     for (int i = 0; i < nv; i++) {
-        CUZK_TRY(gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, d->oth[i].p,
+        CUZK_TRY(gpu_msm_classify_launch(g, k->curve, NULL, s->bits[i].p, w->oth[i].p,
                                          acc + i * CUZK_GPU_CLASSIFY_ACC_BYTES, v[i].s, v[i].n,
-                                         d->stream));
+                                         w->stream));
         if (v[i].bases->ones != ENGINE_GPU_ONES_BY_INDEX)
             continue;
-        CUZK_TRY(gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, d->oth[i].p, v[i].n,
-                                           d->compact.p, d->stream));
+        CUZK_TRY(gpu_bitmap_compact_launch(g, s->idx[i].p, cnt + i, w->oth[i].p, v[i].n,
+                                           w->compact.p, w->stream));
         counts = true;
     }
     if (!counts)
         return CUZK_OK;
-    CUZK_TRY(gpu_download(g, (unsigned char *)d->h_res + engine_gpu_res_bytes(), cnt,
-                          (size_t)nv * sizeof(uint32_t), d->stream));
-    return gpu_event_record(g, s->counted, d->stream);
+    CUZK_TRY(gpu_download(g, (unsigned char *)w->h_res + engine_gpu_res_bytes(), cnt,
+                          (size_t)nv * sizeof(uint32_t), w->stream));
+    return gpu_event_record(g, s->counted, w->stream);
 }
 
 /* Before the MSMs, with synth and h queued: a vector whose MSMs take the
@@ -90,19 +91,20 @@ static cuzk_status_t split_vectors(engine_gpu_slot_t *s, const engine_gpu_key_t 
 static cuzk_status_t msm_prepare(engine_gpu_slot_t *s, const engine_gpu_key_t *k, vec_t *v, int nv)
 {
     engine_gpu_dev_t *d = s->d;
+    engine_gpu_work_t *w = s->w;
     bool counts = false;
     for (int i = 0; i < nv; i++)
         counts = counts || v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX;
     if (counts)
         CUZK_TRY(gpu_event_sync(&d->g, s->counted));
     const uint32_t *h =
-        (const uint32_t *)((const unsigned char *)d->h_res + engine_gpu_res_bytes());
+        (const uint32_t *)((const unsigned char *)w->h_res + engine_gpu_res_bytes());
     for (int i = 0; i < nv; i++) {
         if (v[i].bases->ones == ENGINE_GPU_ONES_BY_INDEX)
             v[i].cnt = h[i];
         else if (v[i].bases->ones == ENGINE_GPU_ONES_ZEROED)
             CUZK_TRY(gpu_msm_clear_ones_launch(&d->g, k->curve, v[i].s, s->bits[i].p, v[i].n,
-                                               d->stream));
+                                               w->stream));
     }
     return CUZK_OK;
 }
@@ -115,12 +117,13 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
                                const vec_t *v, int vi, const void *h, size_t n, uint64_t *h2d)
 {
     engine_gpu_dev_t *d = s->d;
+    engine_gpu_work_t *w = s->w;
     const engine_gpu_bases_t *b = &k->bases[q];
-    CUZK_TRY(gpu_event_record(&d->g, s->qs[q], d->stream));
+    CUZK_TRY(gpu_event_record(&d->g, s->qs[q], w->stream));
     gpu_msm_t *m;
-    CUZK_TRY(engine_gpu_dev_msm_ws(d, b->group, &m));
+    CUZK_TRY(engine_gpu_work_msm_ws(w, b->group, &m));
     /* A launch grows its workspace when it must, within the device's
-     * budget (engine_gpu_dev_msm_ws). */
+     * budget (engine_gpu_work_msm_ws). */
     engine_gpu_msm_call_t c = {.m = m,
                                .result = res_at(s, q * WIN_MAX),
                                .scalars = vi < 0 ? h : v[vi].s,
@@ -128,27 +131,37 @@ static cuzk_status_t run_query(engine_gpu_slot_t *s, const engine_gpu_key_t *k, 
                                .idx = vi < 0 ? NULL : s->idx[vi].p,
                                .cnt = vi < 0 ? n : v[vi].cnt,
                                .threads = s->threads,
-                               .stream = d->stream};
+                               .stream = w->stream};
     CUZK_TRY(b->msm(b, &c, &s->win[q], h2d));
     if (vi >= 0)
-        CUZK_TRY(b->sum_ones(b, &d->g, res_at(s, ONES_OFFSET + q), s->bits[vi].p, c.n, d->ones.p,
-                             d->stream));
-    return gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], d->stream);
+        CUZK_TRY(b->sum_ones(b, &d->g, res_at(s, ONES_OFFSET + q), s->bits[vi].p, c.n, w->ones.p,
+                             w->stream));
+    return gpu_event_record(&d->g, s->ev[EV_QUERY0 + q], w->stream);
 }
 
 /* The H chain of the key's convention (conv.h) over a, b, c on the
- * domain, H's scalars (key_h_scalars of them) left in a. */
+ * domain, H's scalars (key_h_scalars of them) left in a; after the chain
+ * queued last on the key's domain, from whichever work (engine_gpu_hseq_t). */
 static cuzk_status_t h_chain(const engine_gpu_key_t *k, void *a, void *b, void *c,
-                             gpu_stream_t stream)
+                             gpu_stream_t stream, gpu_t *g)
 {
-    if (k->conv.h == GROTH16_H_COSET_COEFFS)
-        return gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, stream);
-    return gpu_ntt_h_snarkjs(k->dom, a, b, c, k->shift, stream);
+    engine_gpu_hseq_t *q = k->hseq;
+    pthread_mutex_lock(&q->m);
+    cuzk_status_t st = q->queued ? gpu_stream_wait(g, stream, q->done) : CUZK_OK;
+    if (st == CUZK_OK)
+        st = k->conv.h == GROTH16_H_COSET_COEFFS
+                 ? gpu_ntt_h_bellperson(k->dom, a, b, c, k->shift, stream)
+                 : gpu_ntt_h_snarkjs(k->dom, a, b, c, k->shift, stream);
+    if (st == CUZK_OK)
+        st = gpu_event_record(g, q->done, stream);
+    q->queued = q->queued || st == CUZK_OK;
+    pthread_mutex_unlock(&q->m);
+    return st;
 }
 
 /*
- * A yield point of a partition of a GROTH16_SYNTH_GIVEN key, before it
- * queues its next step:
+ * A yield point of a partition of a GROTH16_SYNTH_GIVEN key holding the
+ * device alone, before it queues its next step:
  * waits for what it queued last (event done), so that nothing of it runs
  * on the device, then, when a more urgent partition waits for the device,
  * lets it in (release, acquire again: the lock goes to the most urgent).
@@ -161,6 +174,8 @@ static cuzk_status_t h_chain(const engine_gpu_key_t *k, void *a, void *b, void *
 static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, gpu_event_t done)
 {
     engine_gpu_dev_t *d = s->d;
+    if (s->w != &d->work)
+        return CUZK_OK; /* shared: the more urgent take another slot's place beside it */
     CUZK_TRY(gpu_event_sync(&d->g, done));
     if (!prio_lock_contended(&d->lock, urgency))
         return CUZK_OK;
@@ -177,35 +192,35 @@ static cuzk_status_t yield_point(engine_gpu_slot_t *s, unsigned urgency, gpu_eve
  * private wires (GROTH16_L_PRIVATE_WIRES). No yield points: H's scalars
  * are in the device's a, which another partition would overwrite.
  */
-static cuzk_status_t compute_coeffs(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *w,
+static cuzk_status_t compute_coeffs(engine_gpu_slot_t *s, const engine_gpu_key_t *k, void *wit,
                                     uint64_t *h2d)
 {
-    engine_gpu_dev_t *d = s->d;
-    gpu_t *g = &d->g;
+    engine_gpu_work_t *w = s->w;
+    gpu_t *g = &s->d->g;
     gpu_curve_t cv = k->curve;
     size_t n = k->n_vars, dn = (size_t)1 << k->log2n, off = k->n_in;
-    vec_t v[2] = {{w, n, 0, &k->bases[Q_A]},
-                  {(unsigned char *)w + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
+    vec_t v[2] = {{wit, n, 0, &k->bases[Q_A]},
+                  {(unsigned char *)wit + off * FR_BYTES, n - off, 0, &k->bases[Q_C]}};
     unsigned char one[FR_BYTES] = {1};
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], w->stream));
     /* synth: the plain witness for the products, the classes of w and of
      * its private wires, a = A·w, b = B·w, c = a·b */
-    CUZK_TRY(gpu_fr_mul_const_launch(g, cv, d->wp.p, w, n, one, d->stream));
+    CUZK_TRY(gpu_fr_mul_const_launch(g, cv, w->wp.p, wit, n, one, w->stream));
     CUZK_TRY(split_vectors(s, k, v, 2));
-    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[0], d->wp.p, d->a.p, d->stream));
-    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[1], d->wp.p, d->b.p, d->stream));
-    CUZK_TRY(gpu_fr_mul_launch(g, cv, d->c.p, d->a.p, d->b.p, dn, d->stream));
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[0], w->wp.p, w->a.p, w->stream));
+    CUZK_TRY(gpu_csr_mul_vec_launch(g, cv, &k->csr[1], w->wp.p, w->b.p, w->stream));
+    CUZK_TRY(gpu_fr_mul_launch(g, cv, w->c.p, w->a.p, w->b.p, dn, w->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], w->stream));
     /* h */
-    CUZK_TRY(h_chain(k, d->a.p, d->b.p, d->c.p, d->stream));
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], d->stream));
+    CUZK_TRY(h_chain(k, w->a.p, w->b.p, w->c.p, w->stream, g));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], w->stream));
     /* msm */
     CUZK_TRY(msm_prepare(s, k, v, 2));
     CUZK_TRY(run_query(s, k, Q_A, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_B1, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_B2, v, 0, NULL, 0, h2d));
     CUZK_TRY(run_query(s, k, Q_C, v, 1, NULL, 0, h2d));
-    return run_query(s, k, Q_H, v, -1, d->a.p, key_h_scalars(k), h2d);
+    return run_query(s, k, Q_H, v, -1, w->a.p, key_h_scalars(k), h2d);
 }
 
 /*
@@ -218,8 +233,8 @@ static cuzk_status_t compute_coeffs(engine_gpu_slot_t *s, const engine_gpu_key_t
 static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t *k,
                                    unsigned urgency, void *in, uint64_t *h2d)
 {
-    engine_gpu_dev_t *d = s->d;
-    gpu_t *g = &d->g;
+    engine_gpu_work_t *w = s->w;
+    gpu_t *g = &s->d->g;
     asgn_layout_t l = engine_gpu_asgn_layout(k);
     unsigned char *p = in;
     unsigned char *a = p + l.a * FR_BYTES, *b = p + l.b * FR_BYTES, *c = p + l.c * FR_BYTES;
@@ -228,16 +243,16 @@ static cuzk_status_t compute_given(engine_gpu_slot_t *s, const engine_gpu_key_t 
                   {p + l.aux * FR_BYTES, k->n_aux, 0, &k->bases[Q_C]}};
     unsigned char r2[FR_BYTES];
     fr_r2(k->curve, r2);
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_START], w->stream));
     /* synth: everything to Montgomery form (unless it came so), the
      * classes of sa, sb, aux */
     if (!s->montgomery)
-        CUZK_TRY(gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, d->stream));
+        CUZK_TRY(gpu_fr_mul_const_launch(g, k->curve, p, p, l.end, r2, w->stream));
     CUZK_TRY(split_vectors(s, k, v, 3));
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], d->stream));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_SYNTH], w->stream));
     /* h: H's scalars in a */
-    CUZK_TRY(h_chain(k, a, b, c, d->stream));
-    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], d->stream));
+    CUZK_TRY(h_chain(k, a, b, c, w->stream, g));
+    CUZK_TRY(gpu_event_record(g, s->ev[EV_H], w->stream));
     /* msm, one query at a time, a yield point before each */
     CUZK_TRY(msm_prepare(s, k, v, 3));
     static const int order[QUERIES] = {Q_A, Q_B1, Q_B2, Q_C, Q_H};
@@ -299,6 +314,68 @@ static void collect(groth16_msms_t *out, const engine_gpu_key_t *k, const unsign
     }
 }
 
+/* Counts a partition into (+1) or out of (-1) its compute section. */
+static void computing(engine_gpu_dev_t *d, int by)
+{
+    unsigned now = __atomic_add_fetch(&d->computing, (unsigned)by, __ATOMIC_RELAXED);
+    unsigned peak = __atomic_load_n(&d->computing_peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&d->computing_peak, &peak, now, true,
+                                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+unsigned engine_gpu_dev_computing_peak(engine_gpu_dev_t *d)
+{
+    return __atomic_load_n(&d->computing_peak, __ATOMIC_RELAXED);
+}
+
+/* Takes the device for a partition on k: shared, with the slot's own
+ * work, for a small key whose buffers the device's budget holds now; else
+ * alone, with the device's work. s->w says which. */
+static cuzk_status_t take_device(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency)
+{
+    engine_gpu_dev_t *d = s->d;
+    if (key_shares_device(k)) {
+        if (!s->own) {
+            engine_gpu_work_t *w = calloc(1, sizeof *w);
+            if (w && engine_gpu_work_init(w, d) == CUZK_OK)
+                s->own = w;
+            else
+                free(w);
+        }
+        if (s->own) {
+            /* every G1 MSM's workspace, so that none grows halfway */
+            size_t g1 = key_h_scalars(k);
+            for (int q = 0; q < QUERIES; q++)
+                if (q != Q_B2 && k->qn[q] > g1)
+                    g1 = k->qn[q];
+            prio_lock_acquire_shared(&d->lock, urgency);
+            if (engine_gpu_work_reserve(s->own, k) == CUZK_OK &&
+                engine_gpu_work_reserve_msms(s->own, k, g1) == CUZK_OK) {
+                s->w = s->own;
+                computing(d, 1);
+                return CUZK_OK;
+            }
+            /* the budget cannot hold the slot's own buffers now: alone */
+            prio_lock_release_shared(&d->lock);
+        }
+    }
+    prio_lock_acquire(&d->lock, urgency);
+    s->w = &d->work;
+    computing(d, 1);
+    return engine_gpu_work_reserve(&d->work, k);
+}
+
+static void give_device(engine_gpu_slot_t *s)
+{
+    computing(s->d, -1);
+    if (s->w == &s->d->work)
+        prio_lock_release(&s->d->lock);
+    else
+        prio_lock_release_shared(&s->d->lock);
+    s->w = NULL;
+}
+
 cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k, unsigned urgency,
                                  groth16_msms_t *out, engine_gpu_stats_t *stats, char *err,
                                  size_t err_size)
@@ -315,19 +392,20 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
         (void)engine_budget_key_use(k->bkey);
     cuzk_status_t st = gpu_use(g);
     double t0 = clock_seconds();
-    prio_lock_acquire(&d->lock, urgency);
+    cuzk_status_t took = take_device(s, k, urgency);
     double t1 = clock_seconds();
+    engine_gpu_work_t *w = s->w;
     if (st == CUZK_OK)
-        st = engine_gpu_dev_reserve(d, k);
+        st = took;
     if (st == CUZK_OK)
-        st = gpu_stream_wait(g, d->stream, s->staged);
+        st = gpu_stream_wait(g, w->stream, s->staged);
     if (st == CUZK_OK)
         st = key_synth_coeffs(k) ? compute_coeffs(s, k, s->in.p, &h2d)
                                  : compute_given(s, k, urgency, s->in.p, &h2d);
     if (st == CUZK_OK)
-        st = gpu_download(g, d->h_res, s->res.p, engine_gpu_res_bytes(), d->stream);
+        st = gpu_download(g, w->h_res, s->res.p, engine_gpu_res_bytes(), w->stream);
     if (st == CUZK_OK)
-        st = gpu_stream_sync(g, d->stream);
+        st = gpu_stream_sync(g, w->stream);
     /* Device times: synth and h from their events, each query from its
      * start (after a yield, the other partition's work is not counted). */
     float ms[2] = {0}, qms[QUERIES] = {0};
@@ -336,8 +414,8 @@ cuzk_status_t engine_gpu_compute(engine_gpu_slot_t *s, const engine_gpu_key_t *k
     for (int q = 0; st == CUZK_OK && q < QUERIES; q++)
         st = gpu_event_ms(g, &qms[q], s->qs[q], s->ev[EV_QUERY0 + q]);
     if (st == CUZK_OK)
-        collect(out, k, d->h_res, s->win);
-    prio_lock_release(&d->lock);
+        collect(out, k, w->h_res, s->win);
+    give_device(s);
     s->key = NULL;
     engine_gpu_slot_release(s);
     engine_gpu_slot_idle(s);

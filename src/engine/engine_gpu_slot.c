@@ -249,6 +249,10 @@ void engine_gpu_slot_free(engine_gpu_slot_t *s)
     gpu_stream_free(s->copy);
     if (!s->pool)
         gpu_host_free(s->h_in);
+    if (s->own) {
+        engine_gpu_work_fini(s->own);
+        free(s->own);
+    }
     free(s);
 }
 

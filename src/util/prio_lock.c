@@ -1,7 +1,8 @@
 /*
  * The priority lock (prio_lock.h): per level a ticket counter (FIFO within
- * the level); a waiter proceeds when the lock is free, its ticket is its
- * level's turn, and no more urgent level has anyone waiting.
+ * the level); a waiter proceeds when its ticket is its level's turn, no
+ * more urgent level has anyone waiting, and the lock is free for its kind:
+ * held by nobody (alone), or by nobody alone (shared).
  */
 #include "util/prio_lock.h"
 
@@ -31,23 +32,47 @@ static bool more_urgent_waiting(const prio_lock_t *l, unsigned level)
     return false;
 }
 
-void prio_lock_acquire(prio_lock_t *l, unsigned level)
+static void acquire(prio_lock_t *l, unsigned level, bool alone)
 {
     if (level >= CUZK_PRIO_LEVELS)
         level = CUZK_PRIO_LEVELS - 1;
     pthread_mutex_lock(&l->m);
     uint64_t ticket = l->next[level]++;
-    while (l->held || l->serving[level] != ticket || more_urgent_waiting(l, level))
+    while (l->held || (alone && l->shared > 0) || l->serving[level] != ticket ||
+           more_urgent_waiting(l, level))
         pthread_cond_wait(&l->cv, &l->m);
-    l->held = true;
+    if (alone)
+        l->held = true;
+    else
+        l->shared++;
     l->serving[level]++;
+    /* the next ticket of the level may be a shared one that can enter too */
+    pthread_cond_broadcast(&l->cv);
     pthread_mutex_unlock(&l->m);
+}
+
+void prio_lock_acquire(prio_lock_t *l, unsigned level)
+{
+    acquire(l, level, true);
+}
+
+void prio_lock_acquire_shared(prio_lock_t *l, unsigned level)
+{
+    acquire(l, level, false);
 }
 
 void prio_lock_release(prio_lock_t *l)
 {
     pthread_mutex_lock(&l->m);
     l->held = false;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->m);
+}
+
+void prio_lock_release_shared(prio_lock_t *l)
+{
+    pthread_mutex_lock(&l->m);
+    l->shared--;
     pthread_cond_broadcast(&l->cv);
     pthread_mutex_unlock(&l->m);
 }
