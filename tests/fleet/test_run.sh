@@ -214,8 +214,12 @@ check "A and B prove its jobs" $? "$(sql fleet "SELECT state, count(*) FROM cuzk
 [ "$(sql fleet "SELECT count(*) FROM cuzk.partitions WHERE job_id LIKE 'ab-%' AND (host NOT IN ('A', 'B') OR attempts <> 1)")" = 0 ]
 check "none of its partitions leased by C" $? \
     "$(sql fleet "SELECT job_id, idx, host, attempts FROM cuzk.partitions WHERE job_id LIKE 'ab-%'")"
-on A GET /v1/fleet
-[ "$(jq_py '[h["refusals"].get("ab", "") != "" for h in j["hosts"]]')" = "[False, False, True]" ]
+# C's row says so from its next heartbeat on (every lease_seconds / 3)
+fleet_shows_refusal() {
+    on A GET /v1/fleet
+    [ "$(jq_py '[h["refusals"].get("ab", "") != "" for h in j["hosts"]]')" = "[False, False, True]" ]
+}
+wait_for 30 fleet_shows_refusal
 check "GET /v1/fleet shows C's refusal" $? "$BODY"
 
 # ---- cancel through another host --------------------------------------------------------------
