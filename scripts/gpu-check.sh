@@ -19,9 +19,11 @@
 #     --jobs N       parallel build jobs (default: all processors)
 #     --e2e-log K    `cuzk prove` on the GPU and the CPU with a porep32-shaped
 #                    circuit of 2^K constraints per curve (default 16; 0: skip)
-#     --daemon-jobs N  cuzkd on the GPU with the BN254 key of the e2e proof resident:
+#     --daemon-jobs N  cuzkd on the GPU with a porep32-shaped BN254 key resident:
 #                    20 proofs from one client, then N from 8 clients (cuzkd_loadgen;
 #                    default 200; 0: skip)
+#     --daemon-logs "K ..."  that key's sizes, 2^K constraints, one run each
+#                    (default: the e2e proof's size, whose key it reuses)
 #     --daemon-workers "W ..."  the worker counts cuzkd runs that step with, one
 #                    run each (default "0 8"; 0: cuzkd's default)
 #     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
@@ -34,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix="" debs="" build=build-gpu out="" bench=1 tests=1 jobs=$(nproc) e2e_log=16 porep_log=20
-porep_full=0 daemon_jobs=200 daemon_workers="0 8"
+porep_full=0 daemon_jobs=200 daemon_workers="0 8" daemon_logs=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --prefix) prefix=$2; shift 2 ;;
@@ -49,12 +51,14 @@ while [ $# -gt 0 ]; do
     --porep-full) porep_full=1; shift ;;
     --daemon-jobs) daemon_jobs=$2; shift 2 ;;
     --daemon-workers) daemon_workers=$2; shift 2 ;;
+    --daemon-logs) daemon_logs=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 2 ;;
     esac
 done
 bench_args=("$@")
 out=${out:-$build}
+daemon_logs=${daemon_logs:-$e2e_log}
 mkdir -p "$out"
 
 if [ -n "$debs" ]; then
@@ -147,59 +151,73 @@ if [ "$status" = 0 ] && [ "$e2e_log" -gt 0 ]; then
     done
 fi
 
-# cuzkd on the GPU: the BN254 key of the proof above preloaded (resident on
-# the device), its witness proven from one client and from eight, every
-# proof verified in the daemon; stopped by its process id. Once for each
-# worker count of --daemon-workers (0: cuzkd's default).
+# cuzkd on the GPU: a porep32-shaped BN254 key preloaded (resident on the
+# device; at the e2e proof's size, that proof's key), its witness proven from
+# one client and from eight, every proof verified in the daemon; stopped by
+# its process id. Once for each size of --daemon-logs and each worker count
+# of --daemon-workers (0: cuzkd's default).
 daemon_rows=()
-for dw in $daemon_workers; do
-    [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] && [ -f "$out/e2e/bn128.zkey" ] || break
-    echo "== cuzkd on the GPU (2^$e2e_log constraints, BN254, key resident, workers $dw)"
-    e2e=$(cd "$out/e2e" && pwd) dlog=$out/cuzkd.$dw.log
-    wopt=()
-    [ "$dw" -gt 0 ] && wopt=(--workers "$dw")
-    "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
-        "${wopt[@]}" --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
-    dpid=$!
-    server=""
-    for _ in $(seq 1 300); do
-        server=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$dlog" | head -n 1)
-        [ -n "$server" ] && break
-        kill -0 "$dpid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if [ -z "$server" ]; then
-        echo "gpu-check: cuzkd did not start"
-        cat "$dlog"
-        status=1
-    else
-        lg=$build/tests/cuzkd_loadgen
-        w=$e2e/bn128.wtns
-        timeout 120 "$lg" load --server "$server" --key k --witness "$w" --clients 8 --jobs 16 \
-            >/dev/null 2>&1 || true
-        if one=$(timeout 120 "$lg" latency --server "$server" --key k --witness "$w" \
-            --zkey "$e2e/bn128.zkey" --jobs 20 2>&1) &&
-            many=$(timeout 300 "$lg" load --server "$server" --key k --witness "$w" --clients 8 \
-                --jobs "$daemon_jobs" 2>&1); then
-            echo "$one"
-            echo "$many"
-            echo -n "one job's stages, s: "
-            "$build/cuzk" submit --server "$server" --key k --witness "$w" --wait --json |
-                python3 -c 'import json,sys; t=json.load(sys.stdin)["timings"]; print(", ".join("%s %.4f" % kv for kv in t.items()))' || status=1
-            med=$(echo "$one" | sed -n 's/^cuzkd end to end.*median \([0-9.]*\) ms.*/\1/p')
-            rate=$(echo "$many" | sed -n 's/.*: \([0-9.]*\) proofs\/s.*/\1/p')
-            pct=$(echo "$many" | sed -n 's/^latency ms: p50 \([0-9.]*\).*p99 \([0-9.]*\).*/\1 | \2/p')
-            busy=$("$build/cuzk" status --server "$server" | sed -n 's/.*, \([0-9.]*%\) busy.*/\1/p' | head -n 1)
-            daemon_rows+=("| $dw | $med | $rate | $pct | $busy |")
-        else
-            echo "$one"
-            echo "${many:-}"
-            status=1
+for dk in $daemon_logs; do
+    for dw in $daemon_workers; do
+        [ "$status" = 0 ] && [ "$daemon" = 1 ] && [ "$daemon_jobs" -gt 0 ] || break 2
+        e2e=$out/e2e
+        if [ "$dk" != "$e2e_log" ] || [ ! -f "$e2e/bn128.zkey" ]; then
+            e2e=$out/daemon-$dk
+            mkdir -p "$e2e"
+            if [ ! -f "$e2e/bn128.zkey" ]; then
+                "$build/cuzk" gen --curve bn128 --constraints $((1 << dk)) --shape porep32 --seed 1 \
+                    "$e2e/bn128.r1cs" "$e2e/bn128.wtns" >/dev/null &&
+                    "$build/cuzk" setup --seed 2 "$e2e/bn128.r1cs" "$e2e/bn128.zkey" >/dev/null ||
+                    { status=1; break 2; }
+            fi
         fi
-    fi
-    kill "$dpid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$dpid" 2>/dev/null || true
+        echo "== cuzkd on the GPU (2^$dk constraints, BN254, key resident, workers $dw)"
+        e2e=$(cd "$e2e" && pwd) dlog=$out/cuzkd.$dk.$dw.log
+        wopt=()
+        [ "$dw" -gt 0 ] && wopt=(--workers "$dw")
+        "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
+            "${wopt[@]}" --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
+        dpid=$!
+        server=""
+        for _ in $(seq 1 300); do
+            server=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$dlog" | head -n 1)
+            [ -n "$server" ] && break
+            kill -0 "$dpid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if [ -z "$server" ]; then
+            echo "gpu-check: cuzkd did not start"
+            cat "$dlog"
+            status=1
+        else
+            lg=$build/tests/cuzkd_loadgen
+            w=$e2e/bn128.wtns
+            timeout 120 "$lg" load --server "$server" --key k --witness "$w" --clients 8 --jobs 16 \
+                >/dev/null 2>&1 || true
+            if one=$(timeout 120 "$lg" latency --server "$server" --key k --witness "$w" \
+                --zkey "$e2e/bn128.zkey" --jobs 20 2>&1) &&
+                many=$(timeout 300 "$lg" load --server "$server" --key k --witness "$w" --clients 8 \
+                    --jobs "$daemon_jobs" 2>&1); then
+                echo "$one"
+                echo "$many"
+                echo -n "one job's stages, s: "
+                "$build/cuzk" submit --server "$server" --key k --witness "$w" --wait --json |
+                    python3 -c 'import json,sys; t=json.load(sys.stdin)["timings"]; print(", ".join("%s %.4f" % kv for kv in t.items()))' || status=1
+                med=$(echo "$one" | sed -n 's/^cuzkd end to end.*median \([0-9.]*\) ms.*/\1/p')
+                rate=$(echo "$many" | sed -n 's/.*: \([0-9.]*\) proofs\/s.*/\1/p')
+                pct=$(echo "$many" | sed -n 's/^latency ms: p50 \([0-9.]*\).*p99 \([0-9.]*\).*/\1 | \2/p')
+                busy=$("$build/cuzk" status --server "$server" | sed -n 's/.*, \([0-9.]*%\) busy.*/\1/p' | head -n 1)
+                daemon_rows+=("| 2^$dk | $dw | $med | $rate | $pct | $busy |")
+            else
+                echo "$one"
+                echo "${many:-}"
+                status=1
+            fi
+        fi
+        kill "$dpid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$dpid" 2>/dev/null || true
+    done
 done
 
 # The engine: PoRep-shaped proofs, then a winning32 proof behind them.
@@ -233,8 +251,8 @@ if [ ${#e2e_rows[@]} -gt 0 ]; then
 fi
 if [ ${#daemon_rows[@]} -gt 0 ]; then
     echo
-    echo "| cuzkd GPU 2^$e2e_log BN254: workers | one client, median ms | 8 clients: proofs/s | p50 ms | p99 ms | device busy |"
-    echo "| --- | --- | --- | --- | --- | --- |"
+    echo "| cuzkd GPU BN254 | workers | one client, median ms | 8 clients: proofs/s | p50 ms | p99 ms | device busy |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
     printf '%s\n' "${daemon_rows[@]}"
 fi
 if [ -f "$out/bench.log" ]; then

@@ -146,16 +146,23 @@ static int lg_request(lg_conn_t *c, const char *method, const char *path, const 
 
 /* ---- one job ---------------------------------------------------------------------- */
 
+/* The job's timings that lg_load reports one by one: its wait in the
+ * queue, then its stages. */
+static const char *const lg_stages[] = {"queue",  "read",   "synth",  "h",
+                                        "msm",    "finish", "verify", "encode"};
+#define LG_STAGES (sizeof lg_stages / sizeof lg_stages[0])
+
 typedef struct lg_job {
-    double seconds; /* end to end */
-    double stages;  /* the job's own stage times, from its timings */
+    double seconds;           /* end to end */
+    double stages;            /* the job's own stage times, from its timings */
+    double stage[LG_STAGES];  /* each of lg_stages */
     bool ok;
 } lg_job_t;
 
 /* Submits one job and waits for its end on c. */
 static lg_job_t lg_one(lg_conn_t *c, const lg_args_t *a)
 {
-    lg_job_t j = {0, 0, false};
+    lg_job_t j = {0};
     char body[4300], path[256];
     snprintf(body, sizeof body, "{\"key\":\"%s\",\"witness\":{\"path\":\"%s\"}}", a->key,
              a->witness);
@@ -177,10 +184,11 @@ static lg_job_t lg_one(lg_conn_t *c, const lg_args_t *a)
             json_t *proof = json_object_get(json_object_get(r, "result"), "proof");
             j.ok = !strcmp(state, "done") && json_object_get(proof, "pi_a");
             json_t *t = json_object_get(r, "timings");
-            static const char *const stages[] = {"read",   "synth",  "h",     "msm",
-                                                 "finish", "verify", "encode"};
-            for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++)
-                j.stages += json_real_value(json_object_get(t, stages[s]));
+            for (size_t s = 0; s < LG_STAGES; s++) {
+                j.stage[s] = json_real_value(json_object_get(t, lg_stages[s]));
+                if (s > 0)
+                    j.stages += j.stage[s];
+            }
             json_decref(r);
             return j;
         }
@@ -261,6 +269,21 @@ static int lg_load(const lg_args_t *a)
     printf("latency ms: p50 %.1f  p90 %.1f  p99 %.1f  max %.1f\n", 1e3 * lg_quantile(lat, ok, 0.5),
            1e3 * lg_quantile(lat, ok, 0.9), 1e3 * lg_quantile(lat, ok, 0.99),
            1e3 * (ok ? lat[ok - 1] : 0));
+    /* Where a job's time went under this load: each timing's median over
+     * the jobs done, and what the stages leave of the end-to-end time (the
+     * HTTP exchange, the job's hand-offs between stages). */
+    printf("stages ms, medians:");
+    for (size_t s = 0; s <= LG_STAGES; s++) {
+        size_t m = 0;
+        for (unsigned i = 0; i < a->jobs; i++)
+            if (jobs[i].ok)
+                lat[m++] = s < LG_STAGES
+                               ? jobs[i].stage[s]
+                               : jobs[i].seconds - jobs[i].stages - jobs[i].stage[0];
+        qsort(lat, m, sizeof *lat, lg_cmp);
+        printf(" %s %.2f", s < LG_STAGES ? lg_stages[s] : "rest", 1e3 * lg_quantile(lat, m, 0.5));
+    }
+    printf("\n");
     free(jobs);
     free(lat);
     free(t);
