@@ -25,7 +25,8 @@
 #     --daemon-logs "K ..."  that key's sizes, 2^K constraints, one run each
 #                    (default: the e2e proof's size, whose key it reuses)
 #     --daemon-workers "W ..."  the worker counts cuzkd runs that step with, one
-#                    run each (default "0 8"; 0: cuzkd's default)
+#                    run each (default "0 8"; 0: cuzkd's default; W:T also sets
+#                    cuzkd's --threads to T, the threads its workers share)
 #     --porep-log K  `cuzk bench porep32` (10 partitions, 3 proofs) and `cuzk bench
 #                    mixed` at 2^K constraints a partition (default 20; 0: skip)
 #     --porep-full   also `cuzk bench porep32` at full size (130,278,869 constraints,
@@ -172,9 +173,10 @@ for dk in $daemon_logs; do
             fi
         fi
         echo "== cuzkd on the GPU (2^$dk constraints, BN254, key resident, workers $dw)"
-        e2e=$(cd "$e2e" && pwd) dlog=$out/cuzkd.$dk.$dw.log
+        e2e=$(cd "$e2e" && pwd) dlog=$out/cuzkd.$dk.${dw/:/-}.log
         wopt=()
-        [ "$dw" -gt 0 ] && wopt=(--workers "$dw")
+        [ "${dw%%:*}" -gt 0 ] && wopt=(--workers "${dw%%:*}")
+        [ "$dw" != "${dw#*:}" ] && wopt+=(--threads "${dw#*:}")
         "$build/cuzkd" --listen 127.0.0.1:0 --allow "$e2e" --devices cuda --trusted-keys yes \
             "${wopt[@]}" --preload "k=zkey:$e2e/bn128.zkey" >"$dlog" 2>&1 &
         dpid=$!
