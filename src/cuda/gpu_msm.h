@@ -39,12 +39,13 @@ size_t gpu_xyzz_bytes(gpu_group_t grp);
 enum { CUZK_GPU_SCALAR_BYTES = 32 };
 
 /* How a run is cut: c-bit windows, W of them, segments of 2^seg_log
- * buckets in the reduction. */
+ * buckets in the reduction, points sorted `chunk` at a time. */
 typedef struct gpu_msm_plan {
     unsigned window;  /* c */
     unsigned windows; /* W = bits / c + 1 */
     unsigned seg_log; /* s */
     bool sort_all;    /* one sort orders every window's pairs (small runs) */
+    size_t chunk;     /* a streamed run's chunk; n for a resident one */
     size_t bytes;     /* device memory of the workspace for this run */
 } gpu_msm_plan_t;
 
@@ -161,9 +162,11 @@ cuzk_status_t gpu_msm(gpu_msm_t *m, void *r, const void *d_bases, const void *d_
 
 /*
  * The same sum with bases and scalars in host memory, streamed to the
- * device in chunks of `chunk` points (0: 2^22; at most 2^31) through two
- * device buffers: chunk k + 1 uploads on a copy stream while chunk k
- * computes on s. Each chunk is sorted at the window of an MSM of `chunk`
+ * device in chunks of `chunk` points (at most 2^31; 0: the largest power
+ * of two from 2^24 down to 2^20 whose workspace and chunk buffers the
+ * workspace's room holds, else 2^20) through two device buffers, part of
+ * the workspace and of its memory hook's account: chunk k + 1 uploads on
+ * a copy stream while chunk k computes on s. Each chunk is sorted at the window of an MSM of `chunk`
  * points and its bucket sums are added to those of the chunks before (a
  * second set of buckets and a merge kernel); the buckets are reduced once,
  * at the end. The host waits only for the final result,
@@ -188,9 +191,9 @@ cuzk_status_t gpu_msm_streamed_launch(gpu_msm_t *m, void *d_r, const void *h_bas
 
 /*
  * gpu_msm_streamed_launch with bases in pageable host memory (a key
- * left in its file mapping): each chunk is first copied by copy(ctx, dst,
- * src, bytes) into one of two pinned bounce buffers of the workspace
- * (allocated on first use and kept), so that every byte crosses the bus
+ * left in its file mapping), in chunks of `chunk` points (0: 2^22): each
+ * chunk is first copied by copy(ctx, dst, src, bytes) into one of two
+ * pinned bounce buffers of the workspace (allocated on first use and kept), so that every byte crosses the bus
  * from pinned memory. Before refilling a bounce buffer the host waits for
  * its previous upload (two chunks back): the one host wait of the run,
  * which overlaps the device's work on the chunks already queued. The
