@@ -537,9 +537,21 @@ int cli_bench_porep(int argc, char **argv)
             engine_cuda_counters_t g;
             engine_cuda_counters(b.cuda, &g);
             double window = (last - first) * 1e3;
-            printf("\n| device | busy %% (kernel time / window) |\n| --- | --- |\n");
-            for (int i = 0; i < ndev; i++)
-                printf("| %d | %.1f |\n", i, window > 0 ? 100.0 * g.device_ms[i] / window : 0.0);
+            /* Each link's host-to-device rate over the window, and their sum:
+             * the host memory the devices read (the inputs and any streamed
+             * queries; the host's own reads and writes come on top). */
+            printf("\n| device | busy %% (kernel time / window) | partitions | host to device "
+                   "GB/s |\n| --- | --- | --- | --- |\n");
+            double links = 0;
+            for (int i = 0; i < ndev; i++) {
+                double gbs = window > 0 ? g.device_h2d_bytes[i] / (window * 1e6) : 0.0;
+                links += gbs;
+                printf("| %d | %.1f | %" PRIu64 " | %.2f |\n", i,
+                       window > 0 ? 100.0 * g.device_ms[i] / window : 0.0, g.device_partitions[i],
+                       gbs);
+            }
+            if (ndev > 1)
+                printf("| all | | %" PRIu64 " | %.2f |\n", g.partitions, links);
             uint64_t pn = g.partitions ? g.partitions : 1;
             printf("\n| per partition | value |\n| --- | --- |\n"
                    "| device synth ms | %.2f |\n| device h ms | %.2f |\n| device msm ms | %.2f |\n",

@@ -400,6 +400,8 @@ static cuzk_status_t cuda_prove(void *ctx, void *wctx, const void *key, key_form
         c->n.d2h_bytes += st->d2h_bytes;
         c->n.pageable_bytes += st->pageable_bytes;
         c->n.device_ms[w->dev] += st->synth_ms + st->h_ms + st->msm_ms;
+        c->n.device_partitions[w->dev]++;
+        c->n.device_h2d_bytes[w->dev] += st->h2d_bytes;
         c->n.synth_ms += st->synth_ms;
         c->n.h_ms += st->h_ms;
         c->n.msm_ms += st->msm_ms;

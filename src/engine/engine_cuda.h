@@ -94,6 +94,8 @@ typedef struct engine_cuda_counters {
     uint64_t h2d_bytes;      /* host to device (inputs, streamed queries) */
     uint64_t d2h_bytes;      /* device to host */
     uint64_t pageable_bytes; /* bytes that reached a device from pageable memory */
+    uint64_t device_partitions[ENGINE_CUDA_MAX_DEVICES]; /* proven on each device */
+    uint64_t device_h2d_bytes[ENGINE_CUDA_MAX_DEVICES];  /* host to each device: its link */
     double device_ms[ENGINE_CUDA_MAX_DEVICES]; /* kernel time (synth + h + msm) per device */
     double synth_ms, h_ms, msm_ms;             /* the same by stage, all devices */
     double query_ms[ENGINE_GPU_QUERIES];       /* msm by query (engine_gpu.h's order) */
