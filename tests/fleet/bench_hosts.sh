@@ -26,7 +26,7 @@ for n in 1 2 3; do
     names=()
     for i in $(seq 1 $n); do
         names+=("H$n$i")
-        start_host "H$n$i" --allow "$FX" --workers 1 --threads 1 --trusted-keys yes \
+        start_host "H$n$i" --allow "$FX" --devices cpu --workers 1 --threads 1 --trusted-keys yes \
             --preload "$fx=zkey:$FX/$fx/k.zkey" || { echo "host did not start"; exit 1; }
     done
     ready() {
