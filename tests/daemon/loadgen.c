@@ -148,14 +148,14 @@ static int lg_request(lg_conn_t *c, const char *method, const char *path, const 
 
 /* The job's timings that lg_load reports one by one: its wait in the
  * queue, then its stages. */
-static const char *const lg_stages[] = {"queue",  "read",   "synth",  "h",
-                                        "msm",    "finish", "verify", "encode"};
+static const char *const lg_stages[] = {"queue", "read",   "synth",  "h",
+                                        "msm",   "finish", "verify", "encode"};
 #define LG_STAGES (sizeof lg_stages / sizeof lg_stages[0])
 
 typedef struct lg_job {
-    double seconds;           /* end to end */
-    double stages;            /* the job's own stage times, from its timings */
-    double stage[LG_STAGES];  /* each of lg_stages */
+    double seconds;          /* end to end */
+    double stages;           /* the job's own stage times, from its timings */
+    double stage[LG_STAGES]; /* each of lg_stages */
     bool ok;
 } lg_job_t;
 
@@ -277,9 +277,8 @@ static int lg_load(const lg_args_t *a)
         size_t m = 0;
         for (unsigned i = 0; i < a->jobs; i++)
             if (jobs[i].ok)
-                lat[m++] = s < LG_STAGES
-                               ? jobs[i].stage[s]
-                               : jobs[i].seconds - jobs[i].stages - jobs[i].stage[0];
+                lat[m++] = s < LG_STAGES ? jobs[i].stage[s]
+                                         : jobs[i].seconds - jobs[i].stages - jobs[i].stage[0];
         qsort(lat, m, sizeof *lat, lg_cmp);
         printf(" %s %.2f", s < LG_STAGES ? lg_stages[s] : "rest", 1e3 * lg_quantile(lat, m, 0.5));
     }
