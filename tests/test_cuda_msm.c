@@ -579,68 +579,6 @@ static void test_msm_streamed_merge(void **state)
     }
 }
 
-/* A memory hook whose room is a fixed number of bytes and that lets the
- * workspace grow past it (the chunk choice reads the room; the growth is
- * the caller's business). */
-static size_t fixed_room(void *ctx, size_t held)
-{
-    (void)held;
-    return *(const size_t *)ctx;
-}
-
-static cuzk_status_t any_size(void *ctx, size_t bytes)
-{
-    (void)ctx;
-    (void)bytes;
-    return CUZK_OK;
-}
-
-/* The streamed run's own chunk (chunk 0): with the device's free memory as
- * its room, one chunk of all n < 2^24 points; with a room that holds no
- * chunk's workspace, chunks of 2^20 (two here, the second short); both the
- * resident run's sum. G1 of both curves, n = 2^20 + 3000. */
-static void test_msm_streamed_chunk(void **state)
-{
-    (void)state;
-    REQUIRE_GPU();
-    const size_t n = ((size_t)1 << 20) + 3000;
-    static const int g1s[] = {0, 2};
-    for (size_t i = 0; i < sizeof(g1s) / sizeof(g1s[0]); i++) {
-        const group_t *G = &groups[g1s[i]];
-        unsigned char *bases = calloc(n, G->affine), *scalars = calloc(n, CUZK_GPU_SCALAR_BYTES);
-        unsigned char want[4 * 2 * 48], got[4 * 2 * 48];
-        assert_non_null(bases && scalars);
-        G->points(bases, n);
-        for (size_t j = 0; j < n; j++)
-            G->scalar_random(scalars + j * CUZK_GPU_SCALAR_BYTES);
-        void *db = to_device(bases, n * G->affine);
-        void *ds = to_device(scalars, n * CUZK_GPU_SCALAR_BYTES);
-        gpu_msm_t *m = NULL;
-        GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
-        GPU_OK(gpu_msm(m, want, db, ds, n, true, NULL));
-        GPU_OK(gpu_msm_streamed(m, got, bases, scalars, n, true, 0, NULL));
-        assert_int_equal(gpu_msm_last_plan(m).chunk, n);
-        if (!G->xyzz_equal(got, want))
-            fail_msg("%s: n = %zu streamed in one chunk of its choice: wrong sum", G->k->name, n);
-        gpu_msm_free(m);
-
-        size_t room = 1;
-        gpu_mem_hook_t hook = {&room, fixed_room, any_size};
-        GPU_OK(gpu_msm_new(&m, &gpu, G->grp));
-        gpu_msm_set_mem_hook(m, &hook);
-        GPU_OK(gpu_msm_streamed(m, got, bases, scalars, n, true, 0, NULL));
-        assert_int_equal(gpu_msm_last_plan(m).chunk, (size_t)1 << 20);
-        if (!G->xyzz_equal(got, want))
-            fail_msg("%s: n = %zu streamed in chunks of 2^20 under a tight room: wrong sum",
-                     G->k->name, n);
-        gpu_msm_free(m);
-        gpu_free(db);
-        gpu_free(ds);
-        free(bases);
-        free(scalars);
-    }
-}
-
 /* ---- the sum of the scalar-one bases ------------------------------------- */
 
 static void test_sum_ones(void **state)
@@ -728,7 +666,6 @@ int main(void)
         cmocka_unit_test(test_msm),
         cmocka_unit_test(test_msm_one_bucket),
         cmocka_unit_test(test_msm_streamed_merge),
-        cmocka_unit_test(test_msm_streamed_chunk),
         cmocka_unit_test(test_sum_ones),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -100,8 +100,8 @@ void bench_probes(const gpu_curve_kernels_t *k, const group_t *g1, const group_t
  * resident inputs, after checking 2^check against the CPU (check 0: no
  * check); then, when hi >= stream_min (0: never), the MSM of 2^hi streamed
  * from pinned host memory in chunks of 2^(stream_min - 2) .. 2^min(hi - 1,
- * 25) points and in chunks of the MSM's own choice (the engine's), and
- * from pageable memory through the pinned bounce buffers (chunks of 2^22). */
+ * 25) points, and from pageable memory through the pinned bounce buffers
+ * (chunks of 2^22). */
 void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check, unsigned stream_min);
 
 /* bench_ntt.c, for curve ci (0: BLS12-381, 1: BN254), at each size in logs

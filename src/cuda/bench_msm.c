@@ -215,15 +215,11 @@ void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check, unsig
          * resident run of the same size. */
         unsigned char resident[4 * 2 * 48];
         CHECK(gpu_msm(m, resident, db, ds, n, true, s));
-        unsigned top = hi - 1 < 25 ? hi - 1 : 25;
-        for (unsigned cl = stream_min - 2; cl <= top + 1; cl++) {
-            /* each chunk size, then (cl = top + 1) the MSM's own choice, the
-             * engine's */
-            size_t chunk = cl <= top ? (size_t)1 << cl : 0;
+        for (unsigned cl = stream_min - 2; cl <= hi - 1 && cl <= 25; cl++) {
             float t[MAX_REPS];
             for (unsigned r = 0; r <= reps; r++) {
                 CHECK(gpu_event_record(&gpu, e0, s));
-                CHECK(gpu_msm_streamed(m, got, bases, scalars, n, true, chunk, s));
+                CHECK(gpu_msm_streamed(m, got, bases, scalars, n, true, (size_t)1 << cl, s));
                 CHECK(gpu_event_record(&gpu, e1, s));
                 CHECK(gpu_event_sync(&gpu, e1));
                 if (r > 0)
@@ -237,13 +233,9 @@ void bench_msm(const group_t *G, unsigned lo, unsigned hi, unsigned check, unsig
             double ms = median(t, (int)reps);
             char what[48], note[128];
             snprintf(what, sizeof(what), "MSM %s streamed", G->name);
-            gpu_msm_plan_t plan = gpu_msm_last_plan(m);
-            unsigned got_log = 0;
-            while (((size_t)1 << got_log) < plan.chunk)
-                got_log++;
             snprintf(note, sizeof(note),
-                     "chunks of 2^%u%s from pinned memory, c = %u, = resident; %.1f GB/s of inputs",
-                     got_log, chunk ? "" : " (its own choice)", plan.window,
+                     "chunks of 2^%u from pinned memory, c = %u, = resident; %.1f GB/s of inputs",
+                     cl, gpu_msm_last_plan(m).window,
                      (double)n * (double)(ab + FR_BYTES) / (ms * 1e6));
             add_row(what, hi, ms, note);
         }

@@ -39,13 +39,12 @@ size_t gpu_xyzz_bytes(gpu_group_t grp);
 enum { CUZK_GPU_SCALAR_BYTES = 32 };
 
 /* How a run is cut: c-bit windows, W of them, segments of 2^seg_log
- * buckets in the reduction, points sorted `chunk` at a time. */
+ * buckets in the reduction. */
 typedef struct gpu_msm_plan {
     unsigned window;  /* c */
     unsigned windows; /* W = bits / c + 1 */
     unsigned seg_log; /* s */
     bool sort_all;    /* one sort orders every window's pairs (small runs) */
-    size_t chunk;     /* a streamed run's chunk; n for a resident one */
     size_t bytes;     /* device memory of the workspace for this run */
 } gpu_msm_plan_t;
 
@@ -161,16 +160,17 @@ cuzk_status_t gpu_msm(gpu_msm_t *m, void *r, const void *d_bases, const void *d_
                       bool mont, gpu_stream_t s);
 
 /*
- * The same sum with bases and scalars in host memory, streamed to the device in chunks of `chunk`
- * points (at most 2^31; 0: the largest power of two from 2^24 down to 2^20 whose workspace and
- * chunk buffers the workspace's room holds, else 2^20) through two device buffers, part of the
- * workspace and of its memory hook's account: chunk k + 1 uploads on a copy stream while chunk k
- * computes on s. Each chunk is sorted at the window of an MSM of `chunk` points and its bucket
- * sums are added to those of the chunks before (a second set of buckets and a merge kernel); the
- * buckets are reduced once, at the end. The host waits only for the final result, copied to r (one
- * XYZZ point). The host buffers should be pinned (gpu_host_alloc): from pageable memory the copies
- * run at a fraction of the bus's speed and stop overlapping. Allocates the chunk buffers on first
- * use and keeps them.
+ * The same sum with bases and scalars in host memory, streamed to the
+ * device in chunks of `chunk` points (0: 2^22; at most 2^31) through two
+ * device buffers: chunk k + 1 uploads on a copy stream while chunk k
+ * computes on s. Each chunk is sorted at the window of an MSM of `chunk`
+ * points and its bucket sums are added to those of the chunks before (a
+ * second set of buckets and a merge kernel); the buckets are reduced once,
+ * at the end. The host waits only for the final result,
+ * copied to r (one XYZZ point). The host buffers should be pinned
+ * (gpu_host_alloc): from pageable memory the copies run at a fraction
+ * of the bus's speed and stop overlapping. Allocates the chunk buffers on
+ * first use and keeps them.
  */
 cuzk_status_t gpu_msm_streamed(gpu_msm_t *m, void *r, const void *h_bases, const void *h_scalars,
                                size_t n, bool mont, size_t chunk, gpu_stream_t s);
@@ -187,13 +187,14 @@ cuzk_status_t gpu_msm_streamed_launch(gpu_msm_t *m, void *d_r, const void *h_bas
                                       bool mont, size_t chunk, gpu_stream_t s);
 
 /*
- * gpu_msm_streamed_launch with bases in pageable host memory (a key left in its file mapping), in
- * chunks of `chunk` points (0: 2^22): each chunk is first copied by copy(ctx, dst, src, bytes)
- * into one of two pinned bounce buffers of the workspace (allocated on first use and kept), so
- * that every byte crosses the bus from pinned memory. Before refilling a bounce buffer the host
- * waits for its previous upload (two chunks back): the one host wait of the run, which overlaps
- * the device's work on the chunks already queued. The scalars are in device memory. Returns once
- * the last chunk is queued.
+ * gpu_msm_streamed_launch with bases in pageable host memory (a key
+ * left in its file mapping): each chunk is first copied by copy(ctx, dst,
+ * src, bytes) into one of two pinned bounce buffers of the workspace
+ * (allocated on first use and kept), so that every byte crosses the bus
+ * from pinned memory. Before refilling a bounce buffer the host waits for
+ * its previous upload (two chunks back): the one host wait of the run,
+ * which overlaps the device's work on the chunks already queued. The
+ * scalars are in device memory. Returns once the last chunk is queued.
  */
 typedef void (*gpu_copy_fn)(void *ctx, void *dst, const void *src, size_t bytes);
 cuzk_status_t gpu_msm_paged_launch(gpu_msm_t *m, void *d_r, const void *h_bases, gpu_copy_fn copy,

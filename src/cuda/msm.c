@@ -28,16 +28,6 @@ enum { MSM_SEG_THREADS_LOG = 16 };
  * It was 20 while the top window's long runs were one thread's each. */
 enum { MSM_WINDOW_AUTO_MAX = 22 };
 
-/* A streamed run's chunk when its caller leaves the choice to the MSM: the
- * largest power of two from 2^MSM_STREAM_CHUNK_MAX_LOG down to
- * 2^MSM_STREAM_CHUNK_MIN_LOG whose workspace, chunk buffers included, the
- * room holds. Larger chunks sort at a larger window and expose less of
- * the first chunk's upload: a 2^26-point BLS12-381 G1 MSM took 575 ms in
- * chunks of 2^22 and 477 ms in chunks of 2^24 (docs/PERFORMANCE.md). The
- * paged run keeps 2^MSM_PAGED_CHUNK_LOG: its bounce buffers are pinned
- * host memory, two a workspace. */
-enum { MSM_STREAM_CHUNK_MAX_LOG = 24, MSM_STREAM_CHUNK_MIN_LOG = 20, MSM_PAGED_CHUNK_LOG = 22 };
-
 typedef struct {
     void *p;
     size_t cap;
@@ -190,7 +180,6 @@ static void plan_for(gpu_msm_plan_t *plan, gpu_group_t grp, size_t n, size_t chu
     plan->windows = bits / best + 1;
     plan->seg_log = seg_log_for(best, plan->windows);
     plan->sort_all = sort_all(chunk, plan->windows);
-    plan->chunk = chunk;
     plan->bytes = plan_bytes(chunk, runs, best, plan->windows, plan->seg_log, xyzz);
 }
 
@@ -291,15 +280,14 @@ static cuzk_status_t mark(gpu_msm_t *m, int i, gpu_stream_t s)
     return m->timing ? gpu_event_record(m->g, m->ev[i], s) : CUZK_OK;
 }
 
-/* The workspace's device buffers (what the plan and a streamed run's
- * chunks size), in the order msm_workspace lists their sizes. */
-enum { WS_BUFS = 16 };
+/* The workspace's resident buffers (what the plan sizes), in the order
+ * msm_workspace lists their sizes. */
+enum { WS_BUFS = 12 };
 static void ws_bufs(gpu_msm_t *m, gbuf_t *b[WS_BUFS])
 {
     gbuf_t *l[WS_BUFS] = {&m->keys_in,  &m->vals_in, &m->keys_out, &m->vals_out,
                           &m->sort_tmp, &m->start,   &m->end,      &m->buckets,
-                          &m->fresh,    &m->parts,   &m->seg,      &m->win,
-                          &m->cb[0],    &m->cb[1],   &m->cs[0],    &m->cs[1]};
+                          &m->fresh,    &m->parts,   &m->seg,      &m->win};
     for (int i = 0; i < WS_BUFS; i++)
         b[i] = l[i];
 }
@@ -314,42 +302,23 @@ static size_t ws_held(gpu_msm_t *m)
     return t;
 }
 
-/* The device bytes the workspace may hold: what its memory hook allows,
- * or 90 % of what is free and what it holds already (its buffers are
- * replaced when they grow). */
-static cuzk_status_t ws_room(gpu_msm_t *m, size_t *room)
-{
-    size_t held = ws_held(m);
-    if (m->hook.room) {
-        *room = m->hook.room(m->hook.ctx, held);
-        return CUZK_OK;
-    }
-    size_t free_b = 0, total_b = 0;
-    CUZK_TRY(gpu_mem_info(m->g, &free_b, &total_b));
-    *room = (free_b + held) / 10 * 9;
-    return CUZK_OK;
-}
-
-/* A streamed run's two chunk buffers: bases, and scalars unless they are
- * on the device already. */
-static size_t chunk_bytes(const gpu_msm_t *m, size_t chunk, bool scalars_on_device)
-{
-    return 2 * chunk * (m->k->affine_bytes + (scalars_on_device ? 0 : CUZK_GPU_SCALAR_BYTES));
-}
-
 /* The plan for n points sorted `chunk` at a time (plan_for) and a
- * workspace that holds it (grown when too small), with a streamed run's
- * chunk buffers when `streamed`. */
-static cuzk_status_t msm_workspace(gpu_msm_t *m, size_t n, size_t chunk, bool streamed,
-                                   bool scalars_on_device, gpu_msm_plan_t *plan, size_t *sort_bytes)
+ * workspace that holds it (grown when too small). The workspace may take
+ * what its memory hook allows, or what is free and what it holds already
+ * (its buffers are replaced when they grow). */
+static cuzk_status_t msm_workspace(gpu_msm_t *m, size_t n, size_t chunk, gpu_msm_plan_t *plan,
+                                   size_t *sort_bytes)
 {
     gpu_t *g = m->g;
     size_t held = ws_held(m), room;
-    CUZK_TRY(ws_room(m, &room));
-    size_t cbytes = streamed ? chunk * m->k->affine_bytes : 0;
-    size_t sbytes = streamed && !scalars_on_device ? chunk * CUZK_GPU_SCALAR_BYTES : 0;
-    size_t chunks = streamed ? chunk_bytes(m, chunk, scalars_on_device) : 0;
-    plan_for(plan, m->grp, n, chunk, m->window, room > chunks ? room - chunks : 1);
+    if (m->hook.room) {
+        room = m->hook.room(m->hook.ctx, held);
+    } else {
+        size_t free_b = 0, total_b = 0;
+        CUZK_TRY(gpu_mem_info(g, &free_b, &total_b));
+        room = (free_b + held) / 10 * 9;
+    }
+    plan_for(plan, m->grp, n, chunk, m->window, room);
     plan->sort_all = plan->sort_all && !m->sort_apart;
     m->last = *plan;
     unsigned c = plan->window, W = plan->windows, sl = plan->seg_log;
@@ -371,11 +340,7 @@ static cuzk_status_t msm_workspace(gpu_msm_t *m, size_t n, size_t chunk, bool st
                             chunk < n ? (size_t)W * B * m->k->xyzz_bytes : 0,
                             bucket_parts(chunk, W) * m->k->xyzz_bytes,
                             (size_t)W * G * m->k->xyzz_bytes,
-                            (size_t)W * m->k->xyzz_bytes,
-                            cbytes,
-                            cbytes,
-                            sbytes,
-                            sbytes};
+                            (size_t)W * m->k->xyzz_bytes};
     gbuf_t *b[WS_BUFS];
     ws_bufs(m, b);
     size_t total = 0;
@@ -406,7 +371,7 @@ cuzk_status_t gpu_msm_reserve(gpu_msm_t *m, size_t n)
         return CUZK_EINVAL;
     gpu_msm_plan_t plan;
     size_t sort_bytes;
-    return msm_workspace(m, n, n, false, true, &plan, &sort_bytes);
+    return msm_workspace(m, n, n, &plan, &sort_bytes);
 }
 
 /* Digits, sort, bounds and bucket sums under the plan of the points
@@ -498,7 +463,7 @@ static cuzk_status_t msm_run(gpu_msm_t *m, void *d_r, const void *d_bases, const
         return CUZK_EINVAL; /* point indices are 31 bits, the 32nd is the sign */
     gpu_msm_plan_t plan;
     size_t sort_bytes = 0;
-    CUZK_TRY(msm_workspace(m, n, n, false, true, &plan, &sort_bytes));
+    CUZK_TRY(msm_workspace(m, n, n, &plan, &sort_bytes));
     CUZK_TRY(msm_buckets(m, &plan, sort_bytes, d_bases, d_scalars, d_idx, n, mont, false, s));
     return msm_reduce(m, &plan, d_r, max_win, out, s);
 }
@@ -547,34 +512,20 @@ cuzk_status_t gpu_msm(gpu_msm_t *m, void *r, const void *d_bases, const void *d_
     return msm_blocking_end(m, r, d_r, gpu_msm_launch(m, d_r, d_bases, d_scalars, n, mont, s), s);
 }
 
-/* The copy stream and its events. */
-static cuzk_status_t streamed_setup(gpu_msm_t *m)
+/* Chunk buffers, the copy stream and its events. */
+static cuzk_status_t streamed_setup(gpu_msm_t *m, size_t chunk)
 {
     gpu_t *g = m->g;
-    if (m->copy)
-        return CUZK_OK;
-    CUZK_TRY(gpu_stream_new(g, &m->copy));
-    for (int i = 0; i < 2; i++) {
-        CUZK_TRY(gpu_event_new(g, &m->uploaded[i], false));
-        CUZK_TRY(gpu_event_new(g, &m->consumed[i], false));
+    if (!m->copy) {
+        CUZK_TRY(gpu_stream_new(g, &m->copy));
+        for (int i = 0; i < 2; i++) {
+            CUZK_TRY(gpu_event_new(g, &m->uploaded[i], false));
+            CUZK_TRY(gpu_event_new(g, &m->consumed[i], false));
+        }
     }
-    return CUZK_OK;
-}
-
-/* The chunk of a streamed run of n points whose caller left it to the MSM
- * (MSM_STREAM_CHUNK_MAX_LOG): the largest whose workspace fits the room
- * at the window the unconstrained plan would take, else the smallest. */
-static cuzk_status_t stream_chunk(gpu_msm_t *m, size_t n, bool scalars_on_device, size_t *chunk)
-{
-    size_t room;
-    CUZK_TRY(ws_room(m, &room));
-    for (unsigned lg = MSM_STREAM_CHUNK_MAX_LOG; lg >= MSM_STREAM_CHUNK_MIN_LOG; lg--) {
-        size_t c = (size_t)1 << lg;
-        *chunk = c < n ? c : n;
-        gpu_msm_plan_t plan;
-        plan_for(&plan, m->grp, n, *chunk, m->window, 0);
-        if (plan.bytes + chunk_bytes(m, *chunk, scalars_on_device) <= room)
-            break;
+    for (int i = 0; i < 2; i++) {
+        CUZK_TRY(grow(g, &m->cb[i], chunk * m->k->affine_bytes));
+        CUZK_TRY(grow(g, &m->cs[i], chunk * CUZK_GPU_SCALAR_BYTES));
     }
     return CUZK_OK;
 }
@@ -589,15 +540,12 @@ static cuzk_status_t streamed_run(gpu_msm_t *m, void *d_r, const void *h_bases, 
     assert(m && d_r && (n == 0 || (h_bases && scalars)));
     gpu_t *g = m->g;
     size_t ab = m->k->affine_bytes;
-    if (!chunk && copy)
-        chunk = (size_t)1 << MSM_PAGED_CHUNK_LOG;
-    else if (!chunk && n)
-        CUZK_TRY(stream_chunk(m, n, scalars_on_device, &chunk));
-    chunk = chunk && chunk < n ? chunk : (n ? n : 1);
+    chunk = chunk ? chunk : (size_t)1 << 22;
+    chunk = chunk < n ? chunk : (n ? n : 1);
     if (chunk > UINT32_MAX >> 1)
         return CUZK_EINVAL; /* a chunk's point indices are 31 bits */
     size_t chunks = (n + chunk - 1) / chunk;
-    CUZK_TRY(streamed_setup(m));
+    CUZK_TRY(streamed_setup(m, chunk));
     if (copy && m->hb_size < chunk * ab) {
         for (int i = 0; i < 2; i++) {
             CUZK_TRY(gpu_event_sync(g, m->uploaded[i]));
@@ -613,7 +561,7 @@ static cuzk_status_t streamed_run(gpu_msm_t *m, void *d_r, const void *h_bases, 
         return msm_empty(m, d_r, s);
     gpu_msm_plan_t plan;
     size_t sort_bytes = 0;
-    CUZK_TRY(msm_workspace(m, n, chunk, true, scalars_on_device, &plan, &sort_bytes));
+    CUZK_TRY(msm_workspace(m, n, chunk, &plan, &sort_bytes));
     for (size_t k = 0; k < chunks; k++) {
         int b = (int)(k & 1);
         size_t lo = k * chunk, len = n - lo < chunk ? n - lo : chunk;
